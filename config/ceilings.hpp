@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: Apache-2.0
+// Plain ceilings types (schema irf.ceilings/v1): what a GPU can do, with the provenance of each
+// value.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace irf::config {
+
+/// Where a ceiling value came from: measured on this machine, a published measurement, a
+/// datasheet figure, or a formula from other values.
+enum class Provenance { measured, published, spec, derived };
+
+/// One ceiling value with its unit and the evidence behind it.
+struct Quantity {
+    double value = 0.0; ///< in `unit`
+    std::string unit;   ///< e.g. "GB/s", "warp-GIPS", "GFLOP/s", "TFLOP/s"
+    Provenance provenance = Provenance::spec;
+    std::string source;     ///< URL, repo@commit:path, or tool name for measured values
+    std::string method;     ///< how it was measured or derived (formula)
+    std::string date;       ///< ISO date of the measurement or publication
+    std::string driver;     ///< driver version for measured values
+    double clock_mhz = 0.0; ///< SM clock the value assumes or was observed at (0 = unknown)
+};
+
+/// The GPU a ceilings entry describes.
+struct GpuIdentity {
+    std::string name;           ///< marketing name, e.g. "NVIDIA H100 SXM5 80GB"
+    std::string key;            ///< database key, e.g. "h100-sxm5" (file stem in config/gpus/)
+    std::string chip;           ///< e.g. "GH100"
+    std::string cc;             ///< compute capability, e.g. "9.0"
+    int sms = 0;                ///< streaming multiprocessors
+    int schedulers_per_sm = 4;  ///< warp schedulers per SM (issue slots per clock)
+    double boost_clock_mhz = 0; ///< max SM clock
+    double base_clock_mhz = 0;  ///< base SM clock (0 = unknown)
+    std::uint64_t l2_bytes = 0; ///< L2 capacity
+    std::uint64_t memory_bytes = 0;
+    std::string memory_type; ///< e.g. "HBM3"
+};
+
+/// All ceilings of one GPU. Optional values are absent when unknown; GTXN/s are always derived
+/// as GB/s / 32 and never stored.
+struct Ceilings {
+    GpuIdentity gpu;
+    std::string
+        source; ///< where this entry was loaded from (file path, "shipped:<key>", "derived")
+    Quantity warp_gips;                        ///< peak warp-instruction issue rate
+    std::map<std::string, Quantity> pipe_gips; ///< per pipe: fp32, fp64, fp16, int32, ...
+    std::map<std::string, Quantity> gflops;    ///< fp64_fma, fp64_nofma, fp32_fma, ... (GFLOP/s)
+    std::map<std::string, Quantity>
+        tensor_tflops; ///< dense, per input type: fp16, bf16, tf32, fp8, int8, fp64
+    std::optional<Quantity> l1_gbs;
+    std::optional<Quantity> shared_gbs;
+    std::optional<Quantity> l2_gbs;
+    std::optional<Quantity> hbm_gbs;
+    std::optional<Quantity> pcie_gbs;
+};
+
+/// GB/s -> giga 32-byte transactions per second (instruction-roofline-gpus, section 3.1).
+[[nodiscard]] inline double gtxn_per_s(double gb_per_s) {
+    return gb_per_s / 32.0;
+}
+
+/// Name of a provenance kind as written in YAML and JSON.
+[[nodiscard]] inline const char* to_string(Provenance p) {
+    switch (p) {
+    case Provenance::measured:
+        return "measured";
+    case Provenance::published:
+        return "published";
+    case Provenance::spec:
+        return "spec";
+    case Provenance::derived:
+        return "derived";
+    }
+    return "spec";
+}
+
+} // namespace irf::config

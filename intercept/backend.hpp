@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: Apache-2.0
+// The Backend interface: the source of launches, counters and durations (CUPTI or a fake).
+// Backends call a LaunchSink; the sink (intercept's collector) decides what to profile.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "model/profile.hpp"
+
+namespace irf::intercept {
+
+/// One kernel launch as seen by a backend's launch callback (before the kernel runs).
+struct LaunchEvent {
+    const void* function = nullptr; ///< stable per-kernel handle (CUfunction); cache key
+    const char* mangled = nullptr;  ///< kernel symbol; valid only during the callback
+    model::LaunchConfig launch;
+    std::uint32_t device = 0;
+    std::uint64_t context = 0;
+    std::uint64_t stream = 0;
+    std::uint64_t correlation_id = 0; ///< matches CounterSample and DurationRecord
+    bool graph = false;               ///< launched as part of a CUDA graph (timed only)
+};
+
+/// What the sink tells the backend to do with a launch.
+enum class LaunchDecision : std::uint8_t {
+    time_only, ///< just time it (activity record)
+    profile,   ///< run it inside a counter range
+};
+
+/// Counters of one profiled launch, canonical names (DESIGN.md section 4).
+struct CounterSample {
+    std::uint64_t correlation_id = 0;
+    model::Counters counters;
+    int passes = 0;
+};
+
+/// Duration of one launch from the activity stream.
+struct DurationRecord {
+    std::uint64_t correlation_id = 0;
+    std::uint64_t start_ns = 0;
+    std::uint64_t end_ns = 0;
+};
+
+/// Receives everything a backend observes. Implementations must not throw and must be
+/// thread-safe: backends call it from application threads and from their own threads.
+class LaunchSink {
+public:
+    virtual ~LaunchSink() = default;
+    /// A launch is about to happen; the answer decides whether it is profiled.
+    virtual LaunchDecision on_launch(const LaunchEvent& event) noexcept = 0;
+    /// Counters of a launch that on_launch asked to profile.
+    virtual void on_counters(const CounterSample& sample) noexcept = 0;
+    /// Duration of any launch.
+    virtual void on_duration(const DurationRecord& record) noexcept = 0;
+    /// Something the user should know (goes to the profile's warnings and the log).
+    virtual void on_warning(const std::string& message) noexcept = 0;
+};
+
+/// A source of launches. start() may fail; the injection then runs without it (fail closed).
+class Backend {
+public:
+    virtual ~Backend() = default;
+    /// Subscribes to launches and begins feeding `sink`; false (with a logged reason) on failure.
+    [[nodiscard]] virtual bool start(LaunchSink& sink) noexcept = 0;
+    /// Delivers every pending duration and counter sample to the sink (called before writing).
+    virtual void flush() noexcept = 0;
+    /// Unsubscribes; no sink call happens after it returns. Idempotent.
+    virtual void stop() noexcept = 0;
+    /// The GPU the launches ran on (first device used), as far as the backend knows it.
+    [[nodiscard]] virtual model::GpuInfo gpu_info() const noexcept = 0;
+    /// Replay passes per profiled launch (0 when nothing was profiled).
+    [[nodiscard]] virtual int passes() const noexcept = 0;
+    /// "cupti" or "fake".
+    [[nodiscard]] virtual std::string name() const = 0;
+};
+
+} // namespace irf::intercept

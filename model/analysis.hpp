@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: Apache-2.0
+// Plain analysis result types: the verdicts model::analyze derives from counters and ceilings.
+// Field names mirror the JSON keys under `analysis` (DESIGN.md section 6, issue "The model").
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace irf::model {
+
+/// A value per memory level of the Instruction Roofline.
+struct PerLevel {
+    std::optional<double> l1, l2, hbm;
+};
+
+/// Instruction Roofline verdict (instruction-roofline-gpus Eq. 2).
+struct IrmResult {
+    double gips_warp = 0;
+    double gips_thread = 0;
+    PerLevel ii;             ///< warp instructions per 32-byte transaction
+    PerLevel roofline_gips;  ///< min(peak GIPS, II x GTXN/s) at each level
+    std::string bound;       ///< "issue", "l1", "l2" or "hbm"
+    double roofline_pct = 0; ///< gips_warp / roofline at the bounding level, in percent
+};
+
+/// Global-memory wall: warp ld/st instructions per global sector, and its pattern name.
+struct GlobalWall {
+    double intensity = 0;
+    std::string pattern; ///< stride-0, unit-fp32, unit-fp64, strided, gather
+};
+
+/// Shared-memory wall: shared instructions per wavefront and the bank-conflict degree.
+struct SharedWall {
+    double intensity = 0;
+    double conflict_ways = 1; ///< 1 = conflict-free .. 32 = 32-way
+};
+
+/// Memory walls; each is absent when the kernel issues no such instruction.
+struct Walls {
+    std::optional<GlobalWall> global;
+    std::optional<SharedWall> shared;
+};
+
+/// Hierarchical FLOP roofline (hierarchical-roofline-gpus Eq. 2-7).
+struct FlopsResult {
+    double fp64 = 0, fp32 = 0, fp16 = 0, tensor = 0; ///< FLOP counts
+    double gflops = 0;                               ///< all FLOPs / time
+    PerLevel ai;                                     ///< FLOPs per byte at each level
+    std::optional<double> fma_mix_ceiling_gflops;
+    std::optional<double> hmma_gips_ceiling;
+};
+
+/// Projected time of a kernel on another GPU (projection-upcoming-gpus Eq. 9).
+struct Projection {
+    std::string target; ///< ceilings key or file
+    std::string basis;  ///< "flops" or "instructions"
+    double time_low_ns = 0, time_point_ns = 0, time_high_ns = 0;
+    double speedup_point = 0;       ///< source time / projected point time
+    std::string confidence;         ///< "high" or "low"
+    std::vector<std::string> notes; ///< why confidence is low, which level bounds, ...
+};
+
+/// Everything derived for one kernel; an absent member has a reason in `missing`.
+struct KernelAnalysis {
+    std::optional<IrmResult> irm;
+    Walls walls;
+    std::optional<double> predication; ///< inst_thread / (32 x inst_warp), in (0, 1]
+    std::optional<FlopsResult> flops;
+    std::map<std::string, double>
+        mix; ///< shares summing to 1: integer, fp32, fp64, fp16, ldst, tensor, other
+    std::map<std::string, double> kernel_ceilings; ///< projection-upcoming-gpus Eq. 2-8 values
+    std::vector<Projection> projection;
+    std::vector<std::string> missing; ///< "walls.global: no global ld/st counters", ...
+};
+
+/// The ceilings a profile was analysed with, as recorded at the top level of the JSON.
+struct CeilingsUsed {
+    std::string name;   ///< database key or file stem
+    std::string source; ///< "measured:<file>", "shipped:<key>" or "derived:<reason>"
+    double warp_gips = 0;
+    std::map<std::string, double> gtxn_per_s; ///< l1, shared, l2, hbm
+    std::map<std::string, double> gflops;     ///< per precision key
+};
+
+} // namespace irf::model

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: Apache-2.0
+// Plain profile types (schema irf.profile/v1): what irf measured in one process, per kernel.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/analysis.hpp"
+
+namespace irf::model {
+
+/// Canonical counter name (DESIGN.md section 4) -> value summed over the profiled launches.
+using Counters = std::map<std::string, double>;
+
+/// Grid, block, dynamic shared memory and registers of a launch.
+struct LaunchConfig {
+    std::array<std::uint32_t, 3> grid{1, 1, 1};
+    std::array<std::uint32_t, 3> block{1, 1, 1};
+    std::uint32_t smem_bytes = 0; ///< dynamic + static shared memory per block
+    std::uint32_t regs = 0;       ///< registers per thread
+};
+
+/// Duration statistics over all timed launches of a kernel, in nanoseconds.
+struct TimeStats {
+    double total = 0, min = 0, mean = 0, max = 0;
+};
+
+/// One distinct kernel: (demangled name, launch configuration, call site).
+struct KernelRecord {
+    std::string name; ///< demangled
+    std::string mangled;
+    std::string call_site; ///< symbolized host frames joined by " < ", empty if not captured
+    LaunchConfig launch;
+    std::uint64_t launches = 0;          ///< every launch seen
+    std::uint64_t profiled_launches = 0; ///< launches whose counters are in `counters`
+    TimeStats time_ns;                   ///< over every timed launch
+    Counters counters; ///< raw canonical counters (time_ns: summed duration of profiled launches)
+    std::vector<std::string> notes; ///< e.g. "first launch only: duration includes module load"
+    std::optional<KernelAnalysis> analysis; ///< filled by model::analyze
+};
+
+/// The GPU the profile was taken on.
+struct GpuInfo {
+    std::string name;
+    std::string chip; ///< e.g. "GH100"
+    std::string cc;   ///< e.g. "9.0"
+    int sms = 0;
+    double clock_hz = 0; ///< max SM clock
+    std::uint64_t l2_bytes = 0;
+    std::uint64_t memory_bytes = 0;
+    std::string driver; ///< driver version string
+};
+
+/// How much of the application irf saw and profiled.
+struct Coverage {
+    std::uint64_t launches = 0;          ///< launches intercepted
+    std::uint64_t kernels = 0;           ///< distinct kernels
+    std::uint64_t profiled_launches = 0; ///< launches run under a counter range
+    int passes = 0;                      ///< replay passes per profiled launch
+};
+
+/// A whole process profile as written to <stem>.json.
+struct Profile {
+    std::string schema = "irf.profile/v1";
+    std::string tool = "irf";
+    std::string version;
+    std::string app;
+    std::vector<std::string> argv;
+    std::int64_t pid = 0;
+    std::optional<int> rank;
+    std::string host;
+    std::string start_time; ///< ISO 8601 UTC
+    std::string end_time;
+    std::map<std::string, std::string> config; ///< effective IRF_* settings
+    GpuInfo gpu;
+    std::optional<CeilingsUsed> ceilings; ///< filled by model::analyze
+    Coverage coverage;
+    std::vector<KernelRecord> kernels;
+    std::vector<std::string> warnings;
+};
+
+} // namespace irf::model

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# The full test suite: installs dependencies, checks formatting, builds the `ci` preset and runs
+# every test that needs no GPU (ctest -LE gpu). Fails when zero tests ran.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/install-deps.sh
+scripts/check-format.sh
+cmake --preset ci >/dev/null
+cmake --build --preset ci -j "$(nproc)"
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+set +e
+ctest --test-dir build/ci -LE gpu --output-on-failure -j "$(nproc)" 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+set -e
+total=$(sed -n 's/.*tests passed, [0-9]* tests failed out of \([0-9]*\).*/\1/p' "$log" | tail -n 1)
+if [[ -z "$total" || "$total" -eq 0 ]]; then
+    echo "[irf] error: no test ran" >&2
+    exit 1
+fi
+exit "$status"

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: Apache-2.0
+// Test helper: run a program with arguments and extra environment, capturing its output.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace irf::test {
+
+/// What a finished child process left behind.
+struct ProcessResult {
+    int exit_code = -1; ///< exit status, or -1 when killed by a signal
+    int signal = 0;     ///< terminating signal, 0 when it exited
+    std::string out;    ///< standard output
+    std::string err;    ///< standard error
+    bool timed_out = false;
+};
+
+/// Options for run_process.
+struct RunOptions {
+    std::map<std::string, std::string> env; ///< set (or override) in the child's environment
+    std::vector<std::string> unset;         ///< removed from the child's environment
+    std::string cwd;                        ///< working directory ("" = inherit)
+    double timeout_s = 60;                  ///< the child is killed (SIGKILL) after this
+    std::string stdin_text;                 ///< fed to the child's standard input
+};
+
+/// Runs argv[0] (a path) with argv, waits for it, and returns its status and output.
+[[nodiscard]] ProcessResult run_process(const std::vector<std::string>& argv,
+                                        const RunOptions& options = {});
+
+} // namespace irf::test

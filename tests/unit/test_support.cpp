@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: Apache-2.0
+// The test helpers themselves: temp dirs, golden files, child processes.
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include "tests/support/golden.hpp"
+#include "tests/support/run_process.hpp"
+#include "tests/support/temp_dir.hpp"
+
+namespace {
+
+using irf::test::TempDirTest;
+
+TEST_F(TempDirTest, WriteThenReadRoundTrips) {
+    irf::test::write_file(m_tmp / "a/b.txt", "hello\n");
+    EXPECT_EQ(irf::test::read_file(m_tmp / "a/b.txt"), "hello\n");
+}
+
+TEST(TempDir, IsRemovedAtScopeEnd) {
+    std::filesystem::path kept;
+    {
+        irf::test::TempDir dir;
+        kept = dir.path();
+        EXPECT_TRUE(std::filesystem::is_directory(kept));
+    }
+    EXPECT_FALSE(std::filesystem::exists(kept));
+}
+
+TEST(RunProcess, CapturesOutputExitCodeAndEnvironment) {
+    irf::test::RunOptions options;
+    options.env["IRF_PROBE"] = "42";
+    const auto r = irf::test::run_process(
+        {"/bin/sh", "-c", "echo out $IRF_PROBE; echo err >&2; exit 3"}, options);
+    EXPECT_EQ(r.exit_code, 3);
+    EXPECT_EQ(r.out, "out 42\n");
+    EXPECT_EQ(r.err, "err\n");
+}
+
+TEST(RunProcess, ReportsTheKillingSignal) {
+    const auto r = irf::test::run_process({"/bin/sh", "-c", "kill -TERM $$"});
+    EXPECT_EQ(r.signal, 15);
+    EXPECT_EQ(r.exit_code, -1);
+}
+
+TEST(RunProcess, TimesOut) {
+    irf::test::RunOptions options;
+    options.timeout_s = 0.2;
+    const auto r = irf::test::run_process({"/bin/sleep", "5"}, options);
+    EXPECT_TRUE(r.timed_out);
+}
+
+TEST(Golden, MissingGoldenFails) {
+    EXPECT_FALSE(irf::test::matches_golden("does-not-exist.txt", "x"));
+}
+
+TEST(Golden, MatchesAndReportsFirstDifference) {
+    ASSERT_TRUE(irf::test::matches_golden("selftest.txt", "line one\nline two\n"));
+    const auto r = irf::test::matches_golden("selftest.txt", "line one\nline 2\n");
+    ASSERT_FALSE(r);
+    EXPECT_NE(std::string(r.message()).find("line 2"), std::string::npos);
+}
+
+} // namespace
