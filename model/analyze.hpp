@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: Apache-2.0
+// Runs the whole model over a profile: every kernel gets its `analysis`, the profile its
+// `ceilings` (DESIGN.md section 5).
+#pragma once
+
+#include <vector>
+
+#include "config/ceilings.hpp"
+#include "model/profile.hpp"
+
+namespace irf::model {
+
+/// Fills each kernel's `analysis` (Instruction Roofline, walls, predication, FLOP roofline, mix,
+/// kernel ceilings, projection onto each of `targets`) from its counters and the `source`
+/// ceilings, and sets `profile.ceilings`. Missing counters leave the affected verdict absent with
+/// a reason in `missing`; zero time or zero instructions never produce NaN or infinity.
+void analyze(Profile& profile, const config::Ceilings& source,
+             const std::vector<config::Ceilings>& targets);
+
+} // namespace irf::model
