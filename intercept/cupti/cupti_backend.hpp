@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: Apache-2.0
+// Factory for the CUPTI backend (callbacks + range profiler + activity); no CUPTI types here.
+#pragma once
+
+#include <memory>
+
+#include "intercept/backend.hpp"
+
+namespace irf::intercept {
+
+/// Options of the CUPTI backend, filled by the injection from the IRF_* environment.
+struct CuptiOptions {
+    int log_level = 1;                 ///< 0 quiet, 1 warnings, 2 info, 3 debug
+    bool collect_pipe_mix = false;     ///< add the optional pipe-mix metric group
+    bool collect_tensor_types = false; ///< add the optional tensor-ops-by-type group
+};
+
+/// Creates the CUPTI backend; never null. Nothing is subscribed until Backend::start().
+std::unique_ptr<Backend> make_cupti_backend(const CuptiOptions& options);
+
+} // namespace irf::intercept
