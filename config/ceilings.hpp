@@ -7,12 +7,22 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace irf::config {
 
 /// Where a ceiling value came from: measured on this machine, a published measurement, a
 /// datasheet figure, or a formula from other values.
 enum class Provenance { measured, published, spec, derived };
+
+/// Repetition statistics of a measured value (best-of-N with spread).
+struct Stats {
+    int n = 0;               ///< samples kept
+    double best = 0.0;       ///< best sample, in the quantity's unit (the reported value)
+    double median = 0.0;     ///< median sample
+    double worst = 0.0;      ///< worst sample
+    double spread_pct = 0.0; ///< (best - worst) / best x 100
+};
 
 /// One ceiling value with its unit and the evidence behind it.
 struct Quantity {
@@ -24,6 +34,14 @@ struct Quantity {
     std::string date;       ///< ISO date of the measurement or publication
     std::string driver;     ///< driver version for measured values
     double clock_mhz = 0.0; ///< SM clock the value assumes or was observed at (0 = unknown)
+    /// Rate per SM per clock when value = SMs x rate x clock (flop, B, or warp-inst per cycle;
+    /// 0 = not given). Lets a value be re-projected to another clock.
+    double per_sm_per_clock = 0.0;
+    std::uint64_t working_set_bytes = 0; ///< memory levels: bytes touched by the benchmark
+    std::optional<Stats> stats;          ///< measured values: best-of-N statistics
+    /// Other evidence for the same ceiling (published measurements, other datasheet readings),
+    /// kept beside the chosen value for ratios; the model uses `value` only.
+    std::vector<Quantity> alternatives;
 };
 
 /// The GPU a ceilings entry describes.
@@ -39,6 +57,8 @@ struct GpuIdentity {
     std::uint64_t l2_bytes = 0; ///< L2 capacity
     std::uint64_t memory_bytes = 0;
     std::string memory_type; ///< e.g. "HBM3"
+    /// Device-name substrings (case-insensitive) that identify this SKU, e.g. "H100 80GB HBM3".
+    std::vector<std::string> aliases;
 };
 
 /// All ceilings of one GPU. Optional values are absent when unknown; GTXN/s are always derived
@@ -57,6 +77,13 @@ struct Ceilings {
     std::optional<Quantity> l2_gbs;
     std::optional<Quantity> hbm_gbs;
     std::optional<Quantity> pcie_gbs;
+    /// 2:4-sparse tensor peaks per input type, only to check datasheet readings (>= dense).
+    std::map<std::string, Quantity> tensor_sparse_tflops;
+    /// Further figures that are not roofline ceilings: hbm_read, hbm_write, hbm_copy, hbm_triad,
+    /// l2_near, l2_full, shared_stride_<s>, pcie_h2d, pcie_d2h, int32_gips, ...
+    std::map<std::string, Quantity> details;
+    /// Measured files: where and how (driver, runtime, host, tool, timestamp_utc, clock_policy).
+    std::map<std::string, std::string> environment;
 };
 
 /// GB/s -> giga 32-byte transactions per second (instruction-roofline-gpus, section 3.1).

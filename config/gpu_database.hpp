@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: Apache-2.0
+// The shipped ceilings database (config/gpus/*.yaml): search path, lookup, GPU detection match,
+// fallback derivation from device properties, and IRF_TARGETS resolution.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/ceilings.hpp"
+
+namespace irf::config {
+
+/// Directories holding shipped entries, in search order, existing ones only:
+/// $IRF_GPUS_DIR (':'-separated) if set, then <anchor_dir>/../share/irf/gpus (installed layout;
+/// anchor = directory of the running binary or of libirf.so), then the source tree's
+/// config/gpus. Duplicates are dropped.
+[[nodiscard]] std::vector<std::string> gpus_dirs(const std::string& anchor_dir);
+
+/// Database keys (file stems of *.yaml, measured files such as "h100-sxm5.measured" included)
+/// found in `dirs`, sorted and unique.
+[[nodiscard]] std::vector<std::string> list_shipped(const std::vector<std::string>& dirs);
+
+/// Loads entry `key` from the first directory that has <key>.yaml; source = "shipped:<key>
+/// (<path>)". Throws CeilingsError when no directory has it (the message lists known keys).
+[[nodiscard]] Ceilings load_shipped(const std::string& key, const std::vector<std::string>& dirs);
+
+/// Maps a detected GPU (device name, "M.m" compute capability, SM count) to a database key:
+/// the spec entry whose cc and SM count equal and one of whose aliases (or name) the device
+/// name contains, longest alias winning; "<key>.measured" when that file exists.
+/// nullopt when nothing matches. Unreadable entries are skipped.
+[[nodiscard]] std::optional<std::string> match_gpu(const std::string& name, const std::string& cc,
+                                                   int sms, const std::vector<std::string>& dirs);
+
+/// Fallback ceilings from device properties when no file matches: warp GIPS = SMs x 4 x clock,
+/// per-pipe and FP rates from the per-SM lanes of `cc`, L1/shared from B/clk/SM; HBM, L2 and
+/// PCIe stay unknown. Every value has provenance derived with its formula; source = "derived".
+[[nodiscard]] Ceilings derive_ceilings(const std::string& name, const std::string& chip,
+                                       const std::string& cc, int sms, double clock_mhz,
+                                       std::uint64_t l2_bytes);
+
+/// Resolves an IRF_TARGETS value: "all" = every shipped spec entry (measured files excluded),
+/// "none" or "" = nothing, else a comma list of keys or YAML paths (a path contains '/' or ends
+/// in .yaml/.yml). Throws CeilingsError naming an unknown target or a bad file.
+[[nodiscard]] std::vector<Ceilings> resolve_targets(const std::string& spec,
+                                                    const std::vector<std::string>& dirs);
+
+} // namespace irf::config
