@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: Apache-2.0
+// `irf run`: option checks, the rank-aware output stem and the injected environment.
+#include "tools/irf/launch.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <regex>
+#include <system_error>
+
+namespace irf::launcher {
+namespace {
+
+namespace fs = std::filesystem;
+
+void check_regex(const char* option, const std::optional<std::string>& value) {
+    if (!value) {
+        return;
+    }
+    try {
+        const std::regex compiled(*value, std::regex::ECMAScript);
+    } catch (const std::regex_error& e) {
+        throw UsageError(std::string(option) + " '" + *value + "': not a valid ECMAScript regex (" +
+                         e.what() + ")");
+    }
+}
+
+void check_choice(const char* option, const std::optional<std::string>& value,
+                  const std::vector<std::string>& choices) {
+    if (!value || std::find(choices.begin(), choices.end(), *value) != choices.end()) {
+        return;
+    }
+    std::string list;
+    for (const auto& choice : choices) {
+        list += (list.empty() ? "" : ", ") + choice;
+    }
+    throw UsageError(std::string(option) + " '" + *value + "': expected one of " + list);
+}
+
+bool is_regular_file(const std::string& path) {
+    std::error_code ec;
+    return fs::is_regular_file(path, ec);
+}
+
+// The application may change directory before the library reads a relative path.
+std::string absolute_path(const std::string& path) {
+    std::error_code ec;
+    const fs::path absolute = fs::absolute(path, ec);
+    return ec ? path : absolute.lexically_normal().string();
+}
+
+} // namespace
+
+void validate(const RunOptions& options) {
+    check_regex("--kernels", options.kernels);
+    check_regex("--exclude", options.exclude);
+    if (options.samples && *options.samples < 1) {
+        throw UsageError("--samples " + std::to_string(*options.samples) +
+                         ": expected an integer >= 1");
+    }
+    if (options.callstack && (*options.callstack < 0 || *options.callstack > 256)) {
+        throw UsageError("--callstack " + std::to_string(*options.callstack) +
+                         ": expected an integer from 0 to 256");
+    }
+    check_choice("--log", options.log, {"error", "warn", "info", "debug"});
+    check_choice("--summary", options.summary, {"stderr", "file", "both", "none"});
+    if (options.output && options.output->empty()) {
+        throw UsageError("--output: the stem is empty");
+    }
+    if (options.targets && options.targets->empty()) {
+        throw UsageError("--targets: the list is empty (use 'none' to project nowhere)");
+    }
+    // A name without a slash or .yaml suffix is a shipped ceilings key, resolved by the library.
+    if (options.ceilings) {
+        const std::string& ceilings = *options.ceilings;
+        const bool looks_like_file =
+            ceilings.find('/') != std::string::npos || fs::path(ceilings).extension() == ".yaml";
+        if (ceilings.empty() || (looks_like_file && !is_regular_file(ceilings))) {
+            throw UsageError("--ceilings '" + ceilings + "': no such file");
+        }
+    }
+    if (options.lib && !is_regular_file(*options.lib)) {
+        throw UsageError("--lib '" + *options.lib + "': no such file");
+    }
+    if (options.command.empty()) {
+        throw UsageError("no application given (usage: irf run [options] -- app args)");
+    }
+}
+
+std::string stem_for_rank(const std::string& stem, std::optional<int> rank) {
+    if (!rank || stem.find("%r") != std::string::npos) {
+        return stem;
+    }
+    return stem + "-r" + std::to_string(*rank);
+}
+
+std::vector<std::pair<std::string, std::string>> build_environment(const RunOptions& options,
+                                                                   const std::string& library,
+                                                                   const config::EnvLookup& env) {
+    std::vector<std::pair<std::string, std::string>> vars;
+    vars.emplace_back("CUDA_INJECTION64_PATH", absolute_path(library));
+    const auto set = [&vars](const char* name, const std::optional<std::string>& value) {
+        if (value) {
+            vars.emplace_back(name, *value);
+        }
+    };
+    set("IRF_KERNELS", options.kernels);
+    set("IRF_EXCLUDE", options.exclude);
+    if (options.samples) {
+        vars.emplace_back("IRF_SAMPLES", std::to_string(*options.samples));
+    }
+    // The stem is always set so that ranks of a job write distinct files (see stem_for_rank).
+    const char* inherited = env("IRF_OUTPUT");
+    const std::string stem = options.output                                 ? *options.output
+                             : (inherited != nullptr && *inherited != '\0') ? inherited
+                                                                            : k_default_stem;
+    vars.emplace_back("IRF_OUTPUT", stem_for_rank(stem, config::detect_rank(env)));
+    set("IRF_TARGETS", options.targets);
+    if (options.ceilings) {
+        vars.emplace_back("IRF_CEILINGS", is_regular_file(*options.ceilings)
+                                              ? absolute_path(*options.ceilings)
+                                              : *options.ceilings);
+    }
+    if (options.callstack) {
+        vars.emplace_back("IRF_CALLSTACK", std::to_string(*options.callstack));
+    }
+    set("IRF_LOG", options.log);
+    set("IRF_SUMMARY", options.summary);
+    return vars;
+}
+
+std::string find_library(const std::vector<std::string>& candidates) {
+    std::string looked;
+    for (const auto& candidate : candidates) {
+        if (candidate.empty()) {
+            continue;
+        }
+        if (is_regular_file(candidate)) {
+            return candidate;
+        }
+        looked += (looked.empty() ? "" : ", ") + candidate;
+    }
+    throw UsageError("libirf.so not found (looked at " + looked + "); pass --lib PATH");
+}
+
+std::vector<std::string> library_candidates(const std::string& exe_dir, const std::string& libdir,
+                                            const std::string& build_tree_path) {
+    const fs::path prefix = fs::path(exe_dir).parent_path();
+    std::vector<std::string> candidates;
+    if (!libdir.empty() && libdir != "lib") {
+        candidates.push_back((prefix / libdir / "libirf.so").string());
+    }
+    candidates.push_back((prefix / "lib" / "libirf.so").string());
+    if (!build_tree_path.empty()) {
+        candidates.push_back(build_tree_path);
+    }
+    return candidates;
+}
+
+} // namespace irf::launcher

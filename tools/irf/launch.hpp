@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: Apache-2.0
+// `irf run`: turns launcher options into the environment of a profiled application.
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "config/rank.hpp"
+
+namespace irf::launcher {
+
+/// A bad option value: printed as one line, exit code 2.
+class UsageError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// The options of `irf run`; an empty optional leaves the variable as the environment has it.
+struct RunOptions {
+    std::optional<std::string> kernels;  ///< IRF_KERNELS (ECMAScript regex)
+    std::optional<std::string> exclude;  ///< IRF_EXCLUDE (ECMAScript regex)
+    std::optional<long> samples;         ///< IRF_SAMPLES (>= 1)
+    std::optional<std::string> output;   ///< IRF_OUTPUT (path stem with placeholders)
+    std::optional<std::string> targets;  ///< IRF_TARGETS (comma list, all, none)
+    std::optional<std::string> ceilings; ///< IRF_CEILINGS (YAML file)
+    std::optional<long> callstack;       ///< IRF_CALLSTACK (>= 0 frames)
+    std::optional<std::string> log;      ///< IRF_LOG (error, warn, info, debug)
+    std::optional<std::string> summary;  ///< IRF_SUMMARY (stderr, file, both, none)
+    std::optional<std::string> lib;      ///< libirf.so to inject instead of the one found
+    std::vector<std::string> command;    ///< the application and its arguments
+};
+
+/// The library's default output stem (DESIGN.md section 3).
+inline constexpr const char* k_default_stem = "irf-%a-%h-%p";
+
+/// Checks every option value (regexes compile, numbers in range, names known, files exist);
+/// throws UsageError with one line naming the option and the value.
+void validate(const RunOptions& options);
+
+/// The output stem a rank of a parallel job should write: `stem` unchanged outside a job or
+/// when it already holds %r, otherwise `stem` + "-r<rank>" so that ranks never share a file.
+[[nodiscard]] std::string stem_for_rank(const std::string& stem, std::optional<int> rank);
+
+/// The variables to set in the application's environment (name, value), in a fixed order.
+/// `library` is the libirf.so path; `env` reads the current environment (for IRF_OUTPUT and
+/// the rank).
+[[nodiscard]] std::vector<std::pair<std::string, std::string>>
+build_environment(const RunOptions& options, const std::string& library,
+                  const config::EnvLookup& env);
+
+/// The libirf.so to inject: the first existing file among `candidates`; throws UsageError
+/// listing the places looked at when there is none.
+[[nodiscard]] std::string find_library(const std::vector<std::string>& candidates);
+
+/// Where an installed or build-tree irf looks for libirf.so: next to `exe_dir` in
+/// ../<libdir>/ and ../lib/, then `build_tree_path` (baked in at build time; may be empty).
+[[nodiscard]] std::vector<std::string> library_candidates(const std::string& exe_dir,
+                                                          const std::string& libdir,
+                                                          const std::string& build_tree_path);
+
+} // namespace irf::launcher

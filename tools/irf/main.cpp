@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: Apache-2.0
+// irf: the launcher. `irf run [options] -- app args` profiles an unmodified application.
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "model/version.hpp"
+#include "tools/irf/launch.hpp"
+
+#ifndef IRF_BUILD_TREE_LIB
+#define IRF_BUILD_TREE_LIB ""
+#endif
+#ifndef IRF_INSTALL_LIBDIR
+#define IRF_INSTALL_LIBDIR "lib"
+#endif
+
+namespace {
+
+using irf::launcher::RunOptions;
+
+void add_run_options(CLI::App& run, RunOptions& o) {
+    run.add_option("--kernels", o.kernels, "Profile only kernels matching this regex");
+    run.add_option("--exclude", o.exclude, "Never profile kernels matching this regex");
+    run.add_option("--samples", o.samples, "Profiled launches per distinct kernel");
+    run.add_option("--output", o.output, "Output path stem (%a %h %p %r %j %q{VAR} %%)");
+    run.add_option("--targets", o.targets, "GPUs to project onto: comma list, all or none");
+    run.add_option("--ceilings", o.ceilings, "Ceilings YAML of this GPU");
+    run.add_option("--callstack", o.callstack, "Host frames captured per launch site (0 = off)");
+    run.add_option("--log", o.log, "Log level: error, warn, info, debug");
+    run.add_option("--summary", o.summary, "Text summary: stderr, file, both, none");
+    run.add_option("--lib", o.lib, "libirf.so to inject (default: the one installed with irf)");
+    run.add_option("command", o.command, "The application and its arguments (after --)");
+}
+
+std::string executable_dir() {
+    std::error_code ec;
+    const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string(".") : self.parent_path().string();
+}
+
+// Replaces this process by the application; returns only when exec failed.
+int exec_application(const RunOptions& options) {
+    const std::string library =
+        options.lib ? *options.lib
+                    : irf::launcher::find_library(irf::launcher::library_candidates(
+                          executable_dir(), IRF_INSTALL_LIBDIR, IRF_BUILD_TREE_LIB));
+    const auto vars = irf::launcher::build_environment(
+        options, library, [](const char* name) { return std::getenv(name); });
+    for (const auto& [name, value] : vars) {
+        if (setenv(name.c_str(), value.c_str(), 1) != 0) {
+            throw irf::launcher::UsageError("cannot set " + name + ": " + std::strerror(errno));
+        }
+    }
+    std::vector<char*> argv;
+    for (const auto& arg : options.command) {
+        argv.push_back(const_cast<char*>(arg.c_str())); // execvp's historical signature
+    }
+    argv.push_back(nullptr);
+    execvp(argv[0], argv.data());
+    const int error = errno;
+    std::cerr << "irf: cannot run '" << options.command.front() << "': " << std::strerror(error)
+              << "\n";
+    return error == ENOENT ? 127 : 126;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"irf: Instruction Roofline profiler for NVIDIA GPUs", "irf"};
+    app.set_version_flag("--version", std::string("irf ") + irf::model::version());
+    app.require_subcommand(1);
+    RunOptions options;
+    CLI::App* run = app.add_subcommand("run", "Run an application with irf injected");
+    add_run_options(*run, options);
+    // Everything after the first "--" belongs to the application, even what looks like options;
+    // CLI11 only sees the launcher's own arguments.
+    int own_argc = argc;
+    std::vector<std::string> after_separator;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--") == 0) {
+            own_argc = i;
+            after_separator.assign(argv + i + 1, argv + argc);
+            break;
+        }
+    }
+    try {
+        app.parse(own_argc, argv);
+        options.command.insert(options.command.end(), after_separator.begin(),
+                               after_separator.end());
+
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::cerr << "irf: " << e.what()
+                  << " (usage: irf run [options] -- app args; see irf run --help)\n";
+        return 2;
+    }
+    try {
+        irf::launcher::validate(options);
+        return exec_application(options);
+    } catch (const irf::launcher::UsageError& e) {
+        std::cerr << "irf: error: " << e.what() << "\n";
+        return 2;
+    }
+}
