@@ -50,6 +50,8 @@ struct FlopsResult {
     PerLevel ai;                                     ///< FLOPs per byte at each level
     std::optional<double> fma_mix_ceiling_gflops;
     std::optional<double> hmma_gips_ceiling;
+    std::string
+        precision; ///< fp64, fp32 or fp16: the CUDA-core precision with most FLOPs ("" = none)
 };
 
 /// Projected time of a kernel on another GPU (projection-upcoming-gpus Eq. 9).

@@ -17,4 +17,13 @@ namespace irf::model {
 void analyze(Profile& profile, const config::Ceilings& source,
              const std::vector<config::Ceilings>& targets);
 
+/// The analysis of one kernel on `source`, projected onto each of `targets`.
+[[nodiscard]] KernelAnalysis analyze_kernel(const KernelRecord& kernel,
+                                            const config::Ceilings& source,
+                                            const std::vector<config::Ceilings>& targets);
+
+/// The top-level `ceilings_used` record of a ceilings entry: GTXN/s = GB/s / 32 for L1, L2 and
+/// HBM, GB/s / 128 for shared (128-byte wavefronts); GFLOP/s per key, tensor as tensor_<type>.
+[[nodiscard]] CeilingsUsed ceilings_used(const config::Ceilings& ceilings);
+
 } // namespace irf::model

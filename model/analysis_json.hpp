@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
+// JSON form of the analysis records (internal to model/; used by profile_json.cpp).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "model/analysis.hpp"
+#include "model/json_reader.hpp"
+
+namespace irf::model {
+
+/// A finite number, or null (the writer never emits NaN or infinity).
+[[nodiscard]] nlohmann::json finite_or_null(double value);
+
+/// The `analysis` object of a kernel; absent verdicts are null.
+[[nodiscard]] nlohmann::json analysis_to_json(const KernelAnalysis& analysis);
+
+/// Parses an `analysis` object; throws FormatError naming the path.
+[[nodiscard]] KernelAnalysis analysis_from_json(const JsonNode& node);
+
+/// The top-level `ceilings_used` object.
+[[nodiscard]] nlohmann::json ceilings_used_to_json(const CeilingsUsed& used);
+
+/// Parses `ceilings_used`; throws FormatError naming the path.
+[[nodiscard]] CeilingsUsed ceilings_used_from_json(const JsonNode& node);
+
+} // namespace irf::model

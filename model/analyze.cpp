@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: Apache-2.0
+// Runs the whole model over a profile (DESIGN.md section 5).
+#include "model/analyze.hpp"
+
+#include "model/flop_roofline.hpp"
+#include "model/instruction_mix.hpp"
+#include "model/instruction_roofline.hpp"
+#include "model/kernel_ceilings.hpp"
+#include "model/predication.hpp"
+#include "model/projection.hpp"
+#include "model/walls.hpp"
+
+namespace irf::model {
+
+namespace {
+
+std::optional<double> gtxn(const std::optional<config::Quantity>& q, double bytes_per_txn) {
+    if (!q || !(q->value > 0)) {
+        return std::nullopt;
+    }
+    return q->value / bytes_per_txn;
+}
+
+IrmCeilings irm_ceilings(const config::Ceilings& c) {
+    IrmCeilings out;
+    out.warp_gips = warp_gips_of(c);
+    out.gtxn_per_s.l1 = gtxn(c.l1_gbs, 32.0);
+    out.gtxn_per_s.l2 = gtxn(c.l2_gbs, 32.0);
+    out.gtxn_per_s.hbm = gtxn(c.hbm_gbs, 32.0);
+    return out;
+}
+
+} // namespace
+
+CeilingsUsed ceilings_used(const config::Ceilings& c) {
+    CeilingsUsed u;
+    u.name = !c.gpu.key.empty() ? c.gpu.key : c.gpu.name;
+    u.source = c.source;
+    u.warp_gips = warp_gips_of(c);
+    const auto put = [&u](const char* key, std::optional<double> v) {
+        if (v) {
+            u.gtxn_per_s[key] = *v;
+        }
+    };
+    put("l1", gtxn(c.l1_gbs, 32.0));
+    put("shared", gtxn(c.shared_gbs, 128.0));
+    put("l2", gtxn(c.l2_gbs, 32.0));
+    put("hbm", gtxn(c.hbm_gbs, 32.0));
+    for (const auto& [key, q] : c.gflops) {
+        u.gflops[key] = q.value;
+    }
+    for (const auto& [key, q] : c.tensor_tflops) {
+        u.gflops["tensor_" + key] = q.value * 1e3;
+    }
+    return u;
+}
+
+KernelAnalysis analyze_kernel(const KernelRecord& kernel, const config::Ceilings& source,
+                              const std::vector<config::Ceilings>& targets) {
+    KernelAnalysis a;
+    const Counters& c = kernel.counters;
+    a.irm = instruction_roofline(c, irm_ceilings(source), a.missing);
+    a.walls.global = global_wall(c, a.missing);
+    a.walls.shared = shared_wall(c, a.missing);
+    a.predication = predication(c, a.missing);
+    a.flops = flop_roofline(c, source, a.missing);
+    a.mix = instruction_mix(c, a.missing);
+    a.kernel_ceilings = kernel_ceilings(c, source, a);
+    for (const config::Ceilings& target : targets) {
+        if (auto p = project(kernel, a, source, target, a.missing)) {
+            a.projection.push_back(std::move(*p));
+        }
+    }
+    return a;
+}
+
+void analyze(Profile& profile, const config::Ceilings& source,
+             const std::vector<config::Ceilings>& targets) {
+    profile.ceilings = ceilings_used(source);
+    for (KernelRecord& kernel : profile.kernels) {
+        kernel.analysis = analyze_kernel(kernel, source, targets);
+    }
+}
+
+} // namespace irf::model

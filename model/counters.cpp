@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: Apache-2.0
+// Reading canonical counters where any of them may be absent.
+#include "model/counters.hpp"
+
+#include <cmath>
+
+namespace irf::model {
+
+std::optional<double> counter(const Counters& counters, const std::string& name) {
+    const auto it = counters.find(name);
+    if (it == counters.end() || !std::isfinite(it->second) || it->second < 0) {
+        return std::nullopt;
+    }
+    return it->second;
+}
+
+std::optional<double> counter_sum(const Counters& counters,
+                                  std::initializer_list<const char*> names) {
+    double sum = 0;
+    for (const char* name : names) {
+        const auto value = counter(counters, name);
+        if (!value) {
+            return std::nullopt;
+        }
+        sum += *value;
+    }
+    return sum;
+}
+
+std::string absent_counters(const Counters& counters, std::initializer_list<const char*> names) {
+    std::string out;
+    for (const char* name : names) {
+        if (!counter(counters, name)) {
+            out += out.empty() ? "" : ", ";
+            out += name;
+        }
+    }
+    return out;
+}
+
+std::optional<double> safe_ratio(double a, double b) {
+    if (!std::isfinite(a) || !std::isfinite(b) || b <= 0) {
+        return std::nullopt;
+    }
+    const double r = a / b;
+    return std::isfinite(r) ? std::optional<double>(r) : std::nullopt;
+}
+
+} // namespace irf::model

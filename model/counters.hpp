@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: Apache-2.0
+// Reading canonical counters (DESIGN.md section 4) where any of them may be absent.
+#pragma once
+
+#include <initializer_list>
+#include <optional>
+#include <string>
+
+#include "model/profile.hpp"
+
+namespace irf::model {
+
+/// The value of one counter, or nullopt when it was not collected or is not a finite number >= 0.
+[[nodiscard]] std::optional<double> counter(const Counters& counters, const std::string& name);
+
+/// The sum of several counters, or nullopt when any of them is absent (a partial sum would be a
+/// wrong number, not a smaller one).
+[[nodiscard]] std::optional<double> counter_sum(const Counters& counters,
+                                                std::initializer_list<const char*> names);
+
+/// The names among `names` that are absent, joined by ", " (for `missing` reasons).
+[[nodiscard]] std::string absent_counters(const Counters& counters,
+                                          std::initializer_list<const char*> names);
+
+/// a / b when both are finite and b > 0, otherwise nullopt (never NaN or infinity).
+[[nodiscard]] std::optional<double> safe_ratio(double a, double b);
+
+} // namespace irf::model

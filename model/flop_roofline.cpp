@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: Apache-2.0
+// Hierarchical FLOP roofline (hierarchical-roofline-gpus Eq. 2-7; projection-upcoming-gpus Eq. 2).
+#include "model/flop_roofline.hpp"
+
+#include <array>
+
+#include "model/counters.hpp"
+#include "model/instruction_roofline.hpp"
+
+namespace irf::model {
+
+double flop_count(double adds, double muls, double fmas) {
+    return adds + muls + 2.0 * fmas;
+}
+
+double fma_fraction(double fmas, double adds, double muls) {
+    const auto alpha = safe_ratio(fmas, fmas + adds + muls); // Eq. 6
+    return alpha ? *alpha : 0.0;
+}
+
+double fma_mix_factor(double alpha) {
+    return (alpha * 2.0 + (1.0 - alpha)) / 2.0; // Eq. 7
+}
+
+std::optional<double> perf_mix(double fma_peak, double add_mul_peak, double fmas, double adds,
+                               double muls) {
+    const double n = fmas + adds + muls;
+    if (!(n > 0)) {
+        return std::nullopt;
+    }
+    return fma_peak * fmas / n + add_mul_peak * (adds + muls) / n; // projection Eq. 2
+}
+
+double hmma_gips(double tensor_tflops, double flops_per_instruction) {
+    const auto g = safe_ratio(tensor_tflops * 1e3, flops_per_instruction);
+    return g ? *g : 0.0;
+}
+
+namespace {
+
+struct PrecisionCounters {
+    const char* name;
+    const char* add;
+    const char* mul;
+    const char* fma;
+};
+
+const std::array<PrecisionCounters, 3> s_precisions{{
+    {"fp64", "thread_dadd", "thread_dmul", "thread_dfma"},
+    {"fp32", "thread_fadd", "thread_fmul", "thread_ffma"},
+    {"fp16", "thread_hadd", "thread_hmul", "thread_hfma"},
+}};
+
+const std::array<const char*, 6> s_tensor_types{{"fp16", "bf16", "tf32", "fp8", "fp64", "int8"}};
+
+const PrecisionCounters* find_precision(const std::string& name) {
+    for (const auto& p : s_precisions) {
+        if (name == p.name) {
+            return &p;
+        }
+    }
+    return nullptr;
+}
+
+// Tensor FLOPs and the input type with the most of them ("" when no tensor counter exists).
+double tensor_flops(const Counters& counters, std::string& top_type) {
+    double total = 0, top = -1;
+    for (const char* type : s_tensor_types) {
+        if (const auto v = counter(counters, std::string("tensor_ops_") + type)) {
+            total += *v;
+            if (*v > top) {
+                top = *v;
+                top_type = type;
+            }
+        }
+    }
+    return total;
+}
+
+std::optional<double> hmma_ceiling(const Counters& counters, const config::Ceilings& ceilings,
+                                   double tensor, const std::string& type) {
+    const auto peak = ceilings.tensor_tflops.find(type.empty() ? "fp16" : type);
+    if (peak == ceilings.tensor_tflops.end() || peak->second.value <= 0) {
+        return std::nullopt;
+    }
+    // Measured FLOPs per tensor instruction when both counters exist, else the V100 figure.
+    const auto inst = counter(counters, "inst_tensor");
+    const auto per_inst = inst ? safe_ratio(tensor, *inst) : std::nullopt;
+    return hmma_gips(peak->second.value, per_inst ? *per_inst : k_v100_flops_per_hmma);
+}
+
+} // namespace
+
+std::optional<double> fma_mix_ceiling(const Counters& counters, const config::Ceilings& ceilings,
+                                      const std::string& precision) {
+    const PrecisionCounters* p = find_precision(precision);
+    if (p == nullptr) {
+        return std::nullopt;
+    }
+    const auto fma_peak = ceilings.gflops.find(precision + "_fma");
+    const auto adds = counter(counters, p->add);
+    const auto muls = counter(counters, p->mul);
+    const auto fmas = counter(counters, p->fma);
+    if (fma_peak == ceilings.gflops.end() || fma_peak->second.value <= 0 || !adds || !muls ||
+        !fmas) {
+        return std::nullopt;
+    }
+    const auto nofma = ceilings.gflops.find(precision + "_nofma");
+    // Hierarchical paper section II.A: no-FMA peak = half the FMA peak when not measured.
+    const double add_mul_peak = nofma != ceilings.gflops.end() && nofma->second.value > 0
+                                    ? nofma->second.value
+                                    : fma_peak->second.value / 2.0;
+    return perf_mix(fma_peak->second.value, add_mul_peak, *fmas, *adds, *muls);
+}
+
+std::optional<FlopsResult> flop_roofline(const Counters& counters, const config::Ceilings& ceilings,
+                                         std::vector<std::string>& missing) {
+    FlopsResult r;
+    std::array<double*, 3> out{{&r.fp64, &r.fp32, &r.fp16}};
+    double top = 0;
+    for (std::size_t i = 0; i < s_precisions.size(); ++i) {
+        const auto& p = s_precisions[i];
+        const auto sum = counter_sum(counters, {p.add, p.mul, p.fma});
+        if (!sum) {
+            missing.push_back("flops: counters absent: " +
+                              absent_counters(counters, {p.add, p.mul, p.fma}));
+            return std::nullopt;
+        }
+        *out[i] = flop_count(*counter(counters, p.add), *counter(counters, p.mul),
+                             *counter(counters, p.fma));
+        if (*out[i] > top) {
+            top = *out[i];
+            r.precision = p.name;
+        }
+    }
+    std::string tensor_type;
+    r.tensor = tensor_flops(counters, tensor_type);
+    const auto inst_tensor = counter(counters, "inst_tensor");
+    if (tensor_type.empty() && inst_tensor && *inst_tensor > 0) {
+        missing.push_back("flops.tensor: tensor_ops_* counters absent; tensor-core FLOPs are not "
+                          "in gflops");
+    }
+    const double total = r.fp64 + r.fp32 + r.fp16 + r.tensor;
+    const auto time = counter(counters, "time_ns");
+    if (const auto g = time ? safe_ratio(total, *time) : std::nullopt) {
+        r.gflops = *g; // Eq. 3: FLOPs / run time; FLOPs per ns = GFLOP/s
+    } else {
+        missing.push_back("flops.gflops: kernel time is 0 ns or absent");
+    }
+    // Eq. 2 and 4: AI = FLOPs / bytes, bytes = transactions x 32.
+    const auto bytes = [](std::optional<double> txn) {
+        return txn ? std::optional<double>(*txn * 32.0) : std::nullopt;
+    };
+    const auto ai = [&](std::optional<double> b) {
+        return b && total > 0 ? safe_ratio(total, *b) : std::nullopt;
+    };
+    r.ai.l1 = ai(bytes(l1_transactions(counters)));
+    r.ai.l2 = ai(bytes(l2_transactions(counters)));
+    r.ai.hbm = ai(bytes(hbm_transactions(counters)));
+    if (!r.precision.empty()) {
+        r.fma_mix_ceiling_gflops = fma_mix_ceiling(counters, ceilings, r.precision);
+    }
+    if (inst_tensor && *inst_tensor > 0) {
+        r.hmma_gips_ceiling = hmma_ceiling(counters, ceilings, r.tensor, tensor_type);
+    }
+    return r;
+}
+
+} // namespace irf::model

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: Apache-2.0
+// Hierarchical FLOP roofline (hierarchical-roofline-gpus, section II, Eq. 2-7) and the FMA-mix
+// ceiling (projection-upcoming-gpus Eq. 2).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/ceilings.hpp"
+#include "model/analysis.hpp"
+#include "model/profile.hpp"
+
+namespace irf::model {
+
+/// FLOPs of one precision: add + mul + 2 x fma (an FMA is two operations).
+[[nodiscard]] double flop_count(double adds, double muls, double fmas);
+
+/// Hierarchical-roofline Eq. 6: alpha = FMA / (FMA + non-FMA) instructions; 0 when none.
+[[nodiscard]] double fma_fraction(double fmas, double adds, double muls);
+
+/// Hierarchical-roofline Eq. 7: beta = (2 alpha + (1 - alpha)) / 2, the share of FMA peak a mix
+/// can reach when the no-FMA peak is half the FMA peak (alpha 0.6 -> 0.8).
+[[nodiscard]] double fma_mix_factor(double alpha);
+
+/// Projection Eq. 2: Perf_mix = Perf_FMA x N_FMA / N + Perf_ADD_MUL x (N_ADD + N_MUL) / N with
+/// N = N_FMA + N_ADD + N_MUL; equals Eq. 7 x Perf_FMA when Perf_ADD_MUL = Perf_FMA / 2.
+/// nullopt when the kernel has no FP instruction of this precision.
+[[nodiscard]] std::optional<double> perf_mix(double fma_peak, double add_mul_peak, double fmas,
+                                             double adds, double muls);
+
+/// Tensor instruction (HMMA) GIPS ceiling = tensor FLOP/s / FLOPs per instruction
+/// (125 TFLOP/s / 512 = 244 GIPS on V100, instruction-roofline-gpus section 4.x).
+[[nodiscard]] double hmma_gips(double tensor_tflops, double flops_per_instruction);
+
+/// FLOPs per tensor instruction the paper assumes for V100 HMMA when it cannot be measured.
+inline constexpr double k_v100_flops_per_hmma = 512.0;
+
+/// The FLOP roofline of one kernel (Eq. 2-4 of the hierarchical paper): FLOP counts per
+/// precision, tensor FLOPs (tensor_ops_* counted as FLOPs), GFLOP/s, AI at L1 (same 32-byte
+/// transactions as the Instruction Roofline), L2 and HBM, the FMA-mix ceiling of the dominant
+/// precision and the HMMA GIPS ceiling. Absent with a reason when the FP counters are absent.
+[[nodiscard]] std::optional<FlopsResult> flop_roofline(const Counters& counters,
+                                                       const config::Ceilings& ceilings,
+                                                       std::vector<std::string>& missing);
+
+/// The FMA-mix ceiling of `precision` (fp64, fp32, fp16) from the FP thread counters and the
+/// `<precision>_fma` / `<precision>_nofma` GFLOP/s ceilings (no-FMA = FMA / 2 when absent);
+/// nullopt when the ceiling or the instructions are absent.
+[[nodiscard]] std::optional<double> fma_mix_ceiling(const Counters& counters,
+                                                    const config::Ceilings& ceilings,
+                                                    const std::string& precision);
+
+} // namespace irf::model

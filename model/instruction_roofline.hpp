@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: Apache-2.0
+// Instruction Roofline Model (instruction-roofline-gpus, section 3.1-3.2, Eq. 2).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/analysis.hpp"
+#include "model/profile.hpp"
+
+namespace irf::model {
+
+/// Machine ceilings of the Instruction Roofline: peak warp GIPS and GTXN/s per level.
+struct IrmCeilings {
+    double warp_gips = 0; ///< peak warp instructions per ns (= GIPS)
+    PerLevel gtxn_per_s;  ///< 32-byte transactions per ns (= GTXN/s) at L1, L2, HBM
+};
+
+/// Peak warp GIPS = SMs x schedulers x 1 instruction/cycle x clock (section 3.1):
+/// 80 x 4 x 1.53 GHz = 489.6 on V100.
+[[nodiscard]] double peak_warp_gips(int sms, int schedulers_per_sm, double clock_ghz);
+
+/// Performance in GIPS (Eq. 2): instructions / (1e9 x seconds) = instructions / nanoseconds;
+/// nullopt when time is not positive.
+[[nodiscard]] std::optional<double> gips(double instructions, double time_ns);
+
+/// Instruction intensity: warp instructions per 32-byte transaction (section 3.1); nullopt when
+/// there are no transactions (the level does not bound the kernel).
+[[nodiscard]] std::optional<double> instruction_intensity(double warp_instructions,
+                                                          double transactions);
+
+/// The Instruction Roofline at intensity `ii` (Eq. 2): min(peak GIPS, ii x GTXN/s).
+[[nodiscard]] double roofline_gips(double ii, double peak_gips, double gtxn_per_s);
+
+/// L1 transactions in 32-byte units: global + local sectors + 4 x shared wavefronts (128 B each,
+/// section 3.2); nullopt when any of those counters is absent.
+[[nodiscard]] std::optional<double> l1_transactions(const Counters& counters);
+
+/// L2 transactions: read + write + atom + red sectors; nullopt when any is absent.
+[[nodiscard]] std::optional<double> l2_transactions(const Counters& counters);
+
+/// HBM transactions: DRAM read + write sectors; nullopt when any is absent.
+[[nodiscard]] std::optional<double> hbm_transactions(const Counters& counters);
+
+/// The whole Instruction Roofline verdict of one kernel. Absent (with reasons appended to
+/// `missing`) when time or warp instructions are absent or zero. A level without counters or
+/// ceiling has no intensity and does not take part in the bound.
+[[nodiscard]] std::optional<IrmResult> instruction_roofline(const Counters& counters,
+                                                            const IrmCeilings& ceilings,
+                                                            std::vector<std::string>& missing);
+
+} // namespace irf::model

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: Apache-2.0
+// JSON reader and writer for irf.profile/v1 (keys: docs/output-schema.md).
+#include "model/profile_json.hpp"
+
+#include <cmath>
+
+#include "model/analysis_json.hpp"
+#include "model/file_io.hpp"
+#include "model/json_reader.hpp"
+
+namespace irf::model {
+
+using nlohmann::json;
+
+namespace {
+
+const char* const s_schema = "irf.profile/v1";
+
+json kernel_to_json(const KernelRecord& k) {
+    json counters = json::object();
+    for (const auto& [name, value] : k.counters) {
+        if (std::isfinite(value)) {
+            counters[name] = value;
+        }
+    }
+    json out{{"name", k.name},
+             {"mangled", k.mangled},
+             {"call_site", k.call_site},
+             {"launch",
+              {{"grid", k.launch.grid},
+               {"block", k.launch.block},
+               {"smem", k.launch.smem_bytes},
+               {"regs", k.launch.regs}}},
+             {"launches", k.launches},
+             {"profiled_launches", k.profiled_launches},
+             {"time_ns",
+              {{"total", finite_or_null(k.time_ns.total)},
+               {"min", finite_or_null(k.time_ns.min)},
+               {"mean", finite_or_null(k.time_ns.mean)},
+               {"max", finite_or_null(k.time_ns.max)}}},
+             {"counters", counters},
+             {"notes", k.notes}};
+    if (k.analysis) {
+        out["analysis"] = analysis_to_json(*k.analysis);
+    }
+    return out;
+}
+
+std::array<std::uint32_t, 3> dim3_from(const JsonNode& n) {
+    n.expect_array();
+    if (n.value().size() != 3) {
+        n.fail("expected 3 numbers");
+    }
+    std::array<std::uint32_t, 3> out{};
+    for (std::size_t i = 0; i < 3; ++i) {
+        const std::uint64_t v = n.at(i).as_count();
+        if (v > 0xffffffffull) {
+            n.at(i).fail("out of range");
+        }
+        out[i] = static_cast<std::uint32_t>(v);
+    }
+    return out;
+}
+
+std::uint32_t u32(const JsonNode& n, const std::string& key) {
+    const std::uint64_t v = n.count(key);
+    if (v > 0xffffffffull) {
+        n.at(key).fail("out of range");
+    }
+    return static_cast<std::uint32_t>(v);
+}
+
+std::vector<std::string> strings_from(const JsonNode& n) {
+    n.expect_array();
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < n.value().size(); ++i) {
+        out.push_back(n.at(i).as_str());
+    }
+    return out;
+}
+
+KernelRecord kernel_from_json(const JsonNode& n) {
+    n.expect_object();
+    KernelRecord k;
+    k.name = n.at("name").as_str();
+    k.mangled = n.str("mangled");
+    k.call_site = n.str("call_site");
+    if (n.has("launch")) {
+        const JsonNode l = n.at("launch");
+        l.expect_object();
+        if (l.has("grid")) {
+            k.launch.grid = dim3_from(l.at("grid"));
+        }
+        if (l.has("block")) {
+            k.launch.block = dim3_from(l.at("block"));
+        }
+        k.launch.smem_bytes = u32(l, "smem");
+        k.launch.regs = u32(l, "regs");
+    }
+    k.launches = n.count("launches");
+    k.profiled_launches = n.count("profiled_launches");
+    if (n.has("time_ns")) {
+        const JsonNode t = n.at("time_ns");
+        t.expect_object();
+        k.time_ns = TimeStats{t.num("total"), t.num("min"), t.num("mean"), t.num("max")};
+    }
+    if (n.has("counters")) {
+        const JsonNode c = n.at("counters");
+        c.expect_object();
+        for (auto it = c.value().begin(); it != c.value().end(); ++it) {
+            if (!it->is_null()) {
+                k.counters[it.key()] = c.at(it.key()).as_num();
+            }
+        }
+    }
+    if (n.has("notes")) {
+        k.notes = strings_from(n.at("notes"));
+    }
+    if (n.has("analysis")) {
+        k.analysis = analysis_from_json(n.at("analysis"));
+    }
+    return k;
+}
+
+void gpu_from_json(const JsonNode& g, GpuInfo& gpu) {
+    g.expect_object();
+    gpu.name = g.str("name");
+    gpu.chip = g.str("chip");
+    gpu.cc = g.str("cc");
+    gpu.sms = static_cast<int>(g.integer("sms"));
+    gpu.clock_hz = g.num("clock_hz");
+    gpu.l2_bytes = g.count("l2_bytes");
+    gpu.memory_bytes = g.count("memory_bytes");
+    gpu.driver = g.str("driver");
+}
+
+void header_from_json(const JsonNode& root, Profile& p) {
+    p.tool = root.str("tool", "irf");
+    p.version = root.str("version");
+    p.app = root.str("app");
+    if (root.has("argv")) {
+        p.argv = strings_from(root.at("argv"));
+    }
+    p.pid = root.integer("pid");
+    if (root.has("rank")) {
+        p.rank = static_cast<int>(root.integer("rank"));
+    }
+    p.host = root.str("host");
+    p.start_time = root.str("start_time");
+    p.end_time = root.str("end_time");
+    if (root.has("config")) {
+        const JsonNode c = root.at("config");
+        c.expect_object();
+        for (auto it = c.value().begin(); it != c.value().end(); ++it) {
+            p.config[it.key()] = c.at(it.key()).as_str();
+        }
+    }
+}
+
+} // namespace
+
+json profile_to_json(const Profile& p) {
+    json out{{"schema", s_schema},
+             {"tool", p.tool},
+             {"version", p.version},
+             {"app", p.app},
+             {"argv", p.argv},
+             {"pid", p.pid},
+             {"host", p.host},
+             {"start_time", p.start_time},
+             {"end_time", p.end_time},
+             {"config", p.config},
+             {"gpu",
+              {{"name", p.gpu.name},
+               {"chip", p.gpu.chip},
+               {"cc", p.gpu.cc},
+               {"sms", p.gpu.sms},
+               {"clock_hz", finite_or_null(p.gpu.clock_hz)},
+               {"l2_bytes", p.gpu.l2_bytes},
+               {"memory_bytes", p.gpu.memory_bytes},
+               {"driver", p.gpu.driver}}},
+             {"coverage",
+              {{"launches", p.coverage.launches},
+               {"kernels", p.coverage.kernels},
+               {"profiled_launches", p.coverage.profiled_launches},
+               {"passes", p.coverage.passes}}},
+             {"warnings", p.warnings}};
+    if (p.rank) {
+        out["rank"] = *p.rank;
+    }
+    if (p.ceilings) {
+        out["ceilings_used"] = ceilings_used_to_json(*p.ceilings);
+    }
+    out["kernels"] = json::array();
+    for (const KernelRecord& k : p.kernels) {
+        out["kernels"].push_back(kernel_to_json(k));
+    }
+    return out;
+}
+
+Profile profile_from_json(const json& document) {
+    const JsonNode root(document, "");
+    root.expect_object();
+    if (!root.has("schema")) {
+        throw FormatError(std::string("schema: missing (expected \"") + s_schema + "\")");
+    }
+    const std::string schema = root.at("schema").as_str();
+    if (schema != s_schema) {
+        throw FormatError("schema: \"" + schema + "\" is not \"" + s_schema + "\"");
+    }
+    Profile p;
+    header_from_json(root, p);
+    if (root.has("gpu")) {
+        gpu_from_json(root.at("gpu"), p.gpu);
+    }
+    if (root.has("ceilings_used")) {
+        p.ceilings = ceilings_used_from_json(root.at("ceilings_used"));
+    }
+    if (root.has("coverage")) {
+        const JsonNode c = root.at("coverage");
+        c.expect_object();
+        p.coverage = Coverage{c.count("launches"), c.count("kernels"), c.count("profiled_launches"),
+                              static_cast<int>(c.integer("passes"))};
+    }
+    const JsonNode kernels = root.at("kernels");
+    kernels.expect_array();
+    for (std::size_t i = 0; i < kernels.value().size(); ++i) {
+        p.kernels.push_back(kernel_from_json(kernels.at(i)));
+    }
+    if (root.has("warnings")) {
+        p.warnings = strings_from(root.at("warnings"));
+    }
+    return p;
+}
+
+Profile load_profile(const std::string& path) {
+    std::string text;
+    if (const std::string error = read_file_bounded(path, text); !error.empty()) {
+        throw FormatError(path + ": " + error);
+    }
+    json document;
+    try {
+        document = json::parse(text);
+    } catch (const json::parse_error& e) {
+        // nlohmann's message names the byte offset; keep it on one line.
+        throw FormatError(path + ": not valid JSON: " + e.what());
+    }
+    try {
+        return profile_from_json(document);
+    } catch (const FormatError& e) {
+        throw FormatError(path + ": " + e.what());
+    }
+}
+
+std::string dump_profile(const Profile& profile) {
+    return profile_to_json(profile).dump(2) + "\n";
+}
+
+} // namespace irf::model

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: Apache-2.0
+// The person-readable verdict of an analysed profile (<stem>.txt, DESIGN.md section 6).
+#include "model/text_summary.hpp"
+
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
+#include <numeric>
+#include <sstream>
+
+namespace irf::model {
+
+namespace {
+
+const std::size_t s_name_width = 40;
+
+std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+
+std::string format(const char* fmt, ...) {
+    char buf[256];
+    va_list args;
+    va_start(args, fmt);
+    std::vsnprintf(buf, sizeof buf, fmt, args);
+    va_end(args);
+    return buf;
+}
+
+// Drops the parameter list of a demangled name ("f<int>(float*, int)" -> "f<int>(...)") and
+// cuts what is left to the column width, so the template and function names stay readable.
+std::string short_name(const std::string& name) {
+    std::string out = name;
+    int depth = 0;
+    for (std::size_t i = 0; i < name.size(); ++i) {
+        if (name[i] == '<') {
+            ++depth;
+        } else if (name[i] == '>') {
+            --depth;
+        } else if (name[i] == '(' && depth == 0 && i > 0) {
+            out = name.substr(0, i) + "(...)";
+            break;
+        }
+    }
+    if (out.size() > s_name_width) {
+        out = out.substr(0, s_name_width - 3) + "...";
+    }
+    return out;
+}
+
+std::string duration(double ns) {
+    if (ns >= 1e9) {
+        return format("%.2f s", ns / 1e9);
+    }
+    if (ns >= 1e6) {
+        return format("%.2f ms", ns / 1e6);
+    }
+    return ns >= 1e3 ? format("%.1f us", ns / 1e3) : format("%.0f ns", ns);
+}
+
+std::vector<std::string> target_names(const Profile& p) {
+    std::vector<std::string> names;
+    for (const KernelRecord& k : p.kernels) {
+        if (!k.analysis) {
+            continue;
+        }
+        for (const Projection& proj : k.analysis->projection) {
+            if (std::find(names.begin(), names.end(), proj.target) == names.end()) {
+                names.push_back(proj.target);
+            }
+        }
+    }
+    return names;
+}
+
+std::string row(const KernelRecord& k, std::size_t rank, double total_ns,
+                const std::vector<std::string>& targets) {
+    const double pct = total_ns > 0 ? 100.0 * k.time_ns.total / total_ns : 0.0;
+    std::string line =
+        format("%3zu  %-40s %10s %5.1f%% %9llu", rank, short_name(k.name).c_str(),
+               duration(k.time_ns.total).c_str(), pct, static_cast<unsigned long long>(k.launches));
+    const KernelAnalysis* a = k.analysis ? &*k.analysis : nullptr;
+    const bool irm = a != nullptr && a->irm;
+    line += format(" %-6s", irm ? a->irm->bound.c_str() : "-");
+    line += irm ? format(" %6.1f%%", a->irm->roofline_pct) : format(" %7s", "-");
+    line += format(" %-10s", a && a->walls.global ? a->walls.global->pattern.c_str() : "-");
+    line += a && a->walls.shared ? format(" %5.1fx", a->walls.shared->conflict_ways)
+                                 : format(" %6s", "-");
+    line += a && a->predication ? format(" %5.2f", *a->predication) : format(" %5s", "-");
+    for (const std::string& t : targets) {
+        std::string cell = "-";
+        for (const Projection& p : a ? a->projection : std::vector<Projection>{}) {
+            if (p.target == t) {
+                cell = format("%.2fx%s", p.speedup_point, p.confidence == "low" ? "?" : "");
+            }
+        }
+        line += format(" %12s", cell.c_str());
+    }
+    while (!line.empty() && line.back() == ' ') {
+        line.pop_back();
+    }
+    return line + "\n";
+}
+
+} // namespace
+
+std::string text_summary(const Profile& p, std::size_t top) {
+    std::ostringstream out;
+    out << "irf " << p.version << " profile of " << (p.app.empty() ? "(unknown app)" : p.app)
+        << (p.rank ? " rank " + std::to_string(*p.rank) : std::string()) << " on "
+        << (p.gpu.name.empty() ? "(unknown GPU)" : p.gpu.name) << "\n";
+    if (p.ceilings) {
+        out << "ceilings: " << p.ceilings->name << " (" << p.ceilings->source << ")\n";
+    }
+    std::vector<const KernelRecord*> order;
+    for (const KernelRecord& k : p.kernels) {
+        order.push_back(&k);
+    }
+    std::stable_sort(order.begin(), order.end(), [](const KernelRecord* a, const KernelRecord* b) {
+        return a->time_ns.total > b->time_ns.total;
+    });
+    const double total =
+        std::accumulate(order.begin(), order.end(), 0.0, [](double s, const KernelRecord* k) {
+            return s + std::max(0.0, k->time_ns.total);
+        });
+    const std::size_t shown = std::min(top, order.size());
+    const std::vector<std::string> targets = target_names(p);
+    out << "\nTop " << shown << " of " << order.size() << " kernels by time (total "
+        << duration(total) << ")\n";
+    std::string header =
+        format("%3s  %-40s %10s %6s %9s %-6s %7s %-10s %6s %5s", "#", "kernel", "time", "time%",
+               "launches", "bound", "roof%", "global", "shared", "pred");
+    for (const std::string& t : targets) {
+        header += format(" %12s", ("->" + t.substr(0, 10)).c_str());
+    }
+    out << header << "\n";
+    for (std::size_t i = 0; i < shown; ++i) {
+        out << row(*order[i], i + 1, total, targets);
+    }
+    if (!targets.empty()) {
+        out << "(->target: projected speedup, point estimate; ? = low confidence)\n";
+    }
+    bool any_missing = false;
+    for (std::size_t i = 0; i < shown; ++i) {
+        const KernelRecord& k = *order[i];
+        const std::vector<std::string> none;
+        for (const std::string& m : k.analysis ? k.analysis->missing : none) {
+            if (!any_missing) {
+                out << "\nVerdicts left out:\n";
+                any_missing = true;
+            }
+            out << format("%3zu  ", i + 1) << m << "\n";
+        }
+    }
+    const Coverage& c = p.coverage;
+    out << "\nCoverage: " << c.launches << " launches of " << c.kernels << " kernels seen, "
+        << c.profiled_launches << " launches profiled, " << c.passes
+        << " passes per profiled launch\n";
+    if (!p.warnings.empty()) {
+        out << "\nWarnings:\n";
+        for (const std::string& w : p.warnings) {
+            out << "  " << w << "\n";
+        }
+    }
+    return out.str();
+}
+
+} // namespace irf::model
