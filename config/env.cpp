@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: Apache-2.0
+// The IRF_* option table and parse_env: every variable is parsed, validated and documented here.
+#include "config/env.hpp"
+
+#include <charconv>
+#include <regex>
+#include <sstream>
+
+#include <unistd.h>
+
+namespace irf::config {
+namespace {
+
+bool parse_uint(const std::string& value, std::uint64_t max, std::uint64_t& out,
+                std::string& problem) {
+    std::uint64_t parsed = 0;
+    const char* end = value.data() + value.size();
+    const auto [ptr, ec] = std::from_chars(value.data(), end, parsed);
+    if (ec != std::errc() || ptr != end) {
+        problem = "not a non-negative integer";
+        return false;
+    }
+    if (parsed > max) {
+        problem = "larger than " + std::to_string(max);
+        return false;
+    }
+    out = parsed;
+    return true;
+}
+
+bool check_regex(const std::string& value, std::string& problem) {
+    try {
+        const std::regex re(value, std::regex::ECMAScript);
+        (void)re;
+        return true;
+    } catch (const std::regex_error& e) {
+        problem = std::string("invalid ECMAScript regex (") + e.what() + ")";
+        return false;
+    }
+}
+
+bool apply_output(Config& c, const std::string& v, std::string& problem) {
+    problem = check_stem(v);
+    if (!problem.empty()) {
+        return false;
+    }
+    c.output = v;
+    return true;
+}
+
+bool apply_summary(Config& c, const std::string& v, std::string& problem) {
+    for (const SummaryMode m :
+         {SummaryMode::stderr_only, SummaryMode::file, SummaryMode::both, SummaryMode::none}) {
+        if (v == to_string(m)) {
+            c.summary = m;
+            return true;
+        }
+    }
+    problem = "expected stderr, file, both or none";
+    return false;
+}
+
+bool apply_kernels(Config& c, const std::string& v, std::string& problem) {
+    if (!check_regex(v, problem)) {
+        return false;
+    }
+    c.kernels = v;
+    return true;
+}
+
+bool apply_exclude(Config& c, const std::string& v, std::string& problem) {
+    if (!check_regex(v, problem)) {
+        return false;
+    }
+    c.exclude = v;
+    return true;
+}
+
+bool apply_skip(Config& c, const std::string& v, std::string& problem) {
+    return parse_uint(v, UINT64_MAX, c.launch_skip, problem);
+}
+
+bool apply_count(Config& c, const std::string& v, std::string& problem) {
+    std::uint64_t n = 0;
+    if (!parse_uint(v, UINT64_MAX, n, problem)) {
+        return false;
+    }
+    c.launch_count = n;
+    return true;
+}
+
+bool apply_samples(Config& c, const std::string& v, std::string& problem) {
+    std::uint64_t n = 0;
+    if (!parse_uint(v, 1000, n, problem)) {
+        return false;
+    }
+    c.samples = static_cast<int>(n);
+    return true;
+}
+
+bool apply_ceilings(Config& c, const std::string& v, std::string& problem) {
+    if (::access(v.c_str(), R_OK) != 0) {
+        problem = "file not readable";
+        return false;
+    }
+    c.ceilings = v;
+    return true;
+}
+
+bool apply_targets(Config& c, const std::string& v, std::string& problem) {
+    std::stringstream list(v);
+    std::string item;
+    while (std::getline(list, item, ',')) {
+        if (item.empty()) {
+            problem = "empty item in the comma list";
+            return false;
+        }
+    }
+    if (v.back() == ',') {
+        problem = "empty item in the comma list";
+        return false;
+    }
+    c.targets = v;
+    return true;
+}
+
+bool apply_callstack(Config& c, const std::string& v, std::string& problem) {
+    std::uint64_t n = 0;
+    if (!parse_uint(v, 64, n, problem)) {
+        return false;
+    }
+    c.callstack = static_cast<int>(n);
+    return true;
+}
+
+bool apply_log(Config& c, const std::string& v, std::string& problem) {
+    for (const LogLevel l : {LogLevel::error, LogLevel::warn, LogLevel::info, LogLevel::debug}) {
+        if (v == to_string(l)) {
+            c.log = l;
+            return true;
+        }
+    }
+    problem = "expected error, warn, info or debug";
+    return false;
+}
+
+bool apply_disable(Config& c, const std::string& v, std::string& problem) {
+    if (v == "1" || v == "true" || v == "yes" || v == "on") {
+        c.disable = true;
+        return true;
+    }
+    if (v == "0" || v == "false" || v == "no" || v == "off") {
+        c.disable = false;
+        return true;
+    }
+    problem = "expected 1 or 0";
+    return false;
+}
+
+bool apply_backend(Config& c, const std::string& v, std::string& problem) {
+    if (v == "cupti") {
+        c.backend = v;
+        c.backend_arg.clear();
+        return true;
+    }
+    if (v.rfind("fake:", 0) == 0 && v.size() > 5) {
+        c.backend = "fake";
+        c.backend_arg = v.substr(5);
+        return true;
+    }
+    problem = "expected cupti or fake:FILE";
+    return false;
+}
+
+std::string show_count(const Config& c) {
+    return c.launch_count ? std::to_string(*c.launch_count) : "unlimited";
+}
+
+std::string show_backend(const Config& c) {
+    return c.backend_arg.empty() ? c.backend : c.backend + ":" + c.backend_arg;
+}
+
+} // namespace
+
+const std::vector<OptionSpec>& option_table() {
+    static const std::vector<OptionSpec> s_table = {
+        {"IRF_OUTPUT", "`irf-%a-%h-%p`",
+         "Output path stem; `<stem>.json` and `<stem>.txt` are written. Placeholders below. In "
+         "a parallel job a stem without `%r` gets `-r%r` appended.",
+         "ignored, default used", false, apply_output, [](const Config& c) { return c.output; }},
+        {"IRF_SUMMARY", "`both`",
+         "Where the text summary goes: `stderr`, `file` (`<stem>.txt`), `both`, `none`.",
+         "ignored, default used", false, apply_summary,
+         [](const Config& c) { return std::string(to_string(c.summary)); }},
+        {"IRF_KERNELS", "all kernels",
+         "ECMAScript regex searched in the demangled kernel name; only matching kernels are "
+         "profiled (the others are still timed).",
+         "irf disabled", true, apply_kernels, [](const Config& c) { return c.kernels; }},
+        {"IRF_EXCLUDE", "`(^|[^A-Za-z0-9])(nccl|nvshmem)`",
+         "ECMAScript regex of kernels never profiled, only timed. The default keeps NCCL and "
+         "NVSHMEM collectives out of kernel replay, which can deadlock them.",
+         "irf disabled", true, apply_exclude, [](const Config& c) { return c.exclude; }},
+        {"IRF_LAUNCH_SKIP", "`0`",
+         "Matching launches (all kernels together) that are never profiled before profiling "
+         "starts.",
+         "ignored, default used", false, apply_skip,
+         [](const Config& c) { return std::to_string(c.launch_skip); }},
+        {"IRF_LAUNCH_COUNT", "unlimited",
+         "Profiled launches at most (all kernels together); later launches are only timed.",
+         "irf disabled", true, apply_count, show_count},
+        {"IRF_SAMPLES", "`1`",
+         "Profiled launches per distinct kernel (demangled name + launch configuration), "
+         "0 to 1000.",
+         "ignored, default used", false, apply_samples,
+         [](const Config& c) { return std::to_string(c.samples); }},
+        {"IRF_CEILINGS", "auto",
+         "Ceilings YAML of this GPU; else the shipped entry matching the detected GPU, else "
+         "ceilings derived from its properties.",
+         "ignored, default used", false, apply_ceilings,
+         [](const Config& c) { return c.ceilings.empty() ? std::string("auto") : c.ceilings; }},
+        {"IRF_TARGETS", "`all`",
+         "GPUs to project onto: comma list of shipped names (`config/gpus/*.yaml` stems) or "
+         "YAML files, `all` (every shipped entry) or `none`.",
+         "ignored, default used", false, apply_targets, [](const Config& c) { return c.targets; }},
+        {"IRF_CALLSTACK", "`8`", "Host frames kept per call site, 0 to 64 (0 = no call sites).",
+         "ignored, default used", false, apply_callstack,
+         [](const Config& c) { return std::to_string(c.callstack); }},
+        {"IRF_LOG", "`warn`",
+         "Log level on stderr (prefix `[irf]`): `error`, `warn`, `info`, `debug`.",
+         "ignored, default used", false, apply_log,
+         [](const Config& c) { return std::string(to_string(c.log)); }},
+        {"IRF_DISABLE", "`0`",
+         "`1` (or true/yes/on) = load but do nothing; `0` (false/no/off) = profile.",
+         "irf disabled", true, apply_disable,
+         [](const Config& c) { return std::string(c.disable ? "1" : "0"); }},
+        {"IRF_BACKEND", "`cupti`",
+         "Source of launches: `cupti`; in test builds also `fake:FILE` (a JSON script of "
+         "launches).",
+         "irf disabled", true, apply_backend, show_backend},
+    };
+    return s_table;
+}
+
+std::map<std::string, std::string> Config::effective() const {
+    std::map<std::string, std::string> out;
+    for (const OptionSpec& spec : option_table()) {
+        out[spec.name] = spec.show(*this);
+    }
+    return out;
+}
+
+std::string options_markdown() {
+    std::string md = "| variable | default | meaning | invalid value |\n|---|---|---|---|\n";
+    for (const OptionSpec& spec : option_table()) {
+        std::string meaning = spec.meaning;
+        // A literal '|' would end the Markdown cell.
+        for (std::size_t pos = 0; (pos = meaning.find('|', pos)) != std::string::npos; pos += 2) {
+            meaning.replace(pos, 1, "\\|");
+        }
+        std::string def = spec.default_doc;
+        for (std::size_t pos = 0; (pos = def.find('|', pos)) != std::string::npos; pos += 2) {
+            def.replace(pos, 1, "\\|");
+        }
+        md += std::string("| `") + spec.name + "` | " + def + " | " + meaning + " | " +
+              spec.on_invalid + " |\n";
+    }
+    return md;
+}
+
+ParseResult parse_env(const EnvLookup& env) {
+    ParseResult result;
+    for (const OptionSpec& spec : option_table()) {
+        const char* raw = env(spec.name);
+        if (raw == nullptr || *raw == '\0') {
+            continue;
+        }
+        const std::string value = raw;
+        std::string problem;
+        bool ok = false;
+        try {
+            ok = spec.apply(result.config, value, problem);
+        } catch (const std::exception& e) {
+            problem = e.what();
+        }
+        if (ok) {
+            continue;
+        }
+        result.errors.push_back(std::string("[irf] ") + spec.name + "=" + value + ": " + problem +
+                                (spec.disables ? "; irf disabled" : "; ignored, using default"));
+        result.disabled_by_error = result.disabled_by_error || spec.disables;
+    }
+    return result;
+}
+
+const char* to_string(SummaryMode mode) {
+    switch (mode) {
+    case SummaryMode::stderr_only:
+        return "stderr";
+    case SummaryMode::file:
+        return "file";
+    case SummaryMode::both:
+        return "both";
+    case SummaryMode::none:
+        return "none";
+    }
+    return "both";
+}
+
+const char* to_string(LogLevel level) {
+    switch (level) {
+    case LogLevel::error:
+        return "error";
+    case LogLevel::warn:
+        return "warn";
+    case LogLevel::info:
+        return "info";
+    case LogLevel::debug:
+        return "debug";
+    }
+    return "warn";
+}
+
+} // namespace irf::config

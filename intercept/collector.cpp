@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: Apache-2.0
+// The collector's launch path: per-function cache, sampler, per-thread log.
+#include "intercept/collector.hpp"
+
+#include <cstring>
+
+#include "intercept/log.hpp"
+
+namespace irf::intercept {
+namespace {
+
+constexpr std::size_t k_bucket_bits = 14;
+constexpr std::size_t k_buckets = std::size_t{1} << k_bucket_bits;
+
+/// Frames of irf itself between the application and capture_call_stack's caller.
+constexpr int k_own_frames = 2; // add_variant, on_launch
+
+std::atomic<std::uint64_t> s_next_collector_id{1};
+
+/// The calling thread's log for the collector `owner` (ids are never reused, so a thread that
+/// outlives a collector never writes into a freed log).
+struct ThreadSlot {
+    std::uint64_t owner = 0;
+    LaunchLog* log = nullptr;
+};
+thread_local ThreadSlot t_slot;
+
+std::size_t bucket_of(const void* handle) noexcept {
+    const auto bits = reinterpret_cast<std::uintptr_t>(handle);
+    return static_cast<std::size_t>((bits * 0x9E3779B97F4A7C15ull) >> (64 - k_bucket_bits));
+}
+
+std::array<std::uint32_t, 8> config_key(const model::LaunchConfig& c) noexcept {
+    return {c.grid[0],  c.grid[1],  c.grid[2],    c.block[0],
+            c.block[1], c.block[2], c.smem_bytes, c.regs};
+}
+
+} // namespace
+
+/// One (function, launch configuration) pair, pointing at its kernel's stats.
+struct Collector::Variant {
+    std::array<std::uint32_t, 8> key{};
+    KernelStats* stats = nullptr;
+    Variant* next = nullptr;
+};
+
+/// One CUfunction: its filter decision, computed once, and its configurations.
+struct Collector::Function {
+    const void* handle = nullptr;
+    Function* next = nullptr;
+    std::string name;
+    std::string mangled;
+    bool selected = false;
+    std::atomic<bool> launched{false};
+    std::atomic<Variant*> variants{nullptr};
+};
+
+void DurationAccumulator::add(double ns) noexcept {
+    min = count == 0 ? ns : std::min(min, ns);
+    max = count == 0 ? ns : std::max(max, ns);
+    total += ns;
+    ++count;
+}
+
+Collector::Collector(const config::Config& config)
+    : m_id(s_next_collector_id.fetch_add(1)), m_callstack(config.callstack),
+      m_filter(config.kernels, config.exclude),
+      m_sampler(config.samples, config.launch_skip, config.launch_count),
+      m_buckets(new std::atomic<Function*>[k_buckets]) {
+    for (std::size_t i = 0; i < k_buckets; ++i) {
+        m_buckets[i].store(nullptr, std::memory_order_relaxed);
+    }
+}
+
+Collector::~Collector() = default;
+
+Collector::Function* Collector::find_function(const void* handle) const noexcept {
+    for (Function* f = m_buckets[bucket_of(handle)].load(std::memory_order_acquire); f != nullptr;
+         f = f->next) {
+        if (f->handle == handle) {
+            return f;
+        }
+    }
+    return nullptr;
+}
+
+Collector::Function* Collector::add_function(const LaunchEvent& event) noexcept {
+    try {
+        const std::lock_guard<std::mutex> lock(m_mutex);
+        if (Function* existing = find_function(event.function)) {
+            return existing;
+        }
+        auto fn = std::make_unique<Function>();
+        fn->handle = event.function;
+        fn->mangled = event.mangled != nullptr ? event.mangled : "";
+        fn->name = demangle(event.mangled);
+        fn->selected = m_filter.selects(fn->name); // the only regex use, once per function
+        std::atomic<Function*>& bucket = m_buckets[bucket_of(event.function)];
+        fn->next = bucket.load(std::memory_order_relaxed);
+        bucket.store(fn.get(), std::memory_order_release);
+        m_functions.push_back(std::move(fn));
+        return m_functions.back().get();
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+__attribute__((noinline)) KernelStats* Collector::add_variant(Function& function,
+                                                              const LaunchEvent& event) noexcept {
+    try {
+        const auto key = config_key(event.launch);
+        RawStack stack = capture_call_stack(m_callstack, k_own_frames);
+        const std::lock_guard<std::mutex> lock(m_mutex);
+        for (Variant* v = function.variants.load(std::memory_order_acquire); v != nullptr;
+             v = v->next) {
+            if (v->key == key) {
+                return v->stats;
+            }
+        }
+        std::unique_ptr<KernelStats>& stats = m_kernels[{function.name, key}];
+        if (!stats) {
+            stats = std::make_unique<KernelStats>();
+            stats->name = function.name;
+            stats->mangled = function.mangled;
+            stats->launch = event.launch;
+            stats->call_stack = std::move(stack);
+        }
+        auto variant = std::make_unique<Variant>();
+        variant->key = key;
+        variant->stats = stats.get();
+        variant->next = function.variants.load(std::memory_order_relaxed);
+        function.variants.store(variant.get(), std::memory_order_release);
+        m_variants.push_back(std::move(variant));
+        return stats.get();
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+LaunchLog* Collector::register_thread() noexcept {
+    try {
+        const std::lock_guard<std::mutex> lock(m_mutex);
+        m_logs.push_back(std::make_unique<LaunchLog>());
+        t_slot = {m_id, m_logs.back().get()};
+        return t_slot.log;
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+LaunchDecision Collector::on_launch(const LaunchEvent& event) noexcept {
+    Function* fn = find_function(event.function);
+    if (fn == nullptr && (fn = add_function(event)) == nullptr) {
+        m_dropped.fetch_add(1, std::memory_order_relaxed);
+        return LaunchDecision::time_only;
+    }
+    const auto key = config_key(event.launch);
+    KernelStats* stats = nullptr;
+    for (Variant* v = fn->variants.load(std::memory_order_acquire); v != nullptr; v = v->next) {
+        if (v->key == key) {
+            stats = v->stats;
+            break;
+        }
+    }
+    if (stats == nullptr && (stats = add_variant(*fn, event)) == nullptr) {
+        m_dropped.fetch_add(1, std::memory_order_relaxed);
+        return LaunchDecision::time_only;
+    }
+    // exchange only on the first launch: afterwards this is a plain load of a shared line.
+    const bool cold = !fn->launched.load(std::memory_order_relaxed) &&
+                      !fn->launched.exchange(true, std::memory_order_relaxed);
+    LaunchDecision decision = LaunchDecision::time_only;
+    if (fn->selected && !event.graph) {
+        decision = m_sampler.decide(stats->sampling, cold);
+    }
+    LaunchLog* log = t_slot.owner == m_id ? t_slot.log : register_thread();
+    if (log == nullptr ||
+        !log->append({event.correlation_id, stats, cold, decision == LaunchDecision::profile})) {
+        m_dropped.fetch_add(1, std::memory_order_relaxed);
+        return LaunchDecision::time_only; // unattributable: do not spend a counter range on it
+    }
+    if (decision == LaunchDecision::profile) {
+        m_profile_decisions.fetch_add(1, std::memory_order_relaxed);
+    }
+    return decision;
+}
+
+void Collector::on_warning(const std::string& message) noexcept {
+    log_line(config::LogLevel::warn, message);
+    try {
+        const std::lock_guard<std::mutex> lock(m_agg_mutex);
+        for (const std::string& w : m_warnings) {
+            if (w == message) {
+                return; // a repeated warning is said once
+            }
+        }
+        m_warnings.push_back(message);
+    } catch (...) {
+    }
+}
+
+} // namespace irf::intercept

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: Apache-2.0
+// The collector: intercept's LaunchSink. Decides per launch (filters, sampler) from a per-function
+// cache, records every launch in per-thread logs, attributes durations and counters, and builds
+// the profile's kernels and coverage at exit.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include "config/env.hpp"
+#include "intercept/backend.hpp"
+#include "intercept/call_site.hpp"
+#include "intercept/kernel_filter.hpp"
+#include "intercept/launch_log.hpp"
+#include "intercept/sampler.hpp"
+#include "model/profile.hpp"
+
+namespace irf::intercept {
+
+/// Running min/total/max of durations in nanoseconds.
+struct DurationAccumulator {
+    std::uint64_t count = 0;
+    double total = 0, min = 0, max = 0;
+    /// Adds one duration.
+    void add(double ns) noexcept;
+};
+
+/// Everything known about one distinct kernel (demangled name + launch configuration).
+/// Sampling state is atomic; the rest is guarded by the collector's aggregation lock.
+struct KernelStats {
+    std::string name;
+    std::string mangled;
+    model::LaunchConfig launch;
+    RawStack call_stack; ///< of the first launch of this configuration
+    SampleState sampling;
+    std::uint64_t launches = 0;
+    DurationAccumulator warm;        ///< launches after each function's first
+    DurationAccumulator cold;        ///< first launches (lazy module load inside)
+    model::Counters counters;        ///< summed over samples after the first launch
+    std::uint64_t profiled = 0;      ///< samples in `counters`
+    double profiled_ns = 0;          ///< activity durations of those samples
+    model::Counters cold_counters;   ///< the provisional first-launch sample(s)
+    std::uint64_t cold_profiled = 0; ///< samples in `cold_counters`
+    double cold_profiled_ns = 0;     ///< activity durations of those samples
+};
+
+/// Counts for the exit log line and the tests.
+struct CollectorStats {
+    std::uint64_t launches = 0;            ///< launches intercepted (drained so far)
+    std::uint64_t profile_decisions = 0;   ///< launches answered "profile"
+    std::uint64_t samples = 0;             ///< counter samples received
+    std::uint64_t skipped = 0;             ///< launches skipped by IRF_LAUNCH_SKIP
+    std::uint64_t dropped = 0;             ///< launches lost (log allocation failed)
+    std::uint64_t unmatched_durations = 0; ///< durations whose launch was never seen
+    std::uint64_t unmatched_samples = 0;   ///< samples whose launch was never seen
+};
+
+/// The LaunchSink that libirf.so installs. Thread-safe; no member throws into a backend.
+class Collector final : public LaunchSink {
+public:
+    /// Compiles the filters (throws std::regex_error on an invalid one; parse_env refuses them).
+    explicit Collector(const config::Config& config);
+    ~Collector() override;
+    Collector(const Collector&) = delete;
+    Collector& operator=(const Collector&) = delete;
+
+    /// Hot path: cached per-function decision, sampler, one append to this thread's log.
+    LaunchDecision on_launch(const LaunchEvent& event) noexcept override;
+    void on_counters(const CounterSample& sample) noexcept override;
+    void on_duration(const DurationRecord& record) noexcept override;
+    void on_warning(const std::string& message) noexcept override;
+
+    /// Fills `profile.kernels` (sorted by total time), `coverage` (passes excepted) and appends
+    /// the collector's warnings. Call after the backend's flush.
+    void fill_profile(model::Profile& profile);
+
+    /// Current counts (drains the logs first).
+    [[nodiscard]] CollectorStats stats();
+
+private:
+    struct Variant;
+    struct Function;
+    struct Pending {
+        KernelStats* stats = nullptr;
+        bool cold = false;
+        bool profiled = false;
+        bool timed = false;
+        bool counted = false;
+    };
+
+    Function* find_function(const void* handle) const noexcept;
+    Function* add_function(const LaunchEvent& event) noexcept;
+    KernelStats* add_variant(Function& function, const LaunchEvent& event) noexcept;
+    LaunchLog* register_thread() noexcept;
+    void drain_locked();
+    bool apply_duration_locked(const DurationRecord& record);
+    bool apply_counters_locked(const CounterSample& sample);
+    void retire_locked(std::uint64_t correlation_id, Pending& pending);
+
+    const std::uint64_t m_id; ///< distinguishes collectors in thread-local caches
+    const int m_callstack;
+    KernelFilter m_filter;
+    Sampler m_sampler;
+
+    // Per-function cache: fixed buckets of lock-free lists, written under m_mutex.
+    std::unique_ptr<std::atomic<Function*>[]> m_buckets;
+    std::mutex m_mutex; ///< slow path: new functions, variants, threads
+    std::vector<std::unique_ptr<Function>> m_functions;
+    std::vector<std::unique_ptr<Variant>> m_variants;
+    std::map<std::tuple<std::string, std::array<std::uint32_t, 8>>, std::unique_ptr<KernelStats>>
+        m_kernels;
+    std::vector<std::unique_ptr<LaunchLog>> m_logs;
+    std::atomic<std::uint64_t> m_profile_decisions{0};
+    std::atomic<std::uint64_t> m_dropped{0};
+
+    // Aggregation (durations, counters, warnings), off the application's launch path.
+    std::mutex m_agg_mutex;
+    std::unordered_map<std::uint64_t, Pending> m_pending;
+    std::unordered_map<std::uint64_t, DurationRecord> m_early_durations;
+    std::unordered_map<std::uint64_t, CounterSample> m_early_samples;
+    std::vector<std::string> m_warnings;
+    CollectorStats m_stats;
+};
+
+} // namespace irf::intercept

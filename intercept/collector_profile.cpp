@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: Apache-2.0
+// The collector's aggregation side: durations and counters attributed by correlation id, and
+// the kernels and coverage of the profile.
+#include <algorithm>
+
+#include "intercept/collector.hpp"
+#include "intercept/log.hpp"
+
+namespace irf::intercept {
+namespace {
+
+/// Bound on durations/samples waiting for a launch that may never be seen (graph kernels).
+constexpr std::size_t k_max_early = 1u << 20;
+
+void add_counters(model::Counters& into, const model::Counters& sample) {
+    for (const auto& [name, value] : sample) {
+        into[name] += value;
+    }
+}
+
+model::TimeStats to_time_stats(const DurationAccumulator& timed, double total) {
+    model::TimeStats t;
+    if (timed.count == 0) {
+        return t;
+    }
+    t.total = total;
+    t.min = timed.min;
+    t.max = timed.max;
+    t.mean = timed.total / static_cast<double>(timed.count);
+    return t;
+}
+
+/// Final counters of one kernel: samples after the first launch when there are any, else the
+/// provisional first-launch sample. Rates (clock_hz) are averaged, not summed; time_ns comes
+/// from activity durations when the backend did not measure it.
+void finish_counters(const KernelStats& k, model::KernelRecord& r) {
+    const bool warm = k.profiled > 0;
+    r.counters = warm ? k.counters : k.cold_counters;
+    r.profiled_launches = warm ? k.profiled : k.cold_profiled;
+    const double profiled_ns = warm ? k.profiled_ns : k.cold_profiled_ns;
+    if (r.profiled_launches == 0) {
+        return;
+    }
+    const auto clock = r.counters.find("clock_hz");
+    if (clock != r.counters.end()) {
+        clock->second /= static_cast<double>(r.profiled_launches);
+    }
+    if (r.counters.count("time_ns") == 0 && profiled_ns > 0) {
+        r.counters["time_ns"] = profiled_ns;
+    }
+    if (!warm) {
+        r.notes.push_back("profiled only at a first launch: its time includes lazy module loading");
+    }
+}
+
+model::KernelRecord to_record(const KernelStats& k, Symbolizer& symbolizer, int frames) {
+    model::KernelRecord r;
+    r.name = k.name;
+    r.mangled = k.mangled;
+    r.call_site = symbolizer.describe(k.call_stack, frames);
+    r.launch = k.launch;
+    r.launches = k.launches;
+    const double total = k.warm.total + k.cold.total;
+    if (k.warm.count > 0) {
+        r.time_ns = to_time_stats(k.warm, total);
+        if (k.cold.count > 0) {
+            r.notes.push_back("first launch excluded from min/mean/max (lazy module loading): " +
+                              std::to_string(static_cast<long long>(k.cold.total)) + " ns");
+        }
+    } else if (k.cold.count > 0) {
+        r.time_ns = to_time_stats(k.cold, total);
+        r.notes.push_back("timed only at a first launch: includes lazy module loading");
+    }
+    finish_counters(k, r);
+    return r;
+}
+
+} // namespace
+
+void Collector::retire_locked(std::uint64_t correlation_id, Pending& pending) {
+    if (pending.timed && (!pending.profiled || pending.counted)) {
+        m_pending.erase(correlation_id);
+    }
+}
+
+void Collector::drain_locked() {
+    std::vector<LaunchLog*> logs;
+    {
+        const std::lock_guard<std::mutex> lock(m_mutex);
+        for (const auto& log : m_logs) {
+            logs.push_back(log.get());
+        }
+    }
+    for (LaunchLog* log : logs) {
+        log->drain([this](const LaunchLogEntry& e) {
+            ++m_stats.launches;
+            ++e.stats->launches;
+            m_pending[e.correlation_id] = Pending{e.stats, e.cold, e.profiled, false, false};
+        });
+    }
+    // Records that arrived before their launch was drained (a writer between its append and
+    // its publish), retried now.
+    for (auto it = m_early_durations.begin(); it != m_early_durations.end();) {
+        it = apply_duration_locked(it->second) ? m_early_durations.erase(it) : std::next(it);
+    }
+    for (auto it = m_early_samples.begin(); it != m_early_samples.end();) {
+        it = apply_counters_locked(it->second) ? m_early_samples.erase(it) : std::next(it);
+    }
+}
+
+bool Collector::apply_duration_locked(const DurationRecord& record) {
+    const auto found = m_pending.find(record.correlation_id);
+    if (found == m_pending.end() || found->second.timed) {
+        return false;
+    }
+    Pending& p = found->second;
+    const double ns =
+        record.end_ns > record.start_ns ? static_cast<double>(record.end_ns - record.start_ns) : 0;
+    (p.cold ? p.stats->cold : p.stats->warm).add(ns);
+    if (p.profiled) {
+        (p.cold ? p.stats->cold_profiled_ns : p.stats->profiled_ns) += ns;
+    }
+    p.timed = true;
+    retire_locked(record.correlation_id, p);
+    return true;
+}
+
+bool Collector::apply_counters_locked(const CounterSample& sample) {
+    const auto found = m_pending.find(sample.correlation_id);
+    if (found == m_pending.end() || !found->second.profiled || found->second.counted) {
+        return false;
+    }
+    Pending& p = found->second;
+    if (p.cold) {
+        add_counters(p.stats->cold_counters, sample.counters);
+        ++p.stats->cold_profiled;
+    } else {
+        add_counters(p.stats->counters, sample.counters);
+        ++p.stats->profiled;
+    }
+    ++m_stats.samples;
+    p.counted = true;
+    retire_locked(sample.correlation_id, p);
+    return true;
+}
+
+void Collector::on_duration(const DurationRecord& record) noexcept {
+    try {
+        const std::lock_guard<std::mutex> lock(m_agg_mutex);
+        if (apply_duration_locked(record)) {
+            return;
+        }
+        drain_locked();
+        if (!apply_duration_locked(record) && m_early_durations.size() < k_max_early) {
+            m_early_durations.emplace(record.correlation_id, record);
+        }
+    } catch (...) { // allocation failure: this launch stays untimed
+    }
+}
+
+void Collector::on_counters(const CounterSample& sample) noexcept {
+    try {
+        const std::lock_guard<std::mutex> lock(m_agg_mutex);
+        if (apply_counters_locked(sample)) {
+            return;
+        }
+        drain_locked();
+        if (!apply_counters_locked(sample) && m_early_samples.size() < k_max_early) {
+            m_early_samples.emplace(sample.correlation_id, sample);
+        }
+    } catch (...) {
+    }
+}
+
+CollectorStats Collector::stats() {
+    const std::lock_guard<std::mutex> lock(m_agg_mutex);
+    drain_locked();
+    CollectorStats s = m_stats;
+    s.profile_decisions = m_profile_decisions.load(std::memory_order_relaxed);
+    s.skipped = m_sampler.skipped();
+    s.dropped = m_dropped.load(std::memory_order_relaxed);
+    s.unmatched_durations = m_early_durations.size();
+    s.unmatched_samples = m_early_samples.size();
+    return s;
+}
+
+void Collector::fill_profile(model::Profile& profile) {
+    const CollectorStats s = stats();
+    const std::lock_guard<std::mutex> agg(m_agg_mutex);
+    const std::lock_guard<std::mutex> lock(m_mutex);
+    Symbolizer symbolizer;
+    std::vector<model::KernelRecord> kernels;
+    for (const auto& [key, stats] : m_kernels) {
+        (void)key;
+        if (stats->launches > 0) {
+            kernels.push_back(to_record(*stats, symbolizer, m_callstack));
+        }
+    }
+    std::sort(kernels.begin(), kernels.end(), [](const auto& a, const auto& b) {
+        return a.time_ns.total != b.time_ns.total ? a.time_ns.total > b.time_ns.total
+                                                  : a.name < b.name;
+    });
+    profile.coverage.launches = s.launches;
+    profile.coverage.kernels = kernels.size();
+    profile.coverage.profiled_launches = s.samples;
+    profile.kernels = std::move(kernels);
+    profile.warnings.insert(profile.warnings.end(), m_warnings.begin(), m_warnings.end());
+    if (s.dropped > 0) {
+        profile.warnings.push_back(std::to_string(s.dropped) +
+                                   " launches could not be recorded (out of memory)");
+    }
+    if (s.unmatched_durations > 0) {
+        profile.warnings.push_back(std::to_string(s.unmatched_durations) +
+                                   " kernel durations had no intercepted launch (not counted)");
+    }
+    if (s.profile_decisions > s.samples) {
+        profile.warnings.push_back(std::to_string(s.profile_decisions - s.samples) +
+                                   " launches chosen for profiling delivered no counters");
+    }
+}
+
+} // namespace irf::intercept

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: Apache-2.0
+// Parsing of the fake backend's JSON script.
+#include "intercept/fake/fake_script.hpp"
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+namespace irf::intercept::fake {
+namespace {
+
+using nlohmann::json;
+
+[[noreturn]] void fail(const std::string& where, const std::string& what) {
+    throw ScriptError(where + ": " + what);
+}
+
+std::uint64_t get_uint(const json& j, const std::string& where) {
+    if (!j.is_number_unsigned()) {
+        fail(where, "expected a non-negative integer");
+    }
+    return j.get<std::uint64_t>();
+}
+
+std::uint32_t get_u32(const json& j, const std::string& where) {
+    const std::uint64_t v = get_uint(j, where);
+    if (v > UINT32_MAX) {
+        fail(where, "too large");
+    }
+    return static_cast<std::uint32_t>(v);
+}
+
+double get_number(const json& j, const std::string& where) {
+    if (!j.is_number() || j.get<double>() < 0) {
+        fail(where, "expected a non-negative number");
+    }
+    return j.get<double>();
+}
+
+std::array<std::uint32_t, 3> get_dim3(const json& j, const std::string& where) {
+    if (!j.is_array() || j.size() != 3) {
+        fail(where, "expected an array of 3 positive integers");
+    }
+    std::array<std::uint32_t, 3> out{};
+    for (std::size_t i = 0; i < 3; ++i) {
+        out[i] = get_u32(j[i], where + "[" + std::to_string(i) + "]");
+        if (out[i] == 0) {
+            fail(where, "expected an array of 3 positive integers");
+        }
+    }
+    return out;
+}
+
+model::GpuInfo parse_gpu(const json& j) {
+    model::GpuInfo g;
+    if (!j.is_object()) {
+        fail("gpu", "expected an object");
+    }
+    g.name = j.value("name", "");
+    g.chip = j.value("chip", "");
+    g.cc = j.value("cc", "");
+    g.sms = static_cast<int>(j.contains("sms") ? get_u32(j["sms"], "gpu.sms") : 0);
+    g.clock_hz = j.contains("clock_hz") ? get_number(j["clock_hz"], "gpu.clock_hz") : 0;
+    g.l2_bytes = j.contains("l2_bytes") ? get_uint(j["l2_bytes"], "gpu.l2_bytes") : 0;
+    g.memory_bytes =
+        j.contains("memory_bytes") ? get_uint(j["memory_bytes"], "gpu.memory_bytes") : 0;
+    g.driver = j.value("driver", "");
+    return g;
+}
+
+void parse_durations(const json& j, const std::string& where, ScriptLaunch& l) {
+    if (j.is_array()) {
+        for (std::size_t i = 0; i < j.size(); ++i) {
+            l.duration_ns.push_back(get_number(j[i], where + "[" + std::to_string(i) + "]"));
+        }
+        if (l.duration_ns.empty()) {
+            fail(where, "empty list");
+        }
+    } else {
+        l.duration_ns.push_back(get_number(j, where));
+    }
+}
+
+ScriptLaunch parse_launch(const json& j, const std::string& where) {
+    static const char* const k_keys[] = {"kernel", "function",    "grid",     "block",
+                                         "smem",   "regs",        "device",   "thread",
+                                         "repeat", "duration_ns", "counters", "graph"};
+    if (!j.is_object()) {
+        fail(where, "expected an object");
+    }
+    for (const auto& item : j.items()) {
+        if (std::find(std::begin(k_keys), std::end(k_keys), item.key()) == std::end(k_keys)) {
+            fail(where + "." + item.key(), "unknown key");
+        }
+    }
+    ScriptLaunch l;
+    if (!j.contains("kernel") || !j["kernel"].is_string() ||
+        j["kernel"].get<std::string>().empty()) {
+        fail(where + ".kernel", "expected a non-empty string");
+    }
+    l.kernel = j["kernel"].get<std::string>();
+    l.function = j.contains("function") ? get_uint(j["function"], where + ".function") : 0;
+    if (j.contains("grid")) {
+        l.launch.grid = get_dim3(j["grid"], where + ".grid");
+    }
+    if (j.contains("block")) {
+        l.launch.block = get_dim3(j["block"], where + ".block");
+    }
+    l.launch.smem_bytes = j.contains("smem") ? get_u32(j["smem"], where + ".smem") : 0;
+    l.launch.regs = j.contains("regs") ? get_u32(j["regs"], where + ".regs") : 0;
+    l.device = j.contains("device") ? get_u32(j["device"], where + ".device") : 0;
+    l.thread = static_cast<int>(j.contains("thread") ? get_u32(j["thread"], where + ".thread") : 0);
+    l.repeat = j.contains("repeat") ? get_uint(j["repeat"], where + ".repeat") : 1;
+    if (!j.contains("duration_ns")) {
+        fail(where + ".duration_ns", "missing");
+    }
+    parse_durations(j["duration_ns"], where + ".duration_ns", l);
+    if (j.contains("counters")) {
+        if (!j["counters"].is_object()) {
+            fail(where + ".counters", "expected an object of numbers");
+        }
+        for (const auto& c : j["counters"].items()) {
+            l.counters[c.key()] = get_number(c.value(), where + ".counters." + c.key());
+        }
+    }
+    if (j.contains("graph")) {
+        if (!j["graph"].is_boolean()) {
+            fail(where + ".graph", "expected true or false");
+        }
+        l.graph = j["graph"].get<bool>();
+    }
+    return l;
+}
+
+} // namespace
+
+Script parse_script(const std::string& text) {
+    json doc;
+    try {
+        doc = json::parse(text);
+    } catch (const json::parse_error& e) {
+        throw ScriptError(std::string("not valid JSON (byte ") + std::to_string(e.byte) + ")");
+    }
+    if (!doc.is_object()) {
+        fail("(document)", "expected an object");
+    }
+    Script s;
+    if (doc.contains("gpu")) {
+        s.gpu = parse_gpu(doc["gpu"]);
+    }
+    if (doc.contains("passes")) {
+        s.passes = static_cast<int>(get_u32(doc["passes"], "passes"));
+    }
+    if (doc.contains("warnings")) {
+        for (const auto& w : doc["warnings"]) {
+            if (!w.is_string()) {
+                fail("warnings", "expected strings");
+            }
+            s.warnings.push_back(w.get<std::string>());
+        }
+    }
+    if (!doc.contains("launches") || !doc["launches"].is_array()) {
+        fail("launches", "expected an array");
+    }
+    for (std::size_t i = 0; i < doc["launches"].size(); ++i) {
+        s.launches.push_back(
+            parse_launch(doc["launches"][i], "launches[" + std::to_string(i) + "]"));
+    }
+    return s;
+}
+
+} // namespace irf::intercept::fake

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+// The fake backend's script: parsed and checked completely before anything is played.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "model/profile.hpp"
+
+namespace irf::intercept::fake {
+
+/// One scripted launch, played `repeat` times.
+struct ScriptLaunch {
+    std::string kernel;         ///< mangled (or plain) kernel name
+    std::uint64_t function = 0; ///< function handle; 0 = one per distinct kernel name
+    model::LaunchConfig launch;
+    std::uint32_t device = 0;
+    int thread = 0;                  ///< 0 = the thread calling start(); others run concurrently
+    std::vector<double> duration_ns; ///< used in turn, one per repeat
+    model::Counters counters;        ///< delivered for each profiled launch
+    std::uint64_t repeat = 1;
+    bool graph = false;
+};
+
+/// A whole script.
+struct Script {
+    model::GpuInfo gpu;
+    int passes = 1;
+    std::vector<std::string> warnings; ///< sent through on_warning at start
+    std::vector<ScriptLaunch> launches;
+};
+
+/// A script that cannot be played; the message names the key, e.g. "launches[2].grid: ...".
+class ScriptError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// Parses a script document; throws ScriptError.
+[[nodiscard]] Script parse_script(const std::string& text);
+
+} // namespace irf::intercept::fake

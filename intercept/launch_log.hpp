@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: Apache-2.0
+// A single-writer append log of launches, one per application thread, drained by the collector.
+// Appending is a plain store plus one release store: no lock, no shared cache line, and an
+// allocation only once per 4096 launches.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <new>
+
+namespace irf::intercept {
+
+struct KernelStats;
+
+/// One intercepted launch, as the collector needs it to attribute duration and counters.
+struct LaunchLogEntry {
+    std::uint64_t correlation_id = 0;
+    KernelStats* stats = nullptr;
+    bool cold = false;     ///< first launch of its function (lazy module load inside)
+    bool profiled = false; ///< on_launch answered profile
+};
+
+/// Appended to by exactly one thread, drained by any thread holding the collector's lock.
+class LaunchLog {
+public:
+    LaunchLog() : m_write(new Chunk), m_read(m_write) {}
+    ~LaunchLog() {
+        for (Chunk* c = m_read; c != nullptr;) {
+            Chunk* next = c->next.load(std::memory_order_relaxed);
+            delete c;
+            c = next;
+        }
+    }
+    LaunchLog(const LaunchLog&) = delete;
+    LaunchLog& operator=(const LaunchLog&) = delete;
+
+    /// Writer thread only. False (entry dropped) only when a new chunk cannot be allocated.
+    bool append(const LaunchLogEntry& entry) noexcept {
+        if (m_write_pos == k_chunk) {
+            Chunk* fresh = new (std::nothrow) Chunk;
+            if (fresh == nullptr) {
+                return false;
+            }
+            m_write->next.store(fresh, std::memory_order_release);
+            m_write = fresh;
+            m_write_pos = 0;
+        }
+        m_write->entries[m_write_pos++] = entry;
+        m_published.store(m_published.load(std::memory_order_relaxed) + 1,
+                          std::memory_order_release);
+        return true;
+    }
+
+    /// Reader (one at a time): calls `f` on every entry published since the last drain and frees
+    /// chunks the writer has left behind.
+    template <typename F> void drain(F&& f) {
+        const std::uint64_t published = m_published.load(std::memory_order_acquire);
+        while (m_consumed < published) {
+            if (m_read_pos == k_chunk) {
+                Chunk* next = m_read->next.load(std::memory_order_acquire);
+                delete m_read; // the writer moved on to `next` before publishing past it
+                m_read = next;
+                m_read_pos = 0;
+            }
+            f(m_read->entries[m_read_pos++]);
+            ++m_consumed;
+        }
+    }
+
+private:
+    static constexpr std::size_t k_chunk = 4096;
+    struct Chunk {
+        LaunchLogEntry entries[k_chunk];
+        std::atomic<Chunk*> next{nullptr};
+    };
+
+    // Writer side (its own cache line, so readers do not slow the writer down).
+    alignas(64) Chunk* m_write;
+    std::size_t m_write_pos = 0;
+    std::atomic<std::uint64_t> m_published{0};
+    // Reader side.
+    alignas(64) Chunk* m_read;
+    std::size_t m_read_pos = 0;
+    std::uint64_t m_consumed = 0;
+};
+
+} // namespace irf::intercept

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: Apache-2.0
+// The sampling policy. The common answer (kernel already has its samples) costs two relaxed
+// loads; compare-and-swap happens only while a sample is still to be taken.
+#include "intercept/sampler.hpp"
+
+#include <limits>
+
+namespace irf::intercept {
+namespace {
+
+/// Decrements `counter` unless it is zero; true when it did.
+bool take_one(std::atomic<std::uint64_t>& counter) noexcept {
+    std::uint64_t left = counter.load(std::memory_order_relaxed);
+    while (left > 0) {
+        if (counter.compare_exchange_weak(left, left - 1, std::memory_order_relaxed)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+} // namespace
+
+Sampler::Sampler(int samples, std::uint64_t skip, std::optional<std::uint64_t> count) noexcept
+    : m_samples(samples), m_skip(skip), m_skip_left(skip),
+      m_count_left(count.value_or(std::numeric_limits<std::uint64_t>::max())) {}
+
+bool Sampler::take_skip() noexcept {
+    return m_skip_left.load(std::memory_order_relaxed) > 0 && take_one(m_skip_left);
+}
+
+bool Sampler::take_count() noexcept {
+    if (m_count_left.load(std::memory_order_relaxed) == std::numeric_limits<std::uint64_t>::max()) {
+        return true; // unlimited: never touch the shared counter
+    }
+    return take_one(m_count_left);
+}
+
+LaunchDecision Sampler::decide(SampleState& state, bool cold) noexcept {
+    if (take_skip() || m_samples <= 0) {
+        return LaunchDecision::time_only;
+    }
+    int claimed = state.warm_claimed.load(std::memory_order_relaxed);
+    if (claimed >= m_samples || m_count_left.load(std::memory_order_relaxed) == 0) {
+        return LaunchDecision::time_only; // the hot path of a saturated kernel
+    }
+    if (cold) {
+        if (state.cold_claimed.exchange(true, std::memory_order_relaxed)) {
+            return LaunchDecision::time_only;
+        }
+        return take_count() ? LaunchDecision::profile : LaunchDecision::time_only;
+    }
+    while (claimed < m_samples) {
+        if (state.warm_claimed.compare_exchange_weak(claimed, claimed + 1,
+                                                     std::memory_order_relaxed)) {
+            if (take_count()) {
+                return LaunchDecision::profile;
+            }
+            state.warm_claimed.fetch_sub(1, std::memory_order_relaxed);
+            return LaunchDecision::time_only;
+        }
+    }
+    return LaunchDecision::time_only;
+}
+
+std::uint64_t Sampler::skipped() const noexcept {
+    return m_skip - m_skip_left.load(std::memory_order_relaxed);
+}
+
+} // namespace irf::intercept

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: Apache-2.0
+// The sampling policy: which launches run under a counter range (IRF_SAMPLES, IRF_LAUNCH_SKIP,
+// IRF_LAUNCH_COUNT), lock-free so every application thread can ask.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <optional>
+
+#include "intercept/backend.hpp"
+
+namespace irf::intercept {
+
+/// Per distinct kernel (demangled name + launch configuration) sampling state.
+struct SampleState {
+    std::atomic<int> warm_claimed{0};      ///< samples claimed on launches after the first
+    std::atomic<bool> cold_claimed{false}; ///< the provisional first-launch sample was claimed
+};
+
+/// Decides, per launch of a selected kernel, whether to profile it.
+///
+/// Lazy module loading puts load time into the first launch of each function, and a kernel
+/// launched only once must still be profiled, but no one knows at a first launch whether a
+/// second will come. So a function's first ("cold") launch is profiled provisionally and does
+/// not use up one of the kernel's IRF_SAMPLES; the next launches fill the samples. The collector
+/// keeps the cold sample only when no later sample exists. Cost: at most one extra profiled
+/// launch per kernel.
+class Sampler {
+public:
+    /// `samples` per kernel; `skip` matching launches first; at most `count` profiled in all.
+    Sampler(int samples, std::uint64_t skip, std::optional<std::uint64_t> count) noexcept;
+
+    /// The decision for one launch of a selected kernel; `cold` = first launch of its function.
+    [[nodiscard]] LaunchDecision decide(SampleState& state, bool cold) noexcept;
+
+    /// Launches skipped by IRF_LAUNCH_SKIP so far.
+    [[nodiscard]] std::uint64_t skipped() const noexcept;
+
+private:
+    bool take_skip() noexcept;
+    bool take_count() noexcept;
+
+    int m_samples;
+    std::uint64_t m_skip;
+    std::atomic<std::uint64_t> m_skip_left;
+    std::atomic<std::uint64_t> m_count_left; ///< UINT64_MAX when unlimited
+};
+
+} // namespace irf::intercept
