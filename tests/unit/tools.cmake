@@ -1,0 +1,8 @@
+# SPDX-License-Identifier: Apache-2.0
+# tools area unit tests: the launcher's option handling and the analysed test profiles.
+irf_add_gtest(NAME test_tools_launcher LABEL unit
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_tools_launcher.cpp
+    LIBS irf_launcher)
+irf_add_gtest(NAME test_tools_profiles LABEL unit
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_tools_profiles.cpp
+    LIBS irf_model irf_config)
