@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: Apache-2.0
+// The shipped ceilings database: where it lives, how a detected GPU maps to an entry, and the
+// fallback derivation from device properties.
+#include "config/gpu_database.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+
+#include "config/ceilings_rules.hpp"
+#include "config/ceilings_yaml.hpp"
+
+#ifndef IRF_SOURCE_GPUS_DIR
+#define IRF_SOURCE_GPUS_DIR ""
+#endif
+
+namespace irf::config {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr const char* k_measured_suffix = ".measured";
+
+bool is_measured(const std::string& key) {
+    const std::string suffix = k_measured_suffix;
+    return key.size() > suffix.size() &&
+           key.compare(key.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string lower(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(),
+                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    return s;
+}
+
+std::string trim(const std::string& s) {
+    const auto first = s.find_first_not_of(" \t");
+    if (first == std::string::npos) {
+        return "";
+    }
+    return s.substr(first, s.find_last_not_of(" \t") - first + 1);
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+    std::vector<std::string> parts;
+    std::string::size_type start = 0;
+    while (start <= s.size()) {
+        const auto end = std::min(s.find(sep, start), s.size());
+        parts.push_back(s.substr(start, end - start));
+        start = end + 1;
+    }
+    return parts;
+}
+
+/// Path of <key>.yaml in the first directory that has it, or "".
+std::string find_entry(const std::string& key, const std::vector<std::string>& dirs) {
+    for (const auto& dir : dirs) {
+        const auto path = fs::path(dir) / (key + ".yaml");
+        std::error_code ec;
+        if (fs::is_regular_file(path, ec)) {
+            return path.string();
+        }
+    }
+    return "";
+}
+
+/// Length of the longest alias (or the name) of `entry` contained in `device`, 0 when none.
+std::size_t match_length(const GpuIdentity& entry, const std::string& device) {
+    const auto dev = lower(device);
+    std::size_t best = 0;
+    auto names = entry.aliases;
+    names.push_back(entry.name);
+    for (const auto& alias : names) {
+        if (!alias.empty() && dev.find(lower(alias)) != std::string::npos) {
+            best = std::max(best, alias.size());
+        }
+    }
+    return best;
+}
+
+bool looks_like_path(const std::string& item) {
+    const auto ends = [&](const std::string& suffix) {
+        return item.size() >= suffix.size() &&
+               item.compare(item.size() - suffix.size(), suffix.size(), suffix) == 0;
+    };
+    return item.find('/') != std::string::npos || ends(".yaml") || ends(".yml");
+}
+
+} // namespace
+
+std::vector<std::string> gpus_dirs(const std::string& anchor_dir) {
+    std::vector<std::string> candidates;
+    if (const char* env = std::getenv("IRF_GPUS_DIR"); env != nullptr && *env != '\0') {
+        for (const auto& part : split(env, ':')) {
+            candidates.push_back(part);
+        }
+    }
+    if (!anchor_dir.empty()) {
+        candidates.push_back((fs::path(anchor_dir) / ".." / "share" / "irf" / "gpus").string());
+    }
+    candidates.emplace_back(IRF_SOURCE_GPUS_DIR);
+    std::vector<std::string> dirs;
+    std::set<std::string> seen;
+    for (const auto& dir : candidates) {
+        std::error_code ec;
+        if (dir.empty() || !fs::is_directory(dir, ec)) {
+            continue;
+        }
+        const auto canonical = fs::weakly_canonical(dir, ec).string();
+        if (seen.insert(ec ? dir : canonical).second) {
+            dirs.push_back(ec ? dir : canonical);
+        }
+    }
+    return dirs;
+}
+
+std::vector<std::string> list_shipped(const std::vector<std::string>& dirs) {
+    std::set<std::string> keys;
+    for (const auto& dir : dirs) {
+        std::error_code ec;
+        for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+            const auto& path = it->path();
+            if (path.extension() == ".yaml" && it->is_regular_file(ec)) {
+                keys.insert(path.stem().string());
+            }
+        }
+    }
+    return {keys.begin(), keys.end()};
+}
+
+Ceilings load_shipped(const std::string& key, const std::vector<std::string>& dirs) {
+    const auto path = find_entry(key, dirs);
+    if (path.empty()) {
+        throw CeilingsError("gpus: " + key + ": no such shipped entry (known: " +
+                            rules::join(list_shipped(dirs)) + ")");
+    }
+    Ceilings c = load_ceilings_file(path);
+    c.source = "shipped:" + key + " (" + path + ")";
+    return c;
+}
+
+std::optional<std::string> match_gpu(const std::string& name, const std::string& cc, int sms,
+                                     const std::vector<std::string>& dirs) {
+    std::optional<std::string> best_key;
+    std::size_t best_len = 0;
+    for (const auto& key : list_shipped(dirs)) {
+        if (is_measured(key)) {
+            continue;
+        }
+        try {
+            const auto entry = load_shipped(key, dirs);
+            if (entry.gpu.cc != cc || entry.gpu.sms != sms) {
+                continue;
+            }
+            const auto len = match_length(entry.gpu, name);
+            if (len > best_len) {
+                best_len = len;
+                best_key = key;
+            }
+        } catch (const CeilingsError&) {
+            // A broken entry must not stop detection of the others; tests catch it in CI.
+        }
+    }
+    if (best_key && !find_entry(*best_key + k_measured_suffix, dirs).empty()) {
+        return *best_key + k_measured_suffix;
+    }
+    return best_key;
+}
+
+std::vector<Ceilings> resolve_targets(const std::string& spec,
+                                      const std::vector<std::string>& dirs) {
+    std::vector<Ceilings> out;
+    const auto text = trim(spec);
+    if (text.empty() || text == "none") {
+        return out;
+    }
+    if (text == "all") {
+        for (const auto& key : list_shipped(dirs)) {
+            if (!is_measured(key)) {
+                out.push_back(load_shipped(key, dirs));
+            }
+        }
+        return out;
+    }
+    for (const auto& raw : split(text, ',')) {
+        const auto item = trim(raw);
+        if (item.empty()) {
+            continue;
+        }
+        if (looks_like_path(item)) {
+            out.push_back(load_ceilings_file(item));
+        } else if (!find_entry(item, dirs).empty()) {
+            out.push_back(load_shipped(item, dirs));
+        } else {
+            throw CeilingsError("IRF_TARGETS: " + item + ": unknown target (known: all, none, " +
+                                rules::join(list_shipped(dirs)) + ", or a YAML path)");
+        }
+    }
+    return out;
+}
+
+} // namespace irf::config

@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: Apache-2.0
+// Unit tests of the shipped ceilings database: every entry valid and self-consistent, search
+// path, detection match, IRF_TARGETS resolution and the fallback derivation.
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include "config/ceilings_yaml.hpp"
+#include "config/gpu_database.hpp"
+#include "tests/support/temp_dir.hpp"
+
+namespace irf::config {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string source_gpus() {
+    return fs::weakly_canonical(fs::path(IRF_SOURCE_DIR) / "config" / "gpus").string();
+}
+
+std::vector<std::string> shipped_dirs() {
+    return {source_gpus()};
+}
+
+/// Unsets IRF_GPUS_DIR for the test and restores it afterwards.
+class EnvGuard {
+public:
+    EnvGuard() {
+        if (const char* v = std::getenv("IRF_GPUS_DIR")) {
+            m_saved = v;
+            m_had = true;
+        }
+        unsetenv("IRF_GPUS_DIR");
+    }
+    ~EnvGuard() {
+        if (m_had) {
+            setenv("IRF_GPUS_DIR", m_saved.c_str(), 1);
+        } else {
+            unsetenv("IRF_GPUS_DIR");
+        }
+    }
+    EnvGuard(const EnvGuard&) = delete;
+    EnvGuard& operator=(const EnvGuard&) = delete;
+
+private:
+    std::string m_saved;
+    bool m_had = false;
+};
+
+bool within(double value, double expect, double rel) {
+    return std::fabs(value - expect) <= rel * expect;
+}
+
+TEST(GpuDatabase, ShipsEveryRequiredGpu) {
+    const auto keys = list_shipped(shipped_dirs());
+    for (const char* key :
+         {"v100-sxm2", "a100-sxm4-40gb", "a100-sxm4-80gb", "a100-pcie", "h100-sxm5", "h100-pcie",
+          "h200-sxm", "gh200", "b200", "l40s", "a10", "l4", "rtx-4090"}) {
+        EXPECT_NE(std::find(keys.begin(), keys.end(), key), keys.end()) << key;
+    }
+}
+
+/// Per-SM FP32 and FP64 lanes per compute capability, written out independently of
+/// derive_ceilings (reference/gpu-ceilings.md section 0).
+std::pair<double, double> lanes(const std::string& cc) {
+    if (cc == "7.0" || cc == "8.0") {
+        return {64, 32};
+    }
+    if (cc == "8.6" || cc == "8.9") {
+        return {128, 2};
+    }
+    return {128, 64}; // 9.0, 10.0
+}
+
+TEST(GpuDatabase, EveryShippedEntryLoadsAndIsSelfConsistent) {
+    const auto dirs = shipped_dirs();
+    const auto keys = list_shipped(dirs);
+    ASSERT_GE(keys.size(), 13u);
+    for (const auto& key : keys) {
+        SCOPED_TRACE(key);
+        const auto c = load_shipped(key, dirs);
+        const auto& g = c.gpu;
+        EXPECT_EQ(g.key, key);
+        EXPECT_EQ(c.source.rfind("shipped:" + key + " (", 0), 0u) << c.source;
+        EXPECT_FALSE(g.aliases.empty());
+        // Instruction Roofline peak: SMs x 4 schedulers x boost clock (MHz -> GIPS: / 1e3).
+        EXPECT_TRUE(within(c.warp_gips.value, g.sms * 4.0 * g.boost_clock_mhz / 1e3, 0.01))
+            << c.warp_gips.value;
+        // Vector FMA peaks: SMs x lanes x 2 flop x clock.
+        const auto [fp32, fp64] = lanes(g.cc);
+        EXPECT_TRUE(within(c.gflops.at("fp32_fma").value,
+                           g.sms * fp32 * 2 * g.boost_clock_mhz / 1e3, 0.01));
+        EXPECT_TRUE(within(c.gflops.at("fp64_fma").value,
+                           g.sms * fp64 * 2 * g.boost_clock_mhz / 1e3, 0.01));
+        // No-FMA = FMA / 2 (values are rounded to 0.1 GFLOP/s in the files).
+        EXPECT_NEAR(c.gflops.at("fp32_nofma").value * 2, c.gflops.at("fp32_fma").value, 0.2);
+        for (const auto& [type, sparse] : c.tensor_sparse_tflops) {
+            EXPECT_GT(sparse.value, c.tensor_tflops.at(type).value) << type;
+        }
+        for (const auto& [type, dense] : c.tensor_tflops) {
+            EXPECT_GT(dense.clock_mhz, 0) << type << ": tensor peaks state their clock";
+            EXPECT_LE(dense.clock_mhz, g.boost_clock_mhz) << type;
+        }
+        ASSERT_TRUE(c.hbm_gbs.has_value());
+        ASSERT_TRUE(c.l1_gbs.has_value());
+        EXPECT_LT(c.hbm_gbs->value, c.l1_gbs->value);
+        EXPECT_TRUE(c.pcie_gbs.has_value());
+        EXPECT_GT(g.l2_bytes, 0u);
+    }
+}
+
+TEST(GpuDatabase, SeedFiguresHold) {
+    const auto dirs = shipped_dirs();
+    // V100: 80 x 4 x 1.53 GHz = 489.6 warp GIPS (instruction-roofline-gpus).
+    EXPECT_NEAR(load_shipped("v100-sxm2", dirs).warp_gips.value, 489.6, 0.05);
+    // H100 SXM5 dense FP16: 132 x 4096 x 1.83 GHz = 989.43 TFLOP/s.
+    const auto h100 = load_shipped("h100-sxm5", dirs);
+    EXPECT_NEAR(h100.tensor_tflops.at("fp16").value, 989.43, 0.01);
+    EXPECT_DOUBLE_EQ(h100.tensor_tflops.at("fp16").clock_mhz, 1830);
+    // H100 PCIe HBM2e: 1593 MHz x 2 x 640 B = 2039 GB/s.
+    EXPECT_NEAR(load_shipped("h100-pcie", dirs).hbm_gbs->value, 2039, 0.5);
+}
+
+TEST(GpuDatabase, LoadShippedUnknownKeyListsKnownOnes) {
+    try {
+        (void)load_shipped("h999", shipped_dirs());
+        FAIL();
+    } catch (const CeilingsError& e) {
+        const std::string msg = e.what();
+        EXPECT_EQ(msg.rfind("gpus: h999: no such shipped entry (known: ", 0), 0u) << msg;
+        EXPECT_NE(msg.find("h100-sxm5"), std::string::npos) << msg;
+    }
+}
+
+TEST(GpuDatabase, MatchesDetectedGpus) {
+    const auto dirs = shipped_dirs();
+    const auto key = [&](const char* name, const char* cc, int sms) {
+        return match_gpu(name, cc, sms, dirs).value_or("(none)");
+    };
+    EXPECT_EQ(key("NVIDIA H100 80GB HBM3", "9.0", 132), "h100-sxm5");
+    EXPECT_EQ(key("NVIDIA H100 PCIe", "9.0", 114), "h100-pcie");
+    EXPECT_EQ(key("NVIDIA H200", "9.0", 132), "h200-sxm");
+    EXPECT_EQ(key("NVIDIA GH200 480GB", "9.0", 132), "gh200"); // not h200 (shorter alias)
+    EXPECT_EQ(key("NVIDIA A100-SXM4-40GB", "8.0", 108), "a100-sxm4-40gb");
+    EXPECT_EQ(key("NVIDIA A100-SXM4-80GB", "8.0", 108), "a100-sxm4-80gb");
+    EXPECT_EQ(key("NVIDIA A100 80GB PCIe", "8.0", 108), "a100-pcie");
+    EXPECT_EQ(key("NVIDIA A10", "8.6", 72), "a10");
+    EXPECT_EQ(key("NVIDIA L4", "8.9", 58), "l4");
+    EXPECT_EQ(key("NVIDIA L40S", "8.9", 142), "l40s");
+    EXPECT_EQ(key("NVIDIA GeForce RTX 4090", "8.9", 128), "rtx-4090");
+    EXPECT_EQ(key("Tesla V100-SXM2-32GB", "7.0", 80), "v100-sxm2");
+    EXPECT_EQ(key("NVIDIA B200", "10.0", 148), "b200");
+    // Not in the database, or a mismatching SM count / cc: derive instead.
+    EXPECT_EQ(key("NVIDIA H100 NVL", "9.0", 132), "(none)");
+    EXPECT_EQ(key("NVIDIA H100 80GB HBM3", "9.0", 114), "(none)");
+    EXPECT_EQ(key("NVIDIA H100 80GB HBM3", "8.0", 132), "(none)");
+}
+
+class GpuDatabaseTmp : public test::TempDirTest {};
+
+TEST_F(GpuDatabaseTmp, MeasuredFileIsPreferred) {
+    fs::copy_file(fs::path(source_gpus()) / "h100-sxm5.yaml", m_tmp / "h100-sxm5.yaml");
+    const std::vector<std::string> dirs = {m_tmp.path().string()};
+    EXPECT_EQ(match_gpu("NVIDIA H100 80GB HBM3", "9.0", 132, dirs).value_or(""), "h100-sxm5");
+    auto measured = load_shipped("h100-sxm5", dirs);
+    measured.gpu.key = "h100-sxm5.measured";
+    test::write_file(m_tmp / "h100-sxm5.measured.yaml", to_yaml(measured));
+    EXPECT_EQ(match_gpu("NVIDIA H100 80GB HBM3", "9.0", 132, dirs).value_or(""),
+              "h100-sxm5.measured");
+    EXPECT_EQ(list_shipped(dirs), (std::vector<std::string>{"h100-sxm5", "h100-sxm5.measured"}));
+    // "all" targets are spec entries only.
+    EXPECT_EQ(resolve_targets("all", dirs).size(), 1u);
+}
+
+TEST_F(GpuDatabaseTmp, BrokenEntryDoesNotStopDetection) {
+    fs::copy_file(fs::path(source_gpus()) / "l4.yaml", m_tmp / "l4.yaml");
+    test::write_file(m_tmp / "broken.yaml", "schema: nope\n");
+    EXPECT_EQ(match_gpu("NVIDIA L4", "8.9", 58, {m_tmp.path().string()}).value_or(""), "l4");
+}
+
+TEST_F(GpuDatabaseTmp, SearchPathOrder) {
+    EnvGuard guard;
+    const auto installed = m_tmp / "prefix" / "share" / "irf" / "gpus";
+    fs::create_directories(installed);
+    fs::create_directories(m_tmp / "prefix" / "bin");
+    fs::create_directories(m_tmp / "env");
+    auto dirs = gpus_dirs((m_tmp / "prefix" / "bin").string());
+    ASSERT_EQ(dirs.size(), 2u);
+    EXPECT_EQ(dirs[0], fs::weakly_canonical(installed).string());
+    EXPECT_EQ(dirs[1], source_gpus());
+    setenv("IRF_GPUS_DIR", ((m_tmp / "env").string() + ":/nonexistent/dir").c_str(), 1);
+    dirs = gpus_dirs((m_tmp / "prefix" / "bin").string());
+    ASSERT_EQ(dirs.size(), 3u); // the missing directory is dropped
+    EXPECT_EQ(dirs[0], fs::weakly_canonical(m_tmp / "env").string());
+    // No anchor, no env: just the source tree.
+    unsetenv("IRF_GPUS_DIR");
+    EXPECT_EQ(gpus_dirs(""), std::vector<std::string>{source_gpus()});
+}
+
+TEST(GpuDatabase, ResolveTargets) {
+    const auto dirs = shipped_dirs();
+    EXPECT_TRUE(resolve_targets("none", dirs).empty());
+    EXPECT_TRUE(resolve_targets("", dirs).empty());
+    std::size_t spec_entries = 0;
+    for (const auto& key : list_shipped(dirs)) {
+        spec_entries += key.find(".measured") == std::string::npos ? 1 : 0;
+    }
+    EXPECT_EQ(resolve_targets("all", dirs).size(), spec_entries);
+    const auto two = resolve_targets(" h100-sxm5, a100-pcie ", dirs);
+    ASSERT_EQ(two.size(), 2u);
+    EXPECT_EQ(two[0].gpu.key, "h100-sxm5");
+    EXPECT_EQ(two[1].gpu.key, "a100-pcie");
+    const std::string file = std::string(IRF_TEST_DATA_DIR) + "/ceilings/good/minimal.yaml";
+    const auto mixed = resolve_targets("l4," + file, dirs);
+    ASSERT_EQ(mixed.size(), 2u);
+    EXPECT_EQ(mixed[1].gpu.name, "Test GPU");
+    try {
+        (void)resolve_targets("h100-sxm5,h999", dirs);
+        FAIL();
+    } catch (const CeilingsError& e) {
+        EXPECT_EQ(std::string(e.what()).rfind("IRF_TARGETS: h999: unknown target", 0), 0u)
+            << e.what();
+    }
+    EXPECT_THROW((void)resolve_targets("/nonexistent.yaml", dirs), CeilingsError);
+}
+
+TEST(GpuDatabase, DeriveFromDeviceProperties) {
+    const auto c = derive_ceilings("Some Hopper", "GH100", "9.0", 132, 1980, 50u << 20);
+    EXPECT_EQ(c.source, "derived");
+    // 132 x 4 x 1980 / 1e3 = 1045.44 warp GIPS.
+    EXPECT_DOUBLE_EQ(c.warp_gips.value, 1045.44);
+    EXPECT_EQ(c.warp_gips.provenance, Provenance::derived);
+    EXPECT_NE(c.warp_gips.method.find("132 SMs x 4"), std::string::npos) << c.warp_gips.method;
+    // FP64 FMA: 132 x 64 lanes x 2 flop x 1980 / 1e3 = 33454.08 GFLOP/s.
+    EXPECT_DOUBLE_EQ(c.gflops.at("fp64_fma").value, 33454.08);
+    // FP32 pipe: 132 x (128 / 32) x 1980 / 1e3 = 1045.44 warp GIPS.
+    EXPECT_DOUBLE_EQ(c.pipe_gips.at("fp32").value, 1045.44);
+    // Dense FP16 tensor at the given clock: 132 x 4096 x 1980 / 1e6 = 1070.53 TFLOP/s.
+    EXPECT_NEAR(c.tensor_tflops.at("fp16").value, 1070.530560, 1e-6);
+    // L1: 132 x 128 B x 1980 / 1e3 = 33454.08 GB/s.
+    EXPECT_DOUBLE_EQ(c.l1_gbs->value, 33454.08);
+    EXPECT_FALSE(c.hbm_gbs.has_value());
+    EXPECT_FALSE(c.l2_gbs.has_value());
+    EXPECT_EQ(c.gpu.l2_bytes, 50u << 20);
+    // cc 8.9: L1 loads at 64 B/clk/SM: 58 x 64 x 2040 / 1e3 = 7572.48 GB/s.
+    EXPECT_DOUBLE_EQ(derive_ceilings("L4-like", "AD104", "8.9", 58, 2040, 0).l1_gbs->value,
+                     7572.48);
+}
+
+TEST(GpuDatabase, DeriveUnknownArchKeepsOnlyIssueRate) {
+    const auto c = derive_ceilings("Future", "GX999", "12.0", 100, 2000, 0);
+    EXPECT_DOUBLE_EQ(c.warp_gips.value, 800.0); // 100 x 4 x 2000 / 1e3
+    EXPECT_TRUE(c.gflops.empty());
+    EXPECT_FALSE(c.l1_gbs.has_value());
+}
+
+} // namespace
+} // namespace irf::config
