@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Installs a build tree into a temporary prefix and checks the installed layout works on its own:
+# lib/libirf.so, bin/{irf,irf-report,irf-calibrate,irf-plot}, share/irf/gpus/*.yaml.
+set -euo pipefail
+build=${1:?usage: check-install.sh BUILD_DIR}
+prefix=$(mktemp -d "${TMPDIR:-/tmp}/irf-install-XXXXXX")
+trap 'rm -rf "$prefix"' EXIT
+cmake --install "$build" --prefix "$prefix" >/dev/null
+missing=0
+for f in lib/libirf.so bin/irf bin/irf-report bin/irf-calibrate bin/irf-plot; do
+    [[ -e "$prefix/$f" ]] || { echo "missing after install: $f"; missing=1; }
+done
+ls "$prefix"/share/irf/gpus/*.yaml >/dev/null 2>&1 || { echo "missing: share/irf/gpus/*.yaml"; missing=1; }
+((missing == 0)) || exit 1
+# The installed tools must find the installed database, not the source tree's.
+IRF_GPUS_DIR= "$prefix/bin/irf-report" ceilings | grep -q h100-sxm5 ||
+    { echo "installed irf-report does not list the installed database"; exit 1; }
+"$prefix/bin/irf-report" version | grep -q "profile schema: irf.profile/v1"
+echo "install layout ok: $prefix"
