@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: Apache-2.0
+// Backend selection. IRF_HAVE_CUPTI / IRF_HAVE_FAKE say what CMake linked in.
+#include "inject/backend_factory.hpp"
+
+#include "intercept/log.hpp"
+
+#ifdef IRF_HAVE_CUPTI
+#include "intercept/cupti/cupti_backend.hpp"
+#endif
+#ifdef IRF_HAVE_FAKE
+#include "intercept/fake/fake_backend.hpp"
+#endif
+
+namespace irf::inject {
+
+std::unique_ptr<intercept::Backend> make_backend(const config::Config& config) {
+    using config::LogLevel;
+    if (config.backend == "fake") {
+#ifdef IRF_HAVE_FAKE
+        return intercept::make_fake_backend(config.backend_arg);
+#else
+        intercept::log_line(LogLevel::error, "IRF_BACKEND=fake:" + config.backend_arg +
+                                                 ": the fake backend exists only in test "
+                                                 "builds; irf disabled");
+        return nullptr;
+#endif
+    }
+#ifdef IRF_HAVE_CUPTI
+    intercept::CuptiOptions options;
+    options.log_level = static_cast<int>(config.log); // error 0, warn 1, info 2, debug 3
+    return intercept::make_cupti_backend(options);
+#else
+    intercept::log_line(LogLevel::error,
+                        "the CUPTI backend is not built into this libirf.so; irf disabled");
+    return nullptr;
+#endif
+}
+
+} // namespace irf::inject

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: Apache-2.0
+// At exit: profile header, ceilings (IRF_CEILINGS, shipped entry, derived), targets, analysis,
+// and the atomic writes of <stem>.json and <stem>.txt.
+#include "inject/outputs.hpp"
+
+#include <unistd.h>
+
+#include "config/ceilings_yaml.hpp"
+#include "config/gpu_database.hpp"
+#include "config/rank.hpp"
+#include "inject/process_info.hpp"
+#include "intercept/log.hpp"
+#include "model/analyze.hpp"
+#include "model/file_io.hpp"
+#include "model/profile_json.hpp"
+#include "model/text_summary.hpp"
+#include "model/version.hpp"
+
+namespace irf::inject {
+namespace {
+
+using config::LogLevel;
+
+/// The source ceilings: IRF_CEILINGS, else the shipped entry for the GPU, else derived from
+/// its properties; nullopt (with a warning) when the GPU is unknown.
+std::optional<config::Ceilings> source_ceilings(const RunInfo& run, model::Profile& profile,
+                                                const std::vector<std::string>& dirs) {
+    const model::GpuInfo& gpu = profile.gpu;
+    if (!run.config.ceilings.empty()) {
+        try {
+            return config::load_ceilings_file(run.config.ceilings);
+        } catch (const std::exception& e) {
+            profile.warnings.push_back(std::string("IRF_CEILINGS ignored: ") + e.what());
+        }
+    }
+    if (gpu.sms <= 0 || gpu.cc.empty()) {
+        profile.warnings.push_back("GPU properties unknown: no ceilings, analysis skipped");
+        return std::nullopt;
+    }
+    try {
+        if (const auto key = config::match_gpu(gpu.name, gpu.cc, gpu.sms, dirs)) {
+            return config::load_shipped(*key, dirs);
+        }
+    } catch (const std::exception& e) {
+        profile.warnings.push_back(std::string("shipped ceilings unusable: ") + e.what());
+    }
+    profile.warnings.push_back("no shipped ceilings for " + gpu.name +
+                               ": derived from device properties (run irf-calibrate)");
+    return config::derive_ceilings(gpu.name, gpu.chip, gpu.cc, gpu.sms, gpu.clock_hz / 1e6,
+                                   gpu.l2_bytes);
+}
+
+void analyze(const RunInfo& run, model::Profile& profile) {
+    const std::vector<std::string> dirs = config::gpus_dirs(run.library_dir);
+    const std::optional<config::Ceilings> source = source_ceilings(run, profile, dirs);
+    if (!source) {
+        return;
+    }
+    std::vector<config::Ceilings> targets;
+    try {
+        targets = config::resolve_targets(run.config.targets, dirs);
+    } catch (const std::exception& e) {
+        profile.warnings.push_back(std::string("IRF_TARGETS ignored: ") + e.what());
+    }
+    model::analyze(profile, *source, targets);
+}
+
+model::Profile build_profile(const RunInfo& run, intercept::Collector& collector,
+                             const intercept::Backend* backend) {
+    model::Profile p;
+    p.version = model::version();
+    p.argv = read_argv();
+    p.app = app_name(p.argv);
+    p.pid = ::getpid();
+    p.rank = config::detect_rank();
+    p.host = short_host_name();
+    p.start_time = run.start_time;
+    p.end_time = now_iso8601();
+    p.config = run.config.effective();
+    for (const std::string& line : run.config_errors) {
+        p.warnings.push_back(line.rfind("[irf] ", 0) == 0 ? line.substr(6) : line);
+    }
+    if (backend != nullptr) {
+        p.gpu = backend->gpu_info();
+        p.coverage.passes = backend->passes();
+    }
+    collector.fill_profile(p);
+    return p;
+}
+
+/// Writes the files; returns the log line.
+std::string write_files(const RunInfo& run, const model::Profile& profile,
+                        const std::string& stem) {
+    const config::SummaryMode mode = run.config.summary;
+    std::string error = model::write_file_atomic(stem + ".json", model::dump_profile(profile));
+    if (!error.empty()) {
+        return "profile not written: " + error;
+    }
+    std::string where = stem + ".json";
+    if (mode == config::SummaryMode::file || mode == config::SummaryMode::both ||
+        mode == config::SummaryMode::stderr_only) {
+        const std::string text = model::text_summary(profile);
+        if (mode != config::SummaryMode::stderr_only) {
+            error = model::write_file_atomic(stem + ".txt", text);
+            where +=
+                error.empty() ? " and " + stem + ".txt" : " (summary not written: " + error + ")";
+        }
+        if (mode != config::SummaryMode::file) {
+            std::fputs(text.c_str(), stderr);
+            std::fflush(stderr);
+        }
+    }
+    return "profile written to " + where + " (" + std::to_string(profile.coverage.launches) +
+           " launches, " + std::to_string(profile.coverage.kernels) + " kernels, " +
+           std::to_string(profile.coverage.profiled_launches) + " profiled)";
+}
+
+} // namespace
+
+std::string output_stem(const RunInfo& run, const std::string& app, std::optional<int> rank) {
+    config::StemContext context;
+    context.app = app;
+    context.host = short_host_name();
+    context.pid = ::getpid();
+    context.rank = rank;
+    context.env = [](const char* name) { return std::getenv(name); };
+    std::string stem =
+        config::expand_stem(config::stem_with_rank(run.config.output, rank), context);
+    if (!stem.empty() && stem[0] != '/' && !run.start_dir.empty()) {
+        stem = run.start_dir + "/" + stem;
+    }
+    return stem;
+}
+
+void write_outputs(const RunInfo& run, intercept::Collector& collector,
+                   const intercept::Backend* backend) noexcept {
+    try {
+        model::Profile profile = build_profile(run, collector, backend);
+        try {
+            analyze(run, profile);
+        } catch (const std::exception& e) {
+            profile.warnings.push_back(std::string("analysis failed: ") + e.what());
+        }
+        const std::string stem = output_stem(run, profile.app, profile.rank);
+        intercept::log_line(LogLevel::warn, write_files(run, profile, stem));
+    } catch (const std::exception& e) {
+        intercept::log_line(LogLevel::error, std::string("profile not written: ") + e.what());
+    } catch (...) {
+        intercept::log_line(LogLevel::error, "profile not written: unknown error");
+    }
+}
+
+} // namespace irf::inject

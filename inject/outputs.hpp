@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: Apache-2.0
+// At exit: the profile header, ceilings and targets, the model, and the output files.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/env.hpp"
+#include "intercept/backend.hpp"
+#include "intercept/collector.hpp"
+
+namespace irf::inject {
+
+/// What the injection knew at start, needed to write the profile.
+struct RunInfo {
+    config::Config config;
+    std::vector<std::string> config_errors; ///< parse_env lines, copied into warnings
+    std::string start_time;
+    std::string start_dir;   ///< a relative IRF_OUTPUT resolves against it
+    std::string library_dir; ///< anchor of the shipped ceilings database
+};
+
+/// Builds the profile from the collector and backend, analyses it and writes <stem>.json and
+/// the text summary (IRF_SUMMARY); logs one line saying where it went or why not. Never throws.
+void write_outputs(const RunInfo& run, intercept::Collector& collector,
+                   const intercept::Backend* backend) noexcept;
+
+/// The output stem for this process: IRF_OUTPUT with "-r%r" in a parallel job, expanded, made
+/// absolute against `run.start_dir`.
+[[nodiscard]] std::string output_stem(const RunInfo& run, const std::string& app,
+                                      std::optional<int> rank);
+
+} // namespace irf::inject

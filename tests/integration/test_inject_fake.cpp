@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: Apache-2.0
+// libirf.so end to end through IRF_* only: the harness loads it with IRF_BACKEND=fake:SCRIPT and
+// the tests read the written profile (launch counts, sampling, filters, skip/count, naming).
+#include <gtest/gtest.h>
+
+#include "model/profile_json.hpp"
+#include "tests/integration/harness_support.hpp"
+
+namespace irf::test {
+namespace {
+
+class InjectFake : public TempDirTest {
+protected:
+    /// Runs basic.json (or `script`) with output stem <tmp>/out plus `env`; expects success.
+    nlohmann::json run_basic(std::map<std::string, std::string> env = {},
+                             const std::string& script = "basic.json") {
+        env.emplace("IRF_BACKEND", "fake:" + fake_script(script));
+        env.emplace("IRF_OUTPUT", (m_tmp / "out").string());
+        env.emplace("IRF_SUMMARY", "file");
+        m_result = run_harness(env);
+        EXPECT_EQ(m_result.exit_code, 0) << m_result.err;
+        return read_json(m_tmp / "out.json");
+    }
+    ProcessResult m_result;
+};
+
+TEST_F(InjectFake, CountsEveryLaunchAndSamplesOncePerKernel) {
+    const nlohmann::json p = run_basic();
+    EXPECT_EQ(p["schema"], "irf.profile/v1");
+    EXPECT_EQ(p["coverage"]["launches"], 14);
+    EXPECT_EQ(p["coverage"]["kernels"], 3);
+    // axpy: provisional first-launch sample + launch 2; transpose: its only launch.
+    EXPECT_EQ(p["coverage"]["profiled_launches"], 3);
+    EXPECT_EQ(p["coverage"]["passes"], 3);
+    const nlohmann::json axpy = kernel_named(p, "axpy(");
+    ASSERT_FALSE(axpy.is_null());
+    EXPECT_EQ(axpy["name"], "axpy(float, float const*, float*)");
+    EXPECT_EQ(axpy["mangled"], "_Z4axpyfPKfPf");
+    EXPECT_EQ(axpy["launches"], 10);
+    EXPECT_EQ(axpy["profiled_launches"], 1);
+    EXPECT_EQ(axpy["counters"]["inst_warp"], 100); // the first-launch sample is dropped
+    EXPECT_EQ(axpy["counters"]["clock_hz"], 1980000000.0);
+    // durations cycle 5000,1000,2000 over 10 launches: 4x5000 + 3x1000 + 3x2000 = 29000 total;
+    // the first (5000, cold) leaves 24000 over 9 for min/mean/max.
+    EXPECT_EQ(axpy["time_ns"]["total"], 29000);
+    EXPECT_EQ(axpy["time_ns"]["min"], 1000);
+    EXPECT_EQ(axpy["time_ns"]["max"], 5000);
+    EXPECT_NEAR(axpy["time_ns"]["mean"].get<double>(), 24000.0 / 9.0, 1e-6);
+    EXPECT_EQ(axpy["launch"]["grid"], nlohmann::json::array({1024, 1, 1}));
+    EXPECT_EQ(axpy["launch"]["regs"], 16);
+    // Sorted by total time: axpy 29000, nccl 9000, transpose 7000.
+    EXPECT_EQ(p["kernels"][0]["mangled"], "_Z4axpyfPKfPf");
+    EXPECT_EQ(p["kernels"][2]["mangled"], "_Z9transposePfPKf");
+}
+
+TEST_F(InjectFake, AKernelLaunchedOnceIsProfiledAndFlagged) {
+    const nlohmann::json t = kernel_named(run_basic(), "transpose(");
+    ASSERT_FALSE(t.is_null());
+    EXPECT_EQ(t["launches"], 1);
+    EXPECT_EQ(t["profiled_launches"], 1);
+    EXPECT_EQ(t["counters"]["inst_warp"], 40);
+    EXPECT_EQ(t["launch"]["smem"], 4224);
+    ASSERT_EQ(t["notes"].size(), 2u);
+    EXPECT_NE(t["notes"].dump().find("lazy module loading"), std::string::npos);
+}
+
+TEST_F(InjectFake, NcclCollectivesAreTimedButNotProfiledByDefault) {
+    const nlohmann::json n = kernel_named(run_basic(), "ncclDevKernel");
+    ASSERT_FALSE(n.is_null());
+    EXPECT_EQ(n["launches"], 3);
+    EXPECT_EQ(n["profiled_launches"], 0);
+    EXPECT_TRUE(n["counters"].empty());
+    EXPECT_EQ(n["time_ns"]["total"], 9000);
+}
+
+TEST_F(InjectFake, SamplesPerKernel) {
+    const nlohmann::json p = run_basic({{"IRF_SAMPLES", "3"}});
+    const nlohmann::json axpy = kernel_named(p, "axpy(");
+    EXPECT_EQ(axpy["profiled_launches"], 3);
+    EXPECT_EQ(axpy["counters"]["inst_warp"], 300);
+    EXPECT_EQ(axpy["counters"]["time_ns"], 4500);          // summed: 3 x 1500
+    EXPECT_EQ(axpy["counters"]["clock_hz"], 1980000000.0); // a rate: averaged
+    EXPECT_EQ(p["coverage"]["profiled_launches"], 5);      // 1 + 3 axpy, 1 transpose
+    EXPECT_EQ(p["config"]["IRF_SAMPLES"], "3");
+}
+
+TEST_F(InjectFake, KernelsAndExcludeFilters) {
+    nlohmann::json p = run_basic({{"IRF_KERNELS", "^transpose"}});
+    EXPECT_EQ(kernel_named(p, "axpy(")["profiled_launches"], 0);
+    EXPECT_EQ(kernel_named(p, "axpy(")["launches"], 10); // still timed
+    EXPECT_EQ(kernel_named(p, "transpose(")["profiled_launches"], 1);
+    p = run_basic({{"IRF_EXCLUDE", "axpy"}});
+    EXPECT_EQ(kernel_named(p, "axpy(")["profiled_launches"], 0);
+    EXPECT_EQ(kernel_named(p, "ncclDevKernel")["profiled_launches"], 1); // default replaced
+}
+
+TEST_F(InjectFake, LaunchSkipAndCount) {
+    // Matching launches in order: axpy x10, transpose, (nccl excluded: not matching).
+    // Skip 4 -> axpy launches 5..10 are warm: launch 5 sampled; count 1 stops there.
+    nlohmann::json p = run_basic({{"IRF_LAUNCH_SKIP", "4"}, {"IRF_LAUNCH_COUNT", "1"}});
+    EXPECT_EQ(p["coverage"]["profiled_launches"], 1);
+    EXPECT_EQ(kernel_named(p, "axpy(")["profiled_launches"], 1);
+    EXPECT_EQ(kernel_named(p, "transpose(")["profiled_launches"], 0);
+    // Skip 10 -> all axpy launches skipped; transpose (its first launch) is profiled.
+    p = run_basic({{"IRF_LAUNCH_SKIP", "10"}});
+    EXPECT_EQ(kernel_named(p, "axpy(")["profiled_launches"], 0);
+    EXPECT_EQ(kernel_named(p, "transpose(")["profiled_launches"], 1);
+}
+
+TEST_F(InjectFake, ThreadsAllCounted) {
+    const nlohmann::json p = run_basic({}, "threads.json");
+    EXPECT_EQ(p["coverage"]["launches"], 3500);
+    const nlohmann::json reduce = kernel_named(p, "reduce(");
+    EXPECT_EQ(reduce["launches"], 3000);
+    EXPECT_EQ(reduce["profiled_launches"], 1);
+    EXPECT_EQ(reduce["time_ns"]["total"], 300000);
+    EXPECT_EQ(kernel_named(p, "scale(")["launches"], 500);
+}
+
+TEST_F(InjectFake, TextSummaryAndAtomicWrite) {
+    run_basic();
+    EXPECT_EQ(files_in(m_tmp.path()), (std::vector<std::string>{"out.json", "out.txt"}));
+    const std::string text = read_file(m_tmp / "out.txt");
+    EXPECT_NE(text.find("axpy"), std::string::npos);
+    const std::vector<std::string> lines = irf_lines(m_result.err);
+    ASSERT_EQ(lines.size(), 1u) << m_result.err;
+    EXPECT_NE(lines[0].find("profile written to " + (m_tmp / "out.json").string()),
+              std::string::npos);
+}
+
+TEST_F(InjectFake, SummaryModes) {
+    run_basic({{"IRF_SUMMARY", "none"}});
+    EXPECT_EQ(files_in(m_tmp.path()), (std::vector<std::string>{"out.json"}));
+    EXPECT_EQ(m_result.err.find("axpy"), std::string::npos);
+    std::filesystem::remove(m_tmp / "out.json");
+    run_basic({{"IRF_SUMMARY", "stderr"}});
+    EXPECT_EQ(files_in(m_tmp.path()), (std::vector<std::string>{"out.json"}));
+    EXPECT_NE(m_result.err.find("axpy"), std::string::npos);
+}
+
+TEST_F(InjectFake, CallSiteNamesTheHarness) {
+    const nlohmann::json p = run_basic();
+    const std::string site = kernel_named(p, "axpy(")["call_site"];
+    EXPECT_NE(site.find("main"), std::string::npos) << site;
+    EXPECT_EQ(site.find("libirf"), std::string::npos) << site;
+    const nlohmann::json off = run_basic({{"IRF_CALLSTACK", "0"}});
+    EXPECT_EQ(kernel_named(off, "axpy(")["call_site"], "");
+}
+
+TEST_F(InjectFake, AnalysisUsesShippedCeilings) {
+    const nlohmann::json p = run_basic({{"IRF_TARGETS", "none"}});
+    const model::Profile parsed = model::profile_from_json(p);
+    ASSERT_TRUE(parsed.ceilings.has_value());
+    EXPECT_NE(parsed.ceilings->source.find("h100"), std::string::npos) << parsed.ceilings->source;
+    EXPECT_TRUE(parsed.kernels[0].analysis.has_value());
+}
+
+TEST_F(InjectFake, InvalidValueIsOneLineAndTheDefaultIsUsed) {
+    const nlohmann::json p = run_basic({{"IRF_SAMPLES", "many"}});
+    EXPECT_NE(m_result.err.find("[irf] IRF_SAMPLES=many: not a non-negative integer; ignored, "
+                                "using default"),
+              std::string::npos)
+        << m_result.err;
+    EXPECT_EQ(p["config"]["IRF_SAMPLES"], "1");
+    EXPECT_NE(p["warnings"].dump().find("IRF_SAMPLES=many"), std::string::npos);
+}
+
+TEST_F(InjectFake, UnsafeInvalidValueDisables) {
+    m_result = run_harness({{"IRF_BACKEND", "fake:" + fake_script("basic.json")},
+                            {"IRF_OUTPUT", (m_tmp / "out").string()},
+                            {"IRF_KERNELS", "(unclosed"}});
+    EXPECT_EQ(m_result.exit_code, 0);
+    const std::vector<std::string> lines = irf_lines(m_result.err);
+    ASSERT_EQ(lines.size(), 1u) << m_result.err;
+    EXPECT_NE(lines[0].find("IRF_KERNELS=(unclosed"), std::string::npos);
+    EXPECT_NE(lines[0].find("irf disabled"), std::string::npos);
+    EXPECT_TRUE(files_in(m_tmp.path()).empty());
+}
+
+TEST_F(InjectFake, MalformedScriptIsOneLineAndNoFile) {
+    for (const char* script : {"bad_grid.json", "not_json.json", "missing.json"}) {
+        m_result = run_harness({{"IRF_BACKEND", "fake:" + fake_script(script)},
+                                {"IRF_OUTPUT", (m_tmp / "out").string()}});
+        EXPECT_EQ(m_result.exit_code, 0) << script;
+        const std::vector<std::string> lines = irf_lines(m_result.err);
+        ASSERT_EQ(lines.size(), 1u) << m_result.err;
+        EXPECT_NE(lines[0].find(script), std::string::npos) << lines[0];
+        EXPECT_TRUE(files_in(m_tmp.path()).empty()) << script;
+    }
+    EXPECT_NE(
+        irf_lines(run_harness({{"IRF_BACKEND", "fake:" + fake_script("bad_grid.json")}}).err)[0]
+            .find("launches[0].grid"),
+        std::string::npos);
+}
+
+TEST_F(InjectFake, DisableLoadsAndDoesNothing) {
+    m_result = run_harness({{"IRF_BACKEND", "fake:" + fake_script("basic.json")},
+                            {"IRF_OUTPUT", (m_tmp / "out").string()},
+                            {"IRF_DISABLE", "1"}});
+    EXPECT_EQ(m_result.exit_code, 0);
+    EXPECT_TRUE(irf_lines(m_result.err).empty()) << m_result.err;
+    EXPECT_TRUE(files_in(m_tmp.path()).empty());
+}
+
+} // namespace
+} // namespace irf::test
