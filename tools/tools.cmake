@@ -21,3 +21,18 @@ foreach(candidate irf_inject inject irf_lib libirf)
     endif()
 endforeach()
 install(TARGETS irf RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+
+# irf-plot: a Python 3 script (matplotlib) behind a small sh wrapper that prefers
+# /usr/bin/python3 (Debian's python3-matplotlib). The build-tree wrapper runs the source script;
+# the installed one runs <prefix>/share/irf/irf_plot/irf_plot.py.
+set(IRF_PLOT_SOURCE_DIR ${CMAKE_CURRENT_SOURCE_DIR}/irf_plot)
+set(IRF_PLOT_INSTALL_REL ${CMAKE_INSTALL_DATADIR}/irf/irf_plot)
+configure_file(${CMAKE_CURRENT_SOURCE_DIR}/irf_plot/irf-plot.in ${CMAKE_CURRENT_BINARY_DIR}/irf-plot
+    @ONLY FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE
+    WORLD_READ WORLD_EXECUTE)
+set(IRF_PLOT_WRAPPER ${CMAKE_CURRENT_BINARY_DIR}/irf-plot)
+install(PROGRAMS ${CMAKE_CURRENT_BINARY_DIR}/irf-plot DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(PROGRAMS ${CMAKE_CURRENT_SOURCE_DIR}/irf_plot/irf_plot.py
+    DESTINATION ${CMAKE_INSTALL_DATADIR}/irf/irf_plot)
+install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/irf_plot/irfplot
+    DESTINATION ${CMAKE_INSTALL_DATADIR}/irf/irf_plot FILES_MATCHING PATTERN "*.py")

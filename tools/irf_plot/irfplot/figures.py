@@ -1,0 +1,219 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Instruction Roofline and memory-wall figures (instruction-roofline-gpus Fig. 2-4)."""
+import math
+from irfplot.profile import LEVELS, get, number
+
+LEVEL_MARKERS = {"l1": "o", "l2": "s", "hbm": "^"}
+LEVEL_NAMES = {"l1": "L1", "l2": "L2", "hbm": "HBM", "shared": "Shared"}
+CEILING_STYLE = {"color": "#444444", "linewidth": 1.4, "zorder": 1}
+
+
+def log_range(values, pad=4.0, floor=None, ceil=None):
+    """(low, high) covering the positive `values` with `pad` times margin on each side."""
+    vals = [v for v in values if v]
+    low, high = (min(vals), max(vals)) if vals else (0.01, 100.0)
+    low, high = low / pad, high * pad
+    if floor is not None:
+        low = min(low, floor)
+    if ceil is not None:
+        high = max(high, ceil)
+    return low, high
+
+
+def draw_bandwidth(ax, peak, rate, name, xlim, unit):
+    """A bandwidth ceiling y = min(peak, x * rate); its label is placed by finish() once the
+    axes limits are known, so that it lies along the slanted part."""
+    x0, x1 = xlim
+    ridge = peak / rate
+    xs = [x0, min(max(ridge, x0), x1), x1]
+    ax.plot(xs, [min(peak, x * rate) for x in xs], **CEILING_STYLE)
+    if not hasattr(ax, "irf_slope_labels"):
+        ax.irf_slope_labels = []
+    ax.irf_slope_labels.append((peak, rate, f"{name} {rate:,.1f} {unit}"))
+
+
+def place_slope_labels(ax):
+    """Writes each bandwidth label along its line, left of the ridge point and inside the axes."""
+    (x0, x1), (y0, _) = ax.get_xlim(), ax.get_ylim()
+    for peak, rate, text in getattr(ax, "irf_slope_labels", []):
+        x = max(peak / rate / 25.0, x0 * 1.5, 2.5 * y0 / rate)
+        if x * rate >= peak or x >= x1:
+            continue
+        p1, p2 = ax.transData.transform([(x, x * rate), (x * 2, x * 2 * rate)])
+        angle = math.degrees(math.atan2(p2[1] - p1[1], p2[0] - p1[0]))
+        ax.text(x, x * rate * 1.12, text, fontsize=8, color="#444444", rotation=angle,
+                rotation_mode="anchor", ha="left", va="bottom")
+
+
+def draw_peak(ax, peak, label, xlim, style="-"):
+    ax.plot(list(xlim), [peak, peak], linestyle=style, **CEILING_STYLE)
+    ax.text(xlim[1] / 1.3, peak * 1.06, label, fontsize=8, color="#444444", ha="right",
+            va="bottom")
+
+
+def draw_point(ax, item, before_xy, after_xy, marker, filled=True, size=70):
+    """A kernel's point; in compare mode the before point is faded with an arrow to after."""
+    face = item.color if filled else "white"
+    if before_xy and after_xy:
+        ax.scatter(*before_xy, marker=marker, s=size, facecolors="white", edgecolors=item.color,
+                   alpha=0.6, linewidths=1.2, zorder=3)
+        ax.annotate("", xy=after_xy, xytext=before_xy, zorder=4,
+                    arrowprops={"arrowstyle": "-|>", "color": item.color, "lw": 1.4,
+                                "shrinkA": 4, "shrinkB": 5})
+    if after_xy:
+        ax.scatter(*after_xy, marker=marker, s=size, facecolors=face, edgecolors=item.color,
+                   linewidths=1.4, zorder=5)
+
+
+def finish(ax, fig, title, xlabel, ylabel, items, extra_handles=()):
+    from matplotlib.lines import Line2D
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=11)
+    ax.grid(True, which="major", color="#dddddd", linewidth=0.6)
+    handles = [Line2D([], [], marker="o", linestyle="", color=i.color, label=i.label, markersize=8)
+               for i in items]
+    if any(i.before for i in items):
+        extra_handles = list(extra_handles) + [
+            Line2D([], [], marker="o", linestyle="-", color="#555555", markerfacecolor="white",
+                   label="open = before, arrow to filled = after")]
+    legend = ax.legend(handles=handles, title="kernel", loc="upper left",
+                       bbox_to_anchor=(1.01, 1.0), fontsize=8, title_fontsize=9, frameon=False)
+    fig.irf_extra_artists = getattr(fig, "irf_extra_artists", []) + [legend]
+    if extra_handles:
+        ax.add_artist(legend)
+        fig.irf_extra_artists.append(
+            ax.legend(handles=list(extra_handles), loc="lower left", bbox_to_anchor=(1.01, 0.0),
+                      fontsize=8, frameon=False))
+    # Leave room for a figure title (multi-panel figures) above the panel titles.
+    fig.tight_layout(rect=(0, 0, 1, 0.95) if fig._suptitle else None)
+    for axes in fig.axes:
+        place_slope_labels(axes)
+
+
+def level_handles(with_thread):
+    from matplotlib.lines import Line2D
+    handles = [Line2D([], [], marker=LEVEL_MARKERS[lv], linestyle="", color="#555555",
+                      label=f"{LEVEL_NAMES[lv]} intensity (warp GIPS)") for lv in LEVELS]
+    if with_thread:
+        handles.append(Line2D([], [], marker="o", linestyle=":", color="#555555",
+                              markerfacecolor="white", label="thread GIPS (predication)"))
+    return handles
+
+
+def irm_points(kernel):
+    """{level: (ii, warp GIPS)} and the thread GIPS of a kernel's Instruction Roofline."""
+    irm = get(kernel, "analysis", "irm")
+    if not isinstance(irm, dict) or not number(irm.get("gips_warp")):
+        return {}, None
+    points = {lv: (number(get(irm, "ii", lv)), irm["gips_warp"]) for lv in LEVELS}
+    return {lv: p for lv, p in points.items() if p[0]}, number(irm.get("gips_thread"))
+
+
+def instruction_roofline(fig, ceilings, items, title):
+    ax = fig.add_subplot(111)
+    peak, rates = ceilings["warp_gips"], ceilings.get("gtxn_per_s") or {}
+    xs, ys = [], [peak]
+    for it in items:
+        for k in (it.before, it.after):
+            pts, thread = irm_points(k)
+            xs += [p[0] for p in pts.values()]
+            ys += [p[1] for p in pts.values()] + [thread]
+    ridges = [peak / r for lv, r in rates.items() if lv in LEVELS and number(r)]
+    xlim = log_range(xs + ridges, floor=0.01)
+    for lv in LEVELS:
+        if number(rates.get(lv)):
+            draw_bandwidth(ax, peak, rates[lv], LEVEL_NAMES[lv], xlim, "GTXN/s")
+    draw_peak(ax, peak, f"peak {peak:,.1f} warp GIPS", xlim)
+    predicated = False
+    drawn = [it for it in items if irm_points(it.after)[0] or irm_points(it.before)[0]]
+    for it in drawn:
+        before, _ = irm_points(it.before)
+        after, thread = irm_points(it.after)
+        for lv in LEVELS:
+            draw_point(ax, it, before.get(lv), after.get(lv), LEVEL_MARKERS[lv])
+            if lv in after and thread and thread < 0.98 * after[lv][1]:
+                predicated = True
+                x = after[lv][0]
+                ax.plot([x, x], [thread, after[lv][1]], linestyle=":", color=it.color, zorder=2)
+                ax.scatter(x, thread, marker=LEVEL_MARKERS[lv], s=55, facecolors="white",
+                           edgecolors=it.color, linewidths=1.2, zorder=5)
+    ax.set_xlim(*xlim)
+    ax.set_ylim(min(v for v in ys if v) / 4, peak * 3)
+    finish(ax, fig, title, "instruction intensity (warp instructions per 32-byte transaction)",
+           "performance (warp GIPS)", drawn, level_handles(predicated))
+
+
+def ldst_gips(kernel, kinds):
+    """Warp load/store instructions of `kinds` per nanosecond of the profiled launches."""
+    counters = kernel.get("counters") or {}
+    time = number(counters.get("time_ns"))
+    total = sum(counters.get(f"inst_{kind}_{op}") or 0 for kind in kinds for op in ("ld", "st"))
+    return total / time if time and total > 0 else None
+
+
+def wall_points(kernel, wall):
+    intensity = number(get(kernel, "analysis", "walls", wall, "intensity"))
+    gips = ldst_gips(kernel, ("global", "local") if wall == "global" else ("shared",))
+    return (intensity, gips) if intensity and gips else None
+
+
+WALLS = {
+    "global": [(1.0, "stride-0"), (1 / 4, "unit stride (4-byte)"), (1 / 8, "unit stride (8-byte)"),
+               (1 / 32, "stride \u2265 8 / gather")],
+    "shared": [(1.0, "no bank conflict"), (1 / 32, "32-way bank conflict")],
+}
+
+
+def memory_walls(fig, ceilings, items, title, wall):
+    """Walls figure: the level's ceiling, the pattern walls, each kernel's ld/st point (open)
+    and, for global, its total-instruction L1 point (filled), as in the paper's Fig. 3-4."""
+    ax = fig.add_subplot(111)
+    peak, rates = ceilings["warp_gips"], ceilings.get("gtxn_per_s") or {}
+    level = "l1" if wall == "global" else "shared"
+    points = [(it, wall_points(it.before, wall) if it.before else None,
+               wall_points(it.after, wall) if it.after else None) for it in items]
+    shown = [p for p in points if p[1] or p[2]]
+    xs = [w for w, _ in WALLS[wall]]
+    ys = [peak]
+    for _, b, a in shown:
+        for p in (b, a):
+            if p:
+                xs.append(p[0])
+                ys.append(p[1])
+    xlim = log_range(xs, pad=3.0)
+    if number(rates.get(level)):
+        draw_bandwidth(ax, peak, rates[level], LEVEL_NAMES[level], xlim, "GTXN/s")
+    draw_peak(ax, peak, f"peak {peak:,.1f} warp GIPS", xlim)
+    ylim = (min(ys) / 6, peak * 3)
+    for x, label in WALLS[wall]:
+        ax.plot([x, x], list(ylim), color="#B22222", linestyle="--", linewidth=1.1, zorder=1)
+        ax.text(x * 1.08, ylim[0] * 1.5, label, rotation=90, fontsize=8, color="#B22222",
+                va="bottom", ha="left")
+    for it, b, a in shown:
+        draw_point(ax, it, b, a, "o", filled=False, size=80)
+    if wall == "global":
+        for it in items:
+            before, _ = irm_points(it.before)
+            after, _ = irm_points(it.after)
+            draw_point(ax, it, before.get("l1"), after.get("l1"), "o")
+    if not shown:
+        ax.text(0.5, 0.5, f"no selected kernel issues {wall}-memory instructions",
+                transform=ax.transAxes, ha="center", fontsize=10, color="#666666")
+    ax.set_xlim(*xlim)
+    ax.set_ylim(*ylim)
+    from matplotlib.lines import Line2D
+    kind = "global/local" if wall == "global" else "shared"
+    extra = [Line2D([], [], marker="o", linestyle="", color="#555555", markerfacecolor="white",
+                    label=f"{kind} ld/st per transaction")]
+    if wall == "global":
+        extra.append(Line2D([], [], marker="o", linestyle="", color="#555555",
+                            label="all instructions, L1 intensity"))
+    finish(ax, fig, title, f"{kind} load/store instructions per transaction",
+           "performance (warp GIPS)", [p[0] for p in shown] or items, extra)
+
+
+def fmt_gflops(value):
+    return f"{value / 1000:,.1f} TFLOP/s" if value >= 1000 else f"{value:,.0f} GFLOP/s"

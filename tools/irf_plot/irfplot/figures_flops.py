@@ -1,0 +1,181 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Hierarchical FLOP roofline per precision with the FMA-mix ceiling
+(hierarchical-roofline-gpus Fig. 2-3) and projection intervals per target
+(projection-upcoming-gpus Eq. 9)."""
+from irfplot.figures import (LEVEL_MARKERS, LEVEL_NAMES, draw_bandwidth, draw_peak, draw_point,
+                             finish, fmt_gflops, log_range)
+from irfplot.profile import LEVELS, get, number
+
+PRECISION_TITLES = {"fp64": "FP64", "fp32": "FP32", "fp16": "FP16", "tensor": "Tensor Core"}
+
+
+def precision_of(kernel):
+    """The precision panel a kernel belongs to: tensor when it runs tensor FLOPs, else the
+    model's dominant CUDA-core precision; None without FLOPs."""
+    flops = get(kernel, "analysis", "flops")
+    if not isinstance(flops, dict) or not number(flops.get("gflops")):
+        return None
+    if number(flops.get("tensor")):
+        return "tensor"
+    precision = flops.get("precision")
+    if precision in PRECISION_TITLES:
+        return precision
+    counts = {p: number(flops.get(p)) or 0 for p in ("fp64", "fp32", "fp16")}
+    best = max(counts, key=counts.get)
+    return best if counts[best] else None
+
+
+def flop_points(kernel):
+    flops = get(kernel, "analysis", "flops")
+    if not isinstance(flops, dict) or not number(flops.get("gflops")):
+        return {}
+    points = {lv: (number(get(flops, "ai", lv)), flops["gflops"]) for lv in LEVELS}
+    return {lv: p for lv, p in points.items() if p[0]}
+
+
+def precision_peaks(gflops, precision):
+    """[(value, label, style)] of the ceilings drawn in a precision's panel."""
+    peaks = []
+    if precision == "tensor":
+        for key, value in sorted(gflops.items()):
+            if key.startswith("tensor_") and number(value):
+                peaks.append((value, f"tensor {key[7:].upper()} {fmt_gflops(value)}", "-"))
+        return peaks
+    for suffix, name, style in (("_fma", "FMA", "-"), ("_nofma", "no-FMA", "--")):
+        value = number(gflops.get(precision + suffix))
+        if value:
+            peaks.append((value, f"{PRECISION_TITLES[precision]} {name} {fmt_gflops(value)}",
+                          style))
+    return peaks
+
+
+def flop_panel(ax, ceilings, items, precision):
+    gflops = ceilings.get("gflops") or {}
+    peaks = precision_peaks(gflops, precision) or [(max(
+        [p[1] for it in items for p in flop_points(it.after).values()] or [1.0]) * 2,
+        "no ceiling known", ":")]
+    top = max(p[0] for p in peaks)
+    rates = ceilings.get("gtxn_per_s") or {}
+    xs = [p[0] for it in items for k in (it.before, it.after) for p in flop_points(k).values()]
+    ys = [p[1] for it in items for k in (it.before, it.after) for p in flop_points(k).values()]
+    bandwidth = {lv: rates[lv] * 32.0 for lv in LEVELS if number(rates.get(lv))}
+    xlim = log_range(xs + [top / b for b in bandwidth.values()], floor=0.01)
+    for lv, gbs in bandwidth.items():
+        draw_bandwidth(ax, top, gbs, LEVEL_NAMES[lv], xlim, "GB/s")
+    for value, label, style in peaks:
+        draw_peak(ax, value, label, xlim, style)
+    for it in items:
+        before, after = flop_points(it.before), flop_points(it.after)
+        for lv in LEVELS:
+            draw_point(ax, it, before.get(lv), after.get(lv), LEVEL_MARKERS[lv])
+        mix = number(get(it.after, "analysis", "flops", "fma_mix_ceiling_gflops"))
+        if mix and after:
+            ax.plot(list(xlim), [mix, mix], color=it.color, linestyle="-.", linewidth=1.1,
+                    zorder=2)
+            ax.text(xlim[0] * 1.3, mix * 1.04, f"{it.label}: FMA-mix ceiling {fmt_gflops(mix)}",
+                    fontsize=7, color=it.color, va="bottom")
+    ax.set_xlim(*xlim)
+    ax.set_ylim(min(ys + [top / 1000]) / 6, top * 3)
+    ax.set_title(f"{PRECISION_TITLES[precision]}", fontsize=10)
+
+
+def flop_roofline(fig, ceilings, items, title):
+    from matplotlib.lines import Line2D
+    groups = {}
+    for it in items:
+        precision = precision_of(it.after) if it.after else None
+        if precision:
+            groups.setdefault(precision, []).append(it)
+    order = [p for p in PRECISION_TITLES if p in groups]
+    if not order:
+        ax = fig.add_subplot(111)
+        ax.text(0.5, 0.5, "no selected kernel executes floating-point work", ha="center",
+                transform=ax.transAxes, fontsize=11, color="#666666")
+        ax.set_axis_off()
+        ax.set_title(title)
+        return
+    fig.set_size_inches(max(7.0, 5.2 * len(order)) + 3.2, 6.0)
+    axes = fig.subplots(1, len(order), squeeze=False)[0]
+    for ax, precision in zip(axes, order):
+        flop_panel(ax, ceilings, groups[precision], precision)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("arithmetic intensity (FLOP per byte)")
+        ax.grid(True, which="major", color="#dddddd", linewidth=0.6)
+    axes[0].set_ylabel("performance (GFLOP/s)")
+    shown = [it for p in order for it in groups[p]]
+    handles = [Line2D([], [], marker=LEVEL_MARKERS[lv], linestyle="", color="#555555",
+                      label=f"{LEVEL_NAMES[lv]} intensity") for lv in LEVELS]
+    handles.append(Line2D([], [], linestyle="-.", color="#555555", label="kernel FMA-mix ceiling"))
+    fig.irf_extra_artists = [fig.suptitle(title, fontsize=11, fontweight="bold")]
+    finish(axes[-1], fig, axes[-1].get_title(), axes[-1].get_xlabel(), axes[-1].get_ylabel(),
+           shown, handles)
+    axes[-1].set_ylabel("" if len(order) > 1 else "performance (GFLOP/s)")
+
+
+def projection_rows(items):
+    rows = []
+    for it in items:
+        projections = get(it.after, "analysis", "projection") or []
+        entries = []
+        for p in projections:
+            point, low, high = (number(get(p, "time_ns", key)) for key in ("point", "low", "high"))
+            speedup = number(p.get("speedup_point"))
+            if point and speedup:
+                source = speedup * point  # speedup = source time / projected point time
+                entries.append((p.get("target", "?"), source / (high or point), speedup,
+                                source / (low or point), p.get("confidence") == "low"))
+        if entries:
+            rows.append((it, entries))
+    return rows
+
+
+def projection(fig, ceilings, items, title):
+    """Speedup intervals [source/high, source/low] with the point estimate, one row per kernel
+    and one colour per target; hollow points have low confidence."""
+    from matplotlib.lines import Line2D
+    ax = fig.add_subplot(111)
+    rows = projection_rows(items)
+    if not rows:
+        ax.text(0.5, 0.5, "no projection in the selected kernels (IRF_TARGETS=none?)",
+                ha="center", transform=ax.transAxes, fontsize=11, color="#666666")
+        ax.set_axis_off()
+        ax.set_title(title)
+        return
+    targets = sorted({e[0] for _, entries in rows for e in entries})
+    colors = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"]
+    height = 0.8 / max(1, len(targets))
+    fig.set_size_inches(11.0, max(3.5, 1.0 + 0.45 * len(rows) * max(1, len(targets)) ** 0.5))
+    values = []
+    for row, (it, entries) in enumerate(rows):
+        for target, low, point, high, low_conf in entries:
+            j = targets.index(target)
+            y = row - 0.4 + height * (j + 0.5)
+            color = colors[j % len(colors)]
+            ax.plot([low, high], [y, y], color=color, linewidth=5, alpha=0.45,
+                    solid_capstyle="butt")
+            ax.scatter(point, y, color="white" if low_conf else color, edgecolors=color, s=45,
+                       linewidths=1.4, zorder=3)
+            values += [low, high]
+    ax.axvline(1.0, color="#444444", linewidth=1.2)
+    ax.set_xscale("log")
+    low, high = min(values + [1.0]) / 1.6, max(values + [1.0]) * 1.6
+    ax.set_xlim(low, high)
+    ticks = [t for t in (0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5, 1, 2, 4, 5, 10, 20, 50, 100)
+             if low <= t <= high]
+    ax.set_xticks(ticks, [f"{t:g}\u00d7" for t in ticks])
+    ax.minorticks_off()
+    ax.set_yticks(range(len(rows)))
+    ax.set_yticklabels([it.label for it, _ in rows], fontsize=9)
+    ax.invert_yaxis()
+    ax.set_xlabel(f"projected speedup over {ceilings.get('name', 'the source GPU')} "
+                  "(>1 = faster; bar = interval, dot = point estimate)")
+    ax.set_title(title, fontsize=11)
+    ax.grid(True, axis="x", which="both", color="#eeeeee")
+    handles = [Line2D([], [], color=colors[j % len(colors)], linewidth=5, alpha=0.6, label=t)
+               for j, t in enumerate(targets)]
+    handles.append(Line2D([], [], marker="o", linestyle="", color="#555555",
+                          markerfacecolor="white", label="low confidence"))
+    ax.legend(handles=handles, title="target", loc="upper left", bbox_to_anchor=(1.01, 1.0),
+              fontsize=8, title_fontsize=9, frameon=False)
+    fig.tight_layout()
