@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: Apache-2.0
+// Kernel activity: buffer request/complete callbacks and record decoding (cupti.md section 4).
+#include "intercept/cupti/activity.hpp"
+
+#include <atomic>
+#include <cstdlib>
+#include <mutex>
+
+#include "intercept/cupti/cupti_errors.hpp"
+
+namespace irf::intercept::cupti {
+namespace {
+
+// 4 MiB per buffer: CUPTI recommends 1-10 MB; about 20k kernel records each.
+constexpr std::size_t k_buffer_bytes = 4u << 20;
+constexpr std::size_t k_buffer_align = 8;
+
+// CUPTI's buffer callbacks carry no user pointer, so the receiver is process-wide.
+std::mutex s_receiver_mutex;
+KernelRecordFn s_receiver = nullptr;
+void* s_receiver_user = nullptr;
+std::atomic<std::uint64_t> s_dropped{0};
+
+std::uint32_t dim(std::int32_t value) noexcept {
+    return value > 0 ? static_cast<std::uint32_t>(value) : 0;
+}
+
+void CUPTIAPI buffer_requested(std::uint8_t** buffer, std::size_t* size,
+                               std::size_t* max_records) noexcept {
+    *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(k_buffer_align, k_buffer_bytes));
+    *size = *buffer != nullptr ? k_buffer_bytes : 0; // 0: CUPTI drops records, never crashes
+    *max_records = 0;
+}
+
+void CUPTIAPI buffer_completed(CUcontext context, std::uint32_t stream_id, std::uint8_t* buffer,
+                               std::size_t /*size*/, std::size_t valid_size) noexcept {
+    if (buffer == nullptr) {
+        return;
+    }
+    {
+        std::lock_guard<std::mutex> lock(s_receiver_mutex);
+        CUpti_Activity* record = nullptr;
+        while (s_receiver != nullptr &&
+               cuptiActivityGetNextRecord(buffer, valid_size, &record) == CUPTI_SUCCESS) {
+            if (const auto kernel = decode_kernel_record(record)) {
+                s_receiver(s_receiver_user, *kernel);
+            }
+        }
+    }
+    std::size_t dropped = 0;
+    if (cuptiActivityGetNumDroppedRecords(context, stream_id, &dropped) == CUPTI_SUCCESS) {
+        s_dropped += dropped;
+    }
+    std::free(buffer);
+}
+
+} // namespace
+
+std::optional<KernelActivity> decode_kernel_record(const CUpti_Activity* record) noexcept {
+    if (record == nullptr || (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL &&
+                              record->kind != CUPTI_ACTIVITY_KIND_KERNEL)) {
+        return std::nullopt;
+    }
+    // Both kinds use CUpti_ActivityKernel10 in CUDA 13 (cupti_activity.h).
+    const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
+    if (k->start == 0 && k->end == 0) {
+        return std::nullopt;
+    }
+    KernelActivity a;
+    a.correlation_id = k->correlationId;
+    a.start_ns = k->start;
+    a.end_ns = k->end;
+    a.device = k->deviceId;
+    a.context = k->contextId;
+    a.stream = k->streamId;
+    a.graph_id = k->graphId;
+    a.name = k->name;
+    a.launch.grid = {dim(k->gridX), dim(k->gridY), dim(k->gridZ)};
+    a.launch.block = {dim(k->blockX), dim(k->blockY), dim(k->blockZ)};
+    a.launch.smem_bytes = dim(k->staticSharedMemory) + dim(k->dynamicSharedMemory);
+    a.launch.regs = k->registersPerThread;
+    a.device_launched = k->isDeviceLaunched != 0;
+    return a;
+}
+
+bool activity_start(KernelRecordFn fn, void* user, std::string& error) noexcept {
+    {
+        std::lock_guard<std::mutex> lock(s_receiver_mutex);
+        s_receiver = fn;
+        s_receiver_user = user;
+    }
+    CUptiResult r = cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
+    if (r == CUPTI_SUCCESS) {
+        r = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+        if (r != CUPTI_SUCCESS) {
+            error = call_error("cuptiActivityEnable(CONCURRENT_KERNEL)", r);
+        }
+    } else {
+        error = call_error("cuptiActivityRegisterCallbacks", r);
+    }
+    if (r != CUPTI_SUCCESS) {
+        std::lock_guard<std::mutex> lock(s_receiver_mutex);
+        s_receiver = nullptr;
+        return false;
+    }
+    return true;
+}
+
+void activity_flush(bool forced) noexcept {
+    static_cast<void>(cuptiActivityFlushAll(forced ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0));
+}
+
+void activity_stop() noexcept {
+    static_cast<void>(cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
+    std::lock_guard<std::mutex> lock(s_receiver_mutex);
+    s_receiver = nullptr;
+    s_receiver_user = nullptr;
+}
+
+std::uint64_t activity_dropped() noexcept {
+    return s_dropped.load();
+}
+
+} // namespace irf::intercept::cupti

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: Apache-2.0
+// CUPTI backend lifecycle: subscribe, enable callbacks and activity, resources, stop.
+#include <array>
+#include <cstring>
+
+#include <cupti_driver_cbid.h>
+
+#include "intercept/cupti/cupti_backend_impl.hpp"
+#include "intercept/cupti/cupti_errors.hpp"
+
+namespace irf::intercept {
+
+std::unique_ptr<Backend> make_cupti_backend(const CuptiOptions& options) {
+    return std::make_unique<cupti::CuptiBackend>(options);
+}
+
+namespace cupti {
+namespace {
+
+// CUPTI's C callback; nothing may escape it.
+void CUPTIAPI cupti_callback(void* user, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                             const void* data) noexcept {
+    if (user != nullptr && data != nullptr) {
+        static_cast<CuptiBackend*>(user)->on_callback(domain, cbid, data);
+    }
+}
+
+void kernel_record(void* user, const KernelActivity& record) noexcept {
+    static_cast<CuptiBackend*>(user)->on_kernel_record(record);
+}
+
+std::string refused_line(CUptiResult r, const char* holder) {
+    if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
+        std::string who = holder != nullptr && holder[0] != '\0' ? holder : "";
+        return "another profiler owns CUPTI" + (who.empty() ? std::string() : " (" + who + ")") +
+               " (e.g. Nsight Compute, Nsight Systems, a framework profiler); irf steps aside: "
+               "no counters and no timing in this process";
+    }
+    return "CUPTI is unavailable (" + error_text(r) + "); irf records nothing in this process";
+}
+
+} // namespace
+
+bool CuptiBackend::start(LaunchSink& sink) noexcept {
+    try {
+        {
+            std::unique_lock<std::shared_mutex> lock(m_lifecycle);
+            m_sink = &sink;
+        }
+        if (!subscribe() || !enable_callbacks()) {
+            stop();
+            return false;
+        }
+        std::string error;
+        if (!activity_start(kernel_record, this, error)) {
+            warn("kernel timing disabled: " + error);
+        }
+        m_running = true;
+        return true;
+    } catch (...) {
+        stop();
+        return false;
+    }
+}
+
+bool CuptiBackend::subscribe() noexcept {
+    std::array<char, 2 * CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN> holder{};
+    auto params = make_params<CUpti_SubscriberParams>(CUpti_SubscriberParams_STRUCT_SIZE);
+    params.subscriberName = "irf";
+    params.oldSubscriberName = holder.data();
+    params.oldSubscriberSize = holder.size();
+    const CUptiResult r = cuptiSubscribe_v2(&m_subscriber, cupti_callback, this, &params);
+    if (r != CUPTI_SUCCESS) {
+        m_subscriber = nullptr;
+        holder.back() = '\0';
+        warn(refused_line(r, holder.data()));
+        return false;
+    }
+    return true;
+}
+
+bool CuptiBackend::enable_callbacks() noexcept {
+    std::vector<std::pair<CUpti_CallbackDomain, CUpti_CallbackId>> wanted;
+    for (const CUpti_CallbackId cbid : launch_cbids()) {
+        wanted.emplace_back(CUPTI_CB_DOMAIN_DRIVER_API, cbid);
+    }
+    for (const CUpti_CallbackId cbid : teardown_cbids()) {
+        wanted.emplace_back(CUPTI_CB_DOMAIN_DRIVER_API, cbid);
+    }
+    wanted.emplace_back(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
+    wanted.emplace_back(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
+    wanted.emplace_back(CUPTI_CB_DOMAIN_STATE, CUPTI_CBID_STATE_FATAL_ERROR);
+    for (const auto& [domain, cbid] : wanted) {
+        const CUptiResult r = cuptiEnableCallback(1, m_subscriber, domain, cbid);
+        if (r != CUPTI_SUCCESS) {
+            warn("CUPTI refused a launch callback (" + call_error("cuptiEnableCallback", r) +
+                 "); irf records nothing in this process");
+            return false;
+        }
+    }
+    return true;
+}
+
+void CuptiBackend::flush() noexcept {
+    if (m_running && !m_cupti_failed) {
+        activity_flush(true);
+    }
+    const std::uint64_t dropped = activity_dropped();
+    if (dropped > 0) {
+        warn_once("dropped", std::to_string(dropped) +
+                                 " kernel activity records were dropped (no buffer); durations "
+                                 "are incomplete");
+    }
+    const std::uint64_t graphs = m_graph_launches.load();
+    if (graphs > 0) {
+        warn_once("graphs", std::to_string(graphs) +
+                                " CUDA graph launches: kernels inside graphs are timed only");
+    }
+}
+
+void CuptiBackend::stop() noexcept {
+    {
+        std::unique_lock<std::shared_mutex> lock(m_lifecycle);
+        m_sink = nullptr;
+    }
+    const bool was_running = m_running.exchange(false);
+    if (was_running && !m_cupti_failed) {
+        activity_stop();
+    }
+    if (m_subscriber != nullptr && !m_cupti_failed) {
+        // Profilers of live contexts are left to context destruction: at exit the driver may
+        // already be gone, and cuptiFinalize at exit is known to crash (cupti.md 6).
+        static_cast<void>(cuptiUnsubscribe(m_subscriber));
+    }
+    m_subscriber = nullptr;
+}
+
+model::GpuInfo CuptiBackend::gpu_info() const noexcept {
+    try {
+        std::lock_guard<std::mutex> lock(m_state);
+        return m_gpu;
+    } catch (...) {
+        return {};
+    }
+}
+
+void CuptiBackend::on_callback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                               const void* data) noexcept {
+    try {
+        if (m_cupti_failed) {
+            return;
+        }
+        if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
+            const auto& cb = *static_cast<const CUpti_CallbackData*>(data);
+            const bool enter = cb.callbackSite == CUPTI_API_ENTER;
+            if (!decode_launch(cbid, cb.functionParams)) {
+                // A teardown cbid: deliver records while the context is alive (cupti.md 1.3).
+                if (enter && m_running) {
+                    activity_flush(false);
+                }
+            } else if (enter) {
+                on_launch_enter(cbid, cb);
+            } else {
+                on_launch_exit(cb);
+            }
+        } else if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
+            on_resource(cbid, *static_cast<const CUpti_ResourceData*>(data));
+        } else if (domain == CUPTI_CB_DOMAIN_STATE && cbid == CUPTI_CBID_STATE_FATAL_ERROR) {
+            on_fatal(*static_cast<const CUpti_StateData*>(data));
+        }
+    } catch (...) {
+        // Never let anything unwind into the driver.
+    }
+}
+
+void CuptiBackend::on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData& data) noexcept {
+    if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
+        std::uint32_t device = 0;
+        if (cuptiGetDeviceId(data.context, &device) != CUPTI_SUCCESS) {
+            return;
+        }
+        std::lock_guard<std::mutex> lock(m_state);
+        if (!m_have_gpu) {
+            m_gpu = device_info(static_cast<CUdevice>(device));
+            m_gpu.chip = chip_name(static_cast<CUdevice>(device));
+            m_have_gpu = true;
+        }
+    } else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
+        // Finish this context's profiler while it is alive: CUDA's teardown runs before atexit.
+        std::unique_lock<std::shared_mutex> sample(m_sample_lock);
+        std::lock_guard<std::mutex> lock(m_state);
+        m_sessions.erase(data.context); // ~ContextProfiler stops and disables it
+        ++m_context_epoch;
+    }
+}
+
+void CuptiBackend::on_fatal(const CUpti_StateData& data) noexcept {
+    m_cupti_failed = true;
+    const char* message = data.notification.message;
+    warn("CUPTI reported a fatal error (" + error_text(data.notification.result) +
+         (message != nullptr ? std::string(": ") + message : std::string()) +
+         "); irf stops collecting");
+}
+
+void CuptiBackend::warn(const std::string& message) noexcept {
+    with_sink([&message](LaunchSink& sink) { sink.on_warning(message); });
+}
+
+void CuptiBackend::warn_once(const std::string& key, const std::string& message) noexcept {
+    try {
+        {
+            std::lock_guard<std::mutex> lock(m_state);
+            if (!m_warned.insert(key).second) {
+                return;
+            }
+        }
+        warn(message);
+    } catch (...) {
+    }
+}
+
+void CuptiBackend::disable_profiling(const std::string& reason) noexcept {
+    if (m_profiling.exchange(false)) {
+        warn("hardware counters disabled: " + reason + "; kernels are timed only");
+    }
+}
+
+} // namespace cupti
+} // namespace irf::intercept

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: Apache-2.0
+// Decodes the params structs of the driver launch APIs (CUDA 13 generated_cuda_meta.h).
+// generated_cuda_meta.h declares params structs of every driver API, including the legacy _v1
+// ones whose types cuda.h only defines for this macro; it must precede the first cuda.h.
+#define __CUDA_API_VERSION_INTERNAL 1
+#include "intercept/cupti/launch_params.hpp"
+
+#include <cupti_driver_cbid.h>
+#include <generated_cuda_meta.h>
+
+namespace irf::intercept::cupti {
+namespace {
+
+// cuLaunchKernel, cuLaunchCooperativeKernel and their _ptsz twins share this field layout.
+template <class Params> DecodedLaunch decode_direct(const Params& p, bool per_thread) {
+    DecodedLaunch d;
+    d.function = p.f;
+    d.config.grid = {p.gridDimX, p.gridDimY, p.gridDimZ};
+    d.config.block = {p.blockDimX, p.blockDimY, p.blockDimZ};
+    d.config.smem_bytes = p.sharedMemBytes;
+    d.stream = p.hStream;
+    d.per_thread_stream = per_thread;
+    return d;
+}
+
+template <class Params> std::optional<DecodedLaunch> decode_ex(const Params& p, bool per_thread) {
+    if (p.config == nullptr) {
+        return std::nullopt;
+    }
+    const CUlaunchConfig& c = *p.config;
+    DecodedLaunch d;
+    d.function = p.f;
+    d.config.grid = {c.gridDimX, c.gridDimY, c.gridDimZ};
+    d.config.block = {c.blockDimX, c.blockDimY, c.blockDimZ};
+    d.config.smem_bytes = c.sharedMemBytes;
+    d.stream = c.hStream;
+    d.per_thread_stream = per_thread;
+    return d;
+}
+
+std::optional<DecodedLaunch>
+decode_multi_device(const cuLaunchCooperativeKernelMultiDevice_params& p) {
+    if (p.launchParamsList == nullptr || p.numDevices == 0) {
+        return std::nullopt;
+    }
+    const CUDA_LAUNCH_PARAMS& l = p.launchParamsList[0];
+    DecodedLaunch d;
+    d.kind = LaunchKind::multi_device;
+    d.function = l.function;
+    d.config.grid = {l.gridDimX, l.gridDimY, l.gridDimZ};
+    d.config.block = {l.blockDimX, l.blockDimY, l.blockDimZ};
+    d.config.smem_bytes = l.sharedMemBytes;
+    d.stream = l.hStream;
+    return d;
+}
+
+// Legacy cuLaunch/cuLaunchGrid: the block shape was set earlier by cuFuncSetBlockShape and is
+// not in the params, so the block stays 1x1x1.
+template <class Params> DecodedLaunch decode_grid(const Params& p) {
+    DecodedLaunch d;
+    d.function = p.f;
+    d.config.grid = {static_cast<std::uint32_t>(p.grid_width),
+                     static_cast<std::uint32_t>(p.grid_height), 1};
+    return d;
+}
+
+template <class Params> DecodedLaunch decode_graph(const Params& p, bool per_thread) {
+    DecodedLaunch d;
+    d.kind = LaunchKind::graph;
+    d.stream = p.hStream;
+    d.per_thread_stream = per_thread;
+    return d;
+}
+
+template <class Params> const Params& as(const void* params) {
+    return *static_cast<const Params*>(params);
+}
+
+} // namespace
+
+const std::vector<CUpti_CallbackId>& launch_cbids() {
+    static const std::vector<CUpti_CallbackId> s_cbids = {
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernelMultiDevice,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunch,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
+    };
+    return s_cbids;
+}
+
+const std::vector<CUpti_CallbackId>& teardown_cbids() {
+    static const std::vector<CUpti_CallbackId> s_cbids = {
+        CUPTI_DRIVER_TRACE_CBID_cuCtxDestroy,
+        CUPTI_DRIVER_TRACE_CBID_cuCtxDestroy_v2,
+        CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxRelease,
+        CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxRelease_v2,
+        CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxReset,
+        CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxReset_v2,
+    };
+    return s_cbids;
+}
+
+std::optional<DecodedLaunch> decode_launch(CUpti_CallbackId cbid, const void* params) noexcept {
+    if (params == nullptr) {
+        return std::nullopt;
+    }
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+        return decode_direct(as<cuLaunchKernel_params>(params), false);
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+        return decode_direct(as<cuLaunchKernel_ptsz_params>(params), true);
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+        return decode_ex(as<cuLaunchKernelEx_params>(params), false);
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+        return decode_ex(as<cuLaunchKernelEx_ptsz_params>(params), true);
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+        return decode_direct(as<cuLaunchCooperativeKernel_params>(params), false);
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+        return decode_direct(as<cuLaunchCooperativeKernel_ptsz_params>(params), true);
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernelMultiDevice:
+        return decode_multi_device(as<cuLaunchCooperativeKernelMultiDevice_params>(params));
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunch: {
+        DecodedLaunch d;
+        d.function = as<cuLaunch_params>(params).f;
+        return d;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid:
+        return decode_grid(as<cuLaunchGrid_params>(params));
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync: {
+        DecodedLaunch d = decode_grid(as<cuLaunchGridAsync_params>(params));
+        d.stream = as<cuLaunchGridAsync_params>(params).hStream;
+        return d;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch:
+        return decode_graph(as<cuGraphLaunch_params>(params), false);
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz:
+        return decode_graph(as<cuGraphLaunch_ptsz_params>(params), true);
+    default:
+        return std::nullopt;
+    }
+}
+
+} // namespace irf::intercept::cupti

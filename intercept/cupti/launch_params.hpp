@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+// Decodes a driver launch callback's params struct (generated_cuda_meta.h) into plain data.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include <cuda.h>
+#include <cupti_callbacks.h>
+
+#include "model/profile.hpp"
+
+namespace irf::intercept::cupti {
+
+/// What kind of driver call a launch cbid is.
+enum class LaunchKind : std::uint8_t {
+    kernel,       ///< one kernel on one stream: can be profiled
+    multi_device, ///< cuLaunchCooperativeKernelMultiDevice: timed only (first device decoded)
+    graph,        ///< cuGraphLaunch: its kernels come from activity records, timed only
+};
+
+/// One launch as read from the params struct; `function` is an opaque key (CUfunction or a
+/// CUkernel cast to CUfunction, see cupti.md 2.2).
+struct DecodedLaunch {
+    LaunchKind kind = LaunchKind::kernel;
+    CUfunction function = nullptr;
+    model::LaunchConfig config; ///< smem_bytes: dynamic only; regs: 0 (not in the params)
+    CUstream stream = nullptr;
+    bool per_thread_stream = false; ///< a _ptsz variant: the null stream means per-thread
+};
+
+/// The driver cbids irf enables: every kernel launch API and the graph launches.
+[[nodiscard]] const std::vector<CUpti_CallbackId>& launch_cbids();
+
+/// Driver cbids before which activity is flushed (context teardown).
+[[nodiscard]] const std::vector<CUpti_CallbackId>& teardown_cbids();
+
+/// Decodes `params` for `cbid`; nullopt for a cbid that is not a launch or null params.
+[[nodiscard]] std::optional<DecodedLaunch> decode_launch(CUpti_CallbackId cbid,
+                                                         const void* params) noexcept;
+
+} // namespace irf::intercept::cupti

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: Apache-2.0
+// Range Profiler session per context (CUDA 13 cupti_range_profiler.h), cupti.md section 3.2.
+#include "intercept/cupti/range_profiler.hpp"
+
+#include <mutex>
+
+#include <cupti_profiler_target.h>
+#include <cupti_target.h>
+
+namespace irf::intercept::cupti {
+namespace {
+
+ProfilerStatus check(const char* call, CUptiResult r) noexcept {
+    if (r == CUPTI_SUCCESS) {
+        return {};
+    }
+    ProfilerFailure failure = ProfilerFailure::other;
+    switch (r) {
+    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
+    case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
+        failure = ProfilerFailure::permission;
+        break;
+    case CUPTI_ERROR_NOT_SUPPORTED:
+    case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
+    case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED:
+        failure = ProfilerFailure::unsupported;
+        break;
+    default:
+        break;
+    }
+    return {failure, call_error(call, r)};
+}
+
+const char* unsupported_reason(const CUpti_Profiler_DeviceSupported_Params& p) noexcept {
+    constexpr auto ok = CUPTI_PROFILER_CONFIGURATION_SUPPORTED;
+    if (p.architecture != ok) {
+        return "GPU architecture (range profiling needs compute capability 7.5 or newer)";
+    }
+    if (p.vGpu == CUPTI_PROFILER_CONFIGURATION_DISABLED) {
+        return "vGPU with profiling disabled by the hypervisor";
+    }
+    if (p.vGpu != ok) {
+        return "vGPU";
+    }
+    if (p.confidentialCompute != ok) {
+        return "confidential computing";
+    }
+    if (p.cmp != ok) {
+        return "CMP device";
+    }
+    if (p.sli != ok) {
+        return "SLI";
+    }
+    return p.wsl != ok ? "WSL" : "this configuration";
+}
+
+ProfilerStatus device_supported(CUdevice device) noexcept {
+    auto p = make_params<CUpti_Profiler_DeviceSupported_Params>(
+        CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE);
+    p.cuDevice = device;
+    p.api = CUPTI_PROFILER_RANGE_PROFILING;
+    ProfilerStatus status = check("cuptiProfilerDeviceSupported", cuptiProfilerDeviceSupported(&p));
+    if (status.ok() && p.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
+        const std::string why = unsupported_reason(p);
+        status = {ProfilerFailure::unsupported, "range profiling not supported: " + why};
+    }
+    return status;
+}
+
+// Asked before any session is enabled on the context; also the earliest point where missing
+// counter permissions show (cupti.md 3.5).
+ProfilerStatus counter_availability(CUcontext context, std::vector<std::uint8_t>& image) noexcept {
+    auto p = make_params<CUpti_Profiler_GetCounterAvailability_Params>(
+        CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
+    p.ctx = context;
+    ProfilerStatus status =
+        check("cuptiProfilerGetCounterAvailability", cuptiProfilerGetCounterAvailability(&p));
+    if (!status.ok()) {
+        return status;
+    }
+    image.assign(p.counterAvailabilityImageSize, 0);
+    p.pCounterAvailabilityImage = image.data();
+    return check("cuptiProfilerGetCounterAvailability", cuptiProfilerGetCounterAvailability(&p));
+}
+
+ProfilerStatus from_host(const HostStatus& status) {
+    return status.ok ? ProfilerStatus{} : ProfilerStatus{ProfilerFailure::other, status.error};
+}
+
+} // namespace
+
+ProfilerStatus initialize_profiler() noexcept {
+    static std::once_flag s_once;
+    static ProfilerStatus s_status;
+    std::call_once(s_once, [] {
+        auto p = make_params<CUpti_Profiler_Initialize_Params>(
+            CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
+        s_status = check("cuptiProfilerInitialize", cuptiProfilerInitialize(&p));
+    });
+    return s_status;
+}
+
+std::string chip_name(CUdevice device) noexcept {
+    auto p =
+        make_params<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
+    p.deviceIndex = static_cast<std::size_t>(device);
+    if (cuptiDeviceGetChipName(&p) != CUPTI_SUCCESS || p.pChipName == nullptr) {
+        return {};
+    }
+    try {
+        return p.pChipName;
+    } catch (...) {
+        return {};
+    }
+}
+
+ProfilerStatus ContextProfiler::setup(CUcontext context, CUdevice device, const std::string& chip,
+                                      const std::vector<std::string>& metrics) noexcept {
+    try {
+        m_context = context;
+        m_metrics = metrics;
+        m_metric_ptrs.clear();
+        for (const auto& metric : m_metrics) {
+            m_metric_ptrs.push_back(metric.c_str());
+        }
+        ProfilerStatus status = device_supported(device);
+        std::vector<std::uint8_t> availability;
+        if (status.ok()) {
+            status = counter_availability(context, availability);
+        }
+        if (status.ok()) {
+            status = from_host(m_host.init(chip, availability));
+        }
+        if (status.ok()) {
+            status = from_host(m_host.add(m_metrics));
+        }
+        if (status.ok()) {
+            status = from_host(m_host.image(m_config));
+        }
+        int passes = 0;
+        if (status.ok()) {
+            status = from_host(count_passes(m_config, passes));
+            m_passes = passes;
+        }
+        return status.ok() ? enable_and_configure() : status;
+    } catch (...) {
+        return {ProfilerFailure::other, "out of memory setting up the range profiler"};
+    }
+}
+
+ProfilerStatus ContextProfiler::enable_and_configure() noexcept {
+    auto ep = make_params<CUpti_RangeProfiler_Enable_Params>(
+        CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
+    ep.ctx = m_context;
+    ProfilerStatus status = check("cuptiRangeProfilerEnable", cuptiRangeProfilerEnable(&ep));
+    if (!status.ok()) {
+        return status;
+    }
+    m_profiler = ep.pRangeProfilerObject;
+    auto sp = make_params<CUpti_RangeProfiler_GetCounterDataSize_Params>(
+        CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
+    sp.pRangeProfilerObject = m_profiler;
+    sp.pMetricNames = m_metric_ptrs.data();
+    sp.numMetrics = m_metric_ptrs.size();
+    sp.maxNumOfRanges = 1;
+    sp.maxNumRangeTreeNodes = 1;
+    status =
+        check("cuptiRangeProfilerGetCounterDataSize", cuptiRangeProfilerGetCounterDataSize(&sp));
+    if (!status.ok()) {
+        return status;
+    }
+    try {
+        m_counter_data.assign(sp.counterDataSize, 0);
+    } catch (...) {
+        return {ProfilerFailure::other, "out of memory for the counter-data image"};
+    }
+    status = reset_counter_data();
+    if (!status.ok()) {
+        return status;
+    }
+    auto cp = make_params<CUpti_RangeProfiler_SetConfig_Params>(
+        CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
+    cp.pRangeProfilerObject = m_profiler;
+    cp.configSize = m_config.size();
+    cp.pConfig = m_config.data();
+    cp.counterDataImageSize = m_counter_data.size();
+    cp.pCounterDataImage = m_counter_data.data();
+    cp.range = CUPTI_AutoRange;
+    cp.replayMode = CUPTI_KernelReplay;
+    cp.maxRangesPerPass = 1;
+    cp.numNestingLevels = 1; // must be 1 in auto range
+    cp.minNestingLevel = 1;
+    cp.passIndex = 0;
+    cp.targetNestingLevel = 1;
+    return check("cuptiRangeProfilerSetConfig", cuptiRangeProfilerSetConfig(&cp));
+}
+
+ProfilerStatus ContextProfiler::reset_counter_data() noexcept {
+    auto ip = make_params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
+        CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
+    ip.pRangeProfilerObject = m_profiler;
+    ip.counterDataSize = m_counter_data.size();
+    ip.pCounterData = m_counter_data.data();
+    return check("cuptiRangeProfilerCounterDataImageInitialize",
+                 cuptiRangeProfilerCounterDataImageInitialize(&ip));
+}
+
+ProfilerStatus ContextProfiler::start() noexcept {
+    if (m_profiler == nullptr) {
+        return {ProfilerFailure::other, "range profiler not set up"};
+    }
+    auto p =
+        make_params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
+    p.pRangeProfilerObject = m_profiler;
+    ProfilerStatus status = check("cuptiRangeProfilerStart", cuptiRangeProfilerStart(&p));
+    m_started = status.ok();
+    return status;
+}
+
+ProfilerStatus ContextProfiler::stop_and_evaluate(std::vector<double>& values) noexcept {
+    if (!m_started) {
+        return {ProfilerFailure::other, "range profiler not started"};
+    }
+    auto sp =
+        make_params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
+    sp.pRangeProfilerObject = m_profiler;
+    ProfilerStatus status = check("cuptiRangeProfilerStop", cuptiRangeProfilerStop(&sp));
+    m_started = false;
+    if (!status.ok()) {
+        return status;
+    }
+    auto dp = make_params<CUpti_RangeProfiler_DecodeData_Params>(
+        CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
+    dp.pRangeProfilerObject = m_profiler;
+    status = check("cuptiRangeProfilerDecodeData", cuptiRangeProfilerDecodeData(&dp));
+    auto ip = make_params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(
+        CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
+    ip.pCounterDataImage = m_counter_data.data();
+    ip.counterDataImageSize = m_counter_data.size();
+    if (status.ok()) {
+        status = check("cuptiRangeProfilerGetCounterDataInfo",
+                       cuptiRangeProfilerGetCounterDataInfo(&ip));
+    }
+    if (status.ok() && ip.numTotalRanges < 1) {
+        status = {ProfilerFailure::other,
+                  "no range recorded (" + std::to_string(dp.numOfRangeDropped) + " dropped)"};
+    }
+    if (status.ok()) {
+        try {
+            status = from_host(m_host.evaluate(m_counter_data, 0, m_metric_ptrs, values));
+        } catch (...) {
+            status = {ProfilerFailure::other, "out of memory evaluating counters"};
+        }
+    }
+    const ProfilerStatus reset = reset_counter_data();
+    return status.ok() ? reset : status;
+}
+
+void ContextProfiler::teardown() noexcept {
+    if (m_profiler == nullptr) {
+        return;
+    }
+    if (m_started) {
+        auto sp = make_params<CUpti_RangeProfiler_Stop_Params>(
+            CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
+        sp.pRangeProfilerObject = m_profiler;
+        static_cast<void>(cuptiRangeProfilerStop(&sp));
+        m_started = false;
+    }
+    auto dp = make_params<CUpti_RangeProfiler_Disable_Params>(
+        CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
+    dp.pRangeProfilerObject = m_profiler;
+    static_cast<void>(cuptiRangeProfilerDisable(&dp));
+    m_profiler = nullptr;
+}
+
+} // namespace irf::intercept::cupti

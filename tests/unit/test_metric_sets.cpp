@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: Apache-2.0
+// Unit tests of the canonical-counter -> CUPTI metric tables (config/metric_sets).
+#include <algorithm>
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "config/metric_sets.hpp"
+
+namespace irf::config {
+namespace {
+
+const MetricBinding* find(const std::vector<MetricBinding>& bindings, const std::string& name) {
+    const auto it = std::find_if(bindings.begin(), bindings.end(),
+                                 [&name](const MetricBinding& b) { return b.canonical == name; });
+    return it == bindings.end() ? nullptr : &*it;
+}
+
+TEST(MetricSets, ChipFamilies) {
+    EXPECT_EQ(chip_family("GV100"), ChipFamily::gv100);
+    EXPECT_EQ(chip_family("TU117"), ChipFamily::tu10x);
+    EXPECT_EQ(chip_family("GA100"), ChipFamily::ga100);
+    EXPECT_EQ(chip_family("GA10B"), ChipFamily::ga10x);
+    EXPECT_EQ(chip_family("AD104"), ChipFamily::ad10x);
+    EXPECT_EQ(chip_family("GH100"), ChipFamily::gh100);
+    EXPECT_EQ(chip_family("GB110"), ChipFamily::gb100);
+    EXPECT_EQ(chip_family("GB20B"), ChipFamily::gb20x);
+    EXPECT_FALSE(chip_family("GK110").has_value());
+    EXPECT_FALSE(chip_family("").has_value());
+}
+
+TEST(MetricSets, ReferenceChipsCoverEveryFamily) {
+    std::set<ChipFamily> families;
+    for (const auto& chip : reference_chips()) {
+        const auto family = chip_family(chip);
+        ASSERT_TRUE(family.has_value()) << chip;
+        families.insert(*family);
+    }
+    EXPECT_EQ(families.size(), 8u);
+}
+
+// DESIGN.md section 4 without the optional groups: 25 core + 9 FP counters on every chip.
+TEST(MetricSets, DefaultSetHasEveryDesignCounter) {
+    const std::vector<std::string> expected = {"inst_warp",
+                                               "inst_thread",
+                                               "inst_global_ld",
+                                               "inst_global_st",
+                                               "inst_local_ld",
+                                               "inst_local_st",
+                                               "inst_shared_ld",
+                                               "inst_shared_st",
+                                               "sectors_global_ld",
+                                               "sectors_global_st",
+                                               "sectors_local_ld",
+                                               "sectors_local_st",
+                                               "wavefronts_shared_ld",
+                                               "wavefronts_shared_st",
+                                               "l2_sectors_read",
+                                               "l2_sectors_write",
+                                               "l2_sectors_atom",
+                                               "l2_sectors_red",
+                                               "dram_sectors_read",
+                                               "dram_sectors_write",
+                                               "sysmem_sectors_read",
+                                               "sysmem_sectors_write",
+                                               "inst_tensor",
+                                               "time_ns",
+                                               "clock_hz",
+                                               "thread_dadd",
+                                               "thread_dmul",
+                                               "thread_dfma",
+                                               "thread_fadd",
+                                               "thread_fmul",
+                                               "thread_ffma",
+                                               "thread_hadd",
+                                               "thread_hmul",
+                                               "thread_hfma"};
+    for (const auto& chip : reference_chips()) {
+        const auto bindings = metric_bindings(*chip_family(chip), false, false);
+        EXPECT_EQ(bindings.size(), expected.size()) << chip;
+        for (const auto& name : expected) {
+            EXPECT_NE(find(bindings, name), nullptr) << chip << " lacks " << name;
+        }
+    }
+}
+
+TEST(MetricSets, GroupsAreTagged) {
+    const auto core = group_bindings(ChipFamily::gh100, MetricGroup::core);
+    const auto fp = group_bindings(ChipFamily::gh100, MetricGroup::fp);
+    EXPECT_EQ(core.size(), 25u);
+    EXPECT_EQ(fp.size(), 9u);
+    for (const auto& b : fp) {
+        EXPECT_EQ(b.group, MetricGroup::fp);
+        ASSERT_EQ(b.metrics.size(), 1u);
+        EXPECT_NE(b.metrics[0].find("smsp__sass_thread_inst_executed_op_"), std::string::npos);
+    }
+    EXPECT_EQ(find(fp, "thread_ffma")->metrics[0],
+              "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum");
+}
+
+TEST(MetricSets, RenamedCountersPerChip) {
+    const auto gh = metric_bindings(ChipFamily::gh100, false, false);
+    const auto gb = metric_bindings(ChipFamily::gb100, false, false);
+    const auto gb2 = metric_bindings(ChipFamily::gb20x, false, false);
+    EXPECT_EQ(find(gh, "sysmem_sectors_read")->metrics[0],
+              "lts__t_sectors_aperture_sysmem_op_read.sum");
+    EXPECT_EQ(find(gb, "sysmem_sectors_read")->metrics[0],
+              "syslts__t_sectors_aperture_sysmem_op_read.sum");
+    EXPECT_EQ(find(gb, "dram_sectors_write")->metrics[0], "dram__sectors_write.sum");
+    EXPECT_EQ(find(gb2, "dram_sectors_write")->metrics[0], "dram__sectors_op_write.sum");
+    EXPECT_EQ(find(gb2, "sysmem_sectors_write")->metrics[0],
+              "syslts__t_sectors_aperture_sysmem_op_write.sum");
+}
+
+TEST(MetricSets, PipeMixPerChip) {
+    const auto volta = group_bindings(ChipFamily::gv100, MetricGroup::pipe_mix);
+    const auto hopper = group_bindings(ChipFamily::gh100, MetricGroup::pipe_mix);
+    EXPECT_EQ(volta.size(), 9u); // no uniform datapath on Volta
+    EXPECT_EQ(find(volta, "inst_pipe_uniform"), nullptr);
+    EXPECT_EQ(find(volta, "inst_pipe_fp16")->metrics[0], "smsp__inst_executed_pipe_fp16.sum");
+    EXPECT_EQ(hopper.size(), 10u);
+    EXPECT_EQ(find(hopper, "inst_pipe_fp16")->metrics[0],
+              "smsp__inst_executed_pipe_fma_type_fp16.sum");
+}
+
+TEST(MetricSets, TensorTypesPerChip) {
+    const auto ampere = group_bindings(ChipFamily::ga100, MetricGroup::tensor_types);
+    const auto hopper = group_bindings(ChipFamily::gh100, MetricGroup::tensor_types);
+    const auto volta = group_bindings(ChipFamily::gv100, MetricGroup::tensor_types);
+    // Ampere splits fp16 by accumulator type: two metrics summed into one counter.
+    EXPECT_EQ(find(ampere, "tensor_ops_fp16")->metrics.size(), 2u);
+    EXPECT_EQ(find(ampere, "tensor_ops_fp8"), nullptr); // no FP8 tensor path on GA100
+    EXPECT_EQ(find(hopper, "tensor_ops_fp16")->metrics,
+              std::vector<std::string>{"sm__ops_path_tensor_src_fp16.sum"});
+    EXPECT_EQ(hopper.size(), 6u);
+    EXPECT_EQ(volta.size(), 1u);
+}
+
+TEST(MetricSets, EveryMetricHasARollup) {
+    for (const auto& chip : reference_chips()) {
+        for (const auto& name : metric_names(metric_bindings(*chip_family(chip), true, true))) {
+            EXPECT_NE(name.find('.'), std::string::npos) << chip << ": " << name;
+        }
+    }
+}
+
+TEST(MetricSets, MetricNamesAreUniqueAndOrdered) {
+    // inst_tensor and inst_pipe_tensor share smsp__inst_executed_pipe_tensor.sum.
+    const auto bindings = metric_bindings(ChipFamily::gh100, true, false);
+    const auto names = metric_names(bindings);
+    const std::set<std::string> unique(names.begin(), names.end());
+    EXPECT_EQ(unique.size(), names.size());
+    EXPECT_EQ(names.size(), bindings.size() - 1); // 44 bindings, one shared metric
+    EXPECT_EQ(names.front(), "smsp__inst_executed.sum");
+}
+
+TEST(MetricSets, GroupNames) {
+    EXPECT_EQ(group_name(MetricGroup::core), "core");
+    EXPECT_EQ(group_name(MetricGroup::tensor_types), "tensor_types");
+    EXPECT_EQ(family_name(ChipFamily::gb20x), "gb20x");
+}
+
+} // namespace
+} // namespace irf::config
