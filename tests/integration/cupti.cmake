@@ -1,0 +1,8 @@
+# SPDX-License-Identifier: Apache-2.0
+# cupti area: metric sets validated per chip with the real CUPTI host API (no GPU needed).
+if(TARGET irf_cupti AND TARGET irf-report)
+    irf_add_gtest(NAME test_metrics_host LABEL integration SOURCES test_metrics_host.cpp
+        LIBS irf_cupti irf_config
+        DEFS IRF_REPORT_BIN="$<TARGET_FILE:irf-report>")
+    add_dependencies(test_metrics_host irf-report)
+endif()
