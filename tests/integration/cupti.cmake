@@ -6,3 +6,7 @@ if(TARGET irf_cupti AND TARGET irf-report)
         DEFS IRF_REPORT_BIN="$<TARGET_FILE:irf-report>")
     add_dependencies(test_metrics_host irf-report)
 endif()
+if(TARGET irf_cupti)
+    irf_add_gtest(NAME test_metrics_backend_nogpu LABEL integration
+        SOURCES test_metrics_backend_nogpu.cpp LIBS irf_cupti)
+endif()
