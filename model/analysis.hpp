@@ -21,8 +21,9 @@ struct IrmResult {
     double gips_thread = 0;
     PerLevel ii;             ///< warp instructions per 32-byte transaction
     PerLevel roofline_gips;  ///< min(peak GIPS, II x GTXN/s) at each level
-    std::string bound;       ///< "issue", "l1", "l2" or "hbm"
-    double roofline_pct = 0; ///< gips_warp / roofline at the bounding level, in percent
+    std::string bound;       ///< "issue", "l1", "l2" or "hbm"; "" (JSON null) when undecided
+    double roofline_pct = 0; ///< gips_warp / roofline at the bounding level, in percent (JSON null
+                             ///< when the bound is undecided)
 };
 
 /// Global-memory wall: warp ld/st instructions per global sector, and its pattern name.

@@ -62,8 +62,8 @@ json irm_json(const IrmResult& r) {
                 {"gips_thread", finite_or_null(r.gips_thread)},
                 {"ii", per_level(r.ii)},
                 {"roofline_gips", per_level(r.roofline_gips)},
-                {"bound", r.bound},
-                {"roofline_pct", finite_or_null(r.roofline_pct)}};
+                {"bound", r.bound.empty() ? json(nullptr) : json(r.bound)},
+                {"roofline_pct", r.bound.empty() ? json(nullptr) : finite_or_null(r.roofline_pct)}};
 }
 
 IrmResult irm_from(const JsonNode& n) {

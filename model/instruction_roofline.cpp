@@ -91,10 +91,12 @@ std::optional<IrmResult> instruction_roofline(const Counters& counters, const Ir
     }};
     r.bound = "issue";
     double limit = ceilings.warp_gips;
+    bool undecided = false;
     for (Level& level : levels) {
         const std::string prefix = std::string("irm.ii.") + level.name;
         if (!level.transactions) {
             missing.push_back(prefix + ": counters absent (" + level.counters + ")");
+            undecided = true;
             continue;
         }
         *level.ii = instruction_intensity(*inst, *level.transactions);
@@ -104,6 +106,7 @@ std::optional<IrmResult> instruction_roofline(const Counters& counters, const Ir
         if (!level.gtxn || *level.gtxn <= 0) {
             missing.push_back(std::string("irm.roofline_gips.") + level.name +
                               ": no bandwidth ceiling for this level");
+            undecided = true;
             continue;
         }
         *level.roof = roofline_gips(**level.ii, ceilings.warp_gips, *level.gtxn);
@@ -112,6 +115,13 @@ std::optional<IrmResult> instruction_roofline(const Counters& counters, const Ir
             limit = **level.roof;
             r.bound = level.name;
         }
+    }
+    if (undecided) {
+        // A level we could not see might be the lower ceiling: no bound rather than a wrong one.
+        missing.push_back("irm.bound: not decided while a level's counters or ceiling are absent");
+        r.bound.clear();
+        r.roofline_pct = 0;
+        return r;
     }
     r.roofline_pct = 100.0 * r.gips_warp / limit;
     return r;

@@ -45,7 +45,8 @@ struct IrmCeilings {
 
 /// The whole Instruction Roofline verdict of one kernel. Absent (with reasons appended to
 /// `missing`) when time or warp instructions are absent or zero. A level without counters or
-/// ceiling has no intensity and does not take part in the bound.
+/// ceiling leaves the bound undecided ("" and roofline_pct 0, with a reason), since the level
+/// it cannot see might be the limiting one; a level without traffic never bounds.
 [[nodiscard]] std::optional<IrmResult> instruction_roofline(const Counters& counters,
                                                             const IrmCeilings& ceilings,
                                                             std::vector<std::string>& missing);

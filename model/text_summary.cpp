@@ -36,7 +36,7 @@ std::string short_name(const std::string& name) {
         } else if (name[i] == '>') {
             --depth;
         } else if (name[i] == '(' && depth == 0 && i > 0) {
-            out = name.substr(0, i) + "(...)";
+            out = name.substr(0, i) + (name.compare(i, 2, "()") == 0 ? "()" : "(...)");
             break;
         }
     }
@@ -78,7 +78,7 @@ std::string row(const KernelRecord& k, std::size_t rank, double total_ns,
         format("%3zu  %-40s %10s %5.1f%% %9llu", rank, short_name(k.name).c_str(),
                duration(k.time_ns.total).c_str(), pct, static_cast<unsigned long long>(k.launches));
     const KernelAnalysis* a = k.analysis ? &*k.analysis : nullptr;
-    const bool irm = a != nullptr && a->irm;
+    const bool irm = a != nullptr && a->irm && !a->irm->bound.empty();
     line += format(" %-6s", irm ? a->irm->bound.c_str() : "-");
     line += irm ? format(" %6.1f%%", a->irm->roofline_pct) : format(" %7s", "-");
     line += format(" %-10s", a && a->walls.global ? a->walls.global->pattern.c_str() : "-");
@@ -98,6 +98,31 @@ std::string row(const KernelRecord& k, std::size_t rank, double total_ns,
         line.pop_back();
     }
     return line + "\n";
+}
+
+// Why verdicts of the shown kernels are absent: reasons that name absent counters are folded
+// into one line per kernel; "no such instruction" reasons (nothing to judge) are left to the JSON.
+std::string missing_section(const std::vector<const KernelRecord*>& order, std::size_t shown) {
+    std::string out;
+    for (std::size_t i = 0; i < shown; ++i) {
+        if (!order[i]->analysis) {
+            continue;
+        }
+        std::string absent;
+        for (const std::string& m : order[i]->analysis->missing) {
+            const std::size_t colon = m.find(':');
+            if (m.find("counters absent") != std::string::npos ||
+                m.find("not collected") != std::string::npos) {
+                absent += (absent.empty() ? "" : ", ") + m.substr(0, colon);
+            } else if (m.find(": no ") == std::string::npos) {
+                out += format("%3zu  ", i + 1) + m + "\n";
+            }
+        }
+        if (!absent.empty()) {
+            out += format("%3zu  ", i + 1) + "counters absent for " + absent + "\n";
+        }
+    }
+    return out.empty() ? out : "\nVerdicts left out:\n" + out;
 }
 
 } // namespace
@@ -138,18 +163,7 @@ std::string text_summary(const Profile& p, std::size_t top) {
     if (!targets.empty()) {
         out << "(->target: projected speedup, point estimate; ? = low confidence)\n";
     }
-    bool any_missing = false;
-    for (std::size_t i = 0; i < shown; ++i) {
-        const KernelRecord& k = *order[i];
-        const std::vector<std::string> none;
-        for (const std::string& m : k.analysis ? k.analysis->missing : none) {
-            if (!any_missing) {
-                out << "\nVerdicts left out:\n";
-                any_missing = true;
-            }
-            out << format("%3zu  ", i + 1) << m << "\n";
-        }
-    }
+    out << missing_section(order, shown);
     const Coverage& c = p.coverage;
     out << "\nCoverage: " << c.launches << " launches of " << c.kernels << " kernels seen, "
         << c.profiled_launches << " launches profiled, " << c.passes

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: Apache-2.0
+// Hand-built ceilings and counters shared by the model unit tests.
+#pragma once
+
+#include <string>
+
+#include "config/ceilings.hpp"
+#include "model/profile.hpp"
+
+namespace irf::test {
+
+/// A ceilings value with a unit (provenance is irrelevant to the model).
+inline config::Quantity qty(double value, const char* unit) {
+    config::Quantity q;
+    q.value = value;
+    q.unit = unit;
+    return q;
+}
+
+/// The seed papers' V100: 80 SMs x 4 schedulers at 1.53 GHz (warp_gips left 0 so the model
+/// derives 489.6), L1/shared 14,000, L2 2,996, HBM 828 GB/s, FP64/32/16 FMA 7,800/15,700/31,400
+/// GFLOP/s, FP16 tensor 125 TFLOP/s, 6 MB L2.
+inline config::Ceilings v100() {
+    config::Ceilings c;
+    c.gpu.name = "Tesla V100-SXM2-16GB";
+    c.gpu.key = "v100";
+    c.gpu.sms = 80;
+    c.gpu.schedulers_per_sm = 4;
+    c.gpu.boost_clock_mhz = 1530;
+    c.gpu.l2_bytes = 6ull << 20;
+    c.source = "test:v100";
+    c.l1_gbs = qty(14000, "GB/s");
+    c.shared_gbs = qty(14000, "GB/s");
+    c.l2_gbs = qty(2996, "GB/s");
+    c.hbm_gbs = qty(828, "GB/s");
+    c.gflops["fp64_fma"] = qty(7800, "GFLOP/s");
+    c.gflops["fp32_fma"] = qty(15700, "GFLOP/s");
+    c.gflops["fp16_fma"] = qty(31400, "GFLOP/s");
+    c.tensor_tflops["fp16"] = qty(125, "TFLOP/s");
+    return c;
+}
+
+/// All canonical memory and instruction counters at 0 and FP thread counters at 0, so a test
+/// only sets what its kernel does.
+inline model::Counters zero_counters() {
+    model::Counters c;
+    for (const char* name : {"inst_warp",
+                             "inst_thread",
+                             "inst_global_ld",
+                             "inst_global_st",
+                             "inst_local_ld",
+                             "inst_local_st",
+                             "inst_shared_ld",
+                             "inst_shared_st",
+                             "sectors_global_ld",
+                             "sectors_global_st",
+                             "sectors_local_ld",
+                             "sectors_local_st",
+                             "wavefronts_shared_ld",
+                             "wavefronts_shared_st",
+                             "l2_sectors_read",
+                             "l2_sectors_write",
+                             "l2_sectors_atom",
+                             "l2_sectors_red",
+                             "dram_sectors_read",
+                             "dram_sectors_write",
+                             "thread_dadd",
+                             "thread_dmul",
+                             "thread_dfma",
+                             "thread_fadd",
+                             "thread_fmul",
+                             "thread_ffma",
+                             "thread_hadd",
+                             "thread_hmul",
+                             "thread_hfma",
+                             "time_ns"}) {
+        c[name] = 0;
+    }
+    return c;
+}
+
+} // namespace irf::test
