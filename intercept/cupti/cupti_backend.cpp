@@ -80,24 +80,34 @@ bool CuptiBackend::subscribe() noexcept {
 }
 
 bool CuptiBackend::enable_callbacks() noexcept {
-    std::vector<std::pair<CUpti_CallbackDomain, CUpti_CallbackId>> wanted;
-    for (const CUpti_CallbackId cbid : launch_cbids()) {
-        wanted.emplace_back(CUPTI_CB_DOMAIN_DRIVER_API, cbid);
-    }
-    for (const CUpti_CallbackId cbid : teardown_cbids()) {
-        wanted.emplace_back(CUPTI_CB_DOMAIN_DRIVER_API, cbid);
-    }
-    wanted.emplace_back(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
-    wanted.emplace_back(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
-    wanted.emplace_back(CUPTI_CB_DOMAIN_STATE, CUPTI_CBID_STATE_FATAL_ERROR);
-    for (const auto& [domain, cbid] : wanted) {
+    auto enable = [this](CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
         const CUptiResult r = cuptiEnableCallback(1, m_subscriber, domain, cbid);
-        if (r != CUPTI_SUCCESS) {
-            warn("CUPTI refused a launch callback (" + call_error("cuptiEnableCallback", r) +
-                 "); irf records nothing in this process");
+        return r == CUPTI_SUCCESS ? std::string() : call_error("cuptiEnableCallback", r);
+    };
+    // Launch callbacks are essential; without them irf sees nothing.
+    for (const CUpti_CallbackId cbid : launch_cbids()) {
+        const std::string error = enable(CUPTI_CB_DOMAIN_DRIVER_API, cbid);
+        if (!error.empty()) {
+            warn("CUPTI refused a launch callback (" + error + "); irf records nothing");
             return false;
         }
     }
+    // Without context callbacks a profiler could outlive its context: time only.
+    std::string error;
+    for (const CUpti_CallbackId cbid :
+         {CUPTI_CBID_RESOURCE_CONTEXT_CREATED, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING}) {
+        if (error.empty()) {
+            error = enable(CUPTI_CB_DOMAIN_RESOURCE, cbid);
+        }
+    }
+    if (!error.empty()) {
+        disable_profiling("no context callbacks (" + error + ")");
+    }
+    // Best effort: activity flushes before teardown, and CUPTI's fatal-error notice.
+    for (const CUpti_CallbackId cbid : teardown_cbids()) {
+        static_cast<void>(enable(CUPTI_CB_DOMAIN_DRIVER_API, cbid));
+    }
+    static_cast<void>(enable(CUPTI_CB_DOMAIN_STATE, CUPTI_CBID_STATE_FATAL_ERROR));
     return true;
 }
 
@@ -187,7 +197,7 @@ void CuptiBackend::on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData& 
         }
     } else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
         // Finish this context's profiler while it is alive: CUDA's teardown runs before atexit.
-        std::unique_lock<std::shared_mutex> sample(m_sample_lock);
+        std::unique_lock<std::shared_timed_mutex> sample(m_sample_lock, k_lock_wait);
         std::lock_guard<std::mutex> lock(m_state);
         m_sessions.erase(data.context); // ~ContextProfiler stops and disables it
         ++m_context_epoch;

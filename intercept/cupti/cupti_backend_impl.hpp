@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -34,6 +35,9 @@ struct ContextIds {
     std::uint32_t context_id = 0;
     std::uint32_t device = 0;
 };
+
+/// Longest wait for the sample lock before a launch goes on without it.
+constexpr std::chrono::seconds k_lock_wait{10};
 
 /// Bits kept in CUpti_CallbackData::correlationData between a launch's ENTER and EXIT.
 enum LaunchFlags : std::uint64_t {
@@ -83,6 +87,7 @@ private:
     // launch_callbacks.cpp: the launch path.
     void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData& data) noexcept;
     void on_launch_exit(const CUpti_CallbackData& data) noexcept;
+    void hold_shared(const CUpti_CallbackData& data) noexcept;
     bool begin_sample(const CUpti_CallbackData& data, std::uint32_t device) noexcept;
     void end_sample(const CUpti_CallbackData& data) noexcept;
     ContextIds context_ids(CUcontext context) noexcept;
@@ -102,7 +107,7 @@ private:
 
     // Sample exclusion: every launch holds it shared from ENTER to EXIT, a profiled launch
     // exclusive, so no other launch lands inside its Start/Stop window (cupti.md 3.3).
-    std::shared_mutex m_sample_lock;
+    std::shared_timed_mutex m_sample_lock;
     std::atomic<bool> m_profiling{true};
 
     mutable std::mutex m_state;                     // guards everything below

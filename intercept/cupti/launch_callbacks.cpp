@@ -57,6 +57,7 @@ void CuptiBackend::on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackDa
     }
     if (decoded->kind == LaunchKind::graph) {
         ++m_graph_launches; // graph kernels are reported from their activity records
+        hold_shared(data);
         return;
     }
     const ContextIds ids = context_ids(data.context);
@@ -83,11 +84,14 @@ void CuptiBackend::on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackDa
     if (profile && begin_sample(data, ids.device)) {
         return;
     }
-    m_sample_lock.lock_shared();
-    if (data.correlationData != nullptr) {
+    hold_shared(data);
+}
+
+void CuptiBackend::hold_shared(const CUpti_CallbackData& data) noexcept {
+    // Bounded wait: if the driver ever blocks a sample's Stop/Decode on this thread (open
+    // question 4), the launch goes on unprotected after k_lock_wait instead of hanging.
+    if (data.correlationData != nullptr && m_sample_lock.try_lock_shared_for(k_lock_wait)) {
         *data.correlationData = k_holds_shared;
-    } else {
-        m_sample_lock.unlock_shared();
     }
 }
 
@@ -95,7 +99,13 @@ bool CuptiBackend::begin_sample(const CUpti_CallbackData& data, std::uint32_t de
     if (data.correlationData == nullptr) {
         return false;
     }
-    m_sample_lock.lock(); // waits for other threads' launches to be submitted
+    // Waits until other threads' launches are submitted; if that takes too long the launch is
+    // timed only (the sink's sample is lost, with one warning).
+    if (!m_sample_lock.try_lock_for(k_lock_wait)) {
+        warn_once("lock", "a sampled launch waited too long for other threads' launches and "
+                          "was timed only");
+        return false;
+    }
     *data.correlationData = k_holds_exclusive;
     ContextSession* session = session_for(data.context, device);
     if (session == nullptr || !session->profiler) {
@@ -104,6 +114,11 @@ bool CuptiBackend::begin_sample(const CUpti_CallbackData& data, std::uint32_t de
     const ProfilerStatus status = session->profiler->start();
     if (status.ok()) {
         *data.correlationData |= k_started;
+        try {
+            std::lock_guard<std::mutex> lock(m_state);
+            m_profiled_ids.insert(data.correlationId);
+        } catch (...) {
+        }
     } else if (is_profiler_fatal(status.failure)) {
         disable_profiling(status.error);
     } else {
@@ -153,10 +168,7 @@ void CuptiBackend::end_sample(const CUpti_CallbackData& data) noexcept {
         sample.correlation_id = data.correlationId;
         sample.counters = to_counters(session->bindings, session->metrics, values);
         sample.passes = session->profiler->passes();
-        {
-            std::lock_guard<std::mutex> lock(m_state);
-            m_profiled_ids.insert(sample.correlation_id);
-        }
+        m_passes = std::max(m_passes.load(), sample.passes);
         with_sink([&sample](LaunchSink& sink) { sink.on_counters(sample); });
     } catch (...) {
         warn("counters of a sampled launch were lost: out of memory");
@@ -203,7 +215,6 @@ ProfilerStatus CuptiBackend::setup_session(ContextSession& session, CUcontext co
     auto profiler = std::make_unique<ContextProfiler>();
     status = profiler->setup(context, static_cast<CUdevice>(device), chip, session.metrics);
     if (status.ok()) {
-        m_passes = std::max(m_passes.load(), profiler->passes());
         session.profiler = std::move(profiler);
     }
     return status;
