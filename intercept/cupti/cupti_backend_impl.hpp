@@ -68,6 +68,13 @@ public:
     [[nodiscard]] int passes() const noexcept override { return m_passes.load(); }
     [[nodiscard]] std::string name() const override { return "cupti"; }
 
+    /// Test seam: attaches `sink` without subscribing, so tests can drive on_callback and
+    /// on_kernel_record directly on a machine without a GPU.
+    void attach_sink_for_test(LaunchSink& sink) noexcept {
+        std::unique_lock<std::shared_mutex> lock(m_lifecycle);
+        m_sink = &sink;
+    }
+
     /// Entry point of every CUPTI callback (the C trampoline forwards here).
     void on_callback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) noexcept;
     /// Entry point of every decoded kernel activity record.

@@ -202,6 +202,8 @@ ProfilerStatus CuptiBackend::setup_session(ContextSession& session, CUcontext co
                                            std::uint32_t device) {
     ProfilerStatus status = initialize_profiler();
     if (!status.ok()) {
+        // Process-wide: no context can profile, so stop asking (one warning, not one per context).
+        status.failure = ProfilerFailure::unsupported;
         return status;
     }
     const std::string chip = chip_name(static_cast<CUdevice>(device));

@@ -10,3 +10,9 @@ if(TARGET irf_cupti)
     irf_add_gtest(NAME test_metrics_backend_nogpu LABEL integration
         SOURCES test_metrics_backend_nogpu.cpp LIBS irf_cupti)
 endif()
+if(TARGET irf_cupti)
+    irf_add_gtest(NAME test_metrics_backend_callbacks LABEL integration
+        SOURCES test_metrics_backend_callbacks.cpp LIBS irf_cupti Threads::Threads)
+    target_include_directories(test_metrics_backend_callbacks SYSTEM PRIVATE
+        ${CUDAToolkit_INCLUDE_DIRS})
+endif()

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: Apache-2.0
+// Drives the CUPTI backend's callback and activity paths with synthetic CUPTI data on a
+// machine without a GPU (the real libcupti answers CUPTI_ERROR_UNKNOWN to device calls).
+#include <chrono>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <cupti_driver_cbid.h>
+
+#include "intercept/cupti/cupti_backend_impl.hpp"
+
+namespace irf::intercept::cupti {
+namespace {
+
+// cuLaunchKernel_params layout (driver ABI; see test_metric_sets_cupti.cpp).
+struct LaunchKernelParams {
+    CUfunction f;
+    unsigned int gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes;
+    CUstream hStream;
+    void** kernelParams;
+    void** extra;
+};
+
+class Sink final : public LaunchSink {
+public:
+    explicit Sink(LaunchDecision answer) : m_answer(answer) {}
+    LaunchDecision on_launch(const LaunchEvent& event) noexcept override {
+        std::lock_guard<std::mutex> lock(mutex);
+        launches.push_back(event);
+        names.emplace_back(event.mangled != nullptr ? event.mangled : "");
+        return m_answer;
+    }
+    void on_counters(const CounterSample& sample) noexcept override {
+        std::lock_guard<std::mutex> lock(mutex);
+        samples.push_back(sample);
+    }
+    void on_duration(const DurationRecord& record) noexcept override {
+        std::lock_guard<std::mutex> lock(mutex);
+        durations.push_back(record);
+    }
+    void on_warning(const std::string& message) noexcept override {
+        std::lock_guard<std::mutex> lock(mutex);
+        warnings.push_back(message);
+    }
+    std::mutex mutex;
+    std::vector<LaunchEvent> launches;
+    std::vector<std::string> names;
+    std::vector<CounterSample> samples;
+    std::vector<DurationRecord> durations;
+    std::vector<std::string> warnings;
+
+private:
+    LaunchDecision m_answer;
+};
+
+// One launch's ENTER and EXIT callbacks, as CUPTI delivers them on the launching thread.
+void launch(CuptiBackend& backend, std::uint32_t correlation_id, const char* symbol) {
+    LaunchKernelParams p{reinterpret_cast<CUfunction>(std::uintptr_t{0x1000}),
+                         8,
+                         2,
+                         1,
+                         256,
+                         1,
+                         1,
+                         4096,
+                         nullptr,
+                         nullptr,
+                         nullptr};
+    std::uint64_t scratch = 0;
+    CUpti_CallbackData data;
+    std::memset(&data, 0, sizeof data);
+    data.callbackSite = CUPTI_API_ENTER;
+    data.functionName = "cuLaunchKernel";
+    data.functionParams = &p;
+    data.symbolName = symbol;
+    data.correlationData = &scratch;
+    data.correlationId = correlation_id;
+    backend.on_callback(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &data);
+    data.callbackSite = CUPTI_API_EXIT;
+    backend.on_callback(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &data);
+    EXPECT_EQ(scratch, 0u) << "EXIT must release what ENTER took";
+}
+
+KernelActivity record(std::uint64_t correlation_id, std::uint32_t graph_id) {
+    KernelActivity r;
+    r.correlation_id = correlation_id;
+    r.start_ns = 100;
+    r.end_ns = 350;
+    r.graph_id = graph_id;
+    r.name = "_Z5graphv";
+    r.launch.grid = {4, 1, 1};
+    return r;
+}
+
+TEST(CuptiBackendCallbacks, LaunchBecomesAnEventAndReleasesTheLock) {
+    CuptiBackend backend{CuptiOptions{}};
+    Sink sink(LaunchDecision::time_only);
+    backend.attach_sink_for_test(sink);
+    launch(backend, 41, "_Z6kernelPf");
+    launch(backend, 42, "_Z6kernelPf");
+    ASSERT_EQ(sink.launches.size(), 2u);
+    const LaunchEvent& e = sink.launches[0];
+    EXPECT_EQ(e.correlation_id, 41u);
+    EXPECT_EQ(sink.names[0], "_Z6kernelPf");
+    EXPECT_EQ(e.launch.grid, (std::array<std::uint32_t, 3>{8, 2, 1}));
+    EXPECT_EQ(e.launch.block, (std::array<std::uint32_t, 3>{256, 1, 1}));
+    EXPECT_EQ(e.launch.smem_bytes, 4096u); // no driver: static shared memory reads as 0
+    EXPECT_FALSE(e.graph);
+    EXPECT_TRUE(sink.warnings.empty());
+}
+
+TEST(CuptiBackendCallbacks, ProfileRequestWithoutDriverWarnsAndTimesOnly) {
+    CuptiBackend backend{CuptiOptions{}};
+    Sink sink(LaunchDecision::profile);
+    backend.attach_sink_for_test(sink);
+    const auto t0 = std::chrono::steady_clock::now();
+    launch(backend, 7, "_Z1kv");
+    launch(backend, 8, "_Z1kv"); // would wait k_lock_wait if the first leaked its lock
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
+    EXPECT_TRUE(sink.samples.empty());
+    ASSERT_FALSE(sink.warnings.empty());
+    EXPECT_EQ(sink.warnings.size(), 1u);
+    EXPECT_NE(sink.warnings[0].find("cuptiProfilerInitialize"), std::string::npos)
+        << sink.warnings[0];
+    EXPECT_EQ(backend.passes(), 0);
+}
+
+TEST(CuptiBackendCallbacks, LaunchesFromManyThreads) {
+    CuptiBackend backend{CuptiOptions{}};
+    Sink sink(LaunchDecision::time_only);
+    backend.attach_sink_for_test(sink);
+    std::vector<std::thread> threads;
+    for (std::uint32_t t = 0; t < 4; ++t) {
+        threads.emplace_back([&backend, t] {
+            for (std::uint32_t i = 0; i < 100; ++i) {
+                launch(backend, t * 1000 + i + 1, "_Z1kv");
+            }
+        });
+    }
+    for (auto& thread : threads) {
+        thread.join();
+    }
+    EXPECT_EQ(sink.launches.size(), 400u);
+}
+
+TEST(CuptiBackendCallbacks, ActivityRecordsBecomeDurations) {
+    CuptiBackend backend{CuptiOptions{}};
+    Sink sink(LaunchDecision::time_only);
+    backend.attach_sink_for_test(sink);
+    backend.on_kernel_record(record(41, 0));
+    KernelActivity device_side = record(43, 0);
+    device_side.device_launched = true;
+    backend.on_kernel_record(device_side);  // no host launch to match: ignored
+    backend.on_kernel_record(record(0, 0)); // no correlation: ignored
+    ASSERT_EQ(sink.durations.size(), 1u);
+    EXPECT_EQ(sink.durations[0].correlation_id, 41u);
+    EXPECT_EQ(sink.durations[0].end_ns - sink.durations[0].start_ns, 250u);
+    EXPECT_TRUE(sink.launches.empty());
+}
+
+TEST(CuptiBackendCallbacks, GraphKernelsAreTimedOnlyLaunches) {
+    CuptiBackend backend{CuptiOptions{}};
+    Sink sink(LaunchDecision::profile);
+    backend.attach_sink_for_test(sink);
+    backend.on_kernel_record(record(99, 5));
+    backend.on_kernel_record(record(99, 5)); // two nodes of one graph launch
+    ASSERT_EQ(sink.launches.size(), 2u);
+    ASSERT_EQ(sink.durations.size(), 2u);
+    EXPECT_TRUE(sink.launches[0].graph);
+    EXPECT_EQ(sink.names[0], "_Z5graphv");
+    EXPECT_EQ(sink.launches[0].launch.grid[0], 4u);
+    // Synthetic ids above 2^32 never collide with CUPTI's 32-bit correlation ids.
+    EXPECT_GE(sink.launches[0].correlation_id, std::uint64_t{1} << 32);
+    EXPECT_NE(sink.launches[0].correlation_id, sink.launches[1].correlation_id);
+    EXPECT_EQ(sink.durations[1].correlation_id, sink.launches[1].correlation_id);
+    EXPECT_TRUE(sink.samples.empty());
+}
+
+TEST(CuptiBackendCallbacks, NothingReachesTheSinkAfterStop) {
+    CuptiBackend backend{CuptiOptions{}};
+    Sink sink(LaunchDecision::time_only);
+    backend.attach_sink_for_test(sink);
+    backend.stop();
+    launch(backend, 5, "_Z1kv");
+    backend.on_kernel_record(record(5, 0));
+    backend.flush();
+    EXPECT_TRUE(sink.launches.empty());
+    EXPECT_TRUE(sink.durations.empty());
+    EXPECT_TRUE(sink.warnings.empty());
+}
+
+} // namespace
+} // namespace irf::intercept::cupti
