@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: Apache-2.0
+// Shared host helpers of the known-answer apps: device probe, error checks, variant selection.
+#pragma once
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include <cuda_runtime.h>
+
+namespace ka {
+
+/// Exit code of an app that found no usable CUDA device (the autotools "skip" convention).
+constexpr int k_exit_no_device = 77;
+/// Exit code of an app whose results were wrong on the host check.
+constexpr int k_exit_wrong = 1;
+/// Exit code of a bad command line.
+constexpr int k_exit_usage = 2;
+/// Each kernel is launched this often, so that irf can sample a launch other than the first
+/// (whose duration includes lazy module loading).
+constexpr int k_launches = 3;
+
+/// Prints `<app>: no CUDA device: <reason>` and exits 77 when no device can be used.
+inline void require_device(const char* app) {
+    int count = 0;
+    const cudaError_t err = cudaGetDeviceCount(&count);
+    if (err != cudaSuccess) {
+        std::printf("%s: no CUDA device: %s\n", app, cudaGetErrorString(err));
+        std::exit(k_exit_no_device);
+    }
+    if (count == 0) {
+        std::printf("%s: no CUDA device: cudaGetDeviceCount returned 0\n", app);
+        std::exit(k_exit_no_device);
+    }
+}
+
+/// Aborts with the failing call and CUDA's message; a known-answer app never continues after a
+/// CUDA error.
+inline void check(cudaError_t err, const char* what, const char* app) {
+    if (err != cudaSuccess) {
+        std::printf("%s: FAIL: %s: %s\n", app, what, cudaGetErrorString(err));
+        std::exit(k_exit_wrong);
+    }
+}
+
+/// True when `variant` should run: no selection given, or the selection names it exactly.
+inline bool selected(const char* selection, const char* variant) {
+    return selection == nullptr || std::strcmp(selection, variant) == 0;
+}
+
+/// Reports one variant's host check in a fixed form and returns whether it passed.
+inline bool report(const char* app, const char* variant, bool ok, const std::string& detail) {
+    std::printf("%s: %s %s%s%s\n", app, variant, ok ? "ok" : "FAIL", detail.empty() ? "" : ": ",
+                detail.c_str());
+    return ok;
+}
+
+/// Prints the usage line listing the variants and returns the usage exit code.
+inline int usage(const char* app, const char* variants) {
+    std::printf("usage: %s [VARIANT]\nvariants (default: all): %s\n", app, variants);
+    return k_exit_usage;
+}
+
+} // namespace ka

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: Apache-2.0
+// The known answers of the gpu apps, read from tests/gpu/expected.json (see expected_gen.py).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace irf::test {
+
+/// A cache-dependent counter: accepted when value x ratio lies in [min_ratio, max_ratio].
+struct ApproxCount {
+    double value = 0, min_ratio = 0, max_ratio = 0;
+};
+
+/// One kernel of one app with its expected per-launch counts and verdicts.
+struct ExpectedCase {
+    std::string id;  ///< unique, usable as a gtest parameter name after sanitizing
+    std::string app; ///< binary name (irf-demo or irf-ka-*)
+    std::vector<std::string> args;
+    std::string kernel;                   ///< substring of the demangled kernel name
+    std::map<std::string, double> counts; ///< canonical counter -> expected value a launch
+    double tolerance = 0.01;              ///< relative tolerance of `counts`
+    std::map<std::string, ApproxCount> approx;
+    nlohmann::json verdict; ///< global_pattern, shared_conflict_ways, predication, ...
+    std::optional<std::pair<int, int>> min_cc; ///< counts hold from this (major, minor)
+};
+
+/// Prints a case as its id (gtest shows parameters with it; the default would dump bytes).
+void PrintTo(const ExpectedCase& c, std::ostream* os);
+
+/// The environment variable `name` when set and non-empty, else the compiled-in default (so a
+/// build tree used from another path can still find its files).
+[[nodiscard]] std::string setting(const char* name, const char* compiled);
+
+/// Every case of IRF_GPU_EXPECTED; throws std::runtime_error naming the file on bad input.
+[[nodiscard]] const std::vector<ExpectedCase>& expected_cases();
+
+/// The distinct app names of expected_cases(), in first-seen order.
+[[nodiscard]] std::vector<std::string> expected_apps();
+
+/// Path of an app binary: irf-demo is IRF_DEMO_BIN, the others are in IRF_GPU_APPS_DIR.
+[[nodiscard]] std::string app_path(const std::string& app);
+
+/// `id` with every character outside [A-Za-z0-9_] replaced by '_' (gtest parameter names).
+[[nodiscard]] std::string gtest_name(const std::string& id);
+
+} // namespace irf::test

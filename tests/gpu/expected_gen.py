@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# Writes tests/gpu/expected.json: the known answers of the apps in tests/gpu/apps and tools/demo.
+# The arithmetic lives here, next to each kernel's description, so every number is derived
+# rather than typed; run it after changing an app's sizes and commit both files.
+import json
+import os
+
+SECTOR = 32
+WARP = 32
+TIGHT = 0.01  # instruction and sector counts: within 1% (issue 7)
+
+
+def global_sectors(stride, word_bytes):
+    """Sectors one warp load touches when lane l reads word l * stride (aligned base)."""
+    if stride == 0:
+        return 1
+    return min(WARP, stride * word_bytes * WARP // SECTOR)
+
+
+def pattern(intensity):
+    """Mirror of the model's wall names (model/walls.hpp): nearest wall within 2^(1/4)."""
+    f = 2 ** 0.25
+    if intensity >= 1 / f:
+        return "stride-0"
+    if intensity <= f / 32:
+        return "gather"
+    for name, wall in (("unit-fp32", 1 / 4), ("unit-fp64", 1 / 8)):
+        if wall / f <= intensity <= wall * f:
+            return name
+    return "strided"
+
+
+def case(case_id, app, args, kernel, grid, block, why, counts, verdict, **extra):
+    out = {"id": case_id, "app": app, "args": args, "kernel": kernel,
+           "launch": {"grid": grid, "block": block}, "why": why,
+           "counts": counts, "tolerance": TIGHT, "verdict": verdict}
+    out.update(extra)
+    return out
+
+
+def global_verdict(ld_i, ld_s, st_i, st_s):
+    g = (ld_i + st_i) / (ld_s + st_s)
+    return {"global_intensity": g, "global_pattern": pattern(g)}
+
+
+def stride_cases():
+    threads, loads = 128 * 256, 8
+    warps = threads // WARP
+    cases = []
+    for tname, ctype, wb in (("fp32", "float", 4), ("fp64", "double", 8)):
+        for s in (0, 1, 2, 4, 8, 32):
+            spr = global_sectors(s, wb)
+            c = {"inst_global_ld": warps * loads, "sectors_global_ld": warps * loads * spr,
+                 "inst_global_st": warps, "sectors_global_st": warps,
+                 "inst_shared_ld": 0, "inst_shared_st": 0, "inst_local_ld": 0,
+                 "inst_local_st": 0}
+            v = global_verdict(c["inst_global_ld"], c["sectors_global_ld"],
+                               c["inst_global_st"], c["sectors_global_st"])
+            v["predication"] = [0.85, 1.0]  # lane 0 alone stores: a few instructions
+            why = (f"{warps} warps x {loads} loads; lanes {s} words of {wb} B apart -> {spr} "
+                   f"sector(s) a load; lane 0 stores the warp's sum (1 sector)")
+            cases.append(case(f"stride-{tname}-s{s}", "irf-ka-stride", [f"{tname}-s{s}"],
+                              f"stride_load<{ctype}, {s}>", [128, 1, 1], [256, 1, 1], why, c, v))
+    return cases
+
+
+def bank_cases():
+    blocks, block, stores, loads = 128, 256, 4, 64
+    warps = blocks * block // WARP
+    cases = []
+    for k in (1, 2, 4, 8, 16, 32):
+        c = {"inst_shared_st": warps * stores, "wavefronts_shared_st": warps * stores,
+             "inst_shared_ld": warps * loads, "wavefronts_shared_ld": warps * loads * k,
+             "inst_global_ld": 0, "inst_global_st": warps, "sectors_global_st": warps * 4}
+        ways = (c["wavefronts_shared_ld"] + c["wavefronts_shared_st"]) / (
+            c["inst_shared_ld"] + c["inst_shared_st"])
+        v = {"shared_conflict_ways": ways, "predication": [0.99, 1.0]}
+        why = (f"{warps} warps; {stores} conflict-free shared stores and {loads} loads a warp, "
+               f"each load {k}-way conflicted -> {k} wavefronts; ways = wavefronts / "
+               f"instructions over ld+st = {ways:.3f}")
+        cases.append(case(f"bank-ways{k}", "irf-ka-bank", [f"ways{k}"], f"bank_conflict<{k}>",
+                          [blocks, 1, 1], [block, 1, 1], why, c, v))
+    return cases
+
+
+def transpose_cases(app="irf-ka-transpose", variants=("naive", "tiled", "padded"), args=True):
+    warps = 32 * 32 * 8  # grid 32x32 blocks of 32x8 threads
+    per = 4              # each warp moves 4 rows of its tile
+    cases = []
+    for var in variants:
+        c = {"inst_global_ld": warps * per, "sectors_global_ld": warps * per * 4,
+             "inst_global_st": warps * per}
+        v = {"predication": [0.99, 1.0]}
+        if var == "naive":
+            c["sectors_global_st"] = warps * per * 32
+            c["inst_shared_ld"] = 0
+            c["inst_shared_st"] = 0
+            why = "coalesced loads (4 sectors), stores 4096 B apart a lane (32 sectors)"
+        else:
+            c["sectors_global_st"] = warps * per * 4
+            c["inst_shared_st"] = warps * per
+            c["wavefronts_shared_st"] = warps * per
+            c["inst_shared_ld"] = warps * per
+            ld_ways = 32 if var == "tiled" else 1
+            c["wavefronts_shared_ld"] = warps * per * ld_ways
+            v["shared_conflict_ways"] = (c["wavefronts_shared_ld"] + c["wavefronts_shared_st"]) / (
+                c["inst_shared_ld"] + c["inst_shared_st"])
+            why = (f"unit-stride global ld/st (4 sectors); shared row stores conflict-free, column "
+                   f"loads {ld_ways}-way at row pitch {32 if var == 'tiled' else 33}")
+        v.update(global_verdict(c["inst_global_ld"], c["sectors_global_ld"],
+                                c["inst_global_st"], c["sectors_global_st"]))
+        kernel = {"naive": "transpose_naive", "tiled": "transpose_tiled",
+                  "padded": "transpose_padded"}[var]
+        cases.append(case(f"transpose-{var}" if args else f"demo-{kernel}", app,
+                          [var] if args else [], kernel, [32, 32, 1], [32, 8, 1], why, c, v))
+    return cases
+
+
+def branch_cases():
+    threads, fmas = 256 * 256, 1024
+    return [
+        case("branch-half", "irf-ka-branch", ["branch"], "branch_half", [256, 1, 1],
+             [256, 1, 1], f"even lanes run {fmas} FMAs, odd lanes idle: half the thread slots",
+             {"thread_ffma": threads // 2 * fmas, "inst_global_ld": 0,
+              "inst_global_st": threads // WARP},
+             {"predication": [0.49, 0.56]}),
+        case("branch-select", "irf-ka-branch", ["select"], "select_half", [256, 1, 1],
+             [256, 1, 1], f"every lane runs {fmas} FMAs, bitwise select: no predication",
+             {"thread_ffma": threads * fmas, "inst_global_ld": 0,
+              "inst_global_st": threads // WARP},
+             {"predication": [0.99, 1.0]}),
+    ]
+
+
+def bound_cases():
+    n = 1 << 25
+    w = n // WARP
+    triad = case(
+        "stream-triad", "irf-ka-bound", ["triad"], "stream_triad", [n // 256, 1, 1],
+        [256, 1, 1], "2^25 floats: 2 unit loads + 1 unit store a warp (4 sectors each), 1 FFMA a "
+        "thread; 384 MiB streamed, far beyond L2",
+        {"inst_global_ld": 2 * w, "sectors_global_ld": 8 * w, "inst_global_st": w,
+         "sectors_global_st": 4 * w, "thread_ffma": n, "thread_fadd": 0, "thread_fmul": 0},
+        {"global_pattern": "unit-fp32", "global_intensity": 0.25, "bound": ["hbm"],
+         "predication": [0.99, 1.0]},
+        approx={"dram_sectors_read": {"value": 8 * w, "min_ratio": 0.75, "max_ratio": 1.05},
+                "l2_sectors_read": {"value": 8 * w, "min_ratio": 0.98, "max_ratio": 1.05}})
+    threads = 1024 * 256
+    fma = case(
+        "fma-chains", "irf-ka-bound", ["fma"], "fma_chains", [1024, 1, 1], [256, 1, 1],
+        "8 chains x 512 FFMA a thread, 7 FADD to combine, one store",
+        {"thread_ffma": threads * 4096, "thread_fadd": threads * 7, "thread_fmul": 0,
+         "inst_global_ld": 0, "inst_global_st": threads // WARP},
+        {"bound": ["issue"], "predication": [0.99, 1.0]})
+    return [triad, fma]
+
+
+def other_cases():
+    threads = 512 * 128
+    sw = case(
+        "sw-integer", "irf-ka-sw", ["sw"], "sw_align", [512, 1, 1], [128, 1, 1],
+        "32x32 DP cells a thread in registers, integer only: no FP, no loads, one store",
+        {"thread_ffma": 0, "thread_fadd": 0, "thread_fmul": 0, "thread_dfma": 0,
+         "thread_dadd": 0, "thread_dmul": 0, "inst_global_ld": 0, "inst_local_ld": 0,
+         "inst_local_st": 0, "inst_shared_ld": 0, "inst_global_st": threads // WARP},
+        {"bound": ["issue"], "predication": [0.95, 1.0], "mix_integer_min": 0.6})
+    warps = 512 * 128 // WARP
+    mma = case(
+        "mma-f16", "irf-ka-mma", ["mma"], "mma_f16_f32", [512, 1, 1], [128, 1, 1],
+        "1024 mma.sync m16n8k16 a warp: one HMMA each on cc >= 8.0",
+        {"inst_tensor": warps * 1024, "inst_global_ld": 0, "thread_ffma": 0},
+        {"predication": [0.99, 1.0]}, min_cc="8.0")
+    return [sw, mma]
+
+
+def demo_cases():
+    cases = transpose_cases("irf-demo", ("naive", "padded"), args=False)
+    threads = 1 << 16
+    cases.append(case("demo-fma_chain", "irf-demo", [], "fma_chain", [256, 1, 1], [256, 1, 1],
+                      "256 dependent FFMA a thread", {"thread_ffma": threads * 256},
+                      {"bound": ["issue"], "predication": [0.99, 1.0]}))
+    return cases
+
+
+def main():
+    doc = {
+        "schema": "irf.gpu-expected/v1",
+        "about": "Known answers of tests/gpu/apps and irf-demo. counts are per launch (the "
+                 "profile's counters divided by profiled_launches), within `tolerance` "
+                 "(relative; a count of 0 must be exactly 0). verdict keys: global_pattern "
+                 "and global_intensity (analysis.walls.global), shared_conflict_ways "
+                 "(analysis.walls.shared.conflict_ways, within 3%), predication [min, max], "
+                 "bound (any of), mix_integer_min (checked when analysis.mix has 'integer'). "
+                 "approx: value with an accepted ratio range (cache-dependent). min_cc: the "
+                 "counts hold from this compute capability. Generated by expected_gen.py.",
+        "cases": stride_cases() + bank_cases() + transpose_cases() + branch_cases() +
+                 bound_cases() + other_cases() + demo_cases(),
+    }
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "expected.json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: Apache-2.0
+// integration tests (no GPU needed): every gpu app hidden from all devices says so in one line
+// and exits 77, and a bad variant name is a usage error (exit 2).
+#include <regex>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "tests/gpu/expected_cases.hpp"
+#include "tests/support/run_process.hpp"
+
+namespace irf::test {
+namespace {
+
+class GpuApp : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(GpuApp, NoVisibleDeviceIsOneLineAndExit77) {
+    RunOptions options;
+    options.env = {{"CUDA_VISIBLE_DEVICES", "-1"}};
+    options.unset = {"CUDA_INJECTION64_PATH"};
+    const ProcessResult run = run_process({app_path(GetParam())}, options);
+    EXPECT_EQ(run.exit_code, 77) << run.out << run.err;
+    const std::regex line("^" + GetParam() + ": no CUDA device: [^\n]+\n$");
+    EXPECT_TRUE(std::regex_match(run.out, line)) << "stdout: [" << run.out << "]";
+}
+
+TEST_P(GpuApp, UnknownVariantIsUsageError) {
+    const ProcessResult run = run_process({app_path(GetParam()), "no-such-variant"});
+    EXPECT_EQ(run.exit_code, 2) << run.out << run.err;
+    EXPECT_NE(run.out.find("usage: "), std::string::npos) << run.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Apps, GpuApp, ::testing::ValuesIn(expected_apps()),
+                         [](const auto& param_info) { return gtest_name(param_info.param); });
+
+} // namespace
+} // namespace irf::test

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: Apache-2.0
+// gpu tests: each known-answer kernel runs under libirf.so; its counters and verdicts in the
+// written profile must match tests/gpu/expected.json. Skipped (never passed) without a device.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "tests/gpu/expected_cases.hpp"
+#include "tests/gpu/gpu_probe.hpp"
+#include "tests/support/run_process.hpp"
+#include "tests/support/temp_dir.hpp"
+
+namespace irf::test {
+namespace {
+
+using nlohmann::json;
+
+/// Skips (or, under IRF_GPU_TESTS_REQUIRE=1, fails) the calling test when there is no device.
+#define IRF_REQUIRE_DEVICE()                                                                       \
+    do {                                                                                           \
+        const DeviceProbe& probe = probe_device();                                                 \
+        if (!probe.available) {                                                                    \
+            if (device_required()) {                                                               \
+                FAIL() << "IRF_GPU_TESTS_REQUIRE=1 but " << probe.reason;                          \
+            }                                                                                      \
+            GTEST_SKIP() << probe.reason;                                                          \
+        }                                                                                          \
+    } while (false)
+
+/// The kernel records of `profile` whose demangled name contains `needle`.
+std::vector<json> matching_kernels(const json& profile, const std::string& needle) {
+    std::vector<json> out;
+    for (const auto& k : profile.value("kernels", json::array())) {
+        if (k.value("name", std::string()).find(needle) != std::string::npos) {
+            out.push_back(k);
+        }
+    }
+    return out;
+}
+
+/// True when the profile says counter collection was refused for lack of privileges.
+bool counters_not_permitted(const json& profile) {
+    for (const auto& w : profile.value("warnings", json::array())) {
+        const auto text = w.is_string() ? w.get<std::string>() : w.dump();
+        for (const char* key : {"NVGPUCTRPERM", "INSUFFICIENT_PRIVILEGES", "permission"}) {
+            if (text.find(key) != std::string::npos) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/// Checks a per-launch count against its expectation; 0 must be exactly 0.
+void expect_count(const std::string& name, double got, double want, double tolerance) {
+    if (want == 0) {
+        EXPECT_EQ(got, 0.0) << name << " per launch";
+        return;
+    }
+    EXPECT_NEAR(got / want, 1.0, tolerance)
+        << name << " per launch: got " << got << ", want " << want;
+}
+
+void check_counts(const ExpectedCase& c, const json& kernel) {
+    const double profiled = kernel.at("profiled_launches").get<double>();
+    const json& counters = kernel.value("counters", json::object());
+    for (const auto& [name, want] : c.counts) {
+        if (!counters.contains(name)) {
+            ADD_FAILURE() << "counter " << name << " missing from the profile";
+            continue;
+        }
+        expect_count(name, counters.at(name).get<double>() / profiled, want, c.tolerance);
+    }
+    for (const auto& [name, a] : c.approx) {
+        if (!counters.contains(name)) {
+            ADD_FAILURE() << "counter " << name << " missing from the profile";
+            continue;
+        }
+        const double ratio = counters.at(name).get<double>() / profiled / a.value;
+        EXPECT_GE(ratio, a.min_ratio) << name << " per launch vs " << a.value;
+        EXPECT_LE(ratio, a.max_ratio) << name << " per launch vs " << a.value;
+    }
+}
+
+void check_verdict(const ExpectedCase& c, const json& kernel) {
+    ASSERT_TRUE(kernel.contains("analysis")) << "kernel has no analysis";
+    const json& a = kernel.at("analysis");
+    const json& v = c.verdict;
+    const json walls = a.value("walls", json::object());
+    if (v.contains("global_pattern") || v.contains("global_intensity")) {
+        ASSERT_TRUE(walls.contains("global"))
+            << "no global wall; missing: " << a.value("missing", json::array()).dump();
+        const json& g = walls.at("global");
+        if (v.contains("global_pattern")) {
+            EXPECT_EQ(g.at("pattern").get<std::string>(),
+                      v.at("global_pattern").get<std::string>());
+        }
+        if (v.contains("global_intensity")) {
+            EXPECT_NEAR(g.at("intensity").get<double>() / v.at("global_intensity").get<double>(),
+                        1.0, 0.02)
+                << "global wall intensity " << g.at("intensity");
+        }
+    }
+    if (v.contains("shared_conflict_ways")) {
+        ASSERT_TRUE(walls.contains("shared")) << "no shared wall";
+        const double ways = walls.at("shared").at("conflict_ways").get<double>();
+        EXPECT_NEAR(ways / v.at("shared_conflict_ways").get<double>(), 1.0, 0.03)
+            << "conflict ways " << ways;
+    }
+    if (v.contains("predication")) {
+        ASSERT_TRUE(a.contains("predication")) << "no predication";
+        const double p = a.at("predication").get<double>();
+        EXPECT_GE(p, v.at("predication").at(0).get<double>());
+        EXPECT_LE(p, v.at("predication").at(1).get<double>());
+    }
+    if (v.contains("bound")) {
+        ASSERT_TRUE(a.contains("irm")) << "no Instruction Roofline result";
+        const auto bound = a.at("irm").at("bound").get<std::string>();
+        const auto allowed = v.at("bound").get<std::vector<std::string>>();
+        EXPECT_NE(std::find(allowed.begin(), allowed.end(), bound), allowed.end())
+            << "bound " << bound << ", want one of " << v.at("bound").dump();
+    }
+    if (v.contains("mix_integer_min") && a.value("mix", json::object()).contains("integer")) {
+        EXPECT_GE(a.at("mix").at("integer").get<double>(), v.at("mix_integer_min").get<double>());
+    }
+}
+
+/// Whether the profile's GPU is at least `min_cc` (major, minor).
+bool cc_at_least(const json& profile, const std::pair<int, int>& min_cc) {
+    int major = 0;
+    int minor = 0;
+    const auto cc = profile.value("gpu", json::object()).value("cc", std::string());
+    if (std::sscanf(cc.c_str(), "%d.%d", &major, &minor) != 2) {
+        return true; // unknown: check the counts and let a mismatch show
+    }
+    return std::make_pair(major, minor) >= min_cc;
+}
+
+class KnownAnswer : public ::testing::TestWithParam<ExpectedCase> {
+protected:
+    TempDir m_tmp;
+};
+
+TEST_P(KnownAnswer, CountersAndVerdictsUnderIrf) {
+    IRF_REQUIRE_DEVICE();
+    const ExpectedCase& c = GetParam();
+    const std::string libirf = setting("IRF_LIBIRF_PATH", IRF_LIBIRF_PATH);
+    ASSERT_FALSE(libirf.empty()) << "libirf.so not built: no injected-library target defined";
+    ASSERT_TRUE(std::filesystem::exists(libirf)) << libirf << " does not exist";
+
+    std::vector<std::string> argv{app_path(c.app)};
+    argv.insert(argv.end(), c.args.begin(), c.args.end());
+    RunOptions options;
+    options.env = {{"CUDA_INJECTION64_PATH", libirf},
+                   {"IRF_OUTPUT", (m_tmp / "profile").string()},
+                   {"IRF_SUMMARY", "file"},
+                   {"IRF_LOG", "info"}};
+    options.timeout_s = 240;
+    const ProcessResult run = run_process(argv, options);
+    ASSERT_EQ(run.exit_code, 0) << "stdout:\n" << run.out << "stderr:\n" << run.err;
+
+    const auto path = m_tmp / "profile.json";
+    ASSERT_TRUE(std::filesystem::exists(path)) << "no profile written; stderr:\n" << run.err;
+    const json profile = json::parse(read_file(path));
+    if (c.min_cc && !cc_at_least(profile, *c.min_cc)) {
+        GTEST_SKIP() << "expected counts hold from cc " << c.min_cc->first << "."
+                     << c.min_cc->second;
+    }
+    const auto kernels = matching_kernels(profile, c.kernel);
+    ASSERT_EQ(kernels.size(), 1u) << "kernels named like '" << c.kernel << "'";
+    const json& kernel = kernels.front();
+    EXPECT_EQ(kernel.at("launches").get<int>(), 3) << "every launch must be intercepted";
+    if (kernel.at("profiled_launches").get<int>() == 0 && counters_not_permitted(profile)) {
+        GTEST_SKIP() << "counter profiling not permitted here: " << profile.at("warnings").dump();
+    }
+    ASSERT_GE(kernel.at("profiled_launches").get<int>(), 1)
+        << "no launch profiled; warnings: " << profile.value("warnings", json::array()).dump();
+    check_counts(c, kernel);
+    check_verdict(c, kernel);
+}
+
+INSTANTIATE_TEST_SUITE_P(Apps, KnownAnswer, ::testing::ValuesIn(expected_cases()),
+                         [](const auto& param_info) { return gtest_name(param_info.param.id); });
+
+class AppRuns : public ::testing::TestWithParam<std::string> {};
+
+// Without irf: the app's own host check passes, so a counter mismatch above is irf's.
+TEST_P(AppRuns, HostCheckPassesWithoutIrf) {
+    IRF_REQUIRE_DEVICE();
+    RunOptions options;
+    options.timeout_s = 240;
+    options.unset = {"CUDA_INJECTION64_PATH"};
+    const ProcessResult run = run_process({app_path(GetParam())}, options);
+    EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+    EXPECT_EQ(run.out.find("FAIL"), std::string::npos) << run.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Apps, AppRuns, ::testing::ValuesIn(expected_apps()),
+                         [](const auto& param_info) { return gtest_name(param_info.param); });
+
+} // namespace
+} // namespace irf::test
