@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: Apache-2.0
+// `irf-report analyze PROFILE.json [--ceilings Y] [--targets L] [--json OUT] [--top N]`: redo the
+// model on a saved profile with other ceilings or targets; text verdict to stdout.
+#include <filesystem>
+#include <iostream>
+
+#include "config/ceilings_yaml.hpp"
+#include "config/gpu_database.hpp"
+#include "model/analyze.hpp"
+#include "model/file_io.hpp"
+#include "model/profile_json.hpp"
+#include "model/text_summary.hpp"
+#include "tools/irf_report/command.hpp"
+
+namespace irf::report {
+namespace {
+
+struct AnalyzeOptions {
+    std::string profile;
+    std::string ceilings;
+    std::vector<std::string> targets;
+    std::string json_out;
+    std::size_t top = 10;
+};
+
+/// Directory of the running binary: the anchor of the installed database (../share/irf/gpus).
+std::string exe_dir() {
+    std::error_code ec;
+    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string() : exe.parent_path().string();
+}
+
+/// The source ceilings: --ceilings FILE, else the shipped entry matching the profile's GPU, else
+/// ceilings derived from the GPU's properties (HBM and L2 then stay unknown, and say so).
+config::Ceilings source_ceilings(const AnalyzeOptions& o, const model::Profile& p,
+                                 const std::vector<std::string>& dirs) {
+    if (!o.ceilings.empty()) {
+        return config::load_ceilings_file(o.ceilings);
+    }
+    const model::GpuInfo& g = p.gpu;
+    if (g.sms <= 0 || g.cc.empty()) {
+        throw InputError(o.profile + ": gpu: no SM count or compute capability to choose "
+                                     "ceilings from; pass --ceilings FILE.yaml");
+    }
+    if (const auto key = config::match_gpu(g.name, g.cc, g.sms, dirs)) {
+        return config::load_shipped(*key, dirs);
+    }
+    std::cerr << "irf-report analyze: no shipped ceilings match \"" << g.name << "\" (cc " << g.cc
+              << ", " << g.sms << " SMs): using ceilings derived from its properties\n";
+    return config::derive_ceilings(g.name, g.chip, g.cc, g.sms, g.clock_hz / 1e6, g.l2_bytes);
+}
+
+std::string join(const std::vector<std::string>& items) {
+    std::string out;
+    for (const std::string& item : items) {
+        out += (out.empty() ? "" : ",") + item;
+    }
+    return out;
+}
+
+/// One stderr line when verdicts are missing, so a script sees it without parsing the table.
+void report_gaps(const model::Profile& p) {
+    std::size_t without_irm = 0;
+    for (const model::KernelRecord& k : p.kernels) {
+        without_irm += k.analysis && !k.analysis->irm ? 1 : 0;
+    }
+    if (without_irm > 0) {
+        std::cerr << "irf-report analyze: " << without_irm << " of " << p.kernels.size()
+                  << " kernels have no Instruction Roofline (zero time, zero instructions or "
+                     "counters absent); see \"Verdicts left out\"\n";
+    }
+}
+
+int run_analyze(const AnalyzeOptions& o) {
+    model::Profile profile;
+    try {
+        profile = model::load_profile(o.profile);
+    } catch (const model::FormatError& e) {
+        throw InputError(e.what());
+    }
+    try {
+        const std::vector<std::string> dirs = config::gpus_dirs(exe_dir());
+        const config::Ceilings source = source_ceilings(o, profile, dirs);
+        const std::vector<config::Ceilings> targets =
+            o.targets.empty() ? std::vector<config::Ceilings>{}
+                              : config::resolve_targets(join(o.targets), dirs);
+        model::analyze(profile, source, targets);
+    } catch (const config::CeilingsError& e) {
+        throw InputError(e.what());
+    }
+    if (!o.json_out.empty()) {
+        const std::string error =
+            model::write_file_atomic(o.json_out, model::dump_profile(profile));
+        if (!error.empty()) {
+            throw InputError(error);
+        }
+    }
+    std::cout << model::text_summary(profile, o.top);
+    report_gaps(profile);
+    return 0;
+}
+
+const bool s_registered = register_command(
+    {"analyze", "Analyse a saved profile (Instruction Roofline, walls, projection)",
+     [](CLI::App& app) -> std::function<int()> {
+         auto o = std::make_shared<AnalyzeOptions>();
+         app.add_option("profile", o->profile, "Profile JSON written by irf")->required();
+         app.add_option("--ceilings", o->ceilings,
+                        "Ceilings YAML of the profiled GPU (default: shipped entry matching it)");
+         app.add_option("--targets", o->targets,
+                        "Project onto these GPUs: keys or YAML files, comma-separated, or all")
+             ->delimiter(',');
+         app.add_option("--json", o->json_out, "Write the analysed profile here (atomically)");
+         app.add_option("--top", o->top, "Kernels in the table (by total time)")
+             ->check(CLI::PositiveNumber);
+         return [o] { return run_analyze(*o); };
+     }});
+
+} // namespace
+} // namespace irf::report
