@@ -196,7 +196,7 @@ const std::vector<OptionSpec>& option_table() {
          "ECMAScript regex searched in the demangled kernel name; only matching kernels are "
          "profiled (the others are still timed).",
          "irf disabled", true, apply_kernels, [](const Config& c) { return c.kernels; }},
-        {"IRF_EXCLUDE", "`(^|[^A-Za-z0-9])(nccl|nvshmem)`",
+        {"IRF_EXCLUDE", "`(^|[^A-Za-z0-9_])(nccl|nvshmem)`",
          "ECMAScript regex of kernels never profiled, only timed. The default keeps NCCL and "
          "NVSHMEM collectives out of kernel replay, which can deadlock them.",
          "irf disabled", true, apply_exclude, [](const Config& c) { return c.exclude; }},

@@ -20,7 +20,7 @@ enum class LogLevel : std::uint8_t { error, warn, info, debug };
 
 /// Kernels never profiled by default: NCCL and NVSHMEM collectives (kernel replay serializes
 /// launches, which deadlocks multi-kernel communication protocols).
-inline constexpr const char* k_default_exclude = "(^|[^A-Za-z0-9])(nccl|nvshmem)";
+inline constexpr const char* k_default_exclude = "(^|[^A-Za-z0-9_])(nccl|nvshmem)";
 
 /// Default output stem (before the "-r%r" rank suffix is added in a parallel job).
 inline constexpr const char* k_default_output = "irf-%a-%h-%p";

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: Apache-2.0
+// IRF_* parsing: every variable valid and invalid, effective settings, the documented table.
+#include <map>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "config/env.hpp"
+#include "tests/support/temp_dir.hpp"
+
+namespace irf::config {
+namespace {
+
+EnvLookup env_of(std::map<std::string, std::string> vars) {
+    return [vars = std::move(vars)](const char* name) -> const char* {
+        const auto it = vars.find(name);
+        return it == vars.end() ? nullptr : it->second.c_str();
+    };
+}
+
+ParseResult parse(const std::string& name, const std::string& value) {
+    return parse_env(env_of({{name, value}}));
+}
+
+/// The single error line for one invalid value.
+std::string error_of(const std::string& name, const std::string& value) {
+    const ParseResult r = parse(name, value);
+    return r.errors.size() == 1 ? r.errors[0] : "(" + std::to_string(r.errors.size()) + " errors)";
+}
+
+TEST(Env, DefaultsWhenNothingIsSet) {
+    const ParseResult r = parse_env(env_of({}));
+    EXPECT_TRUE(r.errors.empty());
+    EXPECT_FALSE(r.disabled_by_error);
+    const Config& c = r.config;
+    EXPECT_EQ(c.output, "irf-%a-%h-%p");
+    EXPECT_EQ(c.summary, SummaryMode::both);
+    EXPECT_EQ(c.kernels, "");
+    EXPECT_EQ(c.exclude, k_default_exclude);
+    EXPECT_EQ(c.launch_skip, 0u);
+    EXPECT_FALSE(c.launch_count.has_value());
+    EXPECT_EQ(c.samples, 1);
+    EXPECT_EQ(c.ceilings, "");
+    EXPECT_EQ(c.targets, "all");
+    EXPECT_EQ(c.callstack, 8);
+    EXPECT_EQ(c.log, LogLevel::warn);
+    EXPECT_FALSE(c.disable);
+    EXPECT_EQ(c.backend, "cupti");
+}
+
+TEST(Env, EmptyValueCountsAsUnset) {
+    const ParseResult r = parse("IRF_SAMPLES", "");
+    EXPECT_TRUE(r.errors.empty());
+    EXPECT_EQ(r.config.samples, 1);
+}
+
+TEST(Env, ValidValues) {
+    irf::test::TempDir tmp;
+    irf::test::write_file(tmp / "c.yaml", "x");
+    const ParseResult r = parse_env(env_of({{"IRF_OUTPUT", "prof/%a-%r"},
+                                            {"IRF_SUMMARY", "stderr"},
+                                            {"IRF_KERNELS", "^gemm|conv"},
+                                            {"IRF_EXCLUDE", "copy"},
+                                            {"IRF_LAUNCH_SKIP", "10"},
+                                            {"IRF_LAUNCH_COUNT", "5"},
+                                            {"IRF_SAMPLES", "4"},
+                                            {"IRF_CEILINGS", (tmp / "c.yaml").string()},
+                                            {"IRF_TARGETS", "h100-sxm5,b200"},
+                                            {"IRF_CALLSTACK", "0"},
+                                            {"IRF_LOG", "debug"},
+                                            {"IRF_DISABLE", "0"},
+                                            {"IRF_BACKEND", "fake:/tmp/s.json"}}));
+    EXPECT_TRUE(r.errors.empty()) << r.errors[0];
+    const Config& c = r.config;
+    EXPECT_EQ(c.output, "prof/%a-%r");
+    EXPECT_EQ(c.summary, SummaryMode::stderr_only);
+    EXPECT_EQ(c.kernels, "^gemm|conv");
+    EXPECT_EQ(c.exclude, "copy");
+    EXPECT_EQ(c.launch_skip, 10u);
+    EXPECT_EQ(c.launch_count, 5u);
+    EXPECT_EQ(c.samples, 4);
+    EXPECT_EQ(c.ceilings, (tmp / "c.yaml").string());
+    EXPECT_EQ(c.targets, "h100-sxm5,b200");
+    EXPECT_EQ(c.callstack, 0);
+    EXPECT_EQ(c.log, LogLevel::debug);
+    EXPECT_FALSE(c.disable);
+    EXPECT_EQ(c.backend, "fake");
+    EXPECT_EQ(c.backend_arg, "/tmp/s.json");
+}
+
+TEST(Env, EveryModeAndLevelName) {
+    EXPECT_EQ(parse("IRF_SUMMARY", "file").config.summary, SummaryMode::file);
+    EXPECT_EQ(parse("IRF_SUMMARY", "both").config.summary, SummaryMode::both);
+    EXPECT_EQ(parse("IRF_SUMMARY", "none").config.summary, SummaryMode::none);
+    EXPECT_EQ(parse("IRF_LOG", "error").config.log, LogLevel::error);
+    EXPECT_EQ(parse("IRF_LOG", "info").config.log, LogLevel::info);
+    EXPECT_EQ(parse("IRF_LOG", "warn").config.log, LogLevel::warn);
+    EXPECT_TRUE(parse("IRF_DISABLE", "1").config.disable);
+    EXPECT_TRUE(parse("IRF_DISABLE", "true").config.disable);
+    EXPECT_FALSE(parse("IRF_DISABLE", "off").config.disable);
+    EXPECT_EQ(parse("IRF_BACKEND", "cupti").config.backend, "cupti");
+    EXPECT_EQ(parse("IRF_TARGETS", "none").config.targets, "none");
+    EXPECT_EQ(parse("IRF_EXCLUDE", "").config.exclude, k_default_exclude);
+}
+
+TEST(Env, InvalidValuesThatAreIgnored) {
+    EXPECT_EQ(error_of("IRF_OUTPUT", "out-%x"),
+              "[irf] IRF_OUTPUT=out-%x: unknown placeholder %x; ignored, using default");
+    EXPECT_EQ(error_of("IRF_SUMMARY", "yes"),
+              "[irf] IRF_SUMMARY=yes: expected stderr, file, both or none; ignored, using default");
+    EXPECT_EQ(error_of("IRF_LAUNCH_SKIP", "-1"),
+              "[irf] IRF_LAUNCH_SKIP=-1: not a non-negative integer; ignored, using default");
+    EXPECT_EQ(error_of("IRF_SAMPLES", "1001"),
+              "[irf] IRF_SAMPLES=1001: larger than 1000; ignored, using default");
+    EXPECT_EQ(error_of("IRF_CEILINGS", "/nonexistent/c.yaml"),
+              "[irf] IRF_CEILINGS=/nonexistent/c.yaml: file not readable; ignored, using default");
+    EXPECT_EQ(error_of("IRF_TARGETS", "a,,b"),
+              "[irf] IRF_TARGETS=a,,b: empty item in the comma list; ignored, using default");
+    EXPECT_EQ(error_of("IRF_TARGETS", "a,"),
+              "[irf] IRF_TARGETS=a,: empty item in the comma list; ignored, using default");
+    EXPECT_EQ(error_of("IRF_CALLSTACK", "65"),
+              "[irf] IRF_CALLSTACK=65: larger than 64; ignored, using default");
+    EXPECT_EQ(error_of("IRF_LOG", "loud"),
+              "[irf] IRF_LOG=loud: expected error, warn, info or debug; ignored, using default");
+    const ParseResult r = parse("IRF_SAMPLES", "2x");
+    EXPECT_FALSE(r.disabled_by_error);
+    EXPECT_EQ(r.config.samples, 1);
+}
+
+TEST(Env, InvalidValuesThatDisable) {
+    for (const auto& [name, value] : std::map<std::string, std::string>{{"IRF_KERNELS", "(gemm"},
+                                                                        {"IRF_EXCLUDE", "[nccl"},
+                                                                        {"IRF_LAUNCH_COUNT", "ten"},
+                                                                        {"IRF_DISABLE", "maybe"},
+                                                                        {"IRF_BACKEND", "fake:"}}) {
+        const ParseResult r = parse(name, value);
+        EXPECT_TRUE(r.disabled_by_error) << name;
+        ASSERT_EQ(r.errors.size(), 1u) << name;
+        EXPECT_EQ(r.errors[0].rfind("[irf] " + name + "=" + value + ": ", 0), 0u) << r.errors[0];
+        EXPECT_NE(r.errors[0].find("; irf disabled"), std::string::npos) << r.errors[0];
+    }
+    EXPECT_NE(error_of("IRF_KERNELS", "(gemm").find("invalid ECMAScript regex"), std::string::npos);
+}
+
+TEST(Env, EachInvalidValueIsItsOwnLine) {
+    const ParseResult r =
+        parse_env(env_of({{"IRF_SAMPLES", "x"}, {"IRF_LOG", "y"}, {"IRF_CALLSTACK", "z"}}));
+    EXPECT_EQ(r.errors.size(), 3u);
+}
+
+TEST(Env, EffectiveSettingsNameEveryVariable) {
+    const Config c =
+        parse_env(env_of({{"IRF_LAUNCH_COUNT", "3"}, {"IRF_BACKEND", "fake:s.json"}})).config;
+    const std::map<std::string, std::string> e = c.effective();
+    EXPECT_EQ(e.size(), option_table().size());
+    EXPECT_EQ(e.at("IRF_LAUNCH_COUNT"), "3");
+    EXPECT_EQ(e.at("IRF_BACKEND"), "fake:s.json");
+    EXPECT_EQ(e.at("IRF_CEILINGS"), "auto");
+    EXPECT_EQ(e.at("IRF_SUMMARY"), "both");
+    EXPECT_EQ(Config{}.effective().at("IRF_LAUNCH_COUNT"), "unlimited");
+}
+
+TEST(Env, TableCoversDesignVariablesOnce) {
+    const std::vector<std::string> design = {
+        "IRF_OUTPUT",       "IRF_SUMMARY", "IRF_KERNELS",  "IRF_EXCLUDE", "IRF_LAUNCH_SKIP",
+        "IRF_LAUNCH_COUNT", "IRF_SAMPLES", "IRF_CEILINGS", "IRF_TARGETS", "IRF_CALLSTACK",
+        "IRF_LOG",          "IRF_DISABLE", "IRF_BACKEND"};
+    ASSERT_EQ(option_table().size(), design.size());
+    for (std::size_t i = 0; i < design.size(); ++i) {
+        EXPECT_EQ(option_table()[i].name, design[i]);
+    }
+}
+
+TEST(Env, DocsTableIsTheGeneratedOne) {
+    const std::string docs =
+        irf::test::read_file(std::string(IRF_SOURCE_DIR) + "/docs/configuration.md");
+    EXPECT_NE(docs.find(options_markdown()), std::string::npos)
+        << "docs/configuration.md must contain exactly:\n"
+        << options_markdown();
+}
+
+} // namespace
+} // namespace irf::config

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: Apache-2.0
+// Output stem placeholders, the rank suffix and the job id.
+#include <map>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "config/env.hpp"
+
+namespace irf::config {
+namespace {
+
+EnvLookup env_of(std::map<std::string, std::string> vars) {
+    return [vars = std::move(vars)](const char* name) -> const char* {
+        const auto it = vars.find(name);
+        return it == vars.end() ? nullptr : it->second.c_str();
+    };
+}
+
+StemContext context(std::optional<int> rank = std::nullopt,
+                    std::map<std::string, std::string> env = {}) {
+    return StemContext{"app", "node7", 4242, rank, env_of(std::move(env))};
+}
+
+TEST(Stem, EveryPlaceholder) {
+    EXPECT_EQ(expand_stem("irf-%a-%h-%p", context()), "irf-app-node7-4242");
+    EXPECT_EQ(expand_stem("r%r", context(5)), "r5");
+    EXPECT_EQ(expand_stem("r%r", context()), "r0");
+    EXPECT_EQ(expand_stem("j%j", context(std::nullopt, {{"PBS_JOBID", "12.pbs"}})), "j12.pbs");
+    EXPECT_EQ(expand_stem("j%j", context()), "j0");
+    EXPECT_EQ(expand_stem("%q{OUT}/x", context(std::nullopt, {{"OUT", "/scratch/u"}})),
+              "/scratch/u/x");
+    EXPECT_EQ(expand_stem("a%q{UNSET}b", context()), "ab");
+    EXPECT_EQ(expand_stem("100%%-%p", context()), "100%-4242");
+}
+
+TEST(Stem, SlashesInNamesCannotEscape) {
+    StemContext c = context(std::nullopt, {{"SLURM_JOB_ID", "1/2"}});
+    c.app = "../evil";
+    c.host = "a/b";
+    EXPECT_EQ(expand_stem("%a-%h-%j", c), ".._evil-a_b-1_2");
+}
+
+TEST(Stem, Check) {
+    EXPECT_EQ(check_stem("irf-%a-%h-%p-%r-%j-%q{X}-%%"), "");
+    EXPECT_EQ(check_stem("out-%x"), "unknown placeholder %x");
+    EXPECT_EQ(check_stem("out%"), "'%' at the end (write %% for a literal %)");
+    EXPECT_EQ(check_stem("%q"), "%q needs a variable name in braces, e.g. %q{USER}");
+    EXPECT_EQ(check_stem("%q{}"), "%q needs a variable name in braces, e.g. %q{USER}");
+    EXPECT_EQ(check_stem("%q{X"), "%q needs a variable name in braces, e.g. %q{USER}");
+    EXPECT_EQ(check_stem(""), "empty stem");
+    EXPECT_EQ(check_stem("dir/"), "stem names a directory (add a file name after the '/')");
+}
+
+TEST(Stem, RankSuffixOnlyInAParallelJobWithoutR) {
+    EXPECT_EQ(stem_with_rank("irf-%p", std::nullopt), "irf-%p");
+    EXPECT_EQ(stem_with_rank("irf-%p", 3), "irf-%p-r%r");
+    EXPECT_EQ(stem_with_rank("run-%r", 3), "run-%r");
+    EXPECT_EQ(stem_with_rank("run-%%r", 3), "run-%%r-r%r"); // "%%r" is a literal "%r"
+    EXPECT_EQ(expand_stem(stem_with_rank("irf-%p", 3), context(3)), "irf-4242-r3");
+}
+
+TEST(Stem, JobIdOrder) {
+    EXPECT_EQ(detect_job_id(env_of({{"SLURM_JOB_ID", "1"}, {"LSB_JOBID", "2"}})), "1");
+    EXPECT_EQ(detect_job_id(env_of({{"LSB_JOBID", "2"}})), "2");
+    EXPECT_EQ(detect_job_id(env_of({{"FLUX_JOB_ID", "f3"}})), "f3");
+    EXPECT_EQ(detect_job_id(env_of({{"JOB_ID", "9"}})), "9");
+    EXPECT_FALSE(detect_job_id(env_of({})).has_value());
+}
+
+} // namespace
+} // namespace irf::config

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: Apache-2.0
+// The fake backend's script parser: good scripts and one-line errors naming the key.
+#include <gtest/gtest.h>
+
+#include "intercept/fake/fake_script.hpp"
+
+namespace irf::intercept::fake {
+namespace {
+
+std::string error_of(const std::string& text) {
+    try {
+        (void)parse_script(text);
+    } catch (const ScriptError& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+TEST(FakeScript, FullLaunch) {
+    const Script s = parse_script(R"({"gpu": {"name": "G", "cc": "9.0", "sms": 132},
+        "passes": 4, "warnings": ["w"],
+        "launches": [{"kernel": "_Z1kv", "function": 7, "grid": [2, 3, 4], "block": [32, 1, 1],
+                      "smem": 128, "regs": 40, "device": 1, "thread": 2, "repeat": 5,
+                      "duration_ns": [1, 2], "counters": {"inst_warp": 9}, "graph": true}]})");
+    EXPECT_EQ(s.gpu.sms, 132);
+    EXPECT_EQ(s.passes, 4);
+    EXPECT_EQ(s.warnings, std::vector<std::string>{"w"});
+    ASSERT_EQ(s.launches.size(), 1u);
+    const ScriptLaunch& l = s.launches[0];
+    EXPECT_EQ(l.function, 7u);
+    EXPECT_EQ(l.launch.grid, (std::array<std::uint32_t, 3>{2, 3, 4}));
+    EXPECT_EQ(l.launch.smem_bytes, 128u);
+    EXPECT_EQ(l.launch.regs, 40u);
+    EXPECT_EQ(l.device, 1u);
+    EXPECT_EQ(l.thread, 2);
+    EXPECT_EQ(l.repeat, 5u);
+    EXPECT_EQ(l.duration_ns, (std::vector<double>{1, 2}));
+    EXPECT_EQ(l.counters.at("inst_warp"), 9);
+    EXPECT_TRUE(l.graph);
+}
+
+TEST(FakeScript, Errors) {
+    EXPECT_EQ(error_of("{"), "not valid JSON (byte 2)");
+    EXPECT_EQ(error_of("[]"), "(document): expected an object");
+    EXPECT_EQ(error_of("{}"), "launches: expected an array");
+    EXPECT_EQ(error_of(R"({"launches": [{"duration_ns": 1}]})"),
+              "launches[0].kernel: expected a non-empty string");
+    EXPECT_EQ(error_of(R"({"launches": [{"kernel": "k"}]})"), "launches[0].duration_ns: missing");
+    EXPECT_EQ(error_of(R"({"launches": [{"kernel": "k", "duration_ns": -1}]})"),
+              "launches[0].duration_ns: expected a non-negative number");
+    EXPECT_EQ(error_of(R"({"launches": [{"kernel": "k", "duration_ns": 1, "grid": [1, 1]}]})"),
+              "launches[0].grid: expected an array of 3 positive integers");
+    EXPECT_EQ(error_of(R"({"launches": [{"kernel": "k", "duration_ns": 1, "gird": [1]}]})"),
+              "launches[0].gird: unknown key");
+    EXPECT_EQ(
+        error_of(R"({"launches": [{"kernel": "k", "duration_ns": 1, "counters": {"x": "1"}}]})"),
+        "launches[0].counters.x: expected a non-negative number");
+    EXPECT_EQ(error_of(R"({"gpu": {"sms": -4}, "launches": []})"),
+              "gpu.sms: expected a non-negative integer");
+}
+
+} // namespace
+} // namespace irf::intercept::fake

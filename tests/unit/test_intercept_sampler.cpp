@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: Apache-2.0
+// The sampling policy: samples per kernel, provisional first launch, skip and count.
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "intercept/sampler.hpp"
+
+namespace irf::intercept {
+namespace {
+
+constexpr LaunchDecision P = LaunchDecision::profile;
+constexpr LaunchDecision T = LaunchDecision::time_only;
+
+/// Decisions for a kernel's launches; the first is cold (first launch of its function).
+std::vector<LaunchDecision> run(Sampler& s, SampleState& state, int launches) {
+    std::vector<LaunchDecision> out;
+    for (int i = 0; i < launches; ++i) {
+        out.push_back(s.decide(state, i == 0));
+    }
+    return out;
+}
+
+TEST(Sampler, FirstLaunchIsProvisionalAndTheNextIsTheSample) {
+    Sampler s(1, 0, std::nullopt);
+    SampleState k;
+    EXPECT_EQ(run(s, k, 5), (std::vector<LaunchDecision>{P, P, T, T, T}));
+}
+
+TEST(Sampler, ALaunchOnceKernelIsProfiled) {
+    Sampler s(1, 0, std::nullopt);
+    SampleState k;
+    EXPECT_EQ(run(s, k, 1), (std::vector<LaunchDecision>{P}));
+}
+
+TEST(Sampler, SamplesPerKernel) {
+    Sampler s(3, 0, std::nullopt);
+    SampleState a, b;
+    EXPECT_EQ(run(s, a, 6), (std::vector<LaunchDecision>{P, P, P, P, T, T}));
+    EXPECT_EQ(run(s, b, 2), (std::vector<LaunchDecision>{P, P})); // b has its own budget
+}
+
+TEST(Sampler, ZeroSamplesProfilesNothing) {
+    Sampler s(0, 0, std::nullopt);
+    SampleState k;
+    EXPECT_EQ(run(s, k, 3), (std::vector<LaunchDecision>{T, T, T}));
+}
+
+TEST(Sampler, SkipCountsMatchingLaunchesOfAllKernels) {
+    Sampler s(1, 3, std::nullopt);
+    SampleState a, b;
+    EXPECT_EQ(run(s, a, 2), (std::vector<LaunchDecision>{T, T})); // skipped 1, 2
+    // b: launch 3 skipped (its cold launch), then b's second launch is its sample.
+    EXPECT_EQ(run(s, b, 3), (std::vector<LaunchDecision>{T, P, T}));
+    EXPECT_EQ(s.decide(a, false), P); // a's next launch: its first sample
+    EXPECT_EQ(s.skipped(), 3u);
+}
+
+TEST(Sampler, CountCapsProfiledLaunchesOverall) {
+    Sampler s(5, 0, 2);
+    SampleState a, b;
+    EXPECT_EQ(run(s, a, 4), (std::vector<LaunchDecision>{P, P, T, T}));
+    EXPECT_EQ(run(s, b, 2), (std::vector<LaunchDecision>{T, T}));
+}
+
+TEST(Sampler, ColdLaunchOfAnotherFunctionAfterSamplesIsNotProfiled) {
+    // Same kernel loaded in a second context: its first launch is cold, but the kernel has
+    // its sample already.
+    Sampler s(1, 0, std::nullopt);
+    SampleState k;
+    run(s, k, 3);
+    EXPECT_EQ(s.decide(k, true), T);
+}
+
+TEST(Sampler, ConcurrentThreadsNeverExceedTheSamples) {
+    Sampler s(4, 0, std::nullopt);
+    SampleState k;
+    std::atomic<int> profiled{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 8; ++t) {
+        threads.emplace_back([&] {
+            for (int i = 0; i < 10000; ++i) {
+                profiled += s.decide(k, false) == P ? 1 : 0;
+            }
+        });
+    }
+    for (std::thread& t : threads) {
+        t.join();
+    }
+    EXPECT_EQ(profiled.load(), 4);
+}
+
+} // namespace
+} // namespace irf::intercept
