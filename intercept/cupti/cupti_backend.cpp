@@ -36,7 +36,10 @@ std::string refused_line(CUptiResult r, const char* holder) {
                " (e.g. Nsight Compute, Nsight Systems, a framework profiler); irf steps aside: "
                "no counters and no timing in this process";
     }
-    return "CUPTI is unavailable (" + error_text(r) + "); irf records nothing in this process";
+    const bool no_driver = r == CUPTI_ERROR_UNKNOWN || r == CUPTI_ERROR_NOT_INITIALIZED;
+    return "CUPTI is unavailable (" + error_text(r) +
+           (no_driver ? "; no usable NVIDIA driver? CUDA 13 needs R580 or newer" : "") +
+           "); irf records nothing in this process";
 }
 
 } // namespace
