@@ -56,6 +56,11 @@ std::string duration(double ns) {
     return ns >= 1e3 ? format("%.1f us", ns / 1e3) : format("%.0f ns", ns);
 }
 
+// Width of a projection column: its "->name" header, at least 8.
+int target_width(const std::string& target) {
+    return static_cast<int>(std::max<std::size_t>(8, 2 + std::min<std::size_t>(target.size(), 30)));
+}
+
 std::vector<std::string> target_names(const Profile& p) {
     std::vector<std::string> names;
     for (const KernelRecord& k : p.kernels) {
@@ -92,7 +97,7 @@ std::string row(const KernelRecord& k, std::size_t rank, double total_ns,
                 cell = format("%.2fx%s", p.speedup_point, p.confidence == "low" ? "?" : "");
             }
         }
-        line += format(" %12s", cell.c_str());
+        line += format(" %*s", target_width(t), cell.c_str());
     }
     while (!line.empty() && line.back() == ' ') {
         line.pop_back();
@@ -154,7 +159,7 @@ std::string text_summary(const Profile& p, std::size_t top) {
         format("%3s  %-40s %10s %6s %9s %-6s %7s %-10s %6s %5s", "#", "kernel", "time", "time%",
                "launches", "bound", "roof%", "global", "shared", "pred");
     for (const std::string& t : targets) {
-        header += format(" %12s", ("->" + t.substr(0, 10)).c_str());
+        header += format(" %*s", target_width(t), ("->" + t.substr(0, 30)).c_str());
     }
     out << header << "\n";
     for (std::size_t i = 0; i < shown; ++i) {

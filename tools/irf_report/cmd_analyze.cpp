@@ -62,12 +62,12 @@ std::string join(const std::vector<std::string>& items) {
 void report_gaps(const model::Profile& p) {
     std::size_t without_irm = 0;
     for (const model::KernelRecord& k : p.kernels) {
-        without_irm += k.analysis && !k.analysis->irm ? 1 : 0;
+        without_irm += k.analysis && (!k.analysis->irm || k.analysis->irm->bound.empty()) ? 1 : 0;
     }
     if (without_irm > 0) {
         std::cerr << "irf-report analyze: " << without_irm << " of " << p.kernels.size()
-                  << " kernels have no Instruction Roofline (zero time, zero instructions or "
-                     "counters absent); see \"Verdicts left out\"\n";
+                  << " kernels have no Instruction Roofline bound (zero time, zero instructions "
+                     "or counters absent); see \"Verdicts left out\"\n";
     }
 }
 

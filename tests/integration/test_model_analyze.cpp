@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: Apache-2.0
+// `irf-report analyze` end to end on hand-written profiles: golden text, analysed JSON without
+// NaN/inf, and one-line errors with exit code 2 for bad input.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "tests/support/golden.hpp"
+#include "tests/support/run_process.hpp"
+#include "tests/support/temp_dir.hpp"
+
+namespace {
+
+using irf::test::data_path;
+using irf::test::ProcessResult;
+
+class ModelAnalyze : public irf::test::TempDirTest {
+protected:
+    static ProcessResult analyze(std::vector<std::string> args) {
+        args.insert(args.begin(), {IRF_REPORT_BIN, "analyze"});
+        return irf::test::run_process(args);
+    }
+    static std::string ceilings() { return data_path("model/paper-v100.yaml"); }
+    static std::string target() { return data_path("model/paper-v100-hbm2x.yaml"); }
+};
+
+std::size_t lines(const std::string& text) {
+    return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+TEST_F(ModelAnalyze, TextMatchesGoldenAndJsonIsAnalysed) {
+    const std::string out = (m_tmp / "analysed.json").string();
+    const ProcessResult r = analyze({data_path("model/small.json"), "--ceilings", ceilings(),
+                                     "--targets", target(), "--json", out});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    // The ceilings path is machine-specific: compare the text with it replaced.
+    std::string text = r.out;
+    for (std::size_t at; (at = text.find(ceilings())) != std::string::npos;) {
+        text.replace(at, ceilings().size(), "paper-v100.yaml");
+    }
+    EXPECT_TRUE(irf::test::matches_golden("model_analyze.txt", text));
+    EXPECT_NE(r.err.find("2 of 5 kernels have no Instruction Roofline bound"), std::string::npos)
+        << r.err;
+    const std::string json_text = irf::test::read_file(out);
+    EXPECT_EQ(json_text.find("nan"), std::string::npos);
+    EXPECT_EQ(json_text.find("inf"), std::string::npos);
+    const auto j = nlohmann::json::parse(json_text);
+    EXPECT_EQ(j.at("ceilings_used").at("name"), "paper-v100");
+    const auto& triad = j.at("kernels").at(0).at("analysis");
+    EXPECT_EQ(triad.at("irm").at("bound"), "hbm");
+    EXPECT_EQ(triad.at("projection").at(0).at("target"), "paper-v100-hbm2x");
+    const auto& empty = j.at("kernels").at(3).at("analysis");
+    EXPECT_TRUE(empty.at("irm").is_null());
+    EXPECT_EQ(empty.at("missing").at(0), "irm: kernel time is 0 ns");
+}
+
+TEST_F(ModelAnalyze, TopLimitsTheTable) {
+    const ProcessResult r =
+        analyze({data_path("model/small.json"), "--ceilings", ceilings(), "--top", "1"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("Top 1 of 5 kernels"), std::string::npos);
+    EXPECT_EQ(r.out.find("hash_keys"), std::string::npos);
+}
+
+TEST_F(ModelAnalyze, WrongTypeNamesFileAndJsonPath) {
+    const std::string out = (m_tmp / "never.json").string();
+    const std::string in = data_path("model/bad-type.json");
+    const ProcessResult r = analyze({in, "--ceilings", ceilings(), "--json", out});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err, "irf-report: error: " + in + ": kernels[0].launches: expected a number\n");
+    EXPECT_TRUE(r.out.empty());
+    EXPECT_FALSE(std::filesystem::exists(out)); // nothing written half-way
+}
+
+TEST_F(ModelAnalyze, TruncatedJsonIsOneLine) {
+    const std::string in = data_path("model/truncated.json");
+    const ProcessResult r = analyze({in, "--ceilings", ceilings()});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err.rfind("irf-report: error: " + in + ": not valid JSON", 0), 0u) << r.err;
+    EXPECT_EQ(lines(r.err), 1u) << r.err;
+}
+
+TEST_F(ModelAnalyze, OtherSchemaAndMissingFileAreRejected) {
+    const std::string in = data_path("model/wrong-schema.json");
+    ProcessResult r = analyze({in});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find(in + ": schema: \"irf.ceilings/v1\" is not"), std::string::npos) << r.err;
+    r = analyze({(m_tmp / "absent.json").string()});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("absent.json"), std::string::npos);
+    EXPECT_EQ(lines(r.err), 1u) << r.err;
+}
+
+TEST_F(ModelAnalyze, BadCeilingsOrTargetNameTheProblem) {
+    const std::string yaml = (m_tmp / "broken.yaml").string();
+    irf::test::write_file(yaml, "schema: irf.ceilings/v1\ngpu: [\n");
+    ProcessResult r = analyze({data_path("model/small.json"), "--ceilings", yaml});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("broken.yaml"), std::string::npos) << r.err;
+    EXPECT_EQ(lines(r.err), 1u) << r.err;
+    r = analyze(
+        {data_path("model/small.json"), "--ceilings", ceilings(), "--targets", "no-such-gpu"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("no-such-gpu"), std::string::npos) << r.err;
+}
+
+TEST_F(ModelAnalyze, DefaultCeilingsComeFromTheProfiledGpu) {
+    auto j = nlohmann::json::parse(irf::test::read_file(data_path("model/small.json")));
+    j["gpu"]["name"] = "Tesla V100-SXM2-16GB";
+    const std::string in = (m_tmp / "v100.json").string();
+    irf::test::write_file(in, j.dump());
+    const ProcessResult r = analyze({in, "--targets", "h100-sxm5"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("ceilings: v100-sxm2 (shipped:v100-sxm2"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("->h100-sxm5"), std::string::npos) << r.out;
+}
+
+} // namespace
