@@ -69,10 +69,11 @@ mkdir -p "$out"/{env,irf,ncu,logs,sass,demo}
 out=$(cd "$out" && pwd)
 status=0
 note() { echo "[gpu-validate] $*" | tee -a "$out/summary.txt"; }
-step() { # step NAME CMD...: runs CMD, records ok/FAILED (exit code) in summary.txt
-    local name=$1
-    shift
-    if "$@"; then note "ok      $name"; else note "FAILED  $name (exit $?)"; status=1; fi
+step() { # step NAME LOG CMD...: runs CMD with its output in LOG, records ok/FAILED in summary
+    local name=$1 log=$2 rc=0
+    shift 2
+    "$@" >"$log" 2>&1 || rc=$?
+    if [ $rc = 0 ]; then note "ok      $name"; else note "FAILED  $name (exit $rc)"; status=1; fi
 }
 
 # --- where things are -----------------------------------------------------------------------
@@ -107,10 +108,10 @@ fi
 
 # --- ctest -L gpu ---------------------------------------------------------------------------
 if [ $run_ctest = 1 ]; then
-    step "ctest -L gpu" env IRF_GPU_TESTS_REQUIRE=1 ctest --test-dir "$build" -L gpu \
-        --output-on-failure --timeout 300 --output-junit "$out/ctest-gpu.xml" \
-        >"$out/ctest-gpu.log" 2>&1
-    tail -n 3 "$out/ctest-gpu.log" | tee -a "$out/summary.txt"
+    step "ctest -L gpu" "$out/ctest-gpu.log" env IRF_GPU_TESTS_REQUIRE=1 ctest \
+        --test-dir "$build" -L gpu --output-on-failure --timeout 300 \
+        --output-junit "$out/ctest-gpu.xml"
+    grep -E "tests passed|tests failed" "$out/ctest-gpu.log" | tee -a "$out/summary.txt"
 fi
 
 # --- each case under irf and under ncu --------------------------------------------------------
@@ -125,20 +126,19 @@ while read -r id app args; do
     [ -n "$id" ] || continue
     if [ "$app" = irf-demo ]; then bin=$demo; else bin=$apps/$app; fi
     # shellcheck disable=SC2086 # args is a word list on purpose
-    step "irf $id" env CUDA_INJECTION64_PATH="$libirf" IRF_OUTPUT="$out/irf/$id" \
-        IRF_SUMMARY=file IRF_LOG=info timeout 300 "$bin" $args >"$out/logs/$id.irf.log" 2>&1
+    step "irf $id" "$out/logs/$id.irf.log" env CUDA_INJECTION64_PATH="$libirf" \
+        IRF_OUTPUT="$out/irf/$id" IRF_SUMMARY=file IRF_LOG=info timeout 300 "$bin" $args
     if [ $run_ncu = 1 ] && [ -n "$ncu" ]; then
         # Same conditions as irf: no cache flush, no clock locking, every launch profiled.
         # shellcheck disable=SC2086
-        step "ncu $id" timeout 600 "$ncu" --csv --print-units base \
+        step "ncu $id" "$out/logs/$id.ncu.log" timeout 600 "$ncu" --csv --print-units base \
             --print-kernel-base demangled --cache-control none --clock-control none \
-            --metrics "$metrics" --log-file "$out/ncu/$id.csv" "$bin" $args \
-            >"$out/logs/$id.ncu.log" 2>&1
+            --metrics "$metrics" --log-file "$out/ncu/$id.csv" "$bin" $args
     fi
 done <<<"$cases"
 if [ $run_ncu = 1 ] && [ -n "$ncu" ]; then
-    step "compare irf vs ncu" python3 "$src/tests/gpu/compare_ncu.py" --irf "$out/irf" \
-        --ncu "$out/ncu" --out "$out/compare.md" --json "$out/compare.json"
+    step "compare irf vs ncu" "$out/logs/compare.log" python3 "$src/tests/gpu/compare_ncu.py" \
+        --irf "$out/irf" --ncu "$out/ncu" --out "$out/compare.md" --json "$out/compare.json"
     tail -n 1 "$out/compare.md" 2>/dev/null | tee -a "$out/summary.txt"
 elif [ $run_ncu = 1 ]; then
     note "SKIPPED ncu: not installed on this machine"
@@ -153,15 +153,14 @@ fi
 
 # --- the README quick start, and calibration ------------------------------------------------
 if [ -n "$demo" ] && [ -n "$libirf" ]; then
-    step "irf-demo under libirf.so" env CUDA_INJECTION64_PATH="$libirf" \
-        IRF_OUTPUT="$out/demo/irf-demo" IRF_SUMMARY=both timeout 300 "$demo" \
-        >"$out/demo/stdout.txt" 2>"$out/demo/stderr.txt"
+    step "irf-demo under libirf.so" "$out/demo/output.txt" env CUDA_INJECTION64_PATH="$libirf" \
+        IRF_OUTPUT="$out/demo/irf-demo" IRF_SUMMARY=both timeout 300 "$demo"
 fi
 if [ $run_calibrate = 1 ]; then
     calibrate=$(find "$build" -name irf-calibrate -type f -perm -u+x | head -n 1)
     if [ -n "$calibrate" ]; then
-        step "irf-calibrate" timeout 540 "$calibrate" -o "$out/calibrate.yaml" \
-            2>"$out/logs/calibrate.log"
+        step "irf-calibrate" "$out/logs/calibrate.log" timeout 540 "$calibrate" \
+            -o "$out/calibrate.yaml"
     else
         note "SKIPPED irf-calibrate: not built"
     fi
