@@ -138,7 +138,8 @@ while read -r id app args; do
 done <<<"$cases"
 if [ $run_ncu = 1 ] && [ -n "$ncu" ]; then
     step "compare irf vs ncu" "$out/logs/compare.log" python3 "$src/tests/gpu/compare_ncu.py" \
-        --irf "$out/irf" --ncu "$out/ncu" --out "$out/compare.md" --json "$out/compare.json"
+        --irf "$out/irf" --ncu "$out/ncu" --only "$only" --out "$out/compare.md" \
+        --json "$out/compare.json"
     tail -n 1 "$out/compare.md" 2>/dev/null | tee -a "$out/summary.txt"
 elif [ $run_ncu = 1 ]; then
     note "SKIPPED ncu: not installed on this machine"

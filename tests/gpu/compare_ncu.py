@@ -12,6 +12,7 @@ import argparse
 import csv
 import json
 import os
+import re
 import sys
 
 RATIO_ONLY = {"time_ns", "clock_hz"}
@@ -109,11 +110,12 @@ def main():
     p.add_argument("--irf", required=True, help="directory of <case-id>.json irf profiles")
     p.add_argument("--ncu", required=True, help="directory of <case-id>.csv ncu outputs")
     p.add_argument("--tolerance", type=float, default=0.01)
+    p.add_argument("--only", default="", help="regex of case ids to compare (default all)")
     p.add_argument("--out", help="Markdown file (default: stdout)")
     p.add_argument("--json", help="also write the rows as JSON here")
     args = p.parse_args()
     with open(args.expected, encoding="utf-8") as f:
-        cases = json.load(f)["cases"]
+        cases = [c for c in json.load(f)["cases"] if re.search(args.only, c["id"])]
     metric_map = read_metric_map(args.metrics)
     all_rows, problems = [], []
     for case in cases:

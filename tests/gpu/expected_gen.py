@@ -3,8 +3,10 @@
 # Writes tests/gpu/expected.json: the known answers of the apps in tests/gpu/apps and tools/demo.
 # The arithmetic lives here, next to each kernel's description, so every number is derived
 # rather than typed; run it after changing an app's sizes and commit both files.
+# usage: expected_gen.py [--out PATH]   (default: expected.json beside this script)
 import json
 import os
+import sys
 
 SECTOR = 32
 WARP = 32
@@ -198,6 +200,8 @@ def main():
                  bound_cases() + other_cases() + demo_cases(),
     }
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "expected.json")
+    if len(sys.argv) == 3 and sys.argv[1] == "--out":
+        path = sys.argv[2]
     with open(path, "w", encoding="utf-8") as f:
         json.dump(doc, f, indent=1)
         f.write("\n")
