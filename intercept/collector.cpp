@@ -37,22 +37,27 @@ std::array<std::uint32_t, 8> config_key(const model::LaunchConfig& c) noexcept {
 
 } // namespace
 
-/// One (function, launch configuration) pair, pointing at its kernel's stats.
+/// One (function, launch configuration) pair, pointing at its kernel's stats. `saturated` caches
+/// "this kernel needs no more samples", so the hot path skips the sampler and never touches the
+/// stats' cache line.
 struct Collector::Variant {
+    std::atomic<bool> saturated{false};
     std::array<std::uint32_t, 8> key{};
-    KernelStats* stats = nullptr;
+    std::atomic<KernelStats*> stats{nullptr}; ///< published last (release): key is valid then
     Variant* next = nullptr;
 };
 
-/// One CUfunction: its filter decision, computed once, and its configurations.
-struct Collector::Function {
+/// One CUfunction: its filter decision, computed once, and its configurations. The first
+/// configuration is stored inline so that the usual launch reads one cache line.
+struct alignas(64) Collector::Function {
     const void* handle = nullptr;
-    Function* next = nullptr;
-    std::string name;
-    std::string mangled;
     bool selected = false;
     std::atomic<bool> launched{false};
-    std::atomic<Variant*> variants{nullptr};
+    Variant first;
+    std::atomic<Variant*> more{nullptr}; ///< further configurations
+    Function* next = nullptr;            ///< bucket chain
+    std::string name;
+    std::string mangled;
 };
 
 void DurationAccumulator::add(double ns) noexcept {
@@ -105,17 +110,28 @@ Collector::Function* Collector::add_function(const LaunchEvent& event) noexcept 
     }
 }
 
-__attribute__((noinline)) KernelStats* Collector::add_variant(Function& function,
-                                                              const LaunchEvent& event) noexcept {
+Collector::Variant* Collector::find_variant(Function& function,
+                                            const std::array<std::uint32_t, 8>& key) noexcept {
+    KernelStats* first = function.first.stats.load(std::memory_order_acquire);
+    if (first != nullptr && function.first.key == key) {
+        return &function.first;
+    }
+    for (Variant* v = function.more.load(std::memory_order_acquire); v != nullptr; v = v->next) {
+        if (v->key == key) {
+            return v;
+        }
+    }
+    return nullptr;
+}
+
+__attribute__((noinline)) Collector::Variant*
+Collector::add_variant(Function& function, const LaunchEvent& event) noexcept {
     try {
         const auto key = config_key(event.launch);
         RawStack stack = capture_call_stack(m_callstack, k_own_frames);
         const std::lock_guard<std::mutex> lock(m_mutex);
-        for (Variant* v = function.variants.load(std::memory_order_acquire); v != nullptr;
-             v = v->next) {
-            if (v->key == key) {
-                return v->stats;
-            }
+        if (Variant* v = find_variant(function, key)) {
+            return v;
         }
         std::unique_ptr<KernelStats>& stats = m_kernels[{function.name, key}];
         if (!stats) {
@@ -125,13 +141,18 @@ __attribute__((noinline)) KernelStats* Collector::add_variant(Function& function
             stats->launch = event.launch;
             stats->call_stack = std::move(stack);
         }
+        if (function.first.stats.load(std::memory_order_relaxed) == nullptr) {
+            function.first.key = key;
+            function.first.stats.store(stats.get(), std::memory_order_release);
+            return &function.first;
+        }
         auto variant = std::make_unique<Variant>();
         variant->key = key;
-        variant->stats = stats.get();
-        variant->next = function.variants.load(std::memory_order_relaxed);
-        function.variants.store(variant.get(), std::memory_order_release);
+        variant->stats.store(stats.get(), std::memory_order_relaxed);
+        variant->next = function.more.load(std::memory_order_relaxed);
+        function.more.store(variant.get(), std::memory_order_release);
         m_variants.push_back(std::move(variant));
-        return stats.get();
+        return m_variants.back().get();
     } catch (...) {
         return nullptr;
     }
@@ -155,23 +176,21 @@ LaunchDecision Collector::on_launch(const LaunchEvent& event) noexcept {
         return LaunchDecision::time_only;
     }
     const auto key = config_key(event.launch);
-    KernelStats* stats = nullptr;
-    for (Variant* v = fn->variants.load(std::memory_order_acquire); v != nullptr; v = v->next) {
-        if (v->key == key) {
-            stats = v->stats;
-            break;
-        }
-    }
-    if (stats == nullptr && (stats = add_variant(*fn, event)) == nullptr) {
+    Variant* variant = find_variant(*fn, key);
+    if (variant == nullptr && (variant = add_variant(*fn, event)) == nullptr) {
         m_dropped.fetch_add(1, std::memory_order_relaxed);
         return LaunchDecision::time_only;
     }
+    KernelStats* stats = variant->stats.load(std::memory_order_relaxed);
     // exchange only on the first launch: afterwards this is a plain load of a shared line.
     const bool cold = !fn->launched.load(std::memory_order_relaxed) &&
                       !fn->launched.exchange(true, std::memory_order_relaxed);
     LaunchDecision decision = LaunchDecision::time_only;
-    if (fn->selected && !event.graph) {
+    if (fn->selected && !event.graph && !variant->saturated.load(std::memory_order_relaxed)) {
         decision = m_sampler.decide(stats->sampling, cold);
+        if (decision == LaunchDecision::time_only && m_sampler.saturated(stats->sampling)) {
+            variant->saturated.store(true, std::memory_order_relaxed);
+        }
     }
     LaunchLog* log = t_slot.owner == m_id ? t_slot.log : register_thread();
     if (log == nullptr ||

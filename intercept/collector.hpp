@@ -98,7 +98,9 @@ private:
 
     Function* find_function(const void* handle) const noexcept;
     Function* add_function(const LaunchEvent& event) noexcept;
-    KernelStats* add_variant(Function& function, const LaunchEvent& event) noexcept;
+    static Variant* find_variant(Function& function,
+                                 const std::array<std::uint32_t, 8>& key) noexcept;
+    Variant* add_variant(Function& function, const LaunchEvent& event) noexcept;
     LaunchLog* register_thread() noexcept;
     void drain_locked();
     bool apply_duration_locked(const DurationRecord& record);

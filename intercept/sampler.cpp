@@ -63,6 +63,11 @@ LaunchDecision Sampler::decide(SampleState& state, bool cold) noexcept {
     return LaunchDecision::time_only;
 }
 
+bool Sampler::saturated(const SampleState& state) const noexcept {
+    return m_samples <= 0 || state.warm_claimed.load(std::memory_order_relaxed) >= m_samples ||
+           m_count_left.load(std::memory_order_relaxed) == 0;
+}
+
 std::uint64_t Sampler::skipped() const noexcept {
     return m_skip - m_skip_left.load(std::memory_order_relaxed);
 }

@@ -33,6 +33,10 @@ public:
     /// The decision for one launch of a selected kernel; `cold` = first launch of its function.
     [[nodiscard]] LaunchDecision decide(SampleState& state, bool cold) noexcept;
 
+    /// True when no later launch of this kernel can be profiled any more (its samples are taken
+    /// or IRF_LAUNCH_COUNT is used up); permanent, so callers may cache it.
+    [[nodiscard]] bool saturated(const SampleState& state) const noexcept;
+
     /// Launches skipped by IRF_LAUNCH_SKIP so far.
     [[nodiscard]] std::uint64_t skipped() const noexcept;
 
