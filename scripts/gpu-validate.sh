@@ -16,6 +16,8 @@
 #        [--only REGEX]   case ids of tests/gpu/expected.json to run (default all)
 #        [--pack DIR]     also copy summary.txt, compare.md and OUT_DIR as one .tar.gz to DIR
 #                         (the device tool returns at most 8 files from $OUT)
+#        [--deadline S]   skip or stop steps after S seconds (default 540: a device call is
+#                         at most 600 s, and the packing must still happen)
 #        scripts/gpu-validate.sh --collect-libs BUILD_DIR
 #                         copies the shared libraries the build needs beyond glibc, libstdc++
 #                         and CUDA (yaml-cpp, libunwind, ...) into BUILD_DIR/_libs, for a
@@ -24,7 +26,7 @@
 set -u
 
 usage() {
-    sed -n '3,23p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '3,25p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 }
 
@@ -48,7 +50,7 @@ fi
 build=$(cd "$1" 2>/dev/null && pwd) || { echo "gpu-validate: no build dir $1"; exit 2; }
 out=$2
 shift 2
-run_ctest=1 run_ncu=1 run_calibrate=0 only=. pack=""
+run_ctest=1 run_ncu=1 run_calibrate=0 only=. pack="" deadline=540
 while [ $# -gt 0 ]; do
     case $1 in
     --no-ctest) run_ctest=0 ;;
@@ -56,6 +58,7 @@ while [ $# -gt 0 ]; do
     --calibrate) run_calibrate=1 ;;
     --only) only=${2:?--only needs a regex}; shift ;;
     --pack) pack=${2:?--pack needs a directory}; shift ;;
+    --deadline) deadline=${2:?--deadline needs seconds}; shift ;;
     *) usage ;;
     esac
     shift
@@ -69,10 +72,18 @@ mkdir -p "$out"/{env,irf,ncu,logs,sass,demo}
 out=$(cd "$out" && pwd)
 status=0
 note() { echo "[gpu-validate] $*" | tee -a "$out/summary.txt"; }
-step() { # step NAME LOG CMD...: runs CMD with its output in LOG, records ok/FAILED in summary
-    local name=$1 log=$2 rc=0
+started=$(date +%s)
+step() { # step NAME LOG CMD...: runs CMD with its output in LOG, records ok/FAILED in summary;
+    # skipped once the deadline has passed, and stopped at it (so --pack still runs in time)
+    local name=$1 log=$2 rc=0 left
     shift 2
-    "$@" >"$log" 2>&1 || rc=$?
+    left=$((deadline - ($(date +%s) - started)))
+    if [ $left -le 0 ]; then
+        note "SKIPPED $name (deadline of ${deadline}s reached)"
+        status=1
+        return
+    fi
+    timeout "$left" "$@" >"$log" 2>&1 || rc=$?
     if [ $rc = 0 ]; then note "ok      $name"; else note "FAILED  $name (exit $rc)"; status=1; fi
 }
 
@@ -127,11 +138,11 @@ while read -r id app args; do
     if [ "$app" = irf-demo ]; then bin=$demo; else bin=$apps/$app; fi
     # shellcheck disable=SC2086 # args is a word list on purpose
     step "irf $id" "$out/logs/$id.irf.log" env CUDA_INJECTION64_PATH="$libirf" \
-        IRF_OUTPUT="$out/irf/$id" IRF_SUMMARY=file IRF_LOG=info timeout 300 "$bin" $args
+        IRF_OUTPUT="$out/irf/$id" IRF_SUMMARY=file IRF_LOG=info "$bin" $args
     if [ $run_ncu = 1 ] && [ -n "$ncu" ]; then
         # Same conditions as irf: no cache flush, no clock locking, every launch profiled.
         # shellcheck disable=SC2086
-        step "ncu $id" "$out/logs/$id.ncu.log" timeout 600 "$ncu" --csv --print-units base \
+        step "ncu $id" "$out/logs/$id.ncu.log" "$ncu" --csv --print-units base \
             --print-kernel-base demangled --cache-control none --clock-control none \
             --metrics "$metrics" --log-file "$out/ncu/$id.csv" "$bin" $args
     fi
@@ -155,12 +166,12 @@ fi
 # --- the README quick start, and calibration ------------------------------------------------
 if [ -n "$demo" ] && [ -n "$libirf" ]; then
     step "irf-demo under libirf.so" "$out/demo/output.txt" env CUDA_INJECTION64_PATH="$libirf" \
-        IRF_OUTPUT="$out/demo/irf-demo" IRF_SUMMARY=both timeout 300 "$demo"
+        IRF_OUTPUT="$out/demo/irf-demo" IRF_SUMMARY=both "$demo"
 fi
 if [ $run_calibrate = 1 ]; then
     calibrate=$(find "$build" -name irf-calibrate -type f -perm -u+x | head -n 1)
     if [ -n "$calibrate" ]; then
-        step "irf-calibrate" "$out/logs/calibrate.log" timeout 540 "$calibrate" \
+        step "irf-calibrate" "$out/logs/calibrate.log" "$calibrate" \
             -o "$out/calibrate.yaml"
     else
         note "SKIPPED irf-calibrate: not built"
