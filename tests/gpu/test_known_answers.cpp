@@ -164,6 +164,8 @@ TEST_P(KnownAnswer, CountersAndVerdictsUnderIrf) {
     options.timeout_s = 240;
     const ProcessResult run = run_process(argv, options);
     ASSERT_EQ(run.exit_code, 0) << "stdout:\n" << run.out << "stderr:\n" << run.err;
+    EXPECT_EQ(run.out.find("FAIL"), std::string::npos) << "wrong results under irf:\n" << run.out;
+    SCOPED_TRACE("stderr of the run under irf:\n" + run.err);
 
     const auto path = m_tmp / "profile.json";
     ASSERT_TRUE(std::filesystem::exists(path)) << "no profile written; stderr:\n" << run.err;
