@@ -36,3 +36,13 @@ install(PROGRAMS ${CMAKE_CURRENT_SOURCE_DIR}/irf_plot/irf_plot.py
     DESTINATION ${CMAKE_INSTALL_DATADIR}/irf/irf_plot)
 install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/irf_plot/irfplot
     DESTINATION ${CMAKE_INSTALL_DATADIR}/irf/irf_plot FILES_MATCHING PATTERN "*.py")
+
+# irf-report subcommands of this area (each registers itself; see irf_report/command.hpp).
+target_sources(irf-report PRIVATE
+    ${CMAKE_CURRENT_SOURCE_DIR}/irf_report/tools_common.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/irf_report/tools_merge.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/irf_report/cmd_merge.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/irf_report/tools_compare.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/irf_report/cmd_compare.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/irf_report/tools_csv.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/irf_report/cmd_csv.cpp)

@@ -34,9 +34,9 @@ def kernel(name, mangled, grid, block, smem, launches, time_ns, counters):
     }
 
 
-def transpose_naive(dram_write):
+def transpose_naive(dram_write, time_ns):
     return kernel("void transpose_naive<float>(float*, float const*, int)",
-                  "_Z15transpose_naiveIfEvPT_PKS0_i", [128, 128, 1], [32, 8, 1], 0, 10, 1.2e6, {
+                  "_Z15transpose_naiveIfEvPT_PKS0_i", [128, 128, 1], [32, 8, 1], 0, 10, time_ns, {
                       "inst_warp": 10 * M, "inst_thread": 320 * M,
                       "inst_global_ld": 0.5 * M, "inst_global_st": 0.5 * M,
                       "sectors_global_ld": 2 * M, "sectors_global_st": 16 * M,
@@ -126,7 +126,7 @@ def profile(pid, kernels):
 
 
 before = profile(1000, [
-    transpose_naive(16 * M),
+    transpose_naive(16 * M, 1.2e6),
     transpose_tiled("void transpose_coalesced<float>(float*, float const*, int)",
                     "_Z19transpose_coalescedIfEvPT_PKS0_i", 16, 5.5e5),
     stream_triad(2.7e5),
@@ -135,7 +135,7 @@ before = profile(1000, [
     nccl(),
 ])
 after = profile(2000, [
-    transpose_naive(2.5 * M),
+    transpose_naive(2.5 * M, 0.9e6),
     transpose_tiled("void transpose_coalesced<float>(float*, float const*, int)",
                     "_Z19transpose_coalescedIfEvPT_PKS0_i", 1, 1.6e5),
     stream_triad(2.73e5),

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+// `irf-report csv PROFILE.json [-o FILE]`: one row per kernel with the analysed values.
+#include <iostream>
+
+#include "model/file_io.hpp"
+#include "tools/irf_report/command.hpp"
+#include "tools/irf_report/tools_common.hpp"
+#include "tools/irf_report/tools_csv.hpp"
+
+namespace irf::report {
+namespace {
+
+struct CsvOptions {
+    std::string input, output;
+};
+
+int run_csv(const CsvOptions& o) {
+    const std::string text = profile_csv(load_input(o.input));
+    if (o.output.empty()) {
+        std::cout << text;
+        return 0;
+    }
+    if (const std::string error = model::write_file_atomic(o.output, text); !error.empty()) {
+        throw InputError(error);
+    }
+    return 0;
+}
+
+const bool s_registered =
+    register_command({"csv", "One CSV row per kernel with the analysed values (RFC 4180)",
+                      [](CLI::App& sub) -> std::function<int()> {
+                          auto options = std::make_shared<CsvOptions>();
+                          sub.add_option("profile", options->input, "Profile JSON")->required();
+                          sub.add_option("-o,--output", options->output,
+                                         "Write to this file (default: standard output)");
+                          return [options] { return run_csv(*options); };
+                      }});
+
+} // namespace
+} // namespace irf::report

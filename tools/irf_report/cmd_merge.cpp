@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: Apache-2.0
+// `irf-report merge RANK.json... -o JOB.json`: one job profile from the profiles of its ranks.
+#include <cstdio>
+#include <iostream>
+
+#include "model/file_io.hpp"
+#include "tools/irf_report/command.hpp"
+#include "tools/irf_report/tools_common.hpp"
+#include "tools/irf_report/tools_merge.hpp"
+
+namespace irf::report {
+namespace {
+
+struct MergeOptions {
+    std::vector<std::string> inputs;
+    std::string output;
+    bool allow_mixed = false;
+};
+
+void print_table(const MergedJob& merged, const std::string& output) {
+    std::printf("merged %zu rank profiles of %s on %s -> %s\n", merged.files.size(),
+                merged.job.app.c_str(), describe_gpu(merged.job.gpu).c_str(), output.c_str());
+    std::printf("%-36s %7s %10s %10s %10s %10s %9s %7s\n", "kernel", "ranks", "total", "min",
+                "median", "max", "imbalance", "slowest");
+    for (std::size_t i = 0; i < merged.stats.size(); ++i) {
+        const RankStats& s = merged.stats[i];
+        std::string name = short_name(merged.job.kernels[i].name);
+        if (name.size() > 36) {
+            name = name.substr(0, 35) + "~";
+        }
+        const std::string ranks =
+            std::to_string(s.ranks_present) + "/" + std::to_string(s.per_rank.size());
+        std::printf("%-36s %7s %10s %10s %10s %10s %9s %7d\n", name.c_str(), ranks.c_str(),
+                    format_time(merged.job.kernels[i].time_ns.total).c_str(),
+                    format_time(s.min).c_str(), format_time(s.median).c_str(),
+                    format_time(s.max).c_str(), format_number(s.imbalance).c_str(), s.slowest_rank);
+    }
+    for (const std::string& w : merged.job.warnings) {
+        if (w.rfind("merge: ", 0) == 0) {
+            std::fprintf(stderr, "irf-report: warning: %s\n", w.c_str() + 7);
+        }
+    }
+}
+
+int run_merge(const MergeOptions& o) {
+    std::vector<model::Profile> profiles;
+    for (const std::string& path : o.inputs) {
+        profiles.push_back(load_input(path));
+    }
+    const MergedJob merged = merge_profiles(profiles, o.inputs, o.allow_mixed);
+    const std::string text = merged_to_json(merged).dump(2) + "\n";
+    if (const std::string error = model::write_file_atomic(o.output, text); !error.empty()) {
+        throw InputError(error);
+    }
+    print_table(merged, o.output);
+    return 0;
+}
+
+const bool s_registered = register_command(
+    {"merge", "Merge the rank profiles of a job into one job profile",
+     [](CLI::App& sub) -> std::function<int()> {
+         auto options = std::make_shared<MergeOptions>();
+         sub.add_option("profiles", options->inputs, "Rank profiles (RANK.json...)")->required();
+         sub.add_option("-o,--output", options->output, "Job profile to write")->required();
+         sub.add_flag("--allow-mixed", options->allow_mixed,
+                      "Merge profiles of different GPUs, ceilings or irf versions (warns)");
+         return [options] { return run_merge(*options); };
+     }});
+
+} // namespace
+} // namespace irf::report

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: Apache-2.0
+// Helpers shared by irf-report merge, compare and csv.
+#include "tools/irf_report/tools_common.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "model/profile_json.hpp"
+#include "tools/irf_report/command.hpp"
+
+namespace irf::report {
+
+model::Profile load_input(const std::string& path) {
+    model::Profile profile;
+    try {
+        profile = model::load_profile(path);
+    } catch (const model::FormatError& e) {
+        const std::string message = e.what();
+        // load_profile names the path in most messages; make sure every one does.
+        throw InputError(message.rfind(path, 0) == 0 ? message : path + ": " + message);
+    }
+    if (profile.kernels.empty()) {
+        throw InputError(path + ": kernels: the profile has no kernel");
+    }
+    return profile;
+}
+
+std::string launch_key(const model::KernelRecord& k) {
+    const auto& l = k.launch;
+    char buffer[160];
+    std::snprintf(buffer, sizeof buffer, "|%u,%u,%u|%u,%u,%u|%u", l.grid[0], l.grid[1], l.grid[2],
+                  l.block[0], l.block[1], l.block[2], l.smem_bytes);
+    return k.name + buffer;
+}
+
+namespace {
+
+// name -> indices not yet matched, for the by-name fallback.
+std::map<std::string, std::vector<std::size_t>>
+unmatched_by_name(const std::vector<model::KernelRecord>& kernels, const std::vector<bool>& used) {
+    std::map<std::string, std::vector<std::size_t>> out;
+    for (std::size_t i = 0; i < kernels.size(); ++i) {
+        if (!used[i]) {
+            out[kernels[i].name].push_back(i);
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+KernelMatch match_kernels(const std::vector<model::KernelRecord>& before,
+                          const std::vector<model::KernelRecord>& after) {
+    std::map<std::string, std::size_t> by_key;
+    for (std::size_t i = 0; i < before.size(); ++i) {
+        by_key.emplace(launch_key(before[i]), i);
+    }
+    std::vector<bool> used_b(before.size(), false), used_a(after.size(), false);
+    std::vector<std::pair<std::size_t, std::size_t>> found(after.size(), {0, 0});
+    for (std::size_t j = 0; j < after.size(); ++j) {
+        const auto it = by_key.find(launch_key(after[j]));
+        if (it != by_key.end() && !used_b[it->second]) {
+            used_b[it->second] = used_a[j] = true;
+            found[j] = {it->second, j};
+        }
+    }
+    // A kernel whose launch configuration changed is still the same kernel when its name is
+    // unique on both sides.
+    auto names_b = unmatched_by_name(before, used_b);
+    const auto names_a = unmatched_by_name(after, used_a);
+    for (const auto& [name, indices] : names_a) {
+        const auto it = names_b.find(name);
+        if (indices.size() == 1 && it != names_b.end() && it->second.size() == 1) {
+            used_b[it->second[0]] = used_a[indices[0]] = true;
+            found[indices[0]] = {it->second[0], indices[0]};
+        }
+    }
+    KernelMatch match;
+    for (std::size_t j = 0; j < after.size(); ++j) {
+        if (used_a[j]) {
+            match.pairs.push_back(found[j]);
+        } else {
+            match.only_after.push_back(j);
+        }
+    }
+    for (std::size_t i = 0; i < before.size(); ++i) {
+        if (!used_b[i]) {
+            match.only_before.push_back(i);
+        }
+    }
+    return match;
+}
+
+std::string short_name(const std::string& name) {
+    std::string text = name;
+    for (const char* prefix : {"void ", "auto ", "int ", "float ", "double "}) {
+        if (text.rfind(prefix, 0) == 0) {
+            text = text.substr(std::string(prefix).size());
+            break;
+        }
+    }
+    int depth = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '<') {
+            ++depth;
+        } else if (text[i] == '>') {
+            --depth;
+        } else if (text[i] == '(' && depth == 0 && i > 0) {
+            return text.substr(0, i);
+        }
+    }
+    return text;
+}
+
+std::string format_time(double ns) {
+    char buffer[64];
+    if (!std::isfinite(ns)) {
+        return "-";
+    }
+    const double a = std::fabs(ns);
+    if (a >= 1e9) {
+        std::snprintf(buffer, sizeof buffer, "%.3g s", ns / 1e9);
+    } else if (a >= 1e6) {
+        std::snprintf(buffer, sizeof buffer, "%.3g ms", ns / 1e6);
+    } else if (a >= 1e3) {
+        std::snprintf(buffer, sizeof buffer, "%.3g us", ns / 1e3);
+    } else {
+        std::snprintf(buffer, sizeof buffer, "%.3g ns", ns);
+    }
+    return buffer;
+}
+
+std::string format_number(std::optional<double> value, int digits) {
+    if (!value || !std::isfinite(*value)) {
+        return "-";
+    }
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*g", digits, *value);
+    return buffer;
+}
+
+std::string format_launch(const model::LaunchConfig& l) {
+    char buffer[128];
+    std::snprintf(buffer, sizeof buffer, "grid [%u,%u,%u] block [%u,%u,%u]", l.grid[0], l.grid[1],
+                  l.grid[2], l.block[0], l.block[1], l.block[2]);
+    return buffer;
+}
+
+std::string describe_gpu(const model::GpuInfo& gpu) {
+    return (gpu.name.empty() ? std::string("unknown GPU") : gpu.name) + " (" +
+           (gpu.chip.empty() ? "?" : gpu.chip) + ", cc " + (gpu.cc.empty() ? "?" : gpu.cc) + ")";
+}
+
+} // namespace irf::report

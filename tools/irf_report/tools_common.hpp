@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: Apache-2.0
+// Helpers shared by irf-report merge, compare and csv: input loading, kernel matching, formats.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/profile.hpp"
+
+namespace irf::report {
+
+/// Loads an analysed or raw profile; any problem (missing file, bad JSON, wrong schema, no
+/// kernel) becomes an InputError naming the file.
+[[nodiscard]] model::Profile load_input(const std::string& path);
+
+/// Identity of a kernel across profiles: demangled name and launch configuration.
+[[nodiscard]] std::string launch_key(const model::KernelRecord& kernel);
+
+/// Pairs of (before index, after index) matched by name and launch configuration, then by name
+/// alone where that leaves exactly one candidate on each side; unmatched indices are returned
+/// in `only_before` / `only_after`. Pairs are in `after` order.
+struct KernelMatch {
+    std::vector<std::pair<std::size_t, std::size_t>> pairs;
+    std::vector<std::size_t> only_before, only_after;
+};
+[[nodiscard]] KernelMatch match_kernels(const std::vector<model::KernelRecord>& before,
+                                        const std::vector<model::KernelRecord>& after);
+
+/// A kernel label for tables: no return type, no parameter list ("f<int>(float*)" -> "f<int>").
+[[nodiscard]] std::string short_name(const std::string& name);
+
+/// "1.23 ms", "456 us", "789 ns" with three significant digits.
+[[nodiscard]] std::string format_time(double ns);
+
+/// A number with `digits` significant digits (printf %g), or "-" when absent.
+[[nodiscard]] std::string format_number(std::optional<double> value, int digits = 3);
+
+/// "grid [a,b,c] block [x,y,z]".
+[[nodiscard]] std::string format_launch(const model::LaunchConfig& launch);
+
+/// The GPU a profile ran on, for messages: "NVIDIA H100 80GB HBM3 (GH100, cc 9.0)".
+[[nodiscard]] std::string describe_gpu(const model::GpuInfo& gpu);
+
+} // namespace irf::report

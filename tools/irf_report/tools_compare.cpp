@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: Apache-2.0
+// irf-report compare: how each kernel moved between two profiles.
+#include "tools/irf_report/tools_compare.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "tools/irf_report/tools_common.hpp"
+
+namespace irf::report {
+namespace {
+
+using model::KernelRecord;
+
+// A change smaller than this ratio (5%) reads as "unchanged".
+constexpr double k_threshold = 1.05;
+
+const model::IrmResult* irm_of(const KernelRecord& k) {
+    return k.analysis && k.analysis->irm ? &*k.analysis->irm : nullptr;
+}
+
+std::optional<double> level(const model::PerLevel& p, const std::string& name) {
+    return name == "l1" ? p.l1 : name == "l2" ? p.l2 : p.hbm;
+}
+
+const char* level_title(const std::string& name) {
+    return name == "l1" ? "L1" : name == "l2" ? "L2" : "HBM";
+}
+
+const char* transactions(const std::string& name) {
+    return name == "l1" ? "L1 (global/local/shared)" : name == "l2" ? "L2" : "DRAM";
+}
+
+// The level to read the movement at: the one whose intensity moved most, else the bound.
+std::string reading_level(const model::IrmResult& b, const model::IrmResult& a) {
+    std::string best;
+    double best_change = std::log(k_threshold);
+    for (const char* name : {"l1", "l2", "hbm"}) {
+        const auto x = level(b.ii, name), y = level(a.ii, name);
+        if (x && y && *x > 0 && *y > 0 && std::fabs(std::log(*y / *x)) > best_change) {
+            best_change = std::fabs(std::log(*y / *x));
+            best = name;
+        }
+    }
+    if (!best.empty()) {
+        return best;
+    }
+    return a.bound == "l1" || a.bound == "l2" ? a.bound : "hbm";
+}
+
+std::string movement(const model::IrmResult& b, const model::IrmResult& a) {
+    const std::string lv = reading_level(b, a);
+    const auto x = level(b.ii, lv), y = level(a.ii, lv);
+    std::string out;
+    if (x && y && *x > 0 && *y > 0) {
+        const std::string ii = " (II " + format_number(*x) + " -> " + format_number(*y) + ")";
+        if (*y / *x > k_threshold) {
+            out = std::string("moved right along ") + level_title(lv) + ": fewer " +
+                  transactions(lv) + " transactions per instruction" + ii;
+        } else if (*x / *y > k_threshold) {
+            out = std::string("moved left along ") + level_title(lv) + ": more " +
+                  transactions(lv) + " transactions per instruction" + ii;
+        } else {
+            out = std::string("same ") + level_title(lv) + " intensity" + ii;
+        }
+    } else {
+        out = std::string("no ") + level_title(lv) + " intensity to compare";
+    }
+    if (b.gips_warp > 0 && a.gips_warp / b.gips_warp > k_threshold) {
+        out += ", up: more warp GIPS";
+    } else if (a.gips_warp > 0 && b.gips_warp / a.gips_warp > k_threshold) {
+        out += ", down: fewer warp GIPS";
+    }
+    if (a.bound != b.bound) {
+        out += "; bound " + b.bound + " -> " + a.bound;
+    }
+    return out;
+}
+
+// Walls and predication changes worth naming in the reading.
+std::string side_notes(const KernelRecord& before, const KernelRecord& after) {
+    const auto& b = *before.analysis;
+    const auto& a = *after.analysis;
+    std::string out;
+    if (b.walls.shared && a.walls.shared &&
+        std::fabs(b.walls.shared->conflict_ways - a.walls.shared->conflict_ways) >= 0.5) {
+        out += "; shared bank conflicts " + format_number(b.walls.shared->conflict_ways) +
+               "-way -> " + format_number(a.walls.shared->conflict_ways) + "-way";
+    }
+    if (b.walls.global && a.walls.global && b.walls.global->pattern != a.walls.global->pattern) {
+        out += "; global pattern " + b.walls.global->pattern + " -> " + a.walls.global->pattern;
+    }
+    if (b.predication && a.predication && std::fabs(*b.predication - *a.predication) >= 0.05) {
+        out += "; predication " + format_number(*b.predication, 2) + " -> " +
+               format_number(*a.predication, 2);
+    }
+    return out;
+}
+
+std::string time_change(double before_ns, double after_ns) {
+    if (!(before_ns > 0) || !(after_ns > 0)) {
+        return "time not comparable";
+    }
+    const double ratio = before_ns / after_ns;
+    if (ratio > k_threshold) {
+        return format_number(ratio) + "x faster";
+    }
+    if (1 / ratio > k_threshold) {
+        return format_number(after_ns / before_ns) + "x slower";
+    }
+    return "time unchanged";
+}
+
+std::string percent_change(double before_ns, double after_ns) {
+    if (!(before_ns > 0)) {
+        return "";
+    }
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, " (%+.1f%%)", (after_ns / before_ns - 1) * 100);
+    return buffer;
+}
+
+std::string pair(std::optional<double> b, std::optional<double> a, int digits = 3) {
+    return format_number(b, digits) + " -> " + format_number(a, digits);
+}
+
+std::string global_wall(const model::Walls& w) {
+    return w.global ? format_number(w.global->intensity) + " " + w.global->pattern : "-";
+}
+
+std::string shared_wall(const model::Walls& w) {
+    return w.shared ? format_number(w.shared->intensity) + " (" +
+                          format_number(w.shared->conflict_ways) + "-way)"
+                    : "-";
+}
+
+void kernel_block(std::ostringstream& out, const KernelRecord& b, const KernelRecord& a) {
+    out << "\n" << short_name(a.name) << "  [" << format_launch(a.launch) << "]\n";
+    out << "  time         " << format_time(b.time_ns.total) << " -> "
+        << format_time(a.time_ns.total) << percent_change(b.time_ns.total, a.time_ns.total)
+        << ", launches " << b.launches << " -> " << a.launches << "\n";
+    const model::IrmResult* ib = irm_of(b);
+    const model::IrmResult* ia = irm_of(a);
+    if (ib && ia) {
+        out << "  bound        " << ib->bound << " -> " << ia->bound << ", "
+            << format_number(ib->roofline_pct) << "% -> " << format_number(ia->roofline_pct)
+            << "% of roofline\n";
+        out << "  warp GIPS    " << pair(ib->gips_warp, ia->gips_warp) << "   thread GIPS "
+            << pair(ib->gips_thread, ia->gips_thread) << "\n";
+        out << "  II L1        " << pair(ib->ii.l1, ia->ii.l1) << "   L2 "
+            << pair(ib->ii.l2, ia->ii.l2) << "   HBM " << pair(ib->ii.hbm, ia->ii.hbm) << "\n";
+    }
+    if (b.analysis && a.analysis) {
+        out << "  global wall  " << global_wall(b.analysis->walls) << " -> "
+            << global_wall(a.analysis->walls) << "\n";
+        out << "  shared wall  " << shared_wall(b.analysis->walls) << " -> "
+            << shared_wall(a.analysis->walls) << "\n";
+        out << "  predication  " << pair(b.analysis->predication, a.analysis->predication) << "\n";
+    }
+    out << "  reading      " << compare_reading(b, a) << "\n";
+}
+
+} // namespace
+
+std::string compare_reading(const KernelRecord& before, const KernelRecord& after) {
+    const std::string time = time_change(before.time_ns.total, after.time_ns.total);
+    const model::IrmResult* b = irm_of(before);
+    const model::IrmResult* a = irm_of(after);
+    if (!b || !a) {
+        return std::string("no Instruction Roofline ") +
+               (!b && !a ? "in either profile"
+                : !b     ? "before"
+                         : "after") +
+               " (timing only); " + time;
+    }
+    return movement(*b, *a) + side_notes(before, after) + "; " + time;
+}
+
+std::string compare_text(const model::Profile& before, const std::string& before_name,
+                         const model::Profile& after, const std::string& after_name) {
+    std::ostringstream out;
+    out << "before: " << before_name << " (" << describe_gpu(before.gpu) << ", "
+        << before.kernels.size() << " kernels)\n";
+    out << "after:  " << after_name << " (" << describe_gpu(after.gpu) << ", "
+        << after.kernels.size() << " kernels)\n";
+    if (before.gpu.name != after.gpu.name || before.gpu.cc != after.gpu.cc) {
+        out << "note: the profiles come from different GPUs; movements mix code and machine\n";
+    }
+    const KernelMatch match = match_kernels(before.kernels, after.kernels);
+    for (const auto& [i, j] : match.pairs) {
+        kernel_block(out, before.kernels[i], after.kernels[j]);
+    }
+    if (!match.only_before.empty() || !match.only_after.empty()) {
+        out << "\n";
+    }
+    for (const std::size_t i : match.only_before) {
+        out << "only before: " << short_name(before.kernels[i].name) << "  ("
+            << format_time(before.kernels[i].time_ns.total) << ")\n";
+    }
+    for (const std::size_t j : match.only_after) {
+        out << "only after:  " << short_name(after.kernels[j].name) << "  ("
+            << format_time(after.kernels[j].time_ns.total) << ")\n";
+    }
+    return out.str();
+}
+
+} // namespace irf::report

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: Apache-2.0
+// irf-report csv: one row per kernel with the analysed values (RFC 4180).
+#include "tools/irf_report/tools_csv.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <set>
+#include <vector>
+
+namespace irf::report {
+namespace {
+
+using model::KernelRecord;
+using Cell = std::function<std::string(const KernelRecord&)>;
+
+// Ten significant digits: exact enough for a spreadsheet, stable across platforms.
+std::string num(std::optional<double> v) {
+    if (!v || !std::isfinite(*v)) {
+        return "";
+    }
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.10g", *v);
+    return buffer;
+}
+
+std::string dim3(const std::array<std::uint32_t, 3>& d) {
+    return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
+}
+
+template <typename F> Cell analysed(F f) {
+    return [f](const KernelRecord& k) { return k.analysis ? f(*k.analysis) : std::string(); };
+}
+
+template <typename F> Cell irm(F f) {
+    return analysed([f](const model::KernelAnalysis& a) { return a.irm ? f(*a.irm) : ""; });
+}
+
+template <typename F> Cell flops(F f) {
+    return analysed([f](const model::KernelAnalysis& a) { return a.flops ? f(*a.flops) : ""; });
+}
+
+std::vector<std::pair<std::string, Cell>> base_columns() {
+    using A = model::KernelAnalysis;
+    using I = model::IrmResult;
+    using F = model::FlopsResult;
+    std::vector<std::pair<std::string, Cell>> c = {
+        {"kernel", [](const KernelRecord& k) { return k.name; }},
+        {"grid", [](const KernelRecord& k) { return dim3(k.launch.grid); }},
+        {"block", [](const KernelRecord& k) { return dim3(k.launch.block); }},
+        {"smem_bytes", [](const KernelRecord& k) { return std::to_string(k.launch.smem_bytes); }},
+        {"regs", [](const KernelRecord& k) { return std::to_string(k.launch.regs); }},
+        {"launches", [](const KernelRecord& k) { return std::to_string(k.launches); }},
+        {"profiled_launches",
+         [](const KernelRecord& k) { return std::to_string(k.profiled_launches); }},
+        {"time_total_ns", [](const KernelRecord& k) { return num(k.time_ns.total); }},
+        {"time_mean_ns", [](const KernelRecord& k) { return num(k.time_ns.mean); }},
+        {"gips_warp", irm([](const I& r) { return num(r.gips_warp); })},
+        {"gips_thread", irm([](const I& r) { return num(r.gips_thread); })},
+        {"ii_l1", irm([](const I& r) { return num(r.ii.l1); })},
+        {"ii_l2", irm([](const I& r) { return num(r.ii.l2); })},
+        {"ii_hbm", irm([](const I& r) { return num(r.ii.hbm); })},
+        {"roofline_gips_l1", irm([](const I& r) { return num(r.roofline_gips.l1); })},
+        {"roofline_gips_l2", irm([](const I& r) { return num(r.roofline_gips.l2); })},
+        {"roofline_gips_hbm", irm([](const I& r) { return num(r.roofline_gips.hbm); })},
+        {"bound", irm([](const I& r) { return r.bound; })},
+        {"roofline_pct", irm([](const I& r) { return num(r.roofline_pct); })},
+        {"global_intensity",
+         analysed([](const A& a) { return a.walls.global ? num(a.walls.global->intensity) : ""; })},
+        {"global_pattern",
+         analysed([](const A& a) { return a.walls.global ? a.walls.global->pattern : ""; })},
+        {"shared_intensity",
+         analysed([](const A& a) { return a.walls.shared ? num(a.walls.shared->intensity) : ""; })},
+        {"shared_conflict_ways", analysed([](const A& a) {
+             return a.walls.shared ? num(a.walls.shared->conflict_ways) : "";
+         })},
+        {"predication", analysed([](const A& a) { return num(a.predication); })},
+        {"flops_fp64", flops([](const F& f) { return num(f.fp64); })},
+        {"flops_fp32", flops([](const F& f) { return num(f.fp32); })},
+        {"flops_fp16", flops([](const F& f) { return num(f.fp16); })},
+        {"flops_tensor", flops([](const F& f) { return num(f.tensor); })},
+        {"gflops", flops([](const F& f) { return num(f.gflops); })},
+        {"ai_l1", flops([](const F& f) { return num(f.ai.l1); })},
+        {"ai_l2", flops([](const F& f) { return num(f.ai.l2); })},
+        {"ai_hbm", flops([](const F& f) { return num(f.ai.hbm); })},
+        {"fma_mix_ceiling_gflops", flops([](const F& f) { return num(f.fma_mix_ceiling_gflops); })},
+    };
+    for (const char* share : {"integer", "fp32", "fp64", "fp16", "ldst", "tensor", "other"}) {
+        const std::string key = share;
+        c.emplace_back("mix_" + key, analysed([key](const A& a) {
+                           const auto it = a.mix.find(key);
+                           return it == a.mix.end() ? std::string() : num(it->second);
+                       }));
+    }
+    return c;
+}
+
+const model::Projection* projection_for(const KernelRecord& k, const std::string& target) {
+    if (k.analysis) {
+        for (const auto& p : k.analysis->projection) {
+            if (p.target == target) {
+                return &p;
+            }
+        }
+    }
+    return nullptr;
+}
+
+void add_projection_columns(std::vector<std::pair<std::string, Cell>>& c,
+                            const std::set<std::string>& targets) {
+    using P = model::Projection;
+    const std::vector<std::pair<std::string, std::function<std::string(const P&)>>> fields = {
+        {"time_point_ns", [](const P& p) { return num(p.time_point_ns); }},
+        {"time_low_ns", [](const P& p) { return num(p.time_low_ns); }},
+        {"time_high_ns", [](const P& p) { return num(p.time_high_ns); }},
+        {"speedup", [](const P& p) { return num(p.speedup_point); }},
+        {"confidence", [](const P& p) { return p.confidence; }},
+    };
+    for (const std::string& target : targets) {
+        for (const auto& [field, get] : fields) {
+            c.emplace_back("proj_" + target + "_" + field,
+                           [target, get = get](const KernelRecord& k) {
+                               const P* p = projection_for(k, target);
+                               return p ? get(*p) : std::string();
+                           });
+        }
+    }
+}
+
+} // namespace
+
+std::string csv_field(const std::string& text) {
+    if (text.find_first_of(",\"\r\n") == std::string::npos) {
+        return text;
+    }
+    std::string out = "\"";
+    for (const char ch : text) {
+        out += ch == '"' ? "\"\"" : std::string(1, ch);
+    }
+    return out + "\"";
+}
+
+std::string profile_csv(const model::Profile& profile) {
+    auto columns = base_columns();
+    std::set<std::string> targets;
+    for (const KernelRecord& k : profile.kernels) {
+        if (k.analysis) {
+            for (const auto& p : k.analysis->projection) {
+                targets.insert(p.target);
+            }
+        }
+    }
+    add_projection_columns(columns, targets);
+    std::string out;
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+        out += (i ? "," : "") + csv_field(columns[i].first);
+    }
+    out += "\r\n";
+    for (const KernelRecord& k : profile.kernels) {
+        for (std::size_t i = 0; i < columns.size(); ++i) {
+            out += (i ? "," : "") + csv_field(columns[i].second(k));
+        }
+        out += "\r\n";
+    }
+    return out;
+}
+
+} // namespace irf::report

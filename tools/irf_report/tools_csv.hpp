@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: Apache-2.0
+// irf-report csv: one row per kernel with the analysed values (RFC 4180).
+#pragma once
+
+#include <string>
+
+#include "model/profile.hpp"
+
+namespace irf::report {
+
+/// Quotes a CSV field when RFC 4180 requires it (comma, double quote, CR or LF inside).
+[[nodiscard]] std::string csv_field(const std::string& text);
+
+/// The profile as CSV: a header row, then one row per kernel in profile order; absent values
+/// are empty cells; projection columns per target (sorted); lines end in CRLF (RFC 4180).
+[[nodiscard]] std::string profile_csv(const model::Profile& profile);
+
+} // namespace irf::report
