@@ -56,6 +56,41 @@ struct Level {
     const char* counters;
 };
 
+// Fills each level's intensity and roofline, sets r.bound and r.roofline_pct to the lowest
+// ceiling; false (undecided) when a level's counters or ceiling are absent.
+bool place_levels(std::array<Level, 3>& levels, double inst, double peak, IrmResult& r,
+                  std::vector<std::string>& missing) {
+    r.bound = "issue";
+    double limit = peak;
+    bool decided = true;
+    for (Level& level : levels) {
+        if (!level.transactions) {
+            missing.push_back(std::string("irm.ii.") + level.name + ": counters absent (" +
+                              level.counters + ")");
+            decided = false;
+            continue;
+        }
+        *level.ii = instruction_intensity(inst, *level.transactions);
+        if (!*level.ii) {
+            continue; // no traffic at this level: it cannot bound the kernel
+        }
+        if (!level.gtxn || *level.gtxn <= 0) {
+            missing.push_back(std::string("irm.roofline_gips.") + level.name +
+                              ": no bandwidth ceiling for this level");
+            decided = false;
+            continue;
+        }
+        *level.roof = roofline_gips(**level.ii, peak, *level.gtxn);
+        // The bound is the lowest ceiling; the issue rate wins ties (the kernel is at the ridge).
+        if (**level.roof < limit) {
+            limit = **level.roof;
+            r.bound = level.name;
+        }
+    }
+    r.roofline_pct = 100.0 * r.gips_warp / limit;
+    return decided;
+}
+
 } // namespace
 
 std::optional<IrmResult> instruction_roofline(const Counters& counters, const IrmCeilings& ceilings,
@@ -89,41 +124,14 @@ std::optional<IrmResult> instruction_roofline(const Counters& counters, const Ir
         {"hbm", hbm_transactions(counters), ceilings.gtxn_per_s.hbm, &r.ii.hbm,
          &r.roofline_gips.hbm, "dram_sectors_read/write"},
     }};
-    r.bound = "issue";
-    double limit = ceilings.warp_gips;
-    bool undecided = false;
-    for (Level& level : levels) {
-        const std::string prefix = std::string("irm.ii.") + level.name;
-        if (!level.transactions) {
-            missing.push_back(prefix + ": counters absent (" + level.counters + ")");
-            undecided = true;
-            continue;
-        }
-        *level.ii = instruction_intensity(*inst, *level.transactions);
-        if (!*level.ii) {
-            continue; // no traffic at this level: it cannot bound the kernel
-        }
-        if (!level.gtxn || *level.gtxn <= 0) {
-            missing.push_back(std::string("irm.roofline_gips.") + level.name +
-                              ": no bandwidth ceiling for this level");
-            undecided = true;
-            continue;
-        }
-        *level.roof = roofline_gips(**level.ii, ceilings.warp_gips, *level.gtxn);
-        // The bound is the lowest ceiling; the issue rate wins ties (the kernel is at the ridge).
-        if (**level.roof < limit) {
-            limit = **level.roof;
-            r.bound = level.name;
-        }
-    }
-    if (undecided) {
+    const bool decided = place_levels(levels, *inst, ceilings.warp_gips, r, missing);
+    if (!decided) {
         // A level we could not see might be the lower ceiling: no bound rather than a wrong one.
         missing.push_back("irm.bound: not decided while a level's counters or ceiling are absent");
         r.bound.clear();
         r.roofline_pct = 0;
         return r;
     }
-    r.roofline_pct = 100.0 * r.gips_warp / limit;
     return r;
 }
 

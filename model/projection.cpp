@@ -124,6 +124,65 @@ void confidence_rules(const KernelRecord& k, const config::Ceilings& s, const co
     }
 }
 
+using LevelTimes = std::array<std::optional<double>, 3>; // L1, L2, HBM
+const std::array<const char*, 3> s_levels{{"l1", "l2", "hbm"}};
+
+// Eq. 1 and 9 at each level with the kernel-specific bandwidth ceilings of Eq. 6-8 on both GPUs.
+LevelTimes level_times(const LevelBytes& bytes, const config::Ceilings& s,
+                       const config::Ceilings& t, const Basis& basis, double total) {
+    const BandwidthCeilings cs = bandwidth_ceilings(bytes, bandwidths(s));
+    const BandwidthCeilings ct = bandwidth_ceilings(bytes, bandwidths(t));
+    const LevelTimes n{{cs.bytes.l1, cs.bytes.l2, cs.bytes.hbm}};
+    const LevelTimes bw_s{{cs.gbs.l1, cs.gbs.l2, cs.gbs.hbm}};
+    const LevelTimes bw_t{{ct.gbs.l1, ct.gbs.l2, ct.gbs.hbm}};
+    LevelTimes times;
+    for (std::size_t i = 0; i < times.size(); ++i) {
+        if (!n[i] || !bw_s[i] || !bw_t[i]) {
+            continue;
+        }
+        const double oi = basis.work / *n[i]; // Eq. 10 (same memory traffic on the target)
+        const double r_s = roofline(oi, *bw_s[i], basis.compute_source);
+        const double r_t = roofline(oi, *bw_t[i], basis.compute_target);
+        times[i] = projected_time_ns(total, r_s, r_t);
+    }
+    return times;
+}
+
+// Interval = min/max over the levels; point = the level bounding the kernel on the source.
+void set_interval(Projection& p, const LevelTimes& times, const std::string& bound,
+                  const Basis& basis, double total) {
+    const double compute_only =
+        projected_time_ns(total, basis.compute_source, basis.compute_target);
+    double low = INFINITY, high = 0;
+    for (const auto& v : times) {
+        if (v) {
+            low = std::min(low, *v);
+            high = std::max(high, *v);
+        }
+    }
+    if (!(high > 0) || !std::isfinite(low)) {
+        low = high = compute_only;
+        p.notes.push_back("no memory level could be projected: compute ceilings only");
+    }
+    double point = std::sqrt(low * high);
+    std::string why = "point: geometric mean of the interval (no bound on the source)";
+    for (std::size_t i = 0; i < times.size(); ++i) {
+        if (bound == s_levels[i] && times[i]) {
+            point = *times[i];
+            why = std::string("point: ") + s_levels[i] + " level (bounds the kernel on the source)";
+        }
+    }
+    if (bound == "issue") {
+        point = std::clamp(compute_only, low, high);
+        why = "point: compute ceilings (the kernel is issue-bound on the source)";
+    }
+    p.notes.insert(p.notes.begin(), why);
+    p.time_low_ns = low;
+    p.time_high_ns = high;
+    p.time_point_ns = point;
+    p.speedup_point = point > 0 ? total / point : 0.0;
+}
+
 } // namespace
 
 std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a,
@@ -148,53 +207,8 @@ std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a
     }
     // The projected quantity: the kernel's total time over all launches (Eq. 9 is a ratio).
     const double total = k.time_ns.total > 0 ? k.time_ns.total : *time;
-    const BandwidthCeilings cs = bandwidth_ceilings(*bytes, bandwidths(s));
-    const BandwidthCeilings ct = bandwidth_ceilings(*bytes, bandwidths(t));
-    const std::array<const char*, 3> names{{"l1", "l2", "hbm"}};
-    const std::array<std::optional<double>, 3> n{{cs.bytes.l1, cs.bytes.l2, cs.bytes.hbm}};
-    const std::array<std::optional<double>, 3> bw_s{{cs.gbs.l1, cs.gbs.l2, cs.gbs.hbm}};
-    const std::array<std::optional<double>, 3> bw_t{{ct.gbs.l1, ct.gbs.l2, ct.gbs.hbm}};
-    std::array<std::optional<double>, 3> times;
-    for (std::size_t i = 0; i < names.size(); ++i) {
-        if (!n[i] || !bw_s[i] || !bw_t[i]) {
-            continue;
-        }
-        const double oi = basis.work / *n[i]; // Eq. 10 (same memory traffic on the target)
-        const double r_s = roofline(oi, *bw_s[i], basis.compute_source);
-        const double r_t = roofline(oi, *bw_t[i], basis.compute_target);
-        times[i] = projected_time_ns(total, r_s, r_t);
-    }
-    double low = INFINITY, high = 0;
-    for (const auto& v : times) {
-        if (v) {
-            low = std::min(low, *v);
-            high = std::max(high, *v);
-        }
-    }
-    if (!(high > 0) || !std::isfinite(low)) {
-        // No memory traffic (or bandwidth) at any level: only the compute ceilings remain.
-        low = high = projected_time_ns(total, basis.compute_source, basis.compute_target);
-        p.notes.push_back("no memory level could be projected: compute ceilings only");
-    }
-    const std::string bound = a.irm ? a.irm->bound : "";
-    double point = std::sqrt(low * high);
-    std::string why = "point: geometric mean of the interval (no bound on the source)";
-    for (std::size_t i = 0; i < names.size(); ++i) {
-        if (bound == names[i] && times[i]) {
-            point = *times[i];
-            why = std::string("point: ") + names[i] + " level (bounds the kernel on the source)";
-        }
-    }
-    if (bound == "issue") {
-        point = std::clamp(projected_time_ns(total, basis.compute_source, basis.compute_target),
-                           low, high);
-        why = "point: compute ceilings (the kernel is issue-bound on the source)";
-    }
-    p.notes.insert(p.notes.begin(), why);
-    p.time_low_ns = low;
-    p.time_high_ns = high;
-    p.time_point_ns = point;
-    p.speedup_point = point > 0 ? total / point : 0.0;
+    set_interval(p, level_times(*bytes, s, t, basis, total), a.irm ? a.irm->bound : "", basis,
+                 total);
     confidence_rules(k, s, t, p);
     return p;
 }
