@@ -44,7 +44,9 @@ __host__ __device__ int sw_score(std::uint64_t a, std::uint64_t b) {
         const int ai = int((a >> (2 * i)) & 3u);
         int diag = 0; // H[i-1][j-1]
         int left = 0; // H[i][j-1]
+#ifdef __CUDA_ARCH__  // keeps the DP row in registers; the host compiler has no such pragma
 #pragma unroll
+#endif
         for (int j = 1; j <= k_len; ++j) {
             const int bj = int((b >> (2 * (j - 1))) & 3u);
             const int up = row[j];
