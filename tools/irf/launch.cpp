@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// `irf run`: option checks, the rank-aware output stem and the injected environment.
+// `irf run`: option checks, the library search and the injected environment.
 #include "tools/irf/launch.hpp"
 
 #include <algorithm>
@@ -86,16 +86,8 @@ void validate(const RunOptions& options) {
     }
 }
 
-std::string stem_for_rank(const std::string& stem, std::optional<int> rank) {
-    if (!rank || stem.find("%r") != std::string::npos) {
-        return stem;
-    }
-    return stem + "-r" + std::to_string(*rank);
-}
-
 std::vector<std::pair<std::string, std::string>> build_environment(const RunOptions& options,
-                                                                   const std::string& library,
-                                                                   const config::EnvLookup& env) {
+                                                                   const std::string& library) {
     std::vector<std::pair<std::string, std::string>> vars;
     vars.emplace_back("CUDA_INJECTION64_PATH", absolute_path(library));
     const auto set = [&vars](const char* name, const std::optional<std::string>& value) {
@@ -108,12 +100,7 @@ std::vector<std::pair<std::string, std::string>> build_environment(const RunOpti
     if (options.samples) {
         vars.emplace_back("IRF_SAMPLES", std::to_string(*options.samples));
     }
-    // The stem is always set so that ranks of a job write distinct files (see stem_for_rank).
-    const char* inherited = env("IRF_OUTPUT");
-    const std::string stem = options.output                                 ? *options.output
-                             : (inherited != nullptr && *inherited != '\0') ? inherited
-                                                                            : k_default_stem;
-    vars.emplace_back("IRF_OUTPUT", stem_for_rank(stem, config::detect_rank(env)));
+    set("IRF_OUTPUT", options.output);
     set("IRF_TARGETS", options.targets);
     if (options.ceilings) {
         vars.emplace_back("IRF_CEILINGS", is_regular_file(*options.ceilings)

@@ -8,8 +8,6 @@
 #include <utility>
 #include <vector>
 
-#include "config/rank.hpp"
-
 namespace irf::launcher {
 
 /// A bad option value: printed as one line, exit code 2.
@@ -33,23 +31,16 @@ struct RunOptions {
     std::vector<std::string> command;    ///< the application and its arguments
 };
 
-/// The library's default output stem (DESIGN.md section 3).
-inline constexpr const char* k_default_stem = "irf-%a-%h-%p";
-
 /// Checks every option value (regexes compile, numbers in range, names known, files exist);
 /// throws UsageError with one line naming the option and the value.
 void validate(const RunOptions& options);
 
-/// The output stem a rank of a parallel job should write: `stem` unchanged outside a job or
-/// when it already holds %r, otherwise `stem` + "-r<rank>" so that ranks never share a file.
-[[nodiscard]] std::string stem_for_rank(const std::string& stem, std::optional<int> rank);
-
-/// The variables to set in the application's environment (name, value), in a fixed order.
-/// `library` is the libirf.so path; `env` reads the current environment (for IRF_OUTPUT and
-/// the rank).
+/// The variables to set in the application's environment (name, value), in a fixed order:
+/// CUDA_INJECTION64_PATH = `library` (made absolute) and one IRF_* per option given. The stem
+/// is passed on unchanged: libirf.so itself adds "-r%r" under a launcher that sets a rank
+/// variable, so the ranks of `mpirun -np N irf run` write distinct files.
 [[nodiscard]] std::vector<std::pair<std::string, std::string>>
-build_environment(const RunOptions& options, const std::string& library,
-                  const config::EnvLookup& env);
+build_environment(const RunOptions& options, const std::string& library);
 
 /// The libirf.so to inject: the first existing file among `candidates`; throws UsageError
 /// listing the places looked at when there is none.

@@ -50,8 +50,7 @@ int exec_application(const RunOptions& options) {
         options.lib ? *options.lib
                     : irf::launcher::find_library(irf::launcher::library_candidates(
                           executable_dir(), IRF_INSTALL_LIBDIR, IRF_BUILD_TREE_LIB));
-    const auto vars = irf::launcher::build_environment(
-        options, library, [](const char* name) { return std::getenv(name); });
+    const auto vars = irf::launcher::build_environment(options, library);
     for (const auto& [name, value] : vars) {
         if (setenv(name.c_str(), value.c_str(), 1) != 0) {
             throw irf::launcher::UsageError("cannot set " + name + ": " + std::strerror(errno));
