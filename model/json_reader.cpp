@@ -99,8 +99,11 @@ std::int64_t JsonNode::integer(const std::string& key, std::int64_t fallback) co
     if (v != std::floor(v)) {
         n.fail("expected an integer");
     }
-    return n.value().is_number_integer() ? n.value().get<std::int64_t>()
-                                         : static_cast<std::int64_t>(v);
+    // Values the model keeps as int (pid, rank, sms, passes) never need more than 2^31.
+    if (std::fabs(v) > 2147483647.0) {
+        n.fail("integer out of range");
+    }
+    return static_cast<std::int64_t>(v);
 }
 
 } // namespace irf::model

@@ -36,6 +36,7 @@ public:
     [[nodiscard]] double num(const std::string& key, double fallback = 0) const;
     [[nodiscard]] std::optional<double> opt_num(const std::string& key) const;
     [[nodiscard]] std::uint64_t count(const std::string& key, std::uint64_t fallback = 0) const;
+    /// An integer member within +-(2^31 - 1) (pid, rank, SM count, passes).
     [[nodiscard]] std::int64_t integer(const std::string& key, std::int64_t fallback = 0) const;
 
     /// This value as a finite number / non-negative integer / string.

@@ -153,6 +153,17 @@ TEST(ModelJson, ErrorsNameTheJsonPath) {
     } catch (const FormatError& e) {
         EXPECT_STREQ(e.what(), "kernels[0].launch.grid: expected 3 numbers");
     }
+    j = profile_to_json(sample_profile());
+    j["gpu"]["sms"] = 1e300;
+    try {
+        (void)profile_from_json(j);
+        FAIL();
+    } catch (const FormatError& e) {
+        EXPECT_STREQ(e.what(), "gpu.sms: integer out of range");
+    }
+    j["gpu"]["sms"] = 80;
+    j["kernels"][0]["launches"] = -1;
+    EXPECT_THROW((void)profile_from_json(j), FormatError);
 }
 
 TEST(ModelJson, RejectsOtherSchemas) {
