@@ -13,17 +13,9 @@ namespace {
 using irf::launcher::RunOptions;
 using irf::launcher::UsageError;
 
-irf::config::EnvLookup env_of(std::map<std::string, std::string> vars) {
-    return [vars = std::move(vars)](const char* name) -> const char* {
-        const auto it = vars.find(name);
-        return it == vars.end() ? nullptr : it->second.c_str();
-    };
-}
-
-std::map<std::string, std::string> as_map(const RunOptions& o, const std::string& lib,
-                                          std::map<std::string, std::string> env = {}) {
+std::map<std::string, std::string> as_map(const RunOptions& o, const std::string& lib) {
     std::map<std::string, std::string> out;
-    for (const auto& [name, value] : irf::launcher::build_environment(o, lib, env_of(env))) {
+    for (const auto& [name, value] : irf::launcher::build_environment(o, lib)) {
         out[name] = value;
     }
     return out;
@@ -42,12 +34,6 @@ std::string error_of(const RunOptions& o) {
         return e.what();
     }
     return "";
-}
-
-TEST(Launcher, StemGetsTheRankOnlyInsideAJob) {
-    EXPECT_EQ(irf::launcher::stem_for_rank("out/run", std::nullopt), "out/run");
-    EXPECT_EQ(irf::launcher::stem_for_rank("out/run", 3), "out/run-r3");
-    EXPECT_EQ(irf::launcher::stem_for_rank("out/run-%r", 3), "out/run-%r");
 }
 
 TEST(Launcher, OptionsBecomeVariables) {
@@ -75,17 +61,9 @@ TEST(Launcher, OptionsBecomeVariables) {
 
 TEST(Launcher, UnsetOptionsLeaveTheEnvironmentAlone) {
     const auto vars = as_map(with_app(), "/l/libirf.so");
-    // Only the library and the stem are always set.
-    EXPECT_EQ(vars.size(), 2u);
-    EXPECT_EQ(vars.at("IRF_OUTPUT"), "irf-%a-%h-%p");
-}
-
-TEST(Launcher, InheritedStemGetsTheRank) {
-    const auto vars =
-        as_map(with_app(), "/l/libirf.so", {{"IRF_OUTPUT", "job/p"}, {"PMI_RANK", "5"}});
-    EXPECT_EQ(vars.at("IRF_OUTPUT"), "job/p-r5");
-    const auto slurm = as_map(with_app(), "/l/libirf.so", {{"SLURM_PROCID", "0"}});
-    EXPECT_EQ(slurm.at("IRF_OUTPUT"), "irf-%a-%h-%p-r0");
+    // Only the library is always set; the stem (and its rank suffix) is libirf.so's business.
+    EXPECT_EQ(vars.size(), 1u);
+    EXPECT_EQ(vars.at("CUDA_INJECTION64_PATH"), "/l/libirf.so");
 }
 
 TEST(Launcher, BadValuesAreOneLineErrors) {
