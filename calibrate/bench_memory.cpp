@@ -161,6 +161,7 @@ void run_hbm(Context& ctx) {
                               std::string(what) + ", grid-stride, full occupancy, " +
                                   std::to_string(bytes >> 20) + " MiB per array");
         q.working_set_bytes = bytes * static_cast<std::uint64_t>(streams);
+        q.per_sm_per_clock = 0; // DRAM bandwidth does not scale with SMs x SM clock
         ctx.out.details[label] = q;
         ctx.report(label, q);
         if (q.value > best.value) {

@@ -63,6 +63,14 @@ enum class TensorOp { fp16, bf16, tf32, int8, fp8, fp64 };
 [[nodiscard]] LaunchInfo launch_tensor(TensorOp op, int sms, std::int64_t iters, ClockSample* clock,
                                        float* sink);
 
+/// Hopper wgmma.mma_async m64n256k16 FP16 -> FP32 (one warpgroup per block, operands from
+/// shared memory). Only built when CMAKE_CUDA_ARCHITECTURES has 90 (compiled for sm_90a);
+/// runs on compute capability 9.0 only.
+[[nodiscard]] LaunchInfo launch_wgmma(int sms, std::int64_t iters, ClockSample* clock, float* sink);
+
+/// wgmma instructions each warpgroup issues per loop iteration.
+[[nodiscard]] int wgmma_per_iter();
+
 /// Memory microbenchmarks. Bytes per launch are computed by the host from the arguments.
 enum class MemoryOp { l1_read, l2_read, dram_read, dram_write, dram_copy, dram_triad };
 

@@ -24,6 +24,8 @@ const std::vector<BenchmarkSpec>& benchmark_specs() {
         {"tensor_int8", "tensor", "mma.sync m16n8k32 s8 -> tensor_tflops.int8 (sm_80+)"},
         {"tensor_fp8", "tensor", "mma.sync m16n8k32 e4m3 -> tensor_tflops.fp8 (sm_89+)"},
         {"tensor_fp64", "tensor", "mma.sync m8n8k4 f64 -> tensor_tflops.fp64 (sm_80+)"},
+        {"tensor_wgmma", "tensor",
+         "wgmma m64n256k16 f16 -> tensor_tflops.fp16 if above mma.sync (sm_90a builds, cc 9.0)"},
         {"l1", "memory", "16 KB per-SM slice, ld.global.ca 16 B -> l1_gbs"},
         {"shared", "memory", "ld.shared 16 B and 4 B stride ladder 1..32 -> shared_gbs, details"},
         {"l2", "memory", "ld.global.cg at 0.4 x and 0.8 x L2 -> l2_gbs (near), details.l2_full"},
