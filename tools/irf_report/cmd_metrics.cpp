@@ -87,6 +87,11 @@ int run_metrics(const Options& options) {
         std::cout << "group " << config::group_name(group) << ": +" << (with - base) << " passes ("
                   << total << " with the default set, " << own << " alone)\n";
     }
+    if (*family == config::ChipFamily::gv100) {
+        std::cout << "note: the Range Profiler needs compute capability 7.5 or newer; irf times "
+                     "kernels on "
+                  << options.chip << " but cannot collect these counters\n";
+    }
     if (invalid > 0) {
         std::cout << invalid << " invalid metric name(s) for " << options.chip << "\n";
         return 1;
