@@ -42,13 +42,19 @@ struct Parser {
         }
     }
 
-    /// Fails on a key of `map` that is not in `allowed`.
+    /// Fails on a duplicate key of `map`, or one not in `allowed` (empty = any name).
     void check_keys(const YAML::Node& map, const std::string& path,
                     const std::vector<std::string>& allowed) {
+        std::vector<std::string> seen;
         for (const auto& entry : map) {
             const auto key = entry.first.Scalar();
+            if (rules::contains(seen, key)) {
+                // yaml-cpp keeps one of two equal keys silently; a ceilings file must not.
+                fail(entry.first, join_path(path, key), "duplicate key");
+            }
+            seen.push_back(key);
             note(entry.first, join_path(path, key));
-            if (!rules::contains(allowed, key)) {
+            if (!allowed.empty() && !rules::contains(allowed, key)) {
                 fail(entry.first, join_path(path, key),
                      "unknown key (expected one of: " + rules::join(allowed) + ")");
             }
@@ -88,7 +94,7 @@ struct Parser {
 
     std::uint64_t count(const YAML::Node& node, const std::string& path) {
         const auto s = text(node, path);
-        if (!std::regex_match(s, std::regex("[0-9]{1,19}"))) {
+        if (!std::regex_match(s, std::regex("[0-9]{1,18}"))) {
             fail(node, path, "'" + s + "' is not a non-negative integer");
         }
         return std::stoull(s);
@@ -253,9 +259,7 @@ std::map<std::string, Quantity> Parser::group(const YAML::Node& node, const std:
                                               const std::string& section,
                                               const std::vector<std::string>& keys) {
     map_at(node, path);
-    if (!keys.empty()) {
-        check_keys(node, path, keys);
-    }
+    check_keys(node, path, keys);
     std::map<std::string, Quantity> out;
     for (const auto& entry : node) {
         const auto key = entry.first.Scalar();
