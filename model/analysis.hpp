@@ -76,6 +76,7 @@ struct KernelAnalysis {
     std::map<std::string, double> kernel_ceilings; ///< projection-upcoming-gpus Eq. 2-8 values
     std::vector<Projection> projection;
     std::vector<std::string> missing; ///< "walls.global: no global ld/st counters", ...
+    std::vector<std::string> notes;   ///< cautions about verdicts that are present (e.g. TMA)
 };
 
 /// The ceilings a profile was analysed with, as recorded at the top level of the JSON.

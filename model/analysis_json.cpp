@@ -184,6 +184,9 @@ json analysis_to_json(const KernelAnalysis& a) {
         out["projection"].push_back(projection_json(p));
     }
     out["missing"] = a.missing;
+    if (!a.notes.empty()) {
+        out["notes"] = a.notes; // left out when empty: older analysed files stay byte-identical
+    }
     return out;
 }
 
@@ -215,6 +218,9 @@ KernelAnalysis analysis_from_json(const JsonNode& n) {
     }
     if (n.has("missing")) {
         a.missing = strings_from(n.at("missing"));
+    }
+    if (n.has("notes")) {
+        a.notes = strings_from(n.at("notes"));
     }
     return a;
 }

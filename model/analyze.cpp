@@ -2,6 +2,9 @@
 // Runs the whole model over a profile (DESIGN.md section 5).
 #include "model/analyze.hpp"
 
+#include <cstdio>
+
+#include "model/counters.hpp"
 #include "model/flop_roofline.hpp"
 #include "model/instruction_mix.hpp"
 #include "model/instruction_roofline.hpp"
@@ -28,6 +31,22 @@ IrmCeilings irm_ceilings(const config::Ceilings& c) {
     out.gtxn_per_s.l2 = gtxn(c.l2_gbs, 32.0);
     out.gtxn_per_s.hbm = gtxn(c.hbm_gbs, 32.0);
     return out;
+}
+
+// DESIGN.md section 5: TMA and LDGSTS copies reach L2 without LSU sectors in L1, so L1
+// intensity is overstated for such kernels. Say so when L2 traffic clearly exceeds L1 sectors.
+void note_lsu_bypass(const Counters& c, std::vector<std::string>& notes) {
+    const auto l1 = counter_sum(
+        c, {"sectors_global_ld", "sectors_global_st", "sectors_local_ld", "sectors_local_st"});
+    const auto l2 = l2_transactions(c);
+    if (l1 && l2 && *l2 > 1.25 * *l1) {
+        char buf[200];
+        std::snprintf(buf, sizeof buf,
+                      "irm.ii.l1: L2 sectors (%.3g) exceed L1 LSU sectors (%.3g): copies that "
+                      "bypass the LSU (TMA, LDGSTS) are not in L1 intensity, which is overstated",
+                      *l2, *l1);
+        notes.push_back(buf);
+    }
 }
 
 } // namespace
@@ -66,6 +85,7 @@ KernelAnalysis analyze_kernel(const KernelRecord& kernel, const config::Ceilings
     a.flops = flop_roofline(c, source, a.missing);
     a.mix = instruction_mix(c, a.missing);
     a.kernel_ceilings = kernel_ceilings(c, source, a);
+    note_lsu_bypass(c, a.notes);
     for (const config::Ceilings& target : targets) {
         if (auto p = project(kernel, a, source, target, a.missing)) {
             a.projection.push_back(std::move(*p));

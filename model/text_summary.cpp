@@ -126,6 +126,9 @@ std::string missing_section(const std::vector<const KernelRecord*>& order, std::
         if (!absent.empty()) {
             out += format("%3zu  ", i + 1) + "counters absent for " + absent + "\n";
         }
+        for (const std::string& note : order[i]->analysis->notes) {
+            out += format("%3zu  ", i + 1) + "note: " + note + "\n";
+        }
     }
     return out.empty() ? out : "\nVerdicts left out:\n" + out;
 }

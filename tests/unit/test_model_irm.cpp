@@ -133,5 +133,23 @@ TEST(ModelIrm, LevelWithoutTrafficDoesNotBound) {
     EXPECT_NEAR(r->roofline_pct, 100 * 10 / 489.6, 1e-9);
 }
 
+TEST(ModelIrm, NotesTrafficThatBypassesTheLsu) {
+    Counters c = test::zero_counters();
+    c["inst_warp"] = 1e6;
+    c["time_ns"] = 1e5;
+    c["sectors_global_ld"] = 1e6;
+    c["l2_sectors_read"] = 3e6; // 3x the LSU sectors: TMA/LDGSTS traffic
+    KernelAnalysis a = analyze_kernel(KernelRecord{}, test::v100(), {});
+    EXPECT_TRUE(a.notes.empty());
+    KernelRecord k;
+    k.counters = c;
+    a = analyze_kernel(k, test::v100(), {});
+    ASSERT_EQ(a.notes.size(), 1u);
+    EXPECT_NE(a.notes[0].find("bypass the LSU"), std::string::npos) << a.notes[0];
+    c["l2_sectors_read"] = 1.2e6; // within 25 %: ordinary L1 misses plus writes
+    k.counters = c;
+    EXPECT_TRUE(analyze_kernel(k, test::v100(), {}).notes.empty());
+}
+
 } // namespace
 } // namespace irf::model
