@@ -95,19 +95,41 @@ config::Ceilings identity(const DeviceInfo& device, const std::vector<std::strin
     return c;
 }
 
-void complete(config::Ceilings& c, const std::string& date) {
+std::vector<std::string> complete(config::Ceilings& c, const std::string& date) {
+    std::vector<std::string> warnings;
+    const double peak = c.gpu.sms * c.gpu.schedulers_per_sm * c.gpu.boost_clock_mhz / 1e3;
+    if (c.warp_gips.value > peak * 1.02) {
+        // More instructions per second than the schedulers can issue: the count is wrong.
+        warnings.push_back("warp_gips " + std::to_string(c.warp_gips.value) +
+                           " exceeds the issue peak; kept as details.issue_suspect");
+        c.details["issue_suspect"] = c.warp_gips;
+        c.warp_gips = config::Quantity();
+    }
+    for (auto it = c.pipe_gips.begin(); it != c.pipe_gips.end();) {
+        if (it->second.value > peak * 1.02) {
+            warnings.push_back("pipe_gips." + it->first + " exceeds the issue peak; dropped");
+            it = c.pipe_gips.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    if (c.l2_gbs && c.hbm_gbs && c.l2_gbs->value <= c.hbm_gbs->value) {
+        warnings.push_back("L2 measured at or below DRAM; l2_gbs left out (see details.l2_near)");
+        c.l2_gbs.reset();
+    }
     if (c.warp_gips.value <= 0) {
         auto& q = c.warp_gips;
         q.unit = "warp-GIPS";
         q.provenance = config::Provenance::derived;
         q.per_sm_per_clock = c.gpu.schedulers_per_sm;
         q.clock_mhz = c.gpu.boost_clock_mhz;
-        q.value = c.gpu.sms * q.per_sm_per_clock * q.clock_mhz / 1e3;
-        q.source = "irf-calibrate (issue benchmark not run)";
+        q.value = peak;
+        q.source = "irf-calibrate (issue rate not measured)";
         q.method = std::to_string(c.gpu.sms) + " SMs x 4 schedulers x max clock";
         q.date = date;
     }
     config::validate_ceilings(c, "irf-calibrate output");
+    return warnings;
 }
 
 } // namespace irf::calibrate

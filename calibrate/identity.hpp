@@ -18,8 +18,12 @@ namespace irf::calibrate {
                                         const std::string& tool, bool quick);
 
 /// Fills what the run did not measure but the schema requires (warp GIPS: derived from SMs x 4
-/// x max clock, marked derived) and validates; throws config::CeilingsError on a bad value.
-void complete(config::Ceilings& ceilings, const std::string& date);
+/// x max clock, marked derived), demotes measurements the schema would reject as impossible
+/// (an issue or pipe rate above the issue peak, an L2 rate not above DRAM) to `details` or to
+/// the derived value, and validates. Returns one warning line per demotion; throws
+/// config::CeilingsError if the result is still invalid.
+[[nodiscard]] std::vector<std::string> complete(config::Ceilings& ceilings,
+                                                const std::string& date);
 
 /// Lower-case letters, digits and '-' only: "NVIDIA H100 80GB HBM3" -> "nvidia-h100-80gb-hbm3".
 [[nodiscard]] std::string slug(const std::string& name);

@@ -97,7 +97,9 @@ int run(const Options& o) {
     auto ceilings =
         identity(device, irf::config::gpus_dirs(exe_dir()), settings.tool, settings.quick);
     const auto failures = run_benchmarks(device, names, settings, ceilings, std::cerr);
-    complete(ceilings, settings.date);
+    for (const auto& warning : complete(ceilings, settings.date)) {
+        std::cerr << "[irf-calibrate] warning: " << warning << "\n";
+    }
     const std::string text = "# irf-calibrate " + std::string(IRF_VERSION) + ": measured on " +
                              device.name + ", " + utc_timestamp() + "\n" +
                              irf::config::to_yaml(ceilings);

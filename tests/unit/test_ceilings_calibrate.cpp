@@ -79,7 +79,7 @@ TEST(CalibrateIdentity, UnknownDeviceGetsSlugKey) {
 
 TEST(CalibrateIdentity, CompleteDerivesMissingIssueRateAndValidates) {
     auto c = identity(h100(), {}, "t", false);
-    complete(c, "2026-11-22");
+    EXPECT_TRUE(complete(c, "2026-11-22").empty());
     // 132 SMs x 4 schedulers x 1980 MHz / 1e3 = 1045.44 warp-GIPS.
     EXPECT_DOUBLE_EQ(c.warp_gips.value, 1045.44);
     EXPECT_EQ(c.warp_gips.provenance, config::Provenance::derived);
@@ -87,15 +87,35 @@ TEST(CalibrateIdentity, CompleteDerivesMissingIssueRateAndValidates) {
     EXPECT_NO_THROW((void)config::parse_ceilings_yaml(config::to_yaml(c), "out"));
 }
 
-TEST(CalibrateIdentity, CompleteRejectsImpossibleMeasurement) {
-    auto c = identity(h100(), {}, "t", false);
+config::Quantity measured(double value, const std::string& unit) {
     config::Quantity q;
-    q.value = 5000; // above 1.02 x 1045.44
-    q.unit = "warp-GIPS";
+    q.value = value;
+    q.unit = unit;
     q.provenance = config::Provenance::measured;
     q.method = "test";
-    c.warp_gips = q;
-    EXPECT_THROW(complete(c, "2026-11-22"), config::CeilingsError);
+    return q;
+}
+
+TEST(CalibrateIdentity, CompleteDemotesImpossibleMeasurements) {
+    auto c = identity(h100(), {}, "t", false);
+    c.warp_gips = measured(5000, "warp-GIPS"); // above 1.02 x 1045.44
+    c.pipe_gips["fp32"] = measured(2000, "warp-GIPS");
+    c.pipe_gips["fp64"] = measured(500, "warp-GIPS");
+    c.l2_gbs = measured(2000, "GB/s");
+    c.hbm_gbs = measured(3000, "GB/s");
+    const auto warnings = complete(c, "2026-11-22");
+    EXPECT_EQ(warnings.size(), 3u);
+    EXPECT_EQ(c.details.at("issue_suspect").value, 5000);
+    EXPECT_EQ(c.warp_gips.provenance, config::Provenance::derived);
+    EXPECT_EQ(c.pipe_gips.count("fp32"), 0u);
+    EXPECT_EQ(c.pipe_gips.count("fp64"), 1u);
+    EXPECT_FALSE(c.l2_gbs.has_value());
+}
+
+TEST(CalibrateIdentity, CompleteStillRejectsOtherBadValues) {
+    auto c = identity(h100(), {}, "t", false);
+    c.hbm_gbs = measured(-1, "GB/s");
+    EXPECT_THROW((void)complete(c, "2026-11-22"), config::CeilingsError);
 }
 
 } // namespace
