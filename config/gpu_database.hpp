@@ -36,6 +36,7 @@ namespace irf::config {
 /// Fallback ceilings from device properties when no file matches: warp GIPS = SMs x 4 x clock,
 /// per-pipe and FP rates from the per-SM lanes of `cc`, L1/shared from B/clk/SM; HBM, L2 and
 /// PCIe stay unknown. Every value has provenance derived with its formula; source = "derived".
+/// Throws CeilingsError when the properties are impossible (no SMs, clock unknown or < 100 MHz).
 [[nodiscard]] Ceilings derive_ceilings(const std::string& name, const std::string& chip,
                                        const std::string& cc, int sms, double clock_mhz,
                                        std::uint64_t l2_bytes);

@@ -256,5 +256,11 @@ TEST(GpuDatabase, DeriveUnknownArchKeepsOnlyIssueRate) {
     EXPECT_FALSE(c.l1_gbs.has_value());
 }
 
+TEST(GpuDatabase, DeriveRejectsUnknownClock) {
+    // A clock of 0 (unknown) gives no issue rate at all: an error, not a zero ceiling.
+    EXPECT_THROW((void)derive_ceilings("X", "GH100", "9.0", 132, 0, 0), CeilingsError);
+    EXPECT_THROW((void)derive_ceilings("X", "GH100", "9.0", 0, 1980, 0), CeilingsError);
+}
+
 } // namespace
 } // namespace irf::config
