@@ -336,7 +336,18 @@ Ceilings Parser::document(const YAML::Node& root) {
 
 } // namespace
 
-Ceilings parse_ceilings_yaml(const std::string& text, const std::string& origin) {
+namespace {
+
+/// Error messages are one line even when a key or value in the file contains a line break.
+CeilingsError one_line(const CeilingsError& e) {
+    std::string msg = e.what();
+    for (auto& ch : msg) {
+        ch = ch == '\n' || ch == '\r' ? ' ' : ch;
+    }
+    return CeilingsError(msg);
+}
+
+Ceilings parse_strict(const std::string& text, const std::string& origin) {
     Parser parser{origin, {}};
     YAML::Node root;
     try {
@@ -348,6 +359,16 @@ Ceilings parse_ceilings_yaml(const std::string& text, const std::string& origin)
     Ceilings c = parser.document(root);
     rules::validate(c, origin, parser.lines);
     return c;
+}
+
+} // namespace
+
+Ceilings parse_ceilings_yaml(const std::string& text, const std::string& origin) {
+    try {
+        return parse_strict(text, origin);
+    } catch (const CeilingsError& e) {
+        throw one_line(e);
+    }
 }
 
 Ceilings load_ceilings_file(const std::string& path) {
@@ -367,7 +388,11 @@ Ceilings load_ceilings_file(const std::string& path) {
 }
 
 void validate_ceilings(const Ceilings& ceilings, const std::string& origin) {
-    rules::validate(ceilings, origin, {});
+    try {
+        rules::validate(ceilings, origin, {});
+    } catch (const CeilingsError& e) {
+        throw one_line(e);
+    }
 }
 
 } // namespace irf::config

@@ -85,6 +85,17 @@ TEST(CeilingsYaml, ErrorWithoutPositionForEmptyDocument) {
     }
 }
 
+TEST(CeilingsYaml, ErrorIsOneLineEvenForMultiLineKey) {
+    const std::string text = "schema: irf.ceilings/v1\n\"bad\\nkey\": 1\n";
+    try {
+        (void)parse_ceilings_yaml(text, "k.yaml");
+        FAIL();
+    } catch (const CeilingsError& e) {
+        EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+        EXPECT_EQ(std::string(e.what()).rfind("k.yaml:2: bad key: unknown key", 0), 0u) << e.what();
+    }
+}
+
 Quantity make(double value, const std::string& unit, Provenance provenance,
               const std::string& source, const std::string& method, const std::string& date) {
     Quantity q;
