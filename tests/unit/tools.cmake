@@ -6,3 +6,10 @@ irf_add_gtest(NAME test_tools_launcher LABEL unit
 irf_add_gtest(NAME test_tools_profiles LABEL unit
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_tools_profiles.cpp
     LIBS irf_model irf_config)
+irf_add_gtest(NAME test_tools_report LABEL unit
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_tools_report.cpp
+            ${PROJECT_SOURCE_DIR}/tools/irf_report/tools_common.cpp
+            ${PROJECT_SOURCE_DIR}/tools/irf_report/tools_merge.cpp
+            ${PROJECT_SOURCE_DIR}/tools/irf_report/tools_compare.cpp
+            ${PROJECT_SOURCE_DIR}/tools/irf_report/tools_csv.cpp
+    LIBS irf_model irf_config CLI11::CLI11)

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: Apache-2.0
+// irf-report merge/compare/csv internals: per-rank statistics, CSV quoting, kernel matching and
+// the one-line compare reading.
+#include <gtest/gtest.h>
+
+#include "tools/irf_report/command.hpp"
+#include "tools/irf_report/tools_common.hpp"
+#include "tools/irf_report/tools_compare.hpp"
+#include "tools/irf_report/tools_csv.hpp"
+#include "tools/irf_report/tools_merge.hpp"
+
+namespace {
+
+using irf::model::KernelRecord;
+using irf::report::RankTime;
+
+TEST(ToolsMerge, StatisticsOverRanks) {
+    // Times 2000, 4000, 12000 ns: min 2000, median 4000, max 12000, mean 18000 / 3 = 6000,
+    // imbalance 12000 / 6000 = 2; rank 2 is the slowest.
+    const auto s = irf::report::rank_stats({{2, 2, 12000}, {0, 2, 2000}, {1, 2, 4000}});
+    EXPECT_EQ(s.ranks_present, 3u);
+    EXPECT_DOUBLE_EQ(s.min, 2000);
+    EXPECT_DOUBLE_EQ(s.median, 4000);
+    EXPECT_DOUBLE_EQ(s.max, 12000);
+    EXPECT_DOUBLE_EQ(s.mean, 6000);
+    ASSERT_TRUE(s.imbalance.has_value());
+    EXPECT_DOUBLE_EQ(*s.imbalance, 2.0);
+    EXPECT_EQ(s.slowest_rank, 2);
+    ASSERT_EQ(s.per_rank.size(), 3u);
+    EXPECT_EQ(s.per_rank[0].rank, 0); // sorted by rank
+}
+
+TEST(ToolsMerge, AbsentRanksCountAsZeroAndEvenMedianAverages) {
+    // Ranks 0..3 with 0, 0, 3000, 1000 ns: median (0 + 1000) / 2 = 500, mean 4000 / 4 = 1000,
+    // imbalance 3000 / 1000 = 3; two ranks ran it.
+    const auto s = irf::report::rank_stats({{0, 0, 0}, {1, 0, 0}, {2, 1, 3000}, {3, 1, 1000}});
+    EXPECT_EQ(s.ranks_present, 2u);
+    EXPECT_DOUBLE_EQ(s.median, 500);
+    EXPECT_DOUBLE_EQ(s.mean, 1000);
+    EXPECT_DOUBLE_EQ(*s.imbalance, 3.0);
+    EXPECT_EQ(s.slowest_rank, 2);
+}
+
+TEST(ToolsMerge, TiesNameTheLowestRankAndZeroTimeHasNoImbalance) {
+    const auto tie = irf::report::rank_stats({{1, 1, 500}, {0, 1, 500}});
+    EXPECT_EQ(tie.slowest_rank, 0);
+    const auto zero = irf::report::rank_stats({{0, 1, 0}, {1, 1, 0}});
+    EXPECT_FALSE(zero.imbalance.has_value());
+}
+
+irf::model::Profile rank_profile(int rank, double time_ns, const std::string& gpu) {
+    irf::model::Profile p;
+    p.rank = rank;
+    p.gpu.name = gpu;
+    p.host = "node" + std::to_string(rank % 2);
+    KernelRecord k;
+    k.name = "k";
+    k.launches = 2;
+    k.time_ns = {time_ns, time_ns / 2, time_ns / 2, time_ns / 2};
+    k.counters["inst_warp"] = rank + 1.0;
+    p.kernels.push_back(k);
+    return p;
+}
+
+TEST(ToolsMerge, JobSumsLaunchesAndTakesTheSlowestRanksCounters) {
+    const auto merged = irf::report::merge_profiles(
+        {rank_profile(0, 100, "G"), rank_profile(1, 300, "G")}, {"a.json", "b.json"}, false);
+    ASSERT_EQ(merged.job.kernels.size(), 1u);
+    const KernelRecord& k = merged.job.kernels[0];
+    EXPECT_EQ(k.launches, 4u);
+    EXPECT_DOUBLE_EQ(k.time_ns.total, 400);
+    EXPECT_DOUBLE_EQ(k.time_ns.mean, 100); // 400 ns / 4 launches
+    EXPECT_DOUBLE_EQ(k.time_ns.max, 150);
+    EXPECT_DOUBLE_EQ(k.counters.at("inst_warp"), 2.0); // rank 1's
+    EXPECT_EQ(merged.hosts, (std::vector<std::string>{"node0", "node1"}));
+    const auto json = irf::report::merged_to_json(merged);
+    EXPECT_EQ(json["kernels"][0]["ranks"]["slowest_rank"], 1);
+    EXPECT_EQ(json["job"]["ranks"], nlohmann::json::array({0, 1}));
+}
+
+TEST(ToolsMerge, MixedGpusAreRefusedUnlessAllowed) {
+    const std::vector<irf::model::Profile> inputs{rank_profile(0, 1, "A100"),
+                                                  rank_profile(1, 1, "H100")};
+    EXPECT_THROW((void)irf::report::merge_profiles(inputs, {"a", "b"}, false),
+                 irf::report::InputError);
+    const auto merged = irf::report::merge_profiles(inputs, {"a", "b"}, true);
+    ASSERT_FALSE(merged.job.warnings.empty());
+    EXPECT_NE(merged.job.warnings[0].find("differs"), std::string::npos);
+}
+
+TEST(ToolsMerge, DuplicateRanksAreRefused) {
+    EXPECT_THROW((void)irf::report::merge_profiles(
+                     {rank_profile(0, 1, "G"), rank_profile(0, 1, "G")}, {"a", "b"}, false),
+                 irf::report::InputError);
+}
+
+TEST(ToolsCsv, QuotesOnlyWhenNeeded) {
+    EXPECT_EQ(irf::report::csv_field("plain"), "plain");
+    EXPECT_EQ(irf::report::csv_field("f(int, float)"), "\"f(int, float)\"");
+    EXPECT_EQ(irf::report::csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+    EXPECT_EQ(irf::report::csv_field("a\nb"), "\"a\nb\"");
+}
+
+TEST(ToolsCommon, ShortNamesDropReturnTypeAndParameters) {
+    EXPECT_EQ(irf::report::short_name("void f<int, 2>(float*, int)"), "f<int, 2>");
+    EXPECT_EQ(irf::report::short_name("ncclKernel"), "ncclKernel");
+    EXPECT_EQ(irf::report::short_name("void ns::g<(anon)>(int)"), "ns::g<(anon)>");
+}
+
+KernelRecord kernel(const std::string& name, std::uint32_t grid) {
+    KernelRecord k;
+    k.name = name;
+    k.launch.grid = {grid, 1, 1};
+    return k;
+}
+
+TEST(ToolsCommon, MatchByLaunchThenByUniqueName) {
+    const std::vector<KernelRecord> before{kernel("a", 1), kernel("a", 2), kernel("b", 1),
+                                           kernel("gone", 1)};
+    const std::vector<KernelRecord> after{kernel("b", 4), kernel("a", 2), kernel("new", 1)};
+    const auto m = irf::report::match_kernels(before, after);
+    // b matches by its unique name despite the new grid; a (grid 2) by name and launch.
+    ASSERT_EQ(m.pairs.size(), 2u);
+    EXPECT_EQ(m.pairs[0], (std::pair<std::size_t, std::size_t>{2, 0}));
+    EXPECT_EQ(m.pairs[1], (std::pair<std::size_t, std::size_t>{1, 1}));
+    EXPECT_EQ(m.only_before, (std::vector<std::size_t>{0, 3}));
+    EXPECT_EQ(m.only_after, (std::vector<std::size_t>{2}));
+}
+
+KernelRecord analysed(double ii_hbm, double gips, double time_ns) {
+    KernelRecord k;
+    k.time_ns.total = time_ns;
+    k.analysis.emplace();
+    k.analysis->irm.emplace();
+    k.analysis->irm->ii.hbm = ii_hbm;
+    k.analysis->irm->gips_warp = gips;
+    k.analysis->irm->bound = "hbm";
+    return k;
+}
+
+TEST(ToolsCompare, ReadingNamesTheMovement) {
+    // HBM intensity 0.5 -> 2 (x4), GIPS 10 -> 20, time 4 ms -> 2 ms (2x faster).
+    EXPECT_EQ(irf::report::compare_reading(analysed(0.5, 10, 4e6), analysed(2, 20, 2e6)),
+              "moved right along HBM: fewer DRAM transactions per instruction (II 0.5 -> 2), up: "
+              "more warp GIPS; 2x faster");
+    EXPECT_EQ(irf::report::compare_reading(analysed(2, 20, 2e6), analysed(1, 10, 3e6)),
+              "moved left along HBM: more DRAM transactions per instruction (II 2 -> 1), down: "
+              "fewer warp GIPS; 1.5x slower");
+    EXPECT_EQ(irf::report::compare_reading(analysed(1, 10, 1e6), analysed(1.01, 10, 1.01e6)),
+              "same HBM intensity (II 1 -> 1.01); time unchanged");
+    EXPECT_EQ(irf::report::compare_reading(KernelRecord{}, analysed(1, 1, 1)),
+              "no Instruction Roofline before (timing only); time not comparable");
+}
+
+} // namespace
