@@ -38,6 +38,7 @@ void on_signal(int sig) {
 void install_lifecycle(void (*finalize)() noexcept, void (*child_reset)() noexcept) noexcept {
     s_finalize = finalize;
     std::atexit(at_exit);
+    std::at_quick_exit(at_exit); // quick_exit skips atexit handlers but runs these
     for (int i = 0; i < k_signal_count; ++i) {
         struct sigaction current {};
         if (::sigaction(k_signals[i], nullptr, &current) != 0 || current.sa_handler == SIG_IGN) {

@@ -21,6 +21,16 @@ namespace {
 
 using config::LogLevel;
 
+/// An IRF_* value found invalid only at exit: one log line and warning in parse_env's format,
+/// and the profile's config shows the default that was used instead.
+void ignored_setting(model::Profile& profile, const std::string& name, const std::string& value,
+                     const std::string& problem, const std::string& fallback) {
+    const std::string line = name + "=" + value + ": " + problem + "; ignored, using default";
+    intercept::log_line(LogLevel::error, line);
+    profile.warnings.push_back(line);
+    profile.config[name] = fallback;
+}
+
 /// The source ceilings: IRF_CEILINGS, else the shipped entry for the GPU, else derived from
 /// its properties; nullopt (with a warning) when the GPU is unknown.
 std::optional<config::Ceilings> source_ceilings(const RunInfo& run, model::Profile& profile,
@@ -30,7 +40,8 @@ std::optional<config::Ceilings> source_ceilings(const RunInfo& run, model::Profi
         try {
             return config::load_ceilings_file(run.config.ceilings);
         } catch (const std::exception& e) {
-            profile.warnings.push_back(std::string("IRF_CEILINGS ignored: ") + e.what());
+            // Found only now (parse_env checks readability): same line and effect as there.
+            ignored_setting(profile, "IRF_CEILINGS", run.config.ceilings, e.what(), "auto");
         }
     }
     if (gpu.sms <= 0 || gpu.cc.empty()) {
@@ -60,7 +71,11 @@ void analyze(const RunInfo& run, model::Profile& profile) {
     try {
         targets = config::resolve_targets(run.config.targets, dirs);
     } catch (const std::exception& e) {
-        profile.warnings.push_back(std::string("IRF_TARGETS ignored: ") + e.what());
+        ignored_setting(profile, "IRF_TARGETS", run.config.targets, e.what(), "all");
+        try {
+            targets = config::resolve_targets("all", dirs);
+        } catch (const std::exception&) { // shipped entries unusable: no projection
+        }
     }
     model::analyze(profile, *source, targets);
 }
