@@ -2,10 +2,12 @@
 // Call-site capture (libunwind) and symbolization (dladdr).
 #include "intercept/call_site.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 
 #include <dlfcn.h>
+#define UNW_LOCAL_ONLY // unwind this process only: the fast local implementation
 #include <libunwind.h>
 
 #include "intercept/kernel_filter.hpp"
@@ -48,6 +50,10 @@ RawStack capture_call_stack(int frames, int skip) noexcept {
         return out;
     }
     try {
+        // A global cache instead of libunwind's per-thread one: no thread-specific data (and no
+        // TSD destructor) is left in the application's threads.
+        static const int s_policy = unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_GLOBAL);
+        (void)s_policy;
         void* buffer[k_max_frames + 8];
         const int wanted = std::min(frames + k_extra_frames + skip, k_max_frames + 8);
         const int got = unw_backtrace(buffer, wanted);

@@ -205,15 +205,17 @@ LaunchDecision Collector::on_launch(const LaunchEvent& event) noexcept {
 }
 
 void Collector::on_warning(const std::string& message) noexcept {
-    log_line(config::LogLevel::warn, message);
     try {
-        const std::lock_guard<std::mutex> lock(m_agg_mutex);
-        for (const std::string& w : m_warnings) {
-            if (w == message) {
-                return; // a repeated warning is said once
+        {
+            const std::lock_guard<std::mutex> lock(m_agg_mutex);
+            for (const std::string& w : m_warnings) {
+                if (w == message) {
+                    return; // a repeated warning is said once
+                }
             }
+            m_warnings.push_back(message);
         }
-        m_warnings.push_back(message);
+        log_line(config::LogLevel::warn, message);
     } catch (...) {
     }
 }
