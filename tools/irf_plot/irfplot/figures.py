@@ -78,7 +78,7 @@ def finish(ax, fig, title, xlabel, ylabel, items, extra_handles=()):
     if any(i.before for i in items):
         extra_handles = list(extra_handles) + [
             Line2D([], [], marker="o", linestyle="-", color="#555555", markerfacecolor="white",
-                   label="open = before, arrow to filled = after")]
+                   label="faded = before, arrow to after")]
     legend = ax.legend(handles=handles, title="kernel", loc="upper left",
                        bbox_to_anchor=(1.01, 1.0), fontsize=8, title_fontsize=9, frameon=False)
     fig.irf_extra_artists = getattr(fig, "irf_extra_artists", []) + [legend]
