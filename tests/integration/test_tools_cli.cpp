@@ -31,8 +31,8 @@ void expect_one_line_error(const irf::test::ProcessResult& r, const std::string&
 
 TEST(ToolsCli, CompareMatchesGolden) {
     // Relative names keep the header free of machine-specific paths.
-    const auto r = report({"compare", "tools_profile_before.json", "tools_profile_after.json"},
-                          s_golden_dir);
+    const auto r =
+        report({"compare", "tools_profile_before.json", "tools_profile_after.json"}, s_golden_dir);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_TRUE(irf::test::matches_golden("tools_compare.txt", r.out));
 }
@@ -45,8 +45,8 @@ TEST(ToolsCli, CsvMatchesGolden) {
 
 TEST(ToolsCli, CsvToFileEqualsStdout) {
     irf::test::TempDir tmp;
-    const auto to_file = report({"csv", s_golden_dir + "/tools_profile_after.json", "-o",
-                                 (tmp / "k.csv").string()});
+    const auto to_file =
+        report({"csv", s_golden_dir + "/tools_profile_after.json", "-o", (tmp / "k.csv").string()});
     ASSERT_EQ(to_file.exit_code, 0) << to_file.err;
     const auto to_stdout = report({"csv", s_golden_dir + "/tools_profile_after.json"});
     EXPECT_EQ(irf::test::read_file(tmp / "k.csv"), to_stdout.out);
@@ -84,8 +84,7 @@ TEST_F(ToolsCliBadInput, EmptyKernelList) {
     const std::string empty = write("empty.json", R"({"schema": "irf.profile/v1", "kernels": []})");
     expect_one_line_error(report({"csv", empty}), "no kernel");
     expect_one_line_error(report({"compare", empty, good()}), "no kernel");
-    expect_one_line_error(report({"merge", empty, "-o", (m_tmp / "j.json").string()}),
-                          "no kernel");
+    expect_one_line_error(report({"merge", empty, "-o", (m_tmp / "j.json").string()}), "no kernel");
 }
 
 TEST_F(ToolsCliBadInput, MixedGpusInMerge) {
