@@ -193,6 +193,17 @@ TEST_F(InjectFake, MalformedScriptIsOneLineAndNoFile) {
         std::string::npos);
 }
 
+TEST_F(InjectFake, UnwritableOutputIsOneLine) {
+    m_result = run_harness({{"IRF_BACKEND", "fake:" + fake_script("basic.json")},
+                            {"IRF_OUTPUT", (m_tmp / "missing-dir" / "out").string()}});
+    EXPECT_EQ(m_result.exit_code, 0);
+    const std::vector<std::string> lines = irf_lines(m_result.err);
+    ASSERT_EQ(lines.size(), 1u) << m_result.err;
+    EXPECT_EQ(lines[0].rfind("[irf] profile not written: ", 0), 0u) << lines[0];
+    EXPECT_NE(lines[0].find("missing-dir"), std::string::npos) << lines[0];
+    EXPECT_TRUE(files_in(m_tmp.path()).empty());
+}
+
 TEST_F(InjectFake, DisableLoadsAndDoesNothing) {
     m_result = run_harness({{"IRF_BACKEND", "fake:" + fake_script("basic.json")},
                             {"IRF_OUTPUT", (m_tmp / "out").string()},
