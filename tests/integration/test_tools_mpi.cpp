@@ -90,6 +90,11 @@ TEST_F(ToolsMpi, ThreeRanksMergeIntoOneJob) {
     EXPECT_DOUBLE_EQ((*halo)["ranks"]["time_ns"]["mean"].get<double>(), 1000);
     EXPECT_DOUBLE_EQ((*halo)["ranks"]["imbalance"].get<double>(), 3.0);
     EXPECT_EQ((*halo)["ranks"]["slowest_rank"], 1);
+
+    // The job profile (with its additive keys) reads back like any profile: header + 2 rows.
+    const auto csv = irf::test::run_process({IRF_REPORT_BIN, "csv", (m_tmp / "job.json").string()});
+    ASSERT_EQ(csv.exit_code, 0) << csv.err;
+    EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), 3);
 }
 
 TEST_F(ToolsMpi, BadOptionIsOneLineAndExitTwo) {
