@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Builds the libFuzzer targets of tests/fuzz with clang and runs each for a bounded time on a
+# copy of its seed corpus (tests/data/fuzz/<target>/). Fails on any crash, leak, sanitizer
+# report, timeout (30 s per input) or input needing more than 2 GiB.
+#   run-fuzz.sh CLANGXX BUILD_DIR [SECONDS]
+set -euo pipefail
+clangxx=$1
+build=$2
+seconds=${3:-20}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+
+cmake -S "$root/tests/fuzz" -B "$build" -DCMAKE_CXX_COMPILER="$clangxx" \
+    -DIRF_SOURCE_DIR="$root" >/dev/null
+cmake --build "$build" -j "${IRF_FUZZ_JOBS:-2}" >/dev/null
+
+status=0
+for target in fuzz_profile_json fuzz_ceilings_yaml fuzz_fake_script fuzz_env; do
+    work=$(mktemp -d)
+    seeds="$root/tests/data/fuzz/$target"
+    # New inputs go to the scratch corpus; the seeds in the tree are only read.
+    if ! (cd "$build" && "./$target" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 \
+            -max_len=65536 -print_final_stats=1 "$work" "$seeds" >"$work.log" 2>&1); then
+        echo "[irf] $target failed; the crashing input is in $build (crash-*):" >&2
+        tail -n 40 "$work.log" >&2
+        status=1
+    else
+        echo "$target: $(grep -o 'stat::number_of_executed_units: *[0-9]*' "$work.log" |
+            grep -o '[0-9]*$') inputs in ${seconds}s, no failure"
+    fi
+    rm -rf "$work" "$work.log"
+done
+exit "$status"

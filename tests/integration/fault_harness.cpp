@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: Apache-2.0
+// Fault harness: an application that loads libirf.so like the CUDA driver and then ends badly.
+//   fault_harness LIB [MODE...]
+// Modes run in order. `init` dlopens LIB and calls InitializeInjection; when no `init` is given
+// it runs before the first mode. Modes (N a number, SIG one of TERM INT ABRT SEGV):
+//   init             load and initialize irf now (modes before it run first, e.g. handler:)
+//   return:N         return N from main
+//   exit-thread:N    call exit(N) from a worker thread while main waits
+//   _exit:N          _exit(N): no atexit handlers
+//   quick_exit:N     quick_exit(N): only at_quick_exit handlers
+//   raise:SIG        raise SIG in the main thread
+//   kill:SIG         another thread sends SIG to the process; main waits for it
+//   abort            std::abort()
+//   segv             write through a null pointer
+//   handler:SIG:N    the application's own handler for SIG: prints and _exit(N)
+//   ignore:SIG       set SIG to SIG_IGN
+//   atexit-raise:SIG register an atexit handler that raises SIG
+//   fork             fork; the child returns from main, the parent waits and prints its status
+//   fork-exec        fork; the child execs this harness with LIB and `return:0`
+//   umask:OOO        set the umask (octal)
+//   fsize:N          limit file size to N bytes (RLIMIT_FSIZE) and ignore SIGXFSZ: "disk full"
+//   chdir:DIR        change the working directory
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+
+#include <dlfcn.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+using InitFn = int (*)();
+
+const char* s_self = nullptr;
+const char* s_lib = nullptr;
+int s_handler_exit = 0;
+int s_atexit_signal = 0;
+
+int signal_named(const std::string& name) {
+    return name == "TERM"   ? SIGTERM
+           : name == "INT"  ? SIGINT
+           : name == "ABRT" ? SIGABRT
+           : name == "SEGV" ? SIGSEGV
+                            : 0;
+}
+
+bool initialize() {
+    void* handle = ::dlopen(s_lib, RTLD_NOW | RTLD_LOCAL);
+    if (handle == nullptr) {
+        std::fprintf(stderr, "fault_harness: %s\n", ::dlerror());
+        return false;
+    }
+    const auto init = reinterpret_cast<InitFn>(::dlsym(handle, "InitializeInjection"));
+    if (init == nullptr) {
+        std::fprintf(stderr, "fault_harness: InitializeInjection not exported by %s\n", s_lib);
+        return false;
+    }
+    std::printf("init: %d\n", init());
+    std::fflush(stdout);
+    return true;
+}
+
+void app_handler(int sig) {
+    // Async-signal-safe only: what a careful application does.
+    const char text[] = "application handler ran\n";
+    (void)!::write(STDOUT_FILENO, text, sizeof text - 1);
+    (void)sig;
+    ::_exit(s_handler_exit);
+}
+
+void raise_at_exit() {
+    std::raise(s_atexit_signal);
+}
+
+/// Blocks until a signal ends the process (or gives up after 10 s).
+[[noreturn]] void wait_for_end() {
+    for (int i = 0; i < 1000; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    std::fprintf(stderr, "fault_harness: nothing ended the process\n");
+    std::_Exit(99);
+}
+
+int do_fork(bool exec) {
+    std::fflush(stdout);
+    const pid_t child = ::fork();
+    if (child < 0) {
+        std::perror("fault_harness: fork");
+        return 3;
+    }
+    if (child == 0) {
+        if (exec) {
+            char* const argv[] = {const_cast<char*>(s_self), const_cast<char*>(s_lib),
+                                  const_cast<char*>("return:0"), nullptr};
+            ::execv(s_self, argv);
+            std::_Exit(127);
+        }
+        return 0; // the child returns from main
+    }
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    std::printf("child %d exited %d\n", static_cast<int>(child),
+                WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    return -1;
+}
+
+/// Modes that end the process; returns -1 when `mode` is not one of them.
+int run_ending(const std::string& mode, const std::string& arg) {
+    const int n = std::atoi(arg.c_str());
+    if (mode == "return") {
+        return n;
+    }
+    if (mode == "exit-thread") {
+        std::thread([n] { std::exit(n); }).join();
+        wait_for_end();
+    }
+    if (mode == "_exit") {
+        ::_exit(n);
+    }
+    if (mode == "quick_exit") {
+        std::quick_exit(n);
+    }
+    if (mode == "abort") {
+        std::abort();
+    }
+    if (mode == "segv") {
+        volatile int* null = nullptr;
+        *null = 1;
+        wait_for_end();
+    }
+    if (mode == "kill") {
+        const int sig = signal_named(arg);
+        std::thread([sig] { ::kill(::getpid(), sig); }).detach();
+        wait_for_end();
+    }
+    return -1;
+}
+
+/// Runs one mode; returns -1 to continue, else the exit code of main.
+int run_mode(const std::string& mode, const std::string& arg) {
+    const int ending = run_ending(mode, arg);
+    if (ending >= 0) {
+        return ending;
+    }
+    if (mode == "init") {
+        return initialize() ? -1 : 2;
+    } else if (mode == "raise") {
+        std::raise(signal_named(arg));
+    } else if (mode == "handler") {
+        const std::size_t colon = arg.find(':');
+        s_handler_exit = std::atoi(arg.c_str() + colon + 1);
+        std::signal(signal_named(arg.substr(0, colon)), app_handler);
+    } else if (mode == "atexit-raise") {
+        s_atexit_signal = signal_named(arg);
+        std::atexit(raise_at_exit);
+    } else if (mode == "ignore") {
+        std::signal(signal_named(arg), SIG_IGN);
+    } else if (mode == "fork" || mode == "fork-exec") {
+        return do_fork(mode == "fork-exec");
+    } else if (mode == "umask") {
+        ::umask(static_cast<mode_t>(std::strtoul(arg.c_str(), nullptr, 8)));
+    } else if (mode == "fsize") {
+        std::signal(SIGXFSZ, SIG_IGN);
+        const rlimit limit{std::strtoul(arg.c_str(), nullptr, 10),
+                           std::strtoul(arg.c_str(), nullptr, 10)};
+        ::setrlimit(RLIMIT_FSIZE, &limit);
+    } else if (mode == "chdir") {
+        if (::chdir(arg.c_str()) != 0) {
+            std::perror("fault_harness: chdir");
+        }
+    } else {
+        std::fprintf(stderr, "fault_harness: unknown mode %s\n", mode.c_str());
+        return 2;
+    }
+    return -1;
+}
+
+bool has_init(int argc, char** argv) {
+    for (int i = 2; i < argc; ++i) {
+        if (std::strcmp(argv[i], "init") == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: fault_harness LIBIRF.so [MODE...]\n");
+        return 2;
+    }
+    s_self = argv[0];
+    s_lib = argv[1];
+    if (!has_init(argc, argv) && !initialize()) {
+        return 2;
+    }
+    for (int i = 2; i < argc; ++i) {
+        const std::string mode_arg = argv[i];
+        const std::size_t colon = mode_arg.find(':');
+        const std::string mode = mode_arg.substr(0, colon);
+        const std::string arg = colon == std::string::npos ? "" : mode_arg.substr(colon + 1);
+        const int code = run_mode(mode, arg);
+        if (code >= 0) {
+            return code;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: Apache-2.0
+// Shared helpers of the fault-matrix tests: run the fault harness with IRF_* settings.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "tests/integration/harness_support.hpp"
+
+namespace irf::test {
+
+/// Runs fault_harness on libirf.so with `env` (outer IRF_* and rank variables removed) and
+/// `modes` (see fault_harness.cpp).
+inline ProcessResult run_fault_harness(const std::map<std::string, std::string>& env,
+                                       const std::vector<std::string>& modes = {},
+                                       const std::string& cwd = "") {
+    RunOptions options;
+    options.env = env;
+    options.unset = {"IRF_OUTPUT",      "IRF_SUMMARY",          "IRF_KERNELS",  "IRF_EXCLUDE",
+                     "IRF_LAUNCH_SKIP", "IRF_LAUNCH_COUNT",     "IRF_SAMPLES",  "IRF_CEILINGS",
+                     "IRF_TARGETS",     "IRF_CALLSTACK",        "IRF_LOG",      "IRF_DISABLE",
+                     "IRF_BACKEND",     "OMPI_COMM_WORLD_RANK", "PMI_RANK",     "PMIX_RANK",
+                     "SLURM_PROCID",    "MV2_COMM_WORLD_RANK",  "SLURM_JOB_ID", "PBS_JOBID",
+                     "LSB_JOBID",       "COBALT_JOBID",         "FLUX_JOB_ID",  "JOB_ID"};
+    for (const auto& entry : env) {
+        options.unset.erase(std::remove(options.unset.begin(), options.unset.end(), entry.first),
+                            options.unset.end());
+    }
+    options.timeout_s = 60;
+    options.cwd = cwd;
+    std::vector<std::string> argv = {IRF_FAULT_HARNESS_BIN, IRF_LIBIRF};
+    argv.insert(argv.end(), modes.begin(), modes.end());
+    return run_process(argv, options);
+}
+
+/// The environment of a fake-backend run of basic.json (14 launches) writing <dir>/<stem>.json.
+inline std::map<std::string, std::string> fake_run_env(const std::filesystem::path& dir,
+                                                       const std::string& stem = "out") {
+    return {{"IRF_BACKEND", "fake:" + fake_script("basic.json")},
+            {"IRF_OUTPUT", (dir / stem).string()},
+            {"IRF_SUMMARY", "none"}};
+}
+
+/// Lines of `text` that start with "[irf]" and contain `needle`.
+inline std::vector<std::string> irf_lines_with(const std::string& text, const std::string& needle) {
+    std::vector<std::string> out;
+    for (const std::string& line : irf_lines(text)) {
+        if (line.find(needle) != std::string::npos) {
+            out.push_back(line);
+        }
+    }
+    return out;
+}
+
+/// Names in `dir` that look like temporaries of write_file_atomic (".tmp.").
+inline std::vector<std::string> temporaries_in(const std::filesystem::path& dir) {
+    std::vector<std::string> out;
+    for (const std::string& name : files_in(dir)) {
+        if (name.find(".tmp") != std::string::npos) {
+            out.push_back(name);
+        }
+    }
+    return out;
+}
+
+} // namespace irf::test

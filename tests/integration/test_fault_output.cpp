@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: Apache-2.0
+// Fault matrix, output trouble: missing or unwritable directory, disk full, a file or directory
+// of the same name, two processes with one stem. Never a crash, never half a JSON file, never
+// a temporary left behind, and one line saying where the profile went or why it did not.
+#include <thread>
+
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include "tests/integration/fault_support.hpp"
+
+namespace irf::test {
+namespace {
+
+class FaultOutput : public TempDirTest {
+protected:
+    /// Expects a normal exit and exactly one "[irf] profile not written: ..." line naming `what`.
+    static void expect_not_written(const ProcessResult& r, const std::string& what) {
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        EXPECT_EQ(r.signal, 0) << r.err;
+        const std::vector<std::string> lines = irf_lines_with(r.err, "profile not written: ");
+        ASSERT_EQ(lines.size(), 1u) << r.err;
+        EXPECT_NE(lines[0].find(what), std::string::npos) << lines[0];
+    }
+};
+
+TEST_F(FaultOutput, MissingDirectory) {
+    const ProcessResult r = run_fault_harness(fake_run_env(m_tmp / "no" / "such"));
+    expect_not_written(r, (m_tmp / "no" / "such" / "out.json").string());
+    EXPECT_TRUE(files_in(m_tmp.path()).empty());
+}
+
+TEST_F(FaultOutput, DirectoryPathIsAFile) {
+    // Works as root too (unlike a chmod'ed directory): ENOTDIR.
+    write_file(m_tmp / "plain", "x");
+    const ProcessResult r = run_fault_harness(fake_run_env(m_tmp / "plain"));
+    expect_not_written(r, "Not a directory");
+    EXPECT_EQ(read_file(m_tmp / "plain"), "x");
+}
+
+TEST_F(FaultOutput, DirectoryNotWritable) {
+    const std::filesystem::path dir = m_tmp / "ro";
+    std::filesystem::create_directories(dir);
+    std::filesystem::permissions(dir, std::filesystem::perms::owner_read |
+                                          std::filesystem::perms::owner_exec);
+    if (::access(dir.c_str(), W_OK) == 0) {
+        std::filesystem::permissions(dir, std::filesystem::perms::owner_all);
+        GTEST_SKIP() << "running as root: permissions do not bind (DirectoryPathIsAFile and "
+                        "ProcWrite cover the failing open)";
+    }
+    const ProcessResult r = run_fault_harness(fake_run_env(dir));
+    std::filesystem::permissions(dir, std::filesystem::perms::owner_all);
+    expect_not_written(r, "Permission denied");
+    EXPECT_TRUE(files_in(dir).empty());
+}
+
+TEST_F(FaultOutput, UnwritableFileSystem) {
+    // /proc refuses new files even for root.
+    const ProcessResult r = run_fault_harness(fake_run_env("/proc/self", "irf-out"));
+    expect_not_written(r, "/proc/self/irf-out.json");
+}
+
+TEST_F(FaultOutput, DiskFullLeavesNoHalfFile) {
+    // RLIMIT_FSIZE with SIGXFSZ ignored: write(2) fails with EFBIG after 512 bytes, the way a
+    // full disk fails with ENOSPC part-way through a file.
+    const ProcessResult r = run_fault_harness(fake_run_env(m_tmp.path()), {"fsize:512"});
+    expect_not_written(r, "File too large");
+    EXPECT_TRUE(files_in(m_tmp.path()).empty()) << "no partial profile, no temporary";
+}
+
+TEST_F(FaultOutput, DiskFullKeepsTheOldProfile) {
+    write_file(m_tmp / "out.json", "{\"old\": true}");
+    const ProcessResult r = run_fault_harness(fake_run_env(m_tmp.path()), {"fsize:512"});
+    expect_not_written(r, "File too large");
+    EXPECT_EQ(read_file(m_tmp / "out.json"), "{\"old\": true}");
+    EXPECT_TRUE(temporaries_in(m_tmp.path()).empty());
+}
+
+TEST_F(FaultOutput, SummaryFailsButProfileIsWritten) {
+    // The summary's name is taken by a directory: the JSON is still written and the line says
+    // why the summary is missing.
+    std::filesystem::create_directories(m_tmp / "out.txt");
+    auto env = fake_run_env(m_tmp.path());
+    env["IRF_SUMMARY"] = "file";
+    const ProcessResult r = run_fault_harness(env);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const std::vector<std::string> lines = irf_lines_with(r.err, "profile written to ");
+    ASSERT_EQ(lines.size(), 1u) << r.err;
+    EXPECT_NE(lines[0].find("summary not written"), std::string::npos) << lines[0];
+    EXPECT_EQ(read_json(m_tmp / "out.json")["coverage"]["launches"], 14);
+    EXPECT_TRUE(temporaries_in(m_tmp.path()).empty());
+}
+
+TEST_F(FaultOutput, ExistingFileIsReplacedWhole) {
+    write_file(m_tmp / "out.json", std::string(100000, 'x'));
+    const ProcessResult r = run_fault_harness(fake_run_env(m_tmp.path()));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(irf_lines_with(r.err, "profile written to " + (m_tmp / "out.json").string()).size(),
+              1u)
+        << r.err;
+    EXPECT_EQ(read_json(m_tmp / "out.json")["coverage"]["launches"], 14); // parses: no tail left
+    EXPECT_EQ(files_in(m_tmp.path()), (std::vector<std::string>{"out.json"}));
+}
+
+TEST_F(FaultOutput, DirectoryOfTheSameNameIsLeftAlone) {
+    std::filesystem::create_directories(m_tmp / "out.json" / "keep");
+    const ProcessResult r = run_fault_harness(fake_run_env(m_tmp.path()));
+    expect_not_written(r, (m_tmp / "out.json").string());
+    EXPECT_TRUE(std::filesystem::is_directory(m_tmp / "out.json" / "keep"));
+    EXPECT_TRUE(temporaries_in(m_tmp.path()).empty());
+}
+
+TEST_F(FaultOutput, TwoProcessesWithOneStemLeaveOneWholeProfile) {
+    // Both write out.json at about the same time: the survivor is one complete profile.
+    ProcessResult results[4];
+    std::vector<std::thread> runs;
+    for (ProcessResult& result : results) {
+        runs.emplace_back([&] { result = run_fault_harness(fake_run_env(m_tmp.path())); });
+    }
+    for (std::thread& t : runs) {
+        t.join();
+    }
+    for (const ProcessResult& r : results) {
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        EXPECT_EQ(irf_lines_with(r.err, "profile written to ").size(), 1u) << r.err;
+    }
+    EXPECT_EQ(files_in(m_tmp.path()), (std::vector<std::string>{"out.json"}));
+    EXPECT_EQ(read_json(m_tmp / "out.json")["coverage"]["launches"], 14);
+}
+
+TEST_F(FaultOutput, RelativeStemFollowsTheStartDirectoryNotALaterChdir) {
+    std::filesystem::create_directories(m_tmp / "start");
+    std::filesystem::create_directories(m_tmp / "later");
+    auto env = fake_run_env(m_tmp.path());
+    env["IRF_OUTPUT"] = "out";
+    const ProcessResult r =
+        run_fault_harness(env, {"chdir:" + (m_tmp / "later").string()}, (m_tmp / "start").string());
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(files_in(m_tmp / "start"), (std::vector<std::string>{"out.json"}));
+    EXPECT_TRUE(files_in(m_tmp / "later").empty());
+}
+
+} // namespace
+} // namespace irf::test
