@@ -13,6 +13,7 @@ namespace irf::model {
 namespace {
 
 const std::size_t s_name_width = 40;
+const std::size_t s_max_target_columns = 4;
 
 std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -105,10 +106,24 @@ std::string row(const KernelRecord& k, std::size_t rank, double total_ns,
     return line + "\n";
 }
 
+// Adds `line` for kernel `rank` to the folded list (one entry per distinct line, in first order).
+void fold(std::vector<std::pair<std::string, std::vector<std::size_t>>>& folded,
+          const std::string& line, std::size_t rank) {
+    for (auto& [text, ranks] : folded) {
+        if (text == line) {
+            ranks.push_back(rank);
+            return;
+        }
+    }
+    folded.push_back({line, {rank}});
+}
+
 // Why verdicts of the shown kernels are absent: reasons that name absent counters are folded
 // into one line per kernel; "no such instruction" reasons (nothing to judge) are left to the JSON.
+// Identical lines of several kernels are printed once with the kernels' ranks, so a counter group
+// that was not collected at all reads as one line, not one per kernel.
 std::string missing_section(const std::vector<const KernelRecord*>& order, std::size_t shown) {
-    std::string out;
+    std::vector<std::pair<std::string, std::vector<std::size_t>>> folded;
     for (std::size_t i = 0; i < shown; ++i) {
         if (!order[i]->analysis) {
             continue;
@@ -116,21 +131,81 @@ std::string missing_section(const std::vector<const KernelRecord*>& order, std::
         std::string absent;
         for (const std::string& m : order[i]->analysis->missing) {
             const std::size_t colon = m.find(':');
-            if (m.find("counters absent") != std::string::npos ||
-                m.find("not collected") != std::string::npos) {
+            if (m.find("counters absent") != std::string::npos) {
                 absent += (absent.empty() ? "" : ", ") + m.substr(0, colon);
             } else if (m.find(": no ") == std::string::npos) {
-                out += format("%3zu  ", i + 1) + m + "\n";
+                fold(folded, m, i + 1);
             }
         }
         if (!absent.empty()) {
-            out += format("%3zu  ", i + 1) + "counters absent for " + absent + "\n";
+            fold(folded, "counters absent for " + absent, i + 1);
         }
         for (const std::string& note : order[i]->analysis->notes) {
-            out += format("%3zu  ", i + 1) + "note: " + note + "\n";
+            fold(folded, "note: " + note, i + 1);
         }
     }
-    return out.empty() ? out : "\nVerdicts left out:\n" + out;
+    std::string out;
+    for (const auto& [text, ranks] : folded) {
+        std::string who = ranks.size() == shown && shown > 1 ? "all" : "";
+        for (std::size_t j = 0; who.empty() && j < ranks.size(); ++j) {
+            who += (j ? "," : "") + std::to_string(ranks[j]);
+        }
+        out += format("  %-10s ", who.c_str()) + text + "\n";
+    }
+    return out.empty() ? out : "\nVerdicts left out (by kernel #):\n" + out;
+}
+
+// Projected time of all analysed kernels on one target: sums of the per-kernel estimates.
+struct TargetTotal {
+    std::string target;
+    double source_ns = 0, low_ns = 0, point_ns = 0, high_ns = 0;
+    std::size_t kernels = 0, low_confidence = 0;
+};
+
+std::vector<TargetTotal> target_totals(const Profile& p, const std::vector<std::string>& targets) {
+    std::vector<TargetTotal> totals;
+    for (const std::string& t : targets) {
+        TargetTotal total{t};
+        for (const KernelRecord& k : p.kernels) {
+            for (const Projection& proj :
+                 k.analysis ? k.analysis->projection : std::vector<Projection>{}) {
+                if (proj.target != t || !(proj.time_point_ns > 0)) {
+                    continue;
+                }
+                total.source_ns += k.time_ns.total;
+                total.low_ns += proj.time_low_ns;
+                total.point_ns += proj.time_point_ns;
+                total.high_ns += proj.time_high_ns;
+                ++total.kernels;
+                total.low_confidence += proj.confidence == "low" ? 1 : 0;
+            }
+        }
+        if (total.kernels > 0) {
+            totals.push_back(total);
+        }
+    }
+    std::stable_sort(totals.begin(), totals.end(), [](const TargetTotal& a, const TargetTotal& b) {
+        return a.source_ns / a.point_ns > b.source_ns / b.point_ns;
+    });
+    return totals;
+}
+
+// One line per target: the profiled kernels' total time projected there (Eq. 9 summed).
+std::string projection_section(const Profile& p, const std::vector<std::string>& targets) {
+    const std::vector<TargetTotal> totals = target_totals(p, targets);
+    if (totals.empty()) {
+        return "";
+    }
+    std::string out = "\nProjected kernel time on other GPUs (sum over projected kernels)\n";
+    out += format("  %-20s %10s %10s %21s %8s %s\n", "target", "here", "projected", "interval",
+                  "speedup", "low-confidence");
+    for (const TargetTotal& t : totals) {
+        out += format(
+            "  %-20s %10s %10s %10s - %-8s %7.2fx %zu of %zu\n", t.target.substr(0, 20).c_str(),
+            duration(t.source_ns).c_str(), duration(t.point_ns).c_str(), duration(t.low_ns).c_str(),
+            duration(t.high_ns).c_str(), t.source_ns / t.point_ns, t.low_confidence, t.kernels);
+    }
+    return out;
 }
 
 } // namespace
@@ -141,7 +216,13 @@ std::string text_summary(const Profile& p, std::size_t top) {
         << (p.rank ? " rank " + std::to_string(*p.rank) : std::string()) << " on "
         << (p.gpu.name.empty() ? "(unknown GPU)" : p.gpu.name) << "\n";
     if (p.ceilings) {
-        out << "ceilings: " << p.ceilings->name << " (" << p.ceilings->source << ")\n";
+        // The source names the entry ("shipped:<key> (<path>)"); the bare name only when it does
+        // not.
+        const CeilingsUsed& c = *p.ceilings;
+        out << "ceilings: "
+            << (c.source.find(c.name) != std::string::npos ? c.source
+                                                           : c.name + " (" + c.source + ")")
+            << "\n";
     }
     std::vector<const KernelRecord*> order;
     for (const KernelRecord& k : p.kernels) {
@@ -155,7 +236,11 @@ std::string text_summary(const Profile& p, std::size_t top) {
             return s + std::max(0.0, k->time_ns.total);
         });
     const std::size_t shown = std::min(top, order.size());
-    const std::vector<std::string> targets = target_names(p);
+    const std::vector<std::string> all_targets = target_names(p);
+    // Per-kernel speedup columns stay readable for a few targets; with more, the per-target
+    // section below and the JSON (or irf-report csv) carry the per-kernel projections.
+    const std::vector<std::string> targets =
+        all_targets.size() <= s_max_target_columns ? all_targets : std::vector<std::string>{};
     out << "\nTop " << shown << " of " << order.size() << " kernels by time (total "
         << duration(total) << ")\n";
     std::string header =
@@ -171,6 +256,7 @@ std::string text_summary(const Profile& p, std::size_t top) {
     if (!targets.empty()) {
         out << "(->target: projected speedup, point estimate; ? = low confidence)\n";
     }
+    out << projection_section(p, all_targets);
     out << missing_section(order, shown);
     const Coverage& c = p.coverage;
     out << "\nCoverage: " << c.launches << " launches of " << c.kernels << " kernels seen, "
