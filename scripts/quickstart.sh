@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# The main job in one command. With a GPU: build irf and profile the bundled demo app under
+# libirf.so, printing the summary. Without a GPU: say so in one line and analyse + plot the
+# bundled example profile instead. Outputs go to out/quickstart/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Build quietly; show the build log only when the build fails.
+quiet_build() {
+    local log
+    log=$(mktemp)
+    if ! "$@" >"$log" 2>&1; then
+        cat "$log" >&2
+        rm -f "$log"
+        echo "[irf] error: build failed: $*" >&2
+        exit 1
+    fi
+    rm -f "$log"
+}
+root=$(pwd)
+out="$root/out/quickstart"
+mkdir -p "$out"
+
+scripts/install-deps.sh
+
+gpu_reason=""
+if ! command -v nvidia-smi >/dev/null 2>&1; then
+    gpu_reason="nvidia-smi not found"
+elif ! nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
+    gpu_reason="nvidia-smi lists no GPU"
+fi
+
+if [[ -z "$gpu_reason" ]]; then
+    # Build for the GPU in this machine only: fastest build, exact code for the chip.
+    cmake -S . -B build/quickstart -DCMAKE_CUDA_ARCHITECTURES=native -DBUILD_TESTING=OFF \
+        -DIRF_BUILD_BENCH=OFF >/dev/null
+    echo "[irf] building irf for this GPU (build/quickstart)..." >&2
+    quiet_build cmake --build build/quickstart -j "$(nproc)" --target irf irf_inject irf-report \
+        irf-demo
+    echo "[irf] profiling irf-demo under libirf.so (outputs in $out)" >&2
+    build/quickstart/tools/irf run --output "$out/demo-%p" --summary both -- \
+        build/quickstart/tools/demo/irf-demo
+    profile=$(ls -t "$out"/demo-*.json | head -n 1)
+    plot=build/quickstart/tools/irf-plot
+else
+    profile="$root/tests/data/examples/demo-profile.json"
+    echo "[irf] no GPU ($gpu_reason): analysing the bundled example profile $profile instead" >&2
+    cmake --preset ci >/dev/null
+    echo "[irf] building irf-report (build/ci)..." >&2
+    quiet_build cmake --build --preset ci -j "$(nproc)" --target irf-report
+    build/ci/tools/irf-report analyze "$profile" --targets h200-sxm,b200,a100-sxm4-80gb \
+        --json "$out/analysed.json"
+    profile="$out/analysed.json"
+    plot=build/ci/tools/irf-plot
+fi
+
+"$plot" "$profile" -o "$out/figures" >/dev/null
+echo "[irf] figures written to $out/figures" >&2

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: Apache-2.0
+// The quick start's bundled example profile: `irf-report analyze` on it gives the verdicts the
+// demo kernels were written to show (tests/data/examples/README.md).
+#include <map>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "tests/support/golden.hpp"
+#include "tests/support/run_process.hpp"
+#include "tests/support/temp_dir.hpp"
+
+namespace {
+
+using irf::test::TempDirTest;
+
+class ExampleProfile : public TempDirTest {
+protected:
+    /// Analyses the example with the shipped H100 SXM5 ceilings; returns kernels by short name.
+    std::map<std::string, nlohmann::json> analyse() {
+        const std::string out = (m_tmp / "analysed.json").string();
+        const auto r = irf::test::run_process({IRF_REPORT_BIN, "analyze",
+                                               irf::test::data_path("examples/demo-profile.json"),
+                                               "--targets", "h200-sxm", "--json", out});
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        EXPECT_NE(r.out.find("synthetic example"), std::string::npos) << r.out;
+        const auto profile = nlohmann::json::parse(irf::test::read_file(out));
+        std::map<std::string, nlohmann::json> kernels;
+        for (const auto& k : profile.at("kernels")) {
+            const std::string name = k.at("name");
+            kernels[name.substr(0, name.find('('))] = k.at("analysis");
+        }
+        return kernels;
+    }
+};
+
+TEST_F(ExampleProfile, TriadIsHbmBoundWithUnitStride) {
+    auto k = analyse();
+    ASSERT_EQ(k.count("stream_triad"), 1u);
+    EXPECT_EQ(k["stream_triad"]["irm"]["bound"], "hbm");
+    EXPECT_EQ(k["stream_triad"]["walls"]["global"]["pattern"], "unit-fp32");
+    // 1,572,864 ld+st instructions / 6,291,456 sectors = 1/4 exactly.
+    EXPECT_DOUBLE_EQ(k["stream_triad"]["walls"]["global"]["intensity"].get<double>(), 0.25);
+}
+
+TEST_F(ExampleProfile, NaiveTransposeIsStridedAndPaddedIsConflictFree) {
+    auto k = analyse();
+    // (32768 + 32768) / (131072 + 1048576) = 65536 / 1179648 = 1/18: between 1/32 and 1/4.
+    EXPECT_EQ(k["transpose_naive"]["walls"]["global"]["pattern"], "strided");
+    EXPECT_NEAR(k["transpose_naive"]["walls"]["global"]["intensity"].get<double>(), 1.0 / 18,
+                1e-12);
+    EXPECT_EQ(k["transpose_padded"]["walls"]["global"]["pattern"], "unit-fp32");
+    EXPECT_DOUBLE_EQ(k["transpose_padded"]["walls"]["shared"]["conflict_ways"].get<double>(), 1.0);
+}
+
+TEST_F(ExampleProfile, IntegerKernelProjectsOnInstructions) {
+    auto k = analyse();
+    const auto& p = k["int_hash"]["projection"].at(0);
+    EXPECT_EQ(p["target"], "h200-sxm");
+    EXPECT_EQ(p["basis"], "instructions");
+    EXPECT_EQ(k["int_hash"]["irm"]["bound"], "issue");
+}
+
+} // namespace
