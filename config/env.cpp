@@ -2,6 +2,7 @@
 // The IRF_* option table and parse_env: every variable is parsed, validated and documented here.
 #include "config/env.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <regex>
 #include <sstream>
@@ -172,6 +173,37 @@ bool apply_backend(Config& c, const std::string& v, std::string& problem) {
     return false;
 }
 
+// IRF_METRICS: `default`, `all`, or a comma list of optional groups.
+bool apply_metrics(Config& c, const std::string& v, std::string& problem) {
+    bool pipe_mix = false, tensor_types = false;
+    std::size_t start = 0;
+    while (start <= v.size()) {
+        const std::size_t comma = std::min(v.find(',', start), v.size());
+        const std::string item = v.substr(start, comma - start);
+        if (item == "pipe_mix") {
+            pipe_mix = true;
+        } else if (item == "tensor_types") {
+            tensor_types = true;
+        } else if (item == "all") {
+            pipe_mix = tensor_types = true;
+        } else if (item != "default") {
+            problem = "expected default, all, or a comma list of pipe_mix, tensor_types";
+            return false;
+        }
+        start = comma + 1;
+    }
+    c.metrics_pipe_mix = pipe_mix;
+    c.metrics_tensor_types = tensor_types;
+    return true;
+}
+
+std::string show_metrics(const Config& c) {
+    if (c.metrics_pipe_mix && c.metrics_tensor_types) {
+        return "all";
+    }
+    return c.metrics_pipe_mix ? "pipe_mix" : c.metrics_tensor_types ? "tensor_types" : "default";
+}
+
 std::string show_count(const Config& c) {
     return c.launch_count ? std::to_string(*c.launch_count) : "unlimited";
 }
@@ -237,6 +269,11 @@ const std::vector<OptionSpec>& option_table() {
          "Source of launches: `cupti`; in test builds also `fake:FILE` (a JSON script of "
          "launches).",
          "irf disabled", true, apply_backend, show_backend},
+        {"IRF_METRICS", "`default`",
+         "Optional counter groups profiled on top of the default set: `pipe_mix` (instruction "
+         "mix), `tensor_types` (tensor ops by input type), `all`, or `default` (none). Each "
+         "group adds replay passes (`irf-report metrics --chip NAME`).",
+         "ignored, default used", false, apply_metrics, show_metrics},
     };
     return s_table;
 }

@@ -41,6 +41,8 @@ struct Config {
     bool disable = false;                      ///< IRF_DISABLE
     std::string backend = "cupti";             ///< IRF_BACKEND kind: "cupti" or "fake"
     std::string backend_arg;                   ///< the FILE of fake:FILE
+    bool metrics_pipe_mix = false;             ///< IRF_METRICS: add the pipe-mix group
+    bool metrics_tensor_types = false;         ///< IRF_METRICS: add tensor ops by input type
 
     /// Effective settings by variable name (IRF_OUTPUT -> "irf-%a-%h-%p", ...), for the
     /// profile's `config` object.

@@ -38,7 +38,7 @@ std::map<std::string, double> instruction_mix(const Counters& counters,
         total += value ? *value : 0.0;
     }
     if (!any) {
-        missing.push_back("mix: pipe counters (inst_pipe_*) not collected");
+        missing.push_back("mix: pipe counters (inst_pipe_*) not collected (IRF_METRICS=pipe_mix)");
         return {};
     }
     if (!(total > 0)) {

@@ -134,6 +134,8 @@ TEST_F(FaultConfig, EveryVariableWithInvalidValuesBehavesAsDocumented) {
         {"IRF_DISABLE", "2"},
         {"IRF_BACKEND", "nvml"},
         {"IRF_BACKEND", "fake:"},
+        {"IRF_METRICS", "everything"},
+        {"IRF_METRICS", "pipe_mix,"},
     };
     const std::map<std::string, std::string> documented = documented_consequences();
     std::set<std::string> covered;

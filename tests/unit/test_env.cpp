@@ -160,11 +160,26 @@ TEST(Env, EffectiveSettingsNameEveryVariable) {
     EXPECT_EQ(Config{}.effective().at("IRF_LAUNCH_COUNT"), "unlimited");
 }
 
+TEST(Env, MetricGroups) {
+    EXPECT_FALSE(parse("IRF_METRICS", "default").config.metrics_pipe_mix);
+    const Config mix = parse("IRF_METRICS", "pipe_mix").config;
+    EXPECT_TRUE(mix.metrics_pipe_mix);
+    EXPECT_FALSE(mix.metrics_tensor_types);
+    EXPECT_EQ(mix.effective().at("IRF_METRICS"), "pipe_mix");
+    const Config both = parse("IRF_METRICS", "tensor_types,pipe_mix").config;
+    EXPECT_TRUE(both.metrics_pipe_mix && both.metrics_tensor_types);
+    EXPECT_EQ(both.effective().at("IRF_METRICS"), "all");
+    EXPECT_EQ(error_of("IRF_METRICS", "pipe_mix,bogus"),
+              "[irf] IRF_METRICS=pipe_mix,bogus: expected default, all, or a comma list of "
+              "pipe_mix, tensor_types; ignored, using default");
+    EXPECT_FALSE(parse("IRF_METRICS", "pipe_mix,bogus").config.metrics_pipe_mix);
+}
+
 TEST(Env, TableCoversDesignVariablesOnce) {
     const std::vector<std::string> design = {
         "IRF_OUTPUT",       "IRF_SUMMARY", "IRF_KERNELS",  "IRF_EXCLUDE", "IRF_LAUNCH_SKIP",
         "IRF_LAUNCH_COUNT", "IRF_SAMPLES", "IRF_CEILINGS", "IRF_TARGETS", "IRF_CALLSTACK",
-        "IRF_LOG",          "IRF_DISABLE", "IRF_BACKEND"};
+        "IRF_LOG",          "IRF_DISABLE", "IRF_BACKEND",  "IRF_METRICS"};
     ASSERT_EQ(option_table().size(), design.size());
     for (std::size_t i = 0; i < design.size(); ++i) {
         EXPECT_EQ(option_table()[i].name, design[i]);

@@ -95,7 +95,8 @@ TEST(ModelMix, SharesByPipeSumToOne) {
                                        [](double s, const auto& kv) { return s + kv.second; });
     EXPECT_DOUBLE_EQ(sum, 1);
     EXPECT_TRUE(instruction_mix(Counters{}, missing).empty());
-    EXPECT_EQ(missing.at(0), "mix: pipe counters (inst_pipe_*) not collected");
+    EXPECT_EQ(missing.at(0),
+              "mix: pipe counters (inst_pipe_*) not collected (IRF_METRICS=pipe_mix)");
 }
 
 TEST(ModelKernelCeilings, TransferTimesAndHarmonicBandwidths) {

@@ -112,6 +112,7 @@ std::vector<std::pair<std::string, std::string>> build_environment(const RunOpti
     }
     set("IRF_LOG", options.log);
     set("IRF_SUMMARY", options.summary);
+    set("IRF_METRICS", options.metrics);
     return vars;
 }
 

@@ -27,6 +27,7 @@ struct RunOptions {
     std::optional<long> callstack;       ///< IRF_CALLSTACK (>= 0 frames)
     std::optional<std::string> log;      ///< IRF_LOG (error, warn, info, debug)
     std::optional<std::string> summary;  ///< IRF_SUMMARY (stderr, file, both, none)
+    std::optional<std::string> metrics;  ///< IRF_METRICS (default, all, pipe_mix, tensor_types)
     std::optional<std::string> lib;      ///< libirf.so to inject instead of the one found
     std::vector<std::string> command;    ///< the application and its arguments
 };

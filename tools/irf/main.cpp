@@ -34,6 +34,8 @@ void add_run_options(CLI::App& run, RunOptions& o) {
     run.add_option("--callstack", o.callstack, "Host frames captured per launch site (0 = off)");
     run.add_option("--log", o.log, "Log level: error, warn, info, debug");
     run.add_option("--summary", o.summary, "Text summary: stderr, file, both, none");
+    run.add_option("--metrics", o.metrics,
+                   "Optional counter groups: default, all, or pipe_mix,tensor_types");
     run.add_option("--lib", o.lib, "libirf.so to inject (default: the one installed with irf)");
     run.add_option("command", o.command, "The application and its arguments (after --)");
 }
