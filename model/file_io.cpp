@@ -39,11 +39,11 @@ bool write_all(int fd, const std::string& content) {
 std::string write_file_atomic(const std::string& path, const std::string& content) noexcept {
     try {
         std::random_device rd;
-        const std::string tmp = path + ".tmp." + std::to_string(getpid()) + "." +
-                                std::to_string(rd() & 0xffffffu);
+        const std::string tmp =
+            path + ".tmp." + std::to_string(getpid()) + "." + std::to_string(rd() & 0xffffffu);
         // O_EXCL|O_NOFOLLOW: never write through a link someone planted under our name.
-        const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                              0666);
+        const int fd =
+            ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
         if (fd < 0) {
             return errno_text("cannot create", tmp);
         }
@@ -79,6 +79,12 @@ std::string read_file_bounded(const std::string& path, std::string& out,
         if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
             ::close(fd);
             return "cannot read " + path + ": is a directory";
+        }
+        // Refuse an oversized regular file before reading any of it (pipes are still bounded
+        // by the loop below).
+        if (S_ISREG(st.st_mode) && static_cast<std::size_t>(st.st_size) > max_bytes) {
+            ::close(fd);
+            return "cannot read " + path + ": larger than " + std::to_string(max_bytes) + " bytes";
         }
         out.clear();
         char buf[65536];

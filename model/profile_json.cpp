@@ -241,8 +241,9 @@ Profile load_profile(const std::string& path) {
     json document;
     try {
         document = json::parse(text);
-    } catch (const json::parse_error& e) {
-        // nlohmann's message names the byte offset; keep it on one line.
+    } catch (const json::exception& e) {
+        // parse_error names the byte offset; out_of_range covers numbers beyond double range
+        // (1e999999). Both are bad input, not an internal error. Keep it on one line.
         throw FormatError(path + ": not valid JSON: " + e.what());
     }
     try {

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/install-deps.sh
+IRF_SANITIZERS=1 scripts/install-deps.sh # clang-14: the libFuzzer test of the loaders
 scripts/check-format.sh
 cmake --preset ci >/dev/null
 cmake --build --preset ci -j "$(nproc)"

@@ -177,11 +177,9 @@ TEST_F(FaultTools, HugeFilesAreRefusedWithinTheLimit) {
     expect_refused({IRF_REPORT_BIN, "ceilings", yaml.string()}, yaml);
 }
 
-// Known bug (docs/reliability.md): a number too large for a double makes nlohmann throw
-// out_of_range (406) from parse(), which model::load_profile does not map to FormatError, so
-// irf-report says "internal error" and exits 3. Enable when load_profile catches
-// json::exception instead of json::parse_error.
-TEST_F(FaultTools, DISABLED_NumberOverflowIsBadInputNotAnInternalError) {
+// A number too large for a double makes nlohmann throw out_of_range (406) from parse();
+// load_profile maps every json::exception to FormatError, so this is bad input (exit 2).
+TEST_F(FaultTools, NumberOverflowIsBadInputNotAnInternalError) {
     const Hostile h = {"overflow.json", "{\"schema\": \"irf.profile/v1\", \"pid\": 1e999999}"};
     expect_refused({IRF_REPORT_BIN, "analyze", write_input(h).string()}, h.name);
 }
