@@ -3,6 +3,7 @@
 #include "config/env.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <regex>
 #include <sstream>
@@ -29,7 +30,43 @@ bool parse_uint(const std::string& value, std::uint64_t max, std::uint64_t& out,
     return true;
 }
 
+// Longest number accepted in a {m,n} repetition or a \N back-reference. libstdc++ expands a
+// repetition into that many automaton states and accumulates the digits in a `long` without an
+// overflow check (undefined behaviour the fuzzer found), so huge counts are refused up front.
+constexpr std::size_t k_max_regex_number_digits = 4;
+
+/// A problem text when `value` has a repetition count or back-reference too large, else "".
+std::string regex_number_problem(const std::string& value) {
+    bool in_braces = false;
+    for (std::size_t i = 0; i < value.size(); ++i) {
+        const char ch = value[i];
+        if (ch == '\\' && i + 1 < value.size() &&
+            !std::isdigit(static_cast<unsigned char>(value[i + 1]))) {
+            ++i; // an escaped character such as \{
+            continue;
+        }
+        in_braces = ch == '{' ? true : ch == '}' ? false : in_braces;
+        if (ch != '\\' && ch != '{' && !(ch == ',' && in_braces)) {
+            continue;
+        }
+        std::size_t digits = 0;
+        while (i + 1 + digits < value.size() &&
+               std::isdigit(static_cast<unsigned char>(value[i + 1 + digits]))) {
+            ++digits;
+        }
+        if (digits > k_max_regex_number_digits) {
+            return "repetition count or back-reference with more than " +
+                   std::to_string(k_max_regex_number_digits) + " digits";
+        }
+    }
+    return "";
+}
+
 bool check_regex(const std::string& value, std::string& problem) {
+    problem = regex_number_problem(value);
+    if (!problem.empty()) {
+        return false;
+    }
     try {
         const std::regex re(value, std::regex::ECMAScript);
         (void)re;

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Builds the libFuzzer targets of tests/fuzz with clang and runs each for a bounded time on a
 # copy of its seed corpus (tests/data/fuzz/<target>/). Fails on any crash, leak, sanitizer
-# report, timeout (30 s per input) or input needing more than 2 GiB.
+# report, timeout (30 s per input) or input needing more than 2 GiB. A fixed seed keeps the
+# mutations the same from run to run; crashes found once go into the seeds as regressions.
 #   run-fuzz.sh CLANGXX BUILD_DIR [SECONDS]
 set -euo pipefail
 clangxx=$1
@@ -19,7 +20,7 @@ for target in fuzz_profile_json fuzz_ceilings_yaml fuzz_fake_script fuzz_env; do
     work=$(mktemp -d)
     seeds="$root/tests/data/fuzz/$target"
     # New inputs go to the scratch corpus; the seeds in the tree are only read.
-    if ! (cd "$build" && "./$target" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 \
+    if ! (cd "$build" && "./$target" -seed=1 -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 \
             -max_len=65536 -print_final_stats=1 "$work" "$seeds" >"$work.log" 2>&1); then
         echo "[irf] $target failed; the crashing input is in $build (crash-*):" >&2
         tail -n 40 "$work.log" >&2

@@ -160,6 +160,18 @@ TEST(Env, EffectiveSettingsNameEveryVariable) {
     EXPECT_EQ(Config{}.effective().at("IRF_LAUNCH_COUNT"), "unlimited");
 }
 
+// libstdc++ accumulates repetition counts and back-references in a long without an overflow
+// check (found by fuzz_env); irf refuses numbers of more than four digits there.
+TEST(Env, HugeRegexNumbersAreRefused) {
+    EXPECT_EQ(error_of("IRF_KERNELS", "a{99999}"),
+              "[irf] IRF_KERNELS=a{99999}: repetition count or back-reference with more than 4 "
+              "digits; irf disabled");
+    EXPECT_EQ(parse("IRF_EXCLUDE", "(x)\\1111111111110111111").errors.size(), 1u);
+    EXPECT_EQ(parse("IRF_EXCLUDE", "a{2,12345}").errors.size(), 1u);
+    EXPECT_TRUE(parse("IRF_KERNELS", "gemm_[0-9]{1,4}_v1234567").errors.empty());
+    EXPECT_TRUE(parse("IRF_KERNELS", "\\{123456").errors.empty());
+}
+
 TEST(Env, MetricGroups) {
     EXPECT_FALSE(parse("IRF_METRICS", "default").config.metrics_pipe_mix);
     const Config mix = parse("IRF_METRICS", "pipe_mix").config;
