@@ -39,8 +39,15 @@ for preset in "${presets[@]}"; do
     cmake --build "$build" -j "$jobs" --target "${targets[@]}"
     built=$(date +%s)
     # install_layout builds and installs everything (not sanitizer material); fuzzing has its
-    # own sanitized build.
-    if ! ctest --test-dir "$build" -L 'unit|integration' -LE gpu -E 'install_layout|fuzz' \
+    # own sanitized build. The CUPTI host-API tests are left out because libcupti dlopens
+    # libnvperf_host with RTLD_DEEPBIND, which the sanitizer runtimes refuse; under TSan also the
+    # two tests whose threads exit after libunwind captured a call stack (libunwind's thread-exit
+    # cleanup locks a mutex TSan has already retired and crashes). docs/reliability.md.
+    exclude='install_layout|fuzz|MetricsHost\.|MetricsCommand\.'
+    if [[ "$preset" == tsan ]]; then
+        exclude+='|InjectFake\.ThreadsAllCounted|CuptiBackendCallbacks\.LaunchesFromManyThreads'
+    fi
+    if ! ctest --test-dir "$build" -L 'unit|integration' -LE gpu -E "$exclude" \
         -j "$jobs" --output-on-failure --timeout 900; then
         status=1
     fi
