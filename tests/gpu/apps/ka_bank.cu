@@ -73,12 +73,7 @@ template <int K> bool run_variant(const char* variant, float* d_out) {
 
 int main(int argc, char** argv) {
     const char* sel = argc > 1 ? argv[1] : nullptr;
-    const char* const names[] = {"ways1", "ways2", "ways4", "ways8", "ways16", "ways32"};
-    bool known = sel == nullptr;
-    for (const char* n : names) {
-        known = known || std::strcmp(sel, n) == 0;
-    }
-    if (argc > 2 || !known) {
+    if (ka::bad_selection(argc, sel, {"ways1", "ways2", "ways4", "ways8", "ways16", "ways32"})) {
         return ka::usage(k_app, "ways1 ways2 ways4 ways8 ways16 ways32");
     }
     ka::require_device(k_app);

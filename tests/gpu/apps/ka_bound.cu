@@ -125,9 +125,7 @@ bool run_fma() {
 
 int main(int argc, char** argv) {
     const char* sel = argc > 1 ? argv[1] : nullptr;
-    const bool known =
-        sel == nullptr || std::strcmp(sel, "triad") == 0 || std::strcmp(sel, "fma") == 0;
-    if (argc > 2 || !known) {
+    if (ka::bad_selection(argc, sel, {"triad", "fma"})) {
         return ka::usage(k_app, "triad fma");
     }
     ka::require_device(k_app);

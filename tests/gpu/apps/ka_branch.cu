@@ -86,9 +86,7 @@ bool run_variant(const char* variant, Kernel kernel, float* d_out) {
 
 int main(int argc, char** argv) {
     const char* sel = argc > 1 ? argv[1] : nullptr;
-    const bool known =
-        sel == nullptr || std::strcmp(sel, "branch") == 0 || std::strcmp(sel, "select") == 0;
-    if (argc > 2 || !known) {
+    if (ka::bad_selection(argc, sel, {"branch", "select"})) {
         return ka::usage(k_app, "branch select");
     }
     ka::require_device(k_app);

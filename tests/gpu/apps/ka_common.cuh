@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 
 #include <cuda_runtime.h>
@@ -57,6 +58,24 @@ inline bool report(const char* app, const char* variant, bool ok, const std::str
 }
 
 /// Prints the usage line listing the variants and returns the usage exit code.
+/// True when the command line is wrong: more than one argument, or a variant not in `variants`
+/// (no argument selects every variant).
+inline bool bad_selection(int argc, const char* selection,
+                          std::initializer_list<const char*> variants) {
+    if (argc > 2) {
+        return true;
+    }
+    if (selection == nullptr) {
+        return false;
+    }
+    for (const char* v : variants) {
+        if (std::strcmp(selection, v) == 0) {
+            return false;
+        }
+    }
+    return true;
+}
+
 inline int usage(const char* app, const char* variants) {
     std::printf("usage: %s [VARIANT]\nvariants (default: all): %s\n", app, variants);
     return k_exit_usage;

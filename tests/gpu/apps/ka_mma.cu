@@ -55,7 +55,7 @@ __global__ void mma_f16_f32(float* out, __half a, __half b, int iters) {
 
 int main(int argc, char** argv) {
     const char* sel = argc > 1 ? argv[1] : nullptr;
-    if (argc > 2 || (sel != nullptr && std::strcmp(sel, "mma") != 0)) {
+    if (ka::bad_selection(argc, sel, {"mma"})) {
         return ka::usage(k_app, "mma");
     }
     ka::require_device(k_app);

@@ -69,7 +69,7 @@ __global__ void sw_align(int* out) {
 
 int main(int argc, char** argv) {
     const char* sel = argc > 1 ? argv[1] : nullptr;
-    if (argc > 2 || (sel != nullptr && std::strcmp(sel, "sw") != 0)) {
+    if (ka::bad_selection(argc, sel, {"sw"})) {
         return ka::usage(k_app, "sw");
     }
     ka::require_device(k_app);

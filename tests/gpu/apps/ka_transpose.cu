@@ -80,9 +80,7 @@ bool run_variant(const char* variant, Kernel kernel, const float* d_in, float* d
 
 int main(int argc, char** argv) {
     const char* sel = argc > 1 ? argv[1] : nullptr;
-    const bool known = sel == nullptr || std::strcmp(sel, "naive") == 0 ||
-                       std::strcmp(sel, "tiled") == 0 || std::strcmp(sel, "padded") == 0;
-    if (argc > 2 || !known) {
+    if (ka::bad_selection(argc, sel, {"naive", "tiled", "padded"})) {
         return ka::usage(k_app, "naive tiled padded");
     }
     ka::require_device(k_app);
