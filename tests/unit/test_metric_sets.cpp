@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "config/metric_sets.hpp"
+#include "tests/support/design_counters.hpp"
 
 namespace irf::config {
 namespace {
@@ -41,44 +42,10 @@ TEST(MetricSets, ReferenceChipsCoverEveryFamily) {
 
 // DESIGN.md section 4 without the optional groups: 25 core + 9 FP counters on every chip.
 TEST(MetricSets, DefaultSetHasEveryDesignCounter) {
-    const std::vector<std::string> expected = {"inst_warp",
-                                               "inst_thread",
-                                               "inst_global_ld",
-                                               "inst_global_st",
-                                               "inst_local_ld",
-                                               "inst_local_st",
-                                               "inst_shared_ld",
-                                               "inst_shared_st",
-                                               "sectors_global_ld",
-                                               "sectors_global_st",
-                                               "sectors_local_ld",
-                                               "sectors_local_st",
-                                               "wavefronts_shared_ld",
-                                               "wavefronts_shared_st",
-                                               "l2_sectors_read",
-                                               "l2_sectors_write",
-                                               "l2_sectors_atom",
-                                               "l2_sectors_red",
-                                               "dram_sectors_read",
-                                               "dram_sectors_write",
-                                               "sysmem_sectors_read",
-                                               "sysmem_sectors_write",
-                                               "inst_tensor",
-                                               "time_ns",
-                                               "clock_hz",
-                                               "thread_dadd",
-                                               "thread_dmul",
-                                               "thread_dfma",
-                                               "thread_fadd",
-                                               "thread_fmul",
-                                               "thread_ffma",
-                                               "thread_hadd",
-                                               "thread_hmul",
-                                               "thread_hfma"};
     for (const auto& chip : reference_chips()) {
         const auto bindings = metric_bindings(*chip_family(chip), false, false);
-        EXPECT_EQ(bindings.size(), expected.size()) << chip;
-        for (const auto& name : expected) {
+        EXPECT_EQ(bindings.size(), test::k_design_default_counters.size()) << chip;
+        for (const char* name : test::k_design_default_counters) {
             EXPECT_NE(find(bindings, name), nullptr) << chip << " lacks " << name;
         }
     }

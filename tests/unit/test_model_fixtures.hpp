@@ -6,6 +6,7 @@
 
 #include "config/ceilings.hpp"
 #include "model/profile.hpp"
+#include "tests/support/design_counters.hpp"
 
 namespace irf::test {
 
@@ -40,40 +41,10 @@ inline config::Ceilings v100() {
     return c;
 }
 
-/// All canonical memory and instruction counters at 0 and FP thread counters at 0, so a test
-/// only sets what its kernel does.
+/// Every default canonical counter at 0, so a test only sets what its kernel does.
 inline model::Counters zero_counters() {
     model::Counters c;
-    for (const char* name : {"inst_warp",
-                             "inst_thread",
-                             "inst_global_ld",
-                             "inst_global_st",
-                             "inst_local_ld",
-                             "inst_local_st",
-                             "inst_shared_ld",
-                             "inst_shared_st",
-                             "sectors_global_ld",
-                             "sectors_global_st",
-                             "sectors_local_ld",
-                             "sectors_local_st",
-                             "wavefronts_shared_ld",
-                             "wavefronts_shared_st",
-                             "l2_sectors_read",
-                             "l2_sectors_write",
-                             "l2_sectors_atom",
-                             "l2_sectors_red",
-                             "dram_sectors_read",
-                             "dram_sectors_write",
-                             "thread_dadd",
-                             "thread_dmul",
-                             "thread_dfma",
-                             "thread_fadd",
-                             "thread_fmul",
-                             "thread_ffma",
-                             "thread_hadd",
-                             "thread_hmul",
-                             "thread_hfma",
-                             "time_ns"}) {
+    for (const char* name : k_design_default_counters) {
         c[name] = 0;
     }
     return c;
