@@ -219,5 +219,45 @@ TEST(ModelSummary, TopLimitsRowsAndLongNamesAreCut) {
     EXPECT_EQ(text.find("empty_kernel"), std::string::npos);
 }
 
+// Per-target totals by hand: a100 only counts kernel "a" (kernel "b" was not projected there),
+// b200 sums both: here 3 + 1 = 4 ms, projected 1.5 + 0.5 = 2 ms (2.00x), interval 1.4 - 2.6 ms.
+// a100: 3 ms -> 6 ms = 0.50x, one low-confidence kernel. The faster target is listed first.
+TEST(ModelSummary, ProjectedTotalsSumPerTarget) {
+    auto projection = [](const char* target, double low_ms, double point_ms, double high_ms,
+                         const char* confidence) {
+        Projection proj;
+        proj.target = target;
+        proj.time_low_ns = low_ms * 1e6;
+        proj.time_point_ns = point_ms * 1e6;
+        proj.time_high_ns = high_ms * 1e6;
+        proj.confidence = confidence;
+        return proj;
+    };
+    Profile p;
+    p.kernels.resize(3);
+    p.kernels[0].name = "a";
+    p.kernels[0].time_ns.total = 3e6;
+    p.kernels[0].analysis.emplace();
+    p.kernels[0].analysis->projection = {projection("a100", 5, 6, 7, "low"),
+                                         projection("b200", 1, 1.5, 2, "high")};
+    p.kernels[1].name = "b";
+    p.kernels[1].time_ns.total = 1e6;
+    p.kernels[1].analysis.emplace();
+    p.kernels[1].analysis->projection = {projection("a100", 0, 0, 0, "low"),
+                                         projection("b200", 0.4, 0.5, 0.6, "high")};
+    p.kernels[2].name = "c"; // no analysis: in no total
+    p.kernels[2].time_ns.total = 5e6;
+    const std::string text = text_summary(p);
+    const std::string b200 =
+        "  b200                    4.00 ms    2.00 ms    1.40 ms - 2.60 ms     2.00x 0 of 2\n";
+    const std::string a100 =
+        "  a100                    3.00 ms    6.00 ms    5.00 ms - 7.00 ms     0.50x 1 of 1\n";
+    const std::size_t at_b200 = text.find(b200);
+    const std::size_t at_a100 = text.find(a100);
+    ASSERT_NE(at_b200, std::string::npos) << text;
+    ASSERT_NE(at_a100, std::string::npos) << text;
+    EXPECT_LT(at_b200, at_a100);
+}
+
 } // namespace
 } // namespace irf::model
