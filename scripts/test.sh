@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # The full test suite: installs dependencies, checks formatting, builds the `ci` preset and runs
-# every test that needs no GPU (ctest -LE gpu). Fails when zero tests ran.
+# every test that needs no GPU (ctest -LE gpu), then the unit and integration suites again under
+# ASan+UBSan and under ThreadSanitizer (scripts/test-sanitizers.sh). Fails when zero tests ran.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,4 +22,10 @@ if [[ -z "$total" || "$total" -eq 0 ]]; then
     echo "[irf] error: no test ran" >&2
     exit 1
 fi
-exit "$status"
+# The sanitizer builds run even when the plain suite failed: their reports help with the failure.
+sanitizers=0
+scripts/test-sanitizers.sh asan tsan || sanitizers=$?
+if ((status != 0)); then
+    exit "$status"
+fi
+exit "$sanitizers"
