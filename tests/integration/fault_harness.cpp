@@ -88,11 +88,14 @@ void raise_at_exit() {
     std::_Exit(99);
 }
 
+// Read through a volatile so the compiler cannot prove the store below is through null (it would
+// delete the store as undefined behaviour).
+int* volatile s_null_target = nullptr;
+
 /// A real segmentation fault. UBSan would report the null store and exit instead of letting the
 /// fault happen, so the check is off here (the test also turns off the sanitizers' SEGV handler).
 __attribute__((noinline, no_sanitize("undefined"))) void store_through_null() {
-    volatile int* null = nullptr;
-    *null = 1;
+    *s_null_target = 1;
 }
 
 int do_fork(bool exec) {
