@@ -48,15 +48,6 @@ std::map<std::string, double> number_map_from(const JsonNode& n) {
     return out;
 }
 
-std::vector<std::string> strings_from(const JsonNode& n) {
-    n.expect_array();
-    std::vector<std::string> out;
-    for (std::size_t i = 0; i < n.value().size(); ++i) {
-        out.push_back(n.at(i).as_str());
-    }
-    return out;
-}
-
 json irm_json(const IrmResult& r) {
     return json{{"gips_warp", finite_or_null(r.gips_warp)},
                 {"gips_thread", finite_or_null(r.gips_thread)},
@@ -138,7 +129,7 @@ Projection projection_from(const JsonNode& n) {
     p.speedup_point = n.num("speedup_point");
     p.confidence = n.str("confidence");
     if (n.has("notes")) {
-        p.notes = strings_from(n.at("notes"));
+        p.notes = n.at("notes").as_strings();
     }
     return p;
 }
@@ -217,10 +208,10 @@ KernelAnalysis analysis_from_json(const JsonNode& n) {
         }
     }
     if (n.has("missing")) {
-        a.missing = strings_from(n.at("missing"));
+        a.missing = n.at("missing").as_strings();
     }
     if (n.has("notes")) {
-        a.notes = strings_from(n.at("notes"));
+        a.notes = n.at("notes").as_strings();
     }
     return a;
 }

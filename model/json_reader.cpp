@@ -74,6 +74,15 @@ std::string JsonNode::as_str() const {
     return m_value->get<std::string>();
 }
 
+std::vector<std::string> JsonNode::as_strings() const {
+    expect_array();
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < m_value->size(); ++i) {
+        out.push_back(at(i).as_str());
+    }
+    return out;
+}
+
 std::string JsonNode::str(const std::string& key, const std::string& fallback) const {
     return has(key) ? at(key).as_str() : fallback;
 }

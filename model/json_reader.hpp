@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -43,6 +44,8 @@ public:
     [[nodiscard]] double as_num() const;
     [[nodiscard]] std::uint64_t as_count() const;
     [[nodiscard]] std::string as_str() const;
+    /// This value as an array of strings.
+    [[nodiscard]] std::vector<std::string> as_strings() const;
 
     /// Throws FormatError "<path>: <what>".
     [[noreturn]] void fail(const std::string& what) const;

@@ -70,15 +70,6 @@ std::uint32_t u32(const JsonNode& n, const std::string& key) {
     return static_cast<std::uint32_t>(v);
 }
 
-std::vector<std::string> strings_from(const JsonNode& n) {
-    n.expect_array();
-    std::vector<std::string> out;
-    for (std::size_t i = 0; i < n.value().size(); ++i) {
-        out.push_back(n.at(i).as_str());
-    }
-    return out;
-}
-
 KernelRecord kernel_from_json(const JsonNode& n) {
     n.expect_object();
     KernelRecord k;
@@ -114,7 +105,7 @@ KernelRecord kernel_from_json(const JsonNode& n) {
         }
     }
     if (n.has("notes")) {
-        k.notes = strings_from(n.at("notes"));
+        k.notes = n.at("notes").as_strings();
     }
     if (n.has("analysis")) {
         k.analysis = analysis_from_json(n.at("analysis"));
@@ -139,7 +130,7 @@ void header_from_json(const JsonNode& root, Profile& p) {
     p.version = root.str("version");
     p.app = root.str("app");
     if (root.has("argv")) {
-        p.argv = strings_from(root.at("argv"));
+        p.argv = root.at("argv").as_strings();
     }
     p.pid = root.integer("pid");
     if (root.has("rank")) {
@@ -228,7 +219,7 @@ Profile profile_from_json(const json& document) {
         p.kernels.push_back(kernel_from_json(kernels.at(i)));
     }
     if (root.has("warnings")) {
-        p.warnings = strings_from(root.at("warnings"));
+        p.warnings = root.at("warnings").as_strings();
     }
     return p;
 }

@@ -166,6 +166,23 @@ TEST(ModelJson, ErrorsNameTheJsonPath) {
     EXPECT_THROW((void)profile_from_json(j), FormatError);
 }
 
+TEST(ModelJson, StringListsNameTheBadElement) {
+    json j = profile_to_json(sample_profile());
+    j["argv"] = {"stream", 7};
+    try {
+        (void)profile_from_json(j);
+        FAIL() << "accepted a number in argv";
+    } catch (const FormatError& e) {
+        EXPECT_STREQ(e.what(), "argv[1]: expected a string");
+    }
+    j = profile_to_json(sample_profile());
+    j["kernels"][0]["notes"] = "one note";
+    EXPECT_THROW((void)profile_from_json(j), FormatError);
+    j = profile_to_json(sample_profile());
+    j["warnings"] = {"a", "b"};
+    EXPECT_EQ(profile_from_json(j).warnings, (std::vector<std::string>{"a", "b"}));
+}
+
 TEST(ModelJson, RejectsOtherSchemas) {
     json j = profile_to_json(sample_profile());
     j["schema"] = "irf.ceilings/v1";
