@@ -10,24 +10,12 @@
 
 namespace irf::test {
 
-/// Runs fault_harness on libirf.so with `env` (outer IRF_* and rank variables removed) and
-/// `modes` (see fault_harness.cpp).
+/// Runs fault_harness on libirf.so with `env` (see isolated_run_options) and `modes` (see
+/// fault_harness.cpp), in `cwd` when not empty.
 inline ProcessResult run_fault_harness(const std::map<std::string, std::string>& env,
                                        const std::vector<std::string>& modes = {},
                                        const std::string& cwd = "") {
-    RunOptions options;
-    options.env = env;
-    options.unset = {"IRF_OUTPUT",      "IRF_SUMMARY",          "IRF_KERNELS",  "IRF_EXCLUDE",
-                     "IRF_LAUNCH_SKIP", "IRF_LAUNCH_COUNT",     "IRF_SAMPLES",  "IRF_CEILINGS",
-                     "IRF_TARGETS",     "IRF_CALLSTACK",        "IRF_LOG",      "IRF_DISABLE",
-                     "IRF_BACKEND",     "OMPI_COMM_WORLD_RANK", "PMI_RANK",     "PMIX_RANK",
-                     "SLURM_PROCID",    "MV2_COMM_WORLD_RANK",  "SLURM_JOB_ID", "PBS_JOBID",
-                     "LSB_JOBID",       "COBALT_JOBID",         "FLUX_JOB_ID",  "JOB_ID"};
-    for (const auto& entry : env) {
-        options.unset.erase(std::remove(options.unset.begin(), options.unset.end(), entry.first),
-                            options.unset.end());
-    }
-    options.timeout_s = 60;
+    RunOptions options = isolated_run_options(env);
     options.cwd = cwd;
     std::vector<std::string> argv = {IRF_FAULT_HARNESS_BIN, IRF_LIBIRF};
     argv.insert(argv.end(), modes.begin(), modes.end());

@@ -20,27 +20,50 @@ inline std::string fake_script(const std::string& name) {
     return std::string(IRF_TEST_DATA_DIR) + "/fake/" + name;
 }
 
-/// Runs the harness on libirf.so with `env` (every IRF_* and rank variable of the outer
-/// environment removed first, so the tests do not depend on where they run).
-inline ProcessResult run_harness(const std::map<std::string, std::string>& env,
-                                 const std::vector<std::string>& modes = {}) {
+/// Options of a harness run with `env`: every IRF_* and rank variable of the outer environment
+/// is removed first (unless `env` sets it), so the tests do not depend on where they run.
+inline RunOptions isolated_run_options(const std::map<std::string, std::string>& env) {
     RunOptions options;
     options.env = env;
-    options.unset = {"IRF_OUTPUT",      "IRF_SUMMARY",          "IRF_KERNELS",  "IRF_EXCLUDE",
-                     "IRF_LAUNCH_SKIP", "IRF_LAUNCH_COUNT",     "IRF_SAMPLES",  "IRF_CEILINGS",
-                     "IRF_TARGETS",     "IRF_CALLSTACK",        "IRF_LOG",      "IRF_DISABLE",
-                     "IRF_BACKEND",     "OMPI_COMM_WORLD_RANK", "PMI_RANK",     "PMIX_RANK",
-                     "SLURM_PROCID",    "MV2_COMM_WORLD_RANK",  "SLURM_JOB_ID", "PBS_JOBID",
-                     "LSB_JOBID",       "COBALT_JOBID",         "FLUX_JOB_ID",  "JOB_ID"};
-    for (const auto& [name, value] : env) {
-        (void)value;
-        options.unset.erase(std::remove(options.unset.begin(), options.unset.end(), name),
+    options.unset = {"IRF_OUTPUT",
+                     "IRF_SUMMARY",
+                     "IRF_KERNELS",
+                     "IRF_EXCLUDE",
+                     "IRF_LAUNCH_SKIP",
+                     "IRF_LAUNCH_COUNT",
+                     "IRF_SAMPLES",
+                     "IRF_CEILINGS",
+                     "IRF_TARGETS",
+                     "IRF_CALLSTACK",
+                     "IRF_LOG",
+                     "IRF_DISABLE",
+                     "IRF_BACKEND",
+                     "IRF_METRICS",
+                     "OMPI_COMM_WORLD_RANK",
+                     "PMI_RANK",
+                     "PMIX_RANK",
+                     "SLURM_PROCID",
+                     "MV2_COMM_WORLD_RANK",
+                     "SLURM_JOB_ID",
+                     "PBS_JOBID",
+                     "LSB_JOBID",
+                     "COBALT_JOBID",
+                     "FLUX_JOB_ID",
+                     "JOB_ID"};
+    for (const auto& entry : env) {
+        options.unset.erase(std::remove(options.unset.begin(), options.unset.end(), entry.first),
                             options.unset.end());
     }
     options.timeout_s = 60;
+    return options;
+}
+
+/// Runs the harness on libirf.so with `env` (see isolated_run_options) and `modes`.
+inline ProcessResult run_harness(const std::map<std::string, std::string>& env,
+                                 const std::vector<std::string>& modes = {}) {
     std::vector<std::string> argv = {IRF_HARNESS_BIN, IRF_LIBIRF};
     argv.insert(argv.end(), modes.begin(), modes.end());
-    return run_process(argv, options);
+    return run_process(argv, isolated_run_options(env));
 }
 
 /// Files in `dir`, names only, sorted.
