@@ -79,6 +79,15 @@ void raise_at_exit() {
     std::raise(s_atexit_signal);
 }
 
+/// Sends `sig` to the process 50 ms from now, as mpirun or a batch system would while the
+/// application runs: by then the main thread waits in wait_for_end. (Sent at once, the signal
+/// could land while the main thread is still inside pthread_create, where ThreadSanitizer's
+/// deferred delivery loses it.)
+void send_to_process_soon(int sig) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    ::kill(::getpid(), sig);
+}
+
 /// Blocks until a signal ends the process (or gives up after 10 s).
 [[noreturn]] void wait_for_end() {
     for (int i = 0; i < 1000; ++i) {
@@ -146,7 +155,7 @@ int run_ending(const std::string& mode, const std::string& arg) {
     }
     if (mode == "kill") {
         const int sig = signal_named(arg);
-        std::thread([sig] { ::kill(::getpid(), sig); }).detach();
+        std::thread(send_to_process_soon, sig).detach();
         wait_for_end();
     }
     return -1;
