@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "calibrate/benchmarks.hpp"
+#include "config/text_list.hpp"
 
 namespace irf::calibrate {
 
@@ -37,12 +38,10 @@ const std::vector<BenchmarkSpec>& benchmark_specs() {
 
 std::vector<std::string> select_benchmarks(const std::string& only) {
     const auto& specs = benchmark_specs();
-    std::vector<bool> chosen(specs.size(), only.empty() || only == "all");
-    std::string::size_type start = 0;
-    while (!only.empty() && only != "all" && start <= only.size()) {
-        const auto end = std::min(only.find(',', start), only.size());
-        const auto item = only.substr(start, end - start);
-        start = end + 1;
+    const bool everything = only.empty() || only == "all";
+    std::vector<bool> chosen(specs.size(), everything);
+    for (const std::string& item :
+         everything ? std::vector<std::string>{} : config::split(only, ',')) {
         if (item.empty()) {
             continue;
         }

@@ -10,6 +10,8 @@
 
 #include <unistd.h>
 
+#include "config/text_list.hpp"
+
 namespace irf::config {
 namespace {
 
@@ -213,10 +215,7 @@ bool apply_backend(Config& c, const std::string& v, std::string& problem) {
 // IRF_METRICS: `default`, `all`, or a comma list of optional groups.
 bool apply_metrics(Config& c, const std::string& v, std::string& problem) {
     bool pipe_mix = false, tensor_types = false;
-    std::size_t start = 0;
-    while (start <= v.size()) {
-        const std::size_t comma = std::min(v.find(',', start), v.size());
-        const std::string item = v.substr(start, comma - start);
+    for (const std::string& item : split(v, ',')) {
         if (item == "pipe_mix") {
             pipe_mix = true;
         } else if (item == "tensor_types") {
@@ -227,7 +226,6 @@ bool apply_metrics(Config& c, const std::string& v, std::string& problem) {
             problem = "expected default, all, or a comma list of pipe_mix, tensor_types";
             return false;
         }
-        start = comma + 1;
     }
     c.metrics_pipe_mix = pipe_mix;
     c.metrics_tensor_types = tensor_types;

@@ -11,6 +11,7 @@
 
 #include "config/ceilings_rules.hpp"
 #include "config/ceilings_yaml.hpp"
+#include "config/text_list.hpp"
 
 #ifndef IRF_SOURCE_GPUS_DIR
 #define IRF_SOURCE_GPUS_DIR ""
@@ -40,17 +41,6 @@ std::string trim(const std::string& s) {
         return "";
     }
     return s.substr(first, s.find_last_not_of(" \t") - first + 1);
-}
-
-std::vector<std::string> split(const std::string& s, char sep) {
-    std::vector<std::string> parts;
-    std::string::size_type start = 0;
-    while (start <= s.size()) {
-        const auto end = std::min(s.find(sep, start), s.size());
-        parts.push_back(s.substr(start, end - start));
-        start = end + 1;
-    }
-    return parts;
 }
 
 /// Path of <key>.yaml in the first directory that has it, or "".

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "config/env.hpp"
+#include "config/text_list.hpp"
 #include "tests/support/temp_dir.hpp"
 
 namespace irf::config {
@@ -204,6 +205,14 @@ TEST(Env, DocsTableIsTheGeneratedOne) {
     EXPECT_NE(docs.find(options_markdown()), std::string::npos)
         << "docs/configuration.md must contain exactly:\n"
         << options_markdown();
+}
+
+TEST(TextList, SplitKeepsEmptyParts) {
+    using V = std::vector<std::string>;
+    EXPECT_EQ(split("pipe_mix,tensor_types", ','), (V{"pipe_mix", "tensor_types"}));
+    EXPECT_EQ(split("", ','), (V{""}));
+    EXPECT_EQ(split("a,,b,", ','), (V{"a", "", "b", ""}));
+    EXPECT_EQ(split("/x:/y", ':'), (V{"/x", "/y"}));
 }
 
 } // namespace
