@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/log.hpp"
 #include "config/rank.hpp"
 
 namespace irf::config {
@@ -15,8 +16,8 @@ namespace irf::config {
 /// Where the text summary goes.
 enum class SummaryMode : std::uint8_t { stderr_only, file, both, none };
 
-/// How much irf logs to stderr (every line prefixed "[irf] ").
-enum class LogLevel : std::uint8_t { error, warn, info, debug };
+/// How much irf logs to stderr (IRF_LOG); defined with the log in common/.
+using LogLevel = common::LogLevel;
 
 /// Kernels never profiled by default: NCCL and NVSHMEM collectives (kernel replay serializes
 /// launches, which deadlocks multi-kernel communication protocols).

@@ -178,16 +178,21 @@ std::vector<Ceilings> resolve_targets(const std::string& spec,
         if (item.empty()) {
             continue;
         }
-        if (looks_like_path(item)) {
-            out.push_back(load_ceilings_file(item));
-        } else if (!find_entry(item, dirs).empty()) {
-            out.push_back(load_shipped(item, dirs));
-        } else {
-            throw CeilingsError("IRF_TARGETS: " + item + ": unknown target (known: all, none, " +
-                                rules::join(list_shipped(dirs)) + ", or a YAML path)");
-        }
+        out.push_back(load_named_ceilings(item, dirs, "IRF_TARGETS", "all, none, "));
     }
     return out;
+}
+
+Ceilings load_named_ceilings(const std::string& item, const std::vector<std::string>& dirs,
+                             const std::string& what, const std::string& also_known) {
+    if (looks_like_path(item)) {
+        return load_ceilings_file(item);
+    }
+    if (!find_entry(item, dirs).empty()) {
+        return load_shipped(item, dirs);
+    }
+    throw CeilingsError(what + ": " + item + ": unknown target (known: " + also_known +
+                        rules::join(list_shipped(dirs)) + ", or a YAML path)");
 }
 
 } // namespace irf::config

@@ -24,7 +24,7 @@ std::optional<int> detect_rank(const EnvLookup& env) {
 }
 
 std::optional<int> detect_rank() {
-    return detect_rank([](const char* name) { return std::getenv(name); });
+    return detect_rank(common::process_env);
 }
 
 } // namespace irf::config

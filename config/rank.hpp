@@ -2,14 +2,15 @@
 // The MPI rank of this process, read from the launcher's environment (MPI is never linked).
 #pragma once
 
-#include <functional>
 #include <optional>
 #include <string>
 
+#include "common/environment.hpp"
+
 namespace irf::config {
 
-/// Looks up an environment variable; returns nullptr when unset (std::getenv by default).
-using EnvLookup = std::function<const char*(const char*)>;
+/// Looks up an environment variable (common::process_env by default).
+using EnvLookup = common::EnvLookup;
 
 /// Variables that carry the rank, in the order they are tried.
 inline constexpr const char* k_rank_variables[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK",

@@ -2,7 +2,7 @@
 // Backend selection. IRF_HAVE_CUPTI / IRF_HAVE_FAKE say what CMake linked in.
 #include "inject/backend_factory.hpp"
 
-#include "intercept/log.hpp"
+#include "common/log.hpp"
 
 #ifdef IRF_HAVE_CUPTI
 #include "intercept/cupti/cupti_backend.hpp"
@@ -19,9 +19,9 @@ std::unique_ptr<intercept::Backend> make_backend(const config::Config& config) {
 #ifdef IRF_HAVE_FAKE
         return intercept::make_fake_backend(config.backend_arg);
 #else
-        intercept::log_line(LogLevel::error, "IRF_BACKEND=fake:" + config.backend_arg +
-                                                 ": the fake backend exists only in test "
-                                                 "builds; irf disabled");
+        common::log_line(LogLevel::error, "IRF_BACKEND=fake:" + config.backend_arg +
+                                              ": the fake backend exists only in test "
+                                              "builds; irf disabled");
         return nullptr;
 #endif
     }
@@ -32,8 +32,8 @@ std::unique_ptr<intercept::Backend> make_backend(const config::Config& config) {
     options.collect_tensor_types = config.metrics_tensor_types;
     return intercept::make_cupti_backend(options);
 #else
-    intercept::log_line(LogLevel::error,
-                        "the CUPTI backend is not built into this libirf.so; irf disabled");
+    common::log_line(LogLevel::error,
+                     "the CUPTI backend is not built into this libirf.so; irf disabled");
     return nullptr;
 #endif
 }

@@ -6,13 +6,14 @@
 
 #include <unistd.h>
 
+#include "common/environment.hpp"
+#include "common/log.hpp"
 #include "config/env.hpp"
 #include "inject/backend_factory.hpp"
 #include "inject/lifecycle.hpp"
 #include "inject/outputs.hpp"
 #include "inject/process_info.hpp"
 #include "intercept/collector.hpp"
-#include "intercept/log.hpp"
 
 namespace irf::inject {
 namespace {
@@ -69,16 +70,16 @@ __attribute__((destructor)) void finalize_at_unload() {
 }
 
 bool read_config(RunInfo& run) {
-    const config::ParseResult parsed = config::parse_env([](const char* n) { return getenv(n); });
-    intercept::set_log_level(parsed.config.log);
+    const config::ParseResult parsed = config::parse_env(common::process_env);
+    common::set_log_level(parsed.config.log);
     for (const std::string& line : parsed.errors) {
-        intercept::log_line(LogLevel::error, line);
+        common::log_line(LogLevel::error, line);
     }
     if (parsed.disabled_by_error) {
         return false;
     }
     if (parsed.config.disable) {
-        intercept::log_line(LogLevel::info, "IRF_DISABLE is set: irf does nothing");
+        common::log_line(LogLevel::info, "IRF_DISABLE is set: irf does nothing");
         return false;
     }
     run.config = parsed.config;
@@ -109,9 +110,9 @@ int initialize() noexcept {
             s_injection->phase.store(k_done);
         }
     } catch (const std::exception& e) {
-        intercept::log_line(LogLevel::error, std::string("not started: ") + e.what());
+        common::log_line(LogLevel::error, std::string("not started: ") + e.what());
     } catch (...) {
-        intercept::log_line(LogLevel::error, "not started: unknown error");
+        common::log_line(LogLevel::error, "not started: unknown error");
     }
     return 1;
 }

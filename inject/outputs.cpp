@@ -5,13 +5,13 @@
 
 #include <unistd.h>
 
-#include "config/ceilings_yaml.hpp"
+#include "common/file_io.hpp"
+#include "common/log.hpp"
+#include "config/ceilings_choice.hpp"
 #include "config/gpu_database.hpp"
 #include "config/rank.hpp"
 #include "inject/process_info.hpp"
-#include "intercept/log.hpp"
 #include "model/analyze.hpp"
-#include "model/file_io.hpp"
 #include "model/profile_json.hpp"
 #include "model/text_summary.hpp"
 #include "model/version.hpp"
@@ -26,39 +26,33 @@ using config::LogLevel;
 void ignored_setting(model::Profile& profile, const std::string& name, const std::string& value,
                      const std::string& problem, const std::string& fallback) {
     const std::string line = name + "=" + value + ": " + problem + "; ignored, using default";
-    intercept::log_line(LogLevel::error, line);
+    common::log_line(LogLevel::error, line);
     profile.warnings.push_back(line);
     profile.config[name] = fallback;
 }
 
-/// The source ceilings: IRF_CEILINGS, else the shipped entry for the GPU, else derived from
-/// its properties; nullopt (with a warning) when the GPU is unknown.
+/// The detected GPU, as config::choose_ceilings wants it.
+config::GpuProperties gpu_properties(const model::GpuInfo& gpu) {
+    return {gpu.name, gpu.chip, gpu.cc, gpu.sms, gpu.clock_hz / 1e6, gpu.l2_bytes};
+}
+
+/// The source ceilings (config::choose_ceilings); nullopt (with a warning) when the GPU is
+/// unknown.
 std::optional<config::Ceilings> source_ceilings(const RunInfo& run, model::Profile& profile,
                                                 const std::vector<std::string>& dirs) {
-    const model::GpuInfo& gpu = profile.gpu;
-    if (!run.config.ceilings.empty()) {
-        try {
-            return config::load_ceilings_file(run.config.ceilings);
-        } catch (const std::exception& e) {
-            // Found only now (parse_env checks readability): same line and effect as there.
-            ignored_setting(profile, "IRF_CEILINGS", run.config.ceilings, e.what(), "auto");
-        }
-    }
-    if (gpu.sms <= 0 || gpu.cc.empty()) {
-        profile.warnings.push_back("GPU properties unknown: no ceilings, analysis skipped");
-        return std::nullopt;
-    }
+    const config::GpuProperties gpu = gpu_properties(profile.gpu);
+    config::CeilingsChoice choice;
     try {
-        if (const auto key = config::match_gpu(gpu.name, gpu.cc, gpu.sms, dirs)) {
-            return config::load_shipped(*key, dirs);
-        }
+        choice = config::choose_ceilings(run.config.ceilings, "IRF_CEILINGS", gpu, dirs);
     } catch (const std::exception& e) {
-        profile.warnings.push_back(std::string("shipped ceilings unusable: ") + e.what());
+        // parse_env validated it at start; a file changed since: same line and effect as there.
+        ignored_setting(profile, "IRF_CEILINGS", run.config.ceilings, e.what(), "auto");
+        choice = config::choose_ceilings("", "IRF_CEILINGS", gpu, dirs);
     }
-    profile.warnings.push_back("no shipped ceilings for " + gpu.name +
-                               ": derived from device properties (run irf-calibrate)");
-    return config::derive_ceilings(gpu.name, gpu.chip, gpu.cc, gpu.sms, gpu.clock_hz / 1e6,
-                                   gpu.l2_bytes);
+    for (const std::string& note : choice.notes) {
+        profile.warnings.push_back(note);
+    }
+    return choice.ceilings;
 }
 
 void analyze(const RunInfo& run, model::Profile& profile) {
@@ -107,7 +101,7 @@ model::Profile build_profile(const RunInfo& run, intercept::Collector& collector
 std::string write_files(const RunInfo& run, const model::Profile& profile,
                         const std::string& stem) {
     const config::SummaryMode mode = run.config.summary;
-    std::string error = model::write_file_atomic(stem + ".json", model::dump_profile(profile));
+    std::string error = common::write_file_atomic(stem + ".json", model::dump_profile(profile));
     if (!error.empty()) {
         return "profile not written: " + error;
     }
@@ -116,7 +110,7 @@ std::string write_files(const RunInfo& run, const model::Profile& profile,
         mode == config::SummaryMode::stderr_only) {
         const std::string text = model::text_summary(profile);
         if (mode != config::SummaryMode::stderr_only) {
-            error = model::write_file_atomic(stem + ".txt", text);
+            error = common::write_file_atomic(stem + ".txt", text);
             where +=
                 error.empty() ? " and " + stem + ".txt" : " (summary not written: " + error + ")";
         }
@@ -138,7 +132,7 @@ std::string output_stem(const RunInfo& run, const std::string& app, std::optiona
     context.host = short_host_name();
     context.pid = ::getpid();
     context.rank = rank;
-    context.env = [](const char* name) { return std::getenv(name); };
+    context.env = common::process_env;
     std::string stem =
         config::expand_stem(config::stem_with_rank(run.config.output, rank), context);
     if (!stem.empty() && stem[0] != '/' && !run.start_dir.empty()) {
@@ -157,11 +151,11 @@ void write_outputs(const RunInfo& run, intercept::Collector& collector,
             profile.warnings.push_back(std::string("analysis failed: ") + e.what());
         }
         const std::string stem = output_stem(run, profile.app, profile.rank);
-        intercept::log_line(LogLevel::warn, write_files(run, profile, stem));
+        common::log_line(LogLevel::warn, write_files(run, profile, stem));
     } catch (const std::exception& e) {
-        intercept::log_line(LogLevel::error, std::string("profile not written: ") + e.what());
+        common::log_line(LogLevel::error, std::string("profile not written: ") + e.what());
     } catch (...) {
-        intercept::log_line(LogLevel::error, "profile not written: unknown error");
+        common::log_line(LogLevel::error, "profile not written: unknown error");
     }
 }
 

@@ -10,7 +10,7 @@
 #define UNW_LOCAL_ONLY // unwind this process only: the fast local implementation
 #include <libunwind.h>
 
-#include "intercept/kernel_filter.hpp"
+#include "common/demangle.hpp"
 
 namespace irf::intercept {
 namespace {
@@ -79,7 +79,7 @@ const Symbolizer::Frame& Symbolizer::frame(void* address) {
         const std::string object = base_name(info.dli_fname);
         f.internal = is_internal_object(info.dli_fname != nullptr ? info.dli_fname : "");
         if (info.dli_sname != nullptr) {
-            f.text = demangle(info.dli_sname) + "+" +
+            f.text = common::demangle(info.dli_sname) + "+" +
                      hex(ip + 1 - reinterpret_cast<std::uintptr_t>(info.dli_saddr)) + " (" +
                      object + ")";
         } else {

@@ -4,7 +4,8 @@
 
 #include <cstring>
 
-#include "intercept/log.hpp"
+#include "common/demangle.hpp"
+#include "common/log.hpp"
 
 namespace irf::intercept {
 namespace {
@@ -98,7 +99,7 @@ Collector::Function* Collector::add_function(const LaunchEvent& event) noexcept 
         auto fn = std::make_unique<Function>();
         fn->handle = event.function;
         fn->mangled = event.mangled != nullptr ? event.mangled : "";
-        fn->name = demangle(event.mangled);
+        fn->name = common::demangle(event.mangled);
         fn->selected = m_filter.selects(fn->name); // the only regex use, once per function
         std::atomic<Function*>& bucket = m_buckets[bucket_of(event.function)];
         fn->next = bucket.load(std::memory_order_relaxed);
@@ -215,7 +216,7 @@ void Collector::on_warning(const std::string& message) noexcept {
             }
             m_warnings.push_back(message);
         }
-        log_line(config::LogLevel::warn, message);
+        common::log_line(config::LogLevel::warn, message);
     } catch (...) {
     }
 }

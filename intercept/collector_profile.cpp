@@ -3,8 +3,8 @@
 // the kernels and coverage of the profile.
 #include <algorithm>
 
+#include "common/log.hpp"
 #include "intercept/collector.hpp"
-#include "intercept/log.hpp"
 
 namespace irf::intercept {
 namespace {

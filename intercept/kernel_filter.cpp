@@ -1,23 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// Kernel name filters and demangling.
+// Kernel name filters.
 #include "intercept/kernel_filter.hpp"
 
-#include <cstdlib>
-#include <memory>
-
-#include <cxxabi.h>
-
 namespace irf::intercept {
-
-std::string demangle(const char* mangled) {
-    if (mangled == nullptr || *mangled == '\0') {
-        return "<unknown>";
-    }
-    int status = 0;
-    const std::unique_ptr<char, decltype(&std::free)> out(
-        abi::__cxa_demangle(mangled, nullptr, nullptr, &status), &std::free);
-    return status == 0 && out ? std::string(out.get()) : std::string(mangled);
-}
 
 KernelFilter::KernelFilter(const std::string& kernels, const std::string& exclude) {
     if (!kernels.empty()) {

@@ -8,10 +8,6 @@
 
 namespace irf::intercept {
 
-/// The demangled form of a kernel symbol (abi::__cxa_demangle); the input itself when it is not
-/// a mangled C++ name; "<unknown>" for null or empty input.
-[[nodiscard]] std::string demangle(const char* mangled);
-
 /// IRF_KERNELS and IRF_EXCLUDE compiled once. Off the hot path: the collector asks once per
 /// distinct function and caches the answer.
 class KernelFilter {

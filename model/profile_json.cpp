@@ -4,8 +4,8 @@
 
 #include <cmath>
 
+#include "common/file_io.hpp"
 #include "model/analysis_json.hpp"
-#include "model/file_io.hpp"
 #include "model/json_reader.hpp"
 
 namespace irf::model {
@@ -226,7 +226,7 @@ Profile profile_from_json(const json& document) {
 
 Profile load_profile(const std::string& path) {
     std::string text;
-    if (const std::string error = read_file_bounded(path, text); !error.empty()) {
+    if (const std::string error = common::read_file_bounded(path, text); !error.empty()) {
         throw FormatError(path + ": " + error);
     }
     json document;

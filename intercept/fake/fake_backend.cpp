@@ -10,9 +10,9 @@
 #include <thread>
 #include <vector>
 
+#include "common/file_io.hpp"
+#include "common/log.hpp"
 #include "intercept/fake/fake_script.hpp"
-#include "intercept/log.hpp"
-#include "model/file_io.hpp"
 
 namespace irf::intercept {
 namespace {
@@ -24,13 +24,13 @@ public:
     bool start(LaunchSink& sink) noexcept override {
         try {
             std::string text;
-            const std::string error = model::read_file_bounded(m_path, text, 64u << 20);
+            const std::string error = common::read_file_bounded(m_path, text, 64u << 20);
             if (!error.empty()) {
                 throw fake::ScriptError(error);
             }
             m_script = fake::parse_script(text);
         } catch (const std::exception& e) {
-            log_line(config::LogLevel::error, "fake backend: " + m_path + ": " + e.what());
+            common::log_line(common::LogLevel::error, "fake backend: " + m_path + ": " + e.what());
             return false;
         }
         m_sink = &sink;
@@ -80,7 +80,7 @@ private:
                 t.join();
             }
         } catch (const std::exception& e) {
-            log_line(config::LogLevel::error, std::string("fake backend: ") + e.what());
+            common::log_line(common::LogLevel::error, std::string("fake backend: ") + e.what());
         }
     }
 

@@ -114,4 +114,15 @@ TEST_F(ModelAnalyze, DefaultCeilingsComeFromTheProfiledGpu) {
     EXPECT_NE(r.out.find("->h100-sxm5"), std::string::npos) << r.out;
 }
 
+TEST_F(ModelAnalyze, CeilingsAcceptAShippedName) {
+    // Like --targets: a name without '/' or .yaml is a database key (it once failed to open).
+    ProcessResult r = analyze({data_path("model/small.json"), "--ceilings", "h100-sxm5"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("ceilings: shipped:h100-sxm5 ("), std::string::npos) << r.out;
+    r = analyze({data_path("model/small.json"), "--ceilings", "no-such-gpu"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("--ceilings: no-such-gpu: unknown"), std::string::npos) << r.err;
+    EXPECT_EQ(lines(r.err), 1u) << r.err;
+}
+
 } // namespace

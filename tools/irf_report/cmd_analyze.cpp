@@ -4,10 +4,10 @@
 #include <filesystem>
 #include <iostream>
 
-#include "config/ceilings_yaml.hpp"
+#include "common/file_io.hpp"
+#include "config/ceilings_choice.hpp"
 #include "config/gpu_database.hpp"
 #include "model/analyze.hpp"
-#include "model/file_io.hpp"
 #include "model/profile_json.hpp"
 #include "model/text_summary.hpp"
 #include "tools/irf_report/command.hpp"
@@ -30,24 +30,20 @@ std::string exe_dir() {
     return ec ? std::string() : exe.parent_path().string();
 }
 
-/// The source ceilings: --ceilings FILE, else the shipped entry matching the profile's GPU, else
-/// ceilings derived from the GPU's properties (HBM and L2 then stay unknown, and say so).
+/// The source ceilings (config::choose_ceilings, as libirf at exit); notes go to stderr.
 config::Ceilings source_ceilings(const AnalyzeOptions& o, const model::Profile& p,
                                  const std::vector<std::string>& dirs) {
-    if (!o.ceilings.empty()) {
-        return config::load_ceilings_file(o.ceilings);
-    }
     const model::GpuInfo& g = p.gpu;
-    if (g.sms <= 0 || g.cc.empty()) {
+    const config::GpuProperties gpu{g.name, g.chip, g.cc, g.sms, g.clock_hz / 1e6, g.l2_bytes};
+    const config::CeilingsChoice choice = config::choose_ceilings(o.ceilings, "--ceilings", gpu, dirs);
+    for (const std::string& note : choice.notes) {
+        std::cerr << "irf-report analyze: " << note << "\n";
+    }
+    if (!choice.ceilings) {
         throw InputError(o.profile + ": gpu: no SM count or compute capability to choose "
-                                     "ceilings from; pass --ceilings FILE.yaml");
+                                     "ceilings from; pass --ceilings NAME or FILE.yaml");
     }
-    if (const auto key = config::match_gpu(g.name, g.cc, g.sms, dirs)) {
-        return config::load_shipped(*key, dirs);
-    }
-    std::cerr << "irf-report analyze: no shipped ceilings match \"" << g.name << "\" (cc " << g.cc
-              << ", " << g.sms << " SMs): using ceilings derived from its properties\n";
-    return config::derive_ceilings(g.name, g.chip, g.cc, g.sms, g.clock_hz / 1e6, g.l2_bytes);
+    return *choice.ceilings;
 }
 
 std::string join(const std::vector<std::string>& items) {
@@ -90,7 +86,7 @@ int run_analyze(const AnalyzeOptions& o) {
     }
     if (!o.json_out.empty()) {
         const std::string error =
-            model::write_file_atomic(o.json_out, model::dump_profile(profile));
+            common::write_file_atomic(o.json_out, model::dump_profile(profile));
         if (!error.empty()) {
             throw InputError(error);
         }
@@ -106,7 +102,8 @@ const bool s_registered = register_command(
          auto o = std::make_shared<AnalyzeOptions>();
          app.add_option("profile", o->profile, "Profile JSON written by irf")->required();
          app.add_option("--ceilings", o->ceilings,
-                        "Ceilings YAML of the profiled GPU (default: shipped entry matching it)");
+                        "Ceilings of the profiled GPU: a shipped name or a YAML file (default: the shipped "
+                        "entry matching it, else derived)");
          app.add_option("--targets", o->targets,
                         "Project onto these GPUs: keys or YAML files, comma-separated, or all")
              ->delimiter(',');

@@ -2,7 +2,7 @@
 // `irf-report csv PROFILE.json [-o FILE]`: one row per kernel with the analysed values.
 #include <iostream>
 
-#include "model/file_io.hpp"
+#include "common/file_io.hpp"
 #include "tools/irf_report/command.hpp"
 #include "tools/irf_report/tools_common.hpp"
 #include "tools/irf_report/tools_csv.hpp"
@@ -20,7 +20,7 @@ int run_csv(const CsvOptions& o) {
         std::cout << text;
         return 0;
     }
-    if (const std::string error = model::write_file_atomic(o.output, text); !error.empty()) {
+    if (const std::string error = common::write_file_atomic(o.output, text); !error.empty()) {
         throw InputError(error);
     }
     return 0;

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <iostream>
 
-#include "model/file_io.hpp"
+#include "common/file_io.hpp"
 #include "tools/irf_report/command.hpp"
 #include "tools/irf_report/tools_common.hpp"
 #include "tools/irf_report/tools_merge.hpp"
@@ -49,7 +49,7 @@ int run_merge(const MergeOptions& o) {
     }
     const MergedJob merged = merge_profiles(profiles, o.inputs, o.allow_mixed);
     const std::string text = merged_to_json(merged).dump(2) + "\n";
-    if (const std::string error = model::write_file_atomic(o.output, text); !error.empty()) {
+    if (const std::string error = common::write_file_atomic(o.output, text); !error.empty()) {
         throw InputError(error);
     }
     print_table(merged, o.output);

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "common/file_io.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <random>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace irf::common {
+namespace {
+
+std::string errno_text(const std::string& what, const std::string& path) {
+    return what + " " + path + ": " + std::strerror(errno);
+}
+
+/// Writes all bytes, retrying on EINTR and short writes.
+bool write_all(int fd, const std::string& content) {
+    const char* p = content.data();
+    std::size_t left = content.size();
+    while (left > 0) {
+        const ssize_t n = ::write(fd, p, left);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            return false;
+        }
+        p += n;
+        left -= static_cast<std::size_t>(n);
+    }
+    return true;
+}
+
+} // namespace
+
+std::string write_file_atomic(const std::string& path, const std::string& content) noexcept {
+    try {
+        std::random_device rd;
+        const std::string tmp =
+            path + ".tmp." + std::to_string(getpid()) + "." + std::to_string(rd() & 0xffffffu);
+        // O_EXCL|O_NOFOLLOW: never write through a link someone planted under our name.
+        const int fd =
+            ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd < 0) {
+            return errno_text("cannot create", tmp);
+        }
+        const bool written = write_all(fd, content) && ::fsync(fd) == 0;
+        const std::string write_error = written ? "" : errno_text("cannot write", tmp);
+        if (::close(fd) != 0 && written) {
+            ::unlink(tmp.c_str());
+            return errno_text("cannot close", tmp);
+        }
+        if (!written) {
+            ::unlink(tmp.c_str());
+            return write_error;
+        }
+        if (::rename(tmp.c_str(), path.c_str()) != 0) {
+            const std::string reason = errno_text("cannot rename to", path);
+            ::unlink(tmp.c_str());
+            return reason;
+        }
+        return "";
+    } catch (...) {
+        return "cannot write " + path + ": out of memory";
+    }
+}
+
+std::string read_file_bounded(const std::string& path, std::string& out,
+                              std::size_t max_bytes) noexcept {
+    try {
+        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
+            return errno_text("cannot open", path);
+        }
+        struct stat st {};
+        if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+            ::close(fd);
+            return "cannot read " + path + ": is a directory";
+        }
+        // Refuse an oversized regular file before reading any of it (pipes are still bounded
+        // by the loop below).
+        if (S_ISREG(st.st_mode) && static_cast<std::size_t>(st.st_size) > max_bytes) {
+            ::close(fd);
+            return "cannot read " + path + ": larger than " + std::to_string(max_bytes) + " bytes";
+        }
+        out.clear();
+        char buf[65536];
+        for (;;) {
+            const ssize_t n = ::read(fd, buf, sizeof buf);
+            if (n < 0 && errno == EINTR) {
+                continue;
+            }
+            if (n < 0) {
+                const std::string reason = errno_text("cannot read", path);
+                ::close(fd);
+                return reason;
+            }
+            if (n == 0) {
+                break;
+            }
+            if (out.size() + static_cast<std::size_t>(n) > max_bytes) {
+                ::close(fd);
+                return "cannot read " + path + ": larger than " + std::to_string(max_bytes) +
+                       " bytes";
+            }
+            out.append(buf, static_cast<std::size_t>(n));
+        }
+        ::close(fd);
+        return "";
+    } catch (...) {
+        return "cannot read " + path + ": out of memory";
+    }
+}
+
+} // namespace irf::common

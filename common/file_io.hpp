@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: Apache-2.0
+// Atomic file output: readers never see a half-written profile.
+#pragma once
+
+#include <string>
+
+namespace irf::common {
+
+/// Writes `content` to `path` via a temporary file in the same directory and rename(2), so the
+/// file either keeps its old content or has the new one. The temporary is created with O_EXCL
+/// (never through a planted symlink) and the process umask. Returns "" on success, otherwise a
+/// one-line reason naming the path. Never throws.
+[[nodiscard]] std::string write_file_atomic(const std::string& path,
+                                            const std::string& content) noexcept;
+
+/// Reads a whole file into `out`; returns "" on success, otherwise a one-line reason.
+/// Files larger than `max_bytes` are refused (bounded memory for hostile input).
+[[nodiscard]] std::string read_file_bounded(const std::string& path, std::string& out,
+                                            std::size_t max_bytes = 1ull << 30) noexcept;
+
+} // namespace irf::common

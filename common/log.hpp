@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: Apache-2.0
+// irf's stderr log: one "[irf] " line per message, filtered by IRF_LOG.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace irf::common {
+
+/// How much irf logs to stderr (every line prefixed "[irf] ").
+enum class LogLevel : std::uint8_t { error, warn, info, debug };
+
+/// Sets the most verbose level that is printed (IRF_LOG).
+void set_log_level(LogLevel level) noexcept;
+
+/// True when a message at `level` would be printed.
+[[nodiscard]] bool log_enabled(LogLevel level) noexcept;
+
+/// Writes "[irf] message\n" to stderr in one write(2) when `level` is enabled; a message that
+/// already starts with "[irf] " is not prefixed twice. Never throws.
+void log_line(LogLevel level, const std::string& message) noexcept;
+
+} // namespace irf::common

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: Apache-2.0
+// Fault matrix, output and security (unit): write_file_atomic never follows a symlink planted at
+// the final name or at a likely temporary name, honours the umask, leaves nothing behind when a
+// write fails; read_file_bounded refuses files over its limit.
+#include <csignal>
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/file_io.hpp"
+#include "tests/support/temp_dir.hpp"
+
+namespace irf::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// Names an attacker could plant in a shared directory, hoping irf writes through them.
+std::vector<std::string> likely_temporaries(const std::string& name) {
+    const std::string pid = std::to_string(::getpid());
+    return {name + ".tmp",
+            name + ".tmp." + pid,
+            name + "~",
+            "." + name + ".tmp",
+            name + ".part",
+            name + ".tmp.0",
+            name + ".tmp." + pid + ".0"};
+}
+
+class FaultFileIo : public TempDirTest {};
+
+TEST_F(FaultFileIo, PlantedSymlinksAreNeverFollowed) {
+    const fs::path victim = m_tmp / "victim";
+    write_file(victim, "precious");
+    fs::create_symlink(victim, m_tmp / "out.json");
+    for (const std::string& name : likely_temporaries("out.json")) {
+        fs::create_symlink(victim, m_tmp / name);
+    }
+    EXPECT_EQ(common::write_file_atomic((m_tmp / "out.json").string(), "{}"), "");
+    EXPECT_EQ(read_file(victim), "precious");
+    EXPECT_FALSE(fs::is_symlink(m_tmp / "out.json")); // the link itself was replaced
+    EXPECT_EQ(read_file(m_tmp / "out.json"), "{}");
+    for (const std::string& name : likely_temporaries("out.json")) {
+        EXPECT_TRUE(fs::is_symlink(m_tmp / name)) << name << " was touched";
+    }
+}
+
+TEST_F(FaultFileIo, DanglingSymlinkToAnotherUsersFileIsNotCreatedThrough) {
+    const fs::path target = m_tmp / "created-by-attacker";
+    fs::create_symlink(target, m_tmp / "out.json");
+    EXPECT_EQ(common::write_file_atomic((m_tmp / "out.json").string(), "{}"), "");
+    EXPECT_FALSE(fs::exists(target));
+}
+
+TEST_F(FaultFileIo, FilesGetTheUmask) {
+    for (const mode_t mask : {mode_t{022}, mode_t{077}, mode_t{027}}) {
+        const mode_t old = ::umask(mask);
+        const fs::path path = m_tmp / ("f" + std::to_string(mask));
+        const std::string error = common::write_file_atomic(path.string(), "x");
+        ::umask(old);
+        ASSERT_EQ(error, "");
+        struct stat st {};
+        ASSERT_EQ(::stat(path.c_str(), &st), 0);
+        EXPECT_EQ(st.st_mode & 0777, 0666 & ~mask) << std::oct << mask;
+    }
+}
+
+TEST_F(FaultFileIo, FailedWriteLeavesOldFileAndNoTemporary) {
+    write_file(m_tmp / "out.json", "old");
+    struct rlimit old {};
+    ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old), 0);
+    const auto previous = std::signal(SIGXFSZ, SIG_IGN);
+    struct rlimit small = old;
+    small.rlim_cur = 100;
+    ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+    const std::string error =
+        common::write_file_atomic((m_tmp / "out.json").string(), std::string(5000, 'y'));
+    ::setrlimit(RLIMIT_FSIZE, &old);
+    std::signal(SIGXFSZ, previous);
+    EXPECT_NE(error.find("cannot write"), std::string::npos) << error;
+    EXPECT_NE(error.find("File too large"), std::string::npos) << error;
+    EXPECT_EQ(read_file(m_tmp / "out.json"), "old");
+    std::size_t entries = 0;
+    for ([[maybe_unused]] const auto& e : fs::directory_iterator(m_tmp.path())) {
+        ++entries;
+    }
+    EXPECT_EQ(entries, 1u);
+}
+
+TEST_F(FaultFileIo, BoundedReadRefusesLargeFilesAndDirectories) {
+    {
+        std::ofstream f(m_tmp / "big");
+        f << std::string(10000, 'a');
+    }
+    std::string out;
+    const std::string error = common::read_file_bounded((m_tmp / "big").string(), out, 4096);
+    EXPECT_NE(error.find("larger than 4096 bytes"), std::string::npos) << error;
+    EXPECT_LE(out.size(), 4096u + 65536u); // at most one read past the limit was buffered
+    EXPECT_NE(common::read_file_bounded(m_tmp.path().string(), out).find("is a directory"),
+              std::string::npos);
+    EXPECT_NE(common::read_file_bounded((m_tmp / "none").string(), out).find("cannot open"),
+              std::string::npos);
+}
+
+} // namespace
+} // namespace irf::test

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: Apache-2.0
+// FLOP roofline (hierarchical-roofline-gpus Eq. 2-7), instruction mix and kernel ceilings
+// (projection-upcoming-gpus Eq. 2-8) against hand-computed values.
+#include <numeric>
+
+#include <gtest/gtest.h>
+
+#include "model/flop_roofline.hpp"
+#include "model/instruction_mix.hpp"
+#include "model/kernel_ceilings.hpp"
+#include "tests/unit/model/model_fixtures.hpp"
+
+namespace irf::model {
+namespace {
+
+TEST(ModelFlops, FlopCountCountsFmaTwice) {
+    EXPECT_DOUBLE_EQ(flop_count(10, 20, 30), 90); // 10 + 20 + 2 x 30
+}
+
+TEST(ModelFlops, FmaShareSixtyPercentGivesEightyPercentCeiling) {
+    // Eq. 6: alpha = 60 / (60 + 30 + 10) = 0.6; Eq. 7: beta = (0.6 x 2 + 0.4) / 2 = 0.8
+    EXPECT_DOUBLE_EQ(fma_fraction(60, 30, 10), 0.6);
+    EXPECT_DOUBLE_EQ(fma_mix_factor(0.6), 0.8);
+    // Projection Eq. 2 with no-FMA = FMA / 2: 7800 x 0.6 + 3900 x 0.4 = 6240 = 0.8 x 7800
+    EXPECT_DOUBLE_EQ(*perf_mix(7800, 3900, 60, 30, 10), 6240);
+    EXPECT_FALSE(perf_mix(7800, 3900, 0, 0, 0).has_value());
+}
+
+TEST(ModelFlops, HmmaGipsFromTensorPeak) {
+    // 125 TFLOP/s / 512 FLOPs per HMMA = 244.14 GIPS
+    EXPECT_DOUBLE_EQ(hmma_gips(125, 512), 125000.0 / 512);
+    EXPECT_NEAR(hmma_gips(125, 512), 244, 0.2);
+}
+
+TEST(ModelFlops, KernelRoofline) {
+    Counters c = test::zero_counters();
+    c["thread_dfma"] = 60;
+    c["thread_dadd"] = 30;
+    c["thread_dmul"] = 10;
+    c["thread_ffma"] = 5;
+    c["time_ns"] = 10;
+    c["sectors_global_ld"] = 20; // L1: 20 x 32 = 640 B
+    c["l2_sectors_read"] = 10;   // L2: 320 B
+    c["dram_sectors_read"] = 5;  // HBM: 160 B
+    std::vector<std::string> missing;
+    const auto f = flop_roofline(c, test::v100(), missing);
+    ASSERT_TRUE(f.has_value());
+    EXPECT_DOUBLE_EQ(f->fp64, 160); // 30 + 10 + 2 x 60
+    EXPECT_DOUBLE_EQ(f->fp32, 10);  // 2 x 5
+    EXPECT_EQ(f->precision, "fp64");
+    EXPECT_DOUBLE_EQ(f->gflops, 17);          // 170 FLOPs / 10 ns
+    EXPECT_DOUBLE_EQ(*f->ai.l1, 170.0 / 640); // Eq. 2
+    EXPECT_DOUBLE_EQ(*f->ai.l2, 170.0 / 320);
+    EXPECT_DOUBLE_EQ(*f->ai.hbm, 170.0 / 160);
+    EXPECT_DOUBLE_EQ(*f->fma_mix_ceiling_gflops, 6240); // 0.8 x 7800
+    EXPECT_FALSE(f->hmma_gips_ceiling.has_value());
+    EXPECT_TRUE(missing.empty());
+}
+
+TEST(ModelFlops, TensorKernelHmmaCeilingFromMeasuredFlopsPerInstruction) {
+    Counters c = test::zero_counters();
+    c["time_ns"] = 1000;
+    c["inst_tensor"] = 100;
+    c["tensor_ops_fp16"] = 51200; // 512 FLOPs per tensor instruction
+    std::vector<std::string> missing;
+    const auto f = flop_roofline(c, test::v100(), missing);
+    ASSERT_TRUE(f.has_value());
+    EXPECT_DOUBLE_EQ(f->tensor, 51200);
+    EXPECT_DOUBLE_EQ(f->gflops, 51.2);
+    EXPECT_DOUBLE_EQ(*f->hmma_gips_ceiling, 125000.0 / 512);
+}
+
+TEST(ModelFlops, MissingFpCountersMakeFlopsAbsent) {
+    Counters c = test::zero_counters();
+    c.erase("thread_hfma");
+    std::vector<std::string> missing;
+    EXPECT_FALSE(flop_roofline(c, test::v100(), missing).has_value());
+    EXPECT_EQ(missing.at(0), "flops: counters absent: thread_hfma");
+}
+
+TEST(ModelMix, SharesByPipeSumToOne) {
+    Counters c;
+    c["inst_pipe_alu"] = 40;
+    c["inst_pipe_fma"] = 30;
+    c["inst_pipe_lsu"] = 20;
+    c["inst_pipe_xu"] = 10;
+    std::vector<std::string> missing;
+    const auto mix = instruction_mix(c, missing);
+    EXPECT_DOUBLE_EQ(mix.at("integer"), 0.4);
+    EXPECT_DOUBLE_EQ(mix.at("fp32"), 0.3);
+    EXPECT_DOUBLE_EQ(mix.at("ldst"), 0.2);
+    EXPECT_DOUBLE_EQ(mix.at("other"), 0.1);
+    EXPECT_DOUBLE_EQ(mix.at("tensor"), 0);
+    const double sum = std::accumulate(mix.begin(), mix.end(), 0.0,
+                                       [](double s, const auto& kv) { return s + kv.second; });
+    EXPECT_DOUBLE_EQ(sum, 1);
+    EXPECT_TRUE(instruction_mix(Counters{}, missing).empty());
+    EXPECT_EQ(missing.at(0),
+              "mix: pipe counters (inst_pipe_*) not collected (IRF_METRICS=pipe_mix)");
+}
+
+TEST(ModelKernelCeilings, TransferTimesAndHarmonicBandwidths) {
+    // Eq. 4: 8e7 B / 828 GB/s = 96618.36 ns
+    EXPECT_DOUBLE_EQ(*transfer_time_ns(8e7, 828.0), 8e7 / 828);
+    EXPECT_FALSE(transfer_time_ns(1, std::nullopt).has_value());
+    EXPECT_DOUBLE_EQ(*transfer_time_ns(0, std::nullopt), 0); // no bytes, no bandwidth needed
+    // Eq. 5: 10 wavefronts x 128 B / 14000 GB/s
+    EXPECT_DOUBLE_EQ(*shared_time_ns(10, 14000.0), 1280.0 / 14000);
+    // Eq. 3: half the threads active -> half of Perf_mix
+    EXPECT_DOUBLE_EQ(perf_ceil(0.5, 6240), 3120);
+    // L1 hits 1000 B, shared 1280 B, L2 hits 640 B, HBM 320 B
+    const LevelBytes bytes{1000, 1280, 640, 320};
+    const Bandwidths bw{1000.0, 640.0, 320.0, 160.0};
+    const BandwidthCeilings c = bandwidth_ceilings(bytes, bw);
+    EXPECT_DOUBLE_EQ(*c.gbs.hbm, 160);                       // Eq. 8: 320 / 2
+    EXPECT_DOUBLE_EQ(*c.gbs.l2, (640.0 + 320) / (2 + 2));    // Eq. 7: 960 / 4 = 240
+    EXPECT_DOUBLE_EQ(*c.gbs.l1, (3240.0) / (1 + 2 + 2 + 2)); // Eq. 6: 3240 / 7
+    EXPECT_DOUBLE_EQ(*c.bytes.l1, 3240);
+}
+
+TEST(ModelKernelCeilings, LevelBytesFromCounters) {
+    Counters c = test::zero_counters();
+    c["sectors_global_ld"] = 100;
+    c["wavefronts_shared_ld"] = 3;
+    c["l2_sectors_read"] = 60;
+    c["dram_sectors_read"] = 10;
+    const auto b = level_bytes(c);
+    ASSERT_TRUE(b.has_value());
+    EXPECT_DOUBLE_EQ(b->l1, 40 * 32);     // (100 - 60) sectors hit in L1
+    EXPECT_DOUBLE_EQ(b->shared, 3 * 128); // 128-byte wavefronts
+    EXPECT_DOUBLE_EQ(b->l2, 50 * 32);     // (60 - 10) sectors hit in L2
+    EXPECT_DOUBLE_EQ(b->hbm, 10 * 32);
+}
+
+} // namespace
+} // namespace irf::model

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: Apache-2.0
+// Instruction Roofline (instruction-roofline-gpus 3.1-3.2, Eq. 2) against hand-computed values.
+#include <gtest/gtest.h>
+
+#include "model/analyze.hpp"
+#include "model/instruction_roofline.hpp"
+#include "tests/unit/model/model_fixtures.hpp"
+
+namespace irf::model {
+namespace {
+
+IrmCeilings v100_irm() {
+    // 489.6 warp GIPS; 14000 / 2996 / 828 GB/s / 32 B.
+    return IrmCeilings{489.6, PerLevel{437.5, 93.625, 25.875}};
+}
+
+TEST(ModelIrm, V100PeakWarpGips) {
+    // 80 SMs x 4 schedulers x 1 instruction/cycle x 1.53 GHz = 489.6
+    EXPECT_DOUBLE_EQ(peak_warp_gips(80, 4, 1.53), 489.6);
+}
+
+TEST(ModelIrm, V100TransactionCeilings) {
+    // 14000 / 32 = 437.5; 2996 / 32 = 93.625 (paper: 93.6); 828 / 32 = 25.875 (paper: 25.9)
+    EXPECT_DOUBLE_EQ(config::gtxn_per_s(14000), 437.5);
+    EXPECT_NEAR(config::gtxn_per_s(2996), 93.6, 0.05);
+    EXPECT_NEAR(config::gtxn_per_s(828), 25.9, 0.05);
+    const CeilingsUsed used = ceilings_used(test::v100());
+    EXPECT_NEAR(used.warp_gips, 489.6, 1e-9); // derived from SMs x schedulers x clock
+    EXPECT_DOUBLE_EQ(used.gtxn_per_s.at("l1"), 437.5);
+    EXPECT_DOUBLE_EQ(used.gtxn_per_s.at("l2"), 93.625);
+    EXPECT_DOUBLE_EQ(used.gtxn_per_s.at("hbm"), 25.875);
+    EXPECT_DOUBLE_EQ(used.gtxn_per_s.at("shared"), 14000.0 / 128); // 128-byte wavefronts
+    EXPECT_DOUBLE_EQ(used.gflops.at("tensor_fp16"), 125000);
+}
+
+TEST(ModelIrm, L1TransactionsCountSharedAsFourSectors) {
+    Counters c = test::zero_counters();
+    c["sectors_global_ld"] = 100;
+    c["sectors_global_st"] = 50;
+    c["sectors_local_ld"] = 10;
+    c["sectors_local_st"] = 5;
+    c["wavefronts_shared_ld"] = 20;
+    c["wavefronts_shared_st"] = 5;
+    // 100 + 50 + 10 + 5 + 4 x (20 + 5) = 265
+    EXPECT_DOUBLE_EQ(*l1_transactions(c), 265);
+    c.erase("sectors_local_st");
+    EXPECT_FALSE(l1_transactions(c).has_value());
+}
+
+TEST(ModelIrm, RooflineIsMinOfPeakAndIntensityTimesBandwidth) {
+    EXPECT_DOUBLE_EQ(roofline_gips(0.4, 489.6, 25.875), 10.35); // 0.4 x 25.875
+    EXPECT_DOUBLE_EQ(roofline_gips(100, 489.6, 25.875), 489.6);
+}
+
+TEST(ModelIrm, HbmBoundKernel) {
+    Counters c = test::zero_counters();
+    c["inst_warp"] = 1e6;
+    c["inst_thread"] = 3.2e7;
+    c["time_ns"] = 1e5;
+    c["sectors_global_ld"] = 2.5e6;
+    c["l2_sectors_read"] = 2.5e6;
+    c["dram_sectors_read"] = 2.5e6;
+    std::vector<std::string> missing;
+    const auto r = instruction_roofline(c, v100_irm(), missing);
+    ASSERT_TRUE(r.has_value());
+    EXPECT_DOUBLE_EQ(r->gips_warp, 10);             // 1e6 / 1e5 ns
+    EXPECT_DOUBLE_EQ(r->gips_thread, 10);           // 3.2e7 / 32 / 1e5
+    EXPECT_DOUBLE_EQ(*r->ii.l1, 0.4);               // 1e6 / 2.5e6
+    EXPECT_DOUBLE_EQ(*r->roofline_gips.l1, 175);    // 0.4 x 437.5
+    EXPECT_DOUBLE_EQ(*r->roofline_gips.l2, 37.45);  // 0.4 x 93.625
+    EXPECT_DOUBLE_EQ(*r->roofline_gips.hbm, 10.35); // 0.4 x 25.875
+    EXPECT_EQ(r->bound, "hbm");
+    EXPECT_NEAR(r->roofline_pct, 100 * 10 / 10.35, 1e-9); // 96.6 %
+    EXPECT_TRUE(missing.empty());
+}
+
+TEST(ModelIrm, IssueBoundKernel) {
+    Counters c = test::zero_counters();
+    c["inst_warp"] = 4.896e7;
+    c["time_ns"] = 1e5;
+    c["sectors_global_ld"] = 1000;
+    c["l2_sectors_read"] = 1000;
+    c["dram_sectors_read"] = 1000;
+    std::vector<std::string> missing;
+    const auto r = instruction_roofline(c, v100_irm(), missing);
+    ASSERT_TRUE(r.has_value());
+    EXPECT_DOUBLE_EQ(r->gips_warp, 489.6); // 4.896e7 / 1e5
+    EXPECT_EQ(r->bound, "issue");
+    EXPECT_NEAR(r->roofline_pct, 100, 1e-9);
+}
+
+TEST(ModelIrm, ZeroTimeOrInstructionsGiveAReasonNotANumber) {
+    Counters c = test::zero_counters();
+    c["inst_warp"] = 1e6;
+    std::vector<std::string> missing;
+    EXPECT_FALSE(instruction_roofline(c, v100_irm(), missing).has_value());
+    ASSERT_EQ(missing.size(), 1u);
+    EXPECT_EQ(missing[0], "irm: kernel time is 0 ns");
+    c["inst_warp"] = 0;
+    c["time_ns"] = 10;
+    missing.clear();
+    EXPECT_FALSE(instruction_roofline(c, v100_irm(), missing).has_value());
+    EXPECT_EQ(missing.at(0), "irm: kernel executed 0 warp instructions");
+}
+
+TEST(ModelIrm, MissingLevelCountersLeaveThatLevelOut) {
+    Counters c = test::zero_counters();
+    c["inst_warp"] = 1e6;
+    c["time_ns"] = 1e5;
+    c["sectors_global_ld"] = 2.5e6;
+    c["l2_sectors_read"] = 2.5e6;
+    c.erase("dram_sectors_read");
+    std::vector<std::string> missing;
+    const auto r = instruction_roofline(c, v100_irm(), missing);
+    ASSERT_TRUE(r.has_value());
+    EXPECT_FALSE(r->ii.hbm.has_value());
+    EXPECT_DOUBLE_EQ(*r->roofline_gips.l2, 37.45);
+    EXPECT_EQ(r->bound, ""); // HBM, unseen, might bound below L2's 37.45
+    ASSERT_EQ(missing.size(), 2u);
+    EXPECT_EQ(missing[0].rfind("irm.ii.hbm: counters absent", 0), 0u);
+    EXPECT_EQ(missing[1].rfind("irm.bound: not decided", 0), 0u);
+}
+
+TEST(ModelIrm, LevelWithoutTrafficDoesNotBound) {
+    Counters c = test::zero_counters();
+    c["inst_warp"] = 1e6;
+    c["time_ns"] = 1e5;
+    std::vector<std::string> missing;
+    const auto r = instruction_roofline(c, v100_irm(), missing);
+    ASSERT_TRUE(r.has_value());
+    EXPECT_FALSE(r->ii.l1.has_value());
+    EXPECT_EQ(r->bound, "issue");
+    EXPECT_NEAR(r->roofline_pct, 100 * 10 / 489.6, 1e-9);
+}
+
+TEST(ModelIrm, NotesTrafficThatBypassesTheLsu) {
+    Counters c = test::zero_counters();
+    c["inst_warp"] = 1e6;
+    c["time_ns"] = 1e5;
+    c["sectors_global_ld"] = 1e6;
+    c["l2_sectors_read"] = 3e6; // 3x the LSU sectors: TMA/LDGSTS traffic
+    KernelAnalysis a = analyze_kernel(KernelRecord{}, test::v100(), {});
+    EXPECT_TRUE(a.notes.empty());
+    KernelRecord k;
+    k.counters = c;
+    a = analyze_kernel(k, test::v100(), {});
+    ASSERT_EQ(a.notes.size(), 1u);
+    EXPECT_NE(a.notes[0].find("bypass the LSU"), std::string::npos) << a.notes[0];
+    c["l2_sectors_read"] = 1.2e6; // within 25 %: ordinary L1 misses plus writes
+    k.counters = c;
+    EXPECT_TRUE(analyze_kernel(k, test::v100(), {}).notes.empty());
+}
+
+} // namespace
+} // namespace irf::model

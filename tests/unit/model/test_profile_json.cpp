@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: Apache-2.0
+// irf.profile/v1 reader and writer: round trip, errors naming the JSON path, no NaN/inf.
+#include <gtest/gtest.h>
+
+#include "model/analyze.hpp"
+#include "model/profile_json.hpp"
+#include "model/text_summary.hpp"
+#include "tests/support/golden.hpp"
+#include "tests/support/temp_dir.hpp"
+#include "tests/unit/model/model_fixtures.hpp"
+
+namespace irf::model {
+namespace {
+
+using nlohmann::json;
+
+Profile sample_profile() {
+    Profile p;
+    p.version = "0.1.0";
+    p.app = "/opt/bench/stream";
+    p.argv = {"stream", "-n", "1000"};
+    p.pid = 4242;
+    p.rank = 3;
+    p.host = "node17";
+    p.start_time = "2026-01-02T03:04:05Z";
+    p.end_time = "2026-01-02T03:04:09Z";
+    p.config["IRF_SAMPLES"] = "1";
+    p.gpu.name = "Tesla V100-SXM2-16GB";
+    p.gpu.cc = "7.0";
+    p.gpu.sms = 80;
+    p.gpu.clock_hz = 1.53e9;
+    p.gpu.l2_bytes = 6ull << 20;
+    p.coverage = Coverage{12, 3, 3, 4};
+    KernelRecord triad;
+    triad.name = "void triad<double>(double*, double const*, double const*, double)";
+    triad.mangled = "_Z5triadIdEvPT_PKS0_S3_S0_";
+    triad.launch.grid = {4096, 1, 1};
+    triad.launch.block = {256, 1, 1};
+    triad.launch.regs = 16;
+    triad.launches = 10;
+    triad.profiled_launches = 1;
+    triad.time_ns = TimeStats{1.25e6, 1.2e5, 1.25e5, 1.3e5};
+    triad.counters = test::zero_counters();
+    triad.counters["time_ns"] = 1.25e5;
+    triad.counters["inst_warp"] = 1e6;
+    triad.counters["inst_thread"] = 3.2e7;
+    triad.counters["inst_global_ld"] = 2.5e5;
+    triad.counters["inst_global_st"] = 1.25e5;
+    triad.counters["sectors_global_ld"] = 2e6;
+    triad.counters["sectors_global_st"] = 1e6;
+    triad.counters["l2_sectors_read"] = 2e6;
+    triad.counters["l2_sectors_write"] = 1e6;
+    triad.counters["dram_sectors_read"] = 2e6;
+    triad.counters["dram_sectors_write"] = 1e6;
+    triad.counters["thread_dfma"] = 4e6;
+    triad.counters["inst_pipe_fp64"] = 1.25e5;
+    triad.counters["inst_pipe_lsu"] = 3.75e5;
+    triad.counters["inst_pipe_alu"] = 5e5;
+    KernelRecord idle;
+    idle.name = "empty_kernel()";
+    idle.launches = 2;
+    idle.profiled_launches = 1;
+    idle.counters = test::zero_counters(); // zero time and zero instructions
+    KernelRecord partial;
+    partial.name = "partly_profiled(int*)";
+    partial.launches = 1;
+    partial.time_ns = TimeStats{5e4, 5e4, 5e4, 5e4};
+    partial.counters["time_ns"] = 5e4;
+    partial.counters["inst_warp"] = 1e5;
+    p.kernels = {triad, idle, partial};
+    p.warnings = {"kernel partly_profiled(int*): FP counters not collected"};
+    return p;
+}
+
+config::Ceilings h_target() {
+    config::Ceilings t = test::v100();
+    t.gpu.key = "v100-hbm2x";
+    t.hbm_gbs->value = 1656;
+    return t;
+}
+
+TEST(ModelJson, RoundTripKeepsEveryField) {
+    Profile p = sample_profile();
+    analyze(p, test::v100(), {h_target()});
+    const json first = profile_to_json(p);
+    const Profile back = profile_from_json(first);
+    EXPECT_EQ(profile_to_json(back), first);
+    EXPECT_EQ(first.at("schema"), "irf.profile/v1");
+    EXPECT_EQ(first.at("rank"), 3);
+}
+
+TEST(ModelJson, AnalysisKeysAsDocumented) {
+    Profile p = sample_profile();
+    analyze(p, test::v100(), {h_target()});
+    const json j = profile_to_json(p);
+    const json& a = j.at("kernels").at(0).at("analysis");
+    for (const char* key :
+         {"gips_warp", "gips_thread", "ii", "roofline_gips", "bound", "roofline_pct"}) {
+        EXPECT_TRUE(a.at("irm").contains(key)) << key;
+    }
+    EXPECT_EQ(a.at("irm").at("bound"), "hbm");
+    EXPECT_EQ(a.at("walls").at("global").at("pattern"), "unit-fp64"); // 3.75e5 / 3e6 = 1/8
+    EXPECT_TRUE(a.at("walls").at("shared").is_null());
+    EXPECT_DOUBLE_EQ(a.at("predication").get<double>(), 1.0);
+    EXPECT_DOUBLE_EQ(a.at("flops").at("fp64").get<double>(), 8e6); // 2 x 4e6
+    EXPECT_TRUE(a.at("flops").at("ai").contains("hbm"));
+    EXPECT_TRUE(a.at("flops").contains("fma_mix_ceiling_gflops"));
+    EXPECT_DOUBLE_EQ(a.at("mix").at("ldst").get<double>(), 0.375);
+    const json& proj = a.at("projection").at(0);
+    EXPECT_EQ(proj.at("target"), "v100-hbm2x");
+    EXPECT_EQ(proj.at("basis"), "flops");
+    EXPECT_TRUE(proj.at("time_ns").contains("point"));
+    EXPECT_EQ(proj.at("confidence"), "high");
+    const json& used = j.at("ceilings_used");
+    EXPECT_EQ(used.at("name"), "v100");
+    EXPECT_DOUBLE_EQ(used.at("gtxn_per_s").at("hbm").get<double>(), 25.875);
+}
+
+TEST(ModelJson, ZeroAndMissingCountersNeverWriteNanOrInf) {
+    Profile p = sample_profile();
+    analyze(p, test::v100(), {h_target()});
+    const std::string text = dump_profile(p);
+    EXPECT_EQ(text.find("nan"), std::string::npos);
+    EXPECT_EQ(text.find("inf"), std::string::npos);
+    EXPECT_EQ(text.find("NaN"), std::string::npos);
+    const json j = json::parse(text);
+    const json& idle = j.at("kernels").at(1).at("analysis");
+    EXPECT_TRUE(idle.at("irm").is_null());
+    EXPECT_EQ(idle.at("missing").at(0), "irm: kernel time is 0 ns");
+    const json& partial = j.at("kernels").at(2).at("analysis");
+    EXPECT_FALSE(partial.at("irm").is_null()); // time and instructions are there
+    EXPECT_TRUE(partial.at("flops").is_null());
+    EXPECT_EQ(text.back(), '\n');
+}
+
+TEST(ModelJson, ErrorsNameTheJsonPath) {
+    json j = profile_to_json(sample_profile());
+    j["kernels"][1]["launches"] = "many";
+    try {
+        (void)profile_from_json(j);
+        FAIL() << "accepted a string for launches";
+    } catch (const FormatError& e) {
+        EXPECT_STREQ(e.what(), "kernels[1].launches: expected a number");
+    }
+    j = profile_to_json(sample_profile());
+    j["kernels"][0]["counters"]["inst_warp"] = json::array();
+    EXPECT_THROW((void)profile_from_json(j), FormatError);
+    j = profile_to_json(sample_profile());
+    j["kernels"][0]["launch"]["grid"] = {1, 2};
+    try {
+        (void)profile_from_json(j);
+        FAIL();
+    } catch (const FormatError& e) {
+        EXPECT_STREQ(e.what(), "kernels[0].launch.grid: expected 3 numbers");
+    }
+    j = profile_to_json(sample_profile());
+    j["gpu"]["sms"] = 1e300;
+    try {
+        (void)profile_from_json(j);
+        FAIL();
+    } catch (const FormatError& e) {
+        EXPECT_STREQ(e.what(), "gpu.sms: integer out of range");
+    }
+    j["gpu"]["sms"] = 80;
+    j["kernels"][0]["launches"] = -1;
+    EXPECT_THROW((void)profile_from_json(j), FormatError);
+}
+
+TEST(ModelJson, StringListsNameTheBadElement) {
+    json j = profile_to_json(sample_profile());
+    j["argv"] = {"stream", 7};
+    try {
+        (void)profile_from_json(j);
+        FAIL() << "accepted a number in argv";
+    } catch (const FormatError& e) {
+        EXPECT_STREQ(e.what(), "argv[1]: expected a string");
+    }
+    j = profile_to_json(sample_profile());
+    j["kernels"][0]["notes"] = "one note";
+    EXPECT_THROW((void)profile_from_json(j), FormatError);
+    j = profile_to_json(sample_profile());
+    j["warnings"] = {"a", "b"};
+    EXPECT_EQ(profile_from_json(j).warnings, (std::vector<std::string>{"a", "b"}));
+}
+
+TEST(ModelJson, RejectsOtherSchemas) {
+    json j = profile_to_json(sample_profile());
+    j["schema"] = "irf.ceilings/v1";
+    try {
+        (void)profile_from_json(j);
+        FAIL();
+    } catch (const FormatError& e) {
+        EXPECT_STREQ(e.what(), "schema: \"irf.ceilings/v1\" is not \"irf.profile/v1\"");
+    }
+    EXPECT_THROW((void)profile_from_json(json::array()), FormatError);
+    EXPECT_THROW((void)profile_from_json(json{{"schema", "irf.profile/v1"}}), FormatError);
+}
+
+class ModelJsonFile : public test::TempDirTest {};
+
+TEST_F(ModelJsonFile, LoadErrorsStartWithThePath) {
+    const std::string bad = (m_tmp / "bad.json").string();
+    test::write_file(bad, "{\"schema\": \"irf.profile/v1\", \"kernels\": [");
+    try {
+        (void)load_profile(bad);
+        FAIL();
+    } catch (const FormatError& e) {
+        EXPECT_EQ(std::string(e.what()).rfind(bad + ": not valid JSON", 0), 0u) << e.what();
+        EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
+    }
+    const std::string none = (m_tmp / "none.json").string();
+    try {
+        (void)load_profile(none);
+        FAIL();
+    } catch (const FormatError& e) {
+        EXPECT_EQ(std::string(e.what()).rfind(none + ": ", 0), 0u);
+    }
+    Profile p = sample_profile();
+    test::write_file(m_tmp / "good.json", dump_profile(p));
+    EXPECT_EQ(load_profile((m_tmp / "good.json").string()).kernels.size(), 3u);
+}
+
+TEST(ModelSummary, MatchesGolden) {
+    Profile p = sample_profile();
+    analyze(p, test::v100(), {h_target()});
+    EXPECT_TRUE(test::matches_golden("model_summary.txt", text_summary(p)));
+}
+
+TEST(ModelSummary, TopLimitsRowsAndLongNamesAreCut) {
+    Profile p = sample_profile();
+    p.kernels[0].name = "void ns::very_long_kernel_name_with_templates<float, 4, true>(float*)";
+    analyze(p, test::v100(), {});
+    const std::string text = text_summary(p, 1);
+    EXPECT_NE(text.find("Top 1 of 3 kernels"), std::string::npos);
+    EXPECT_NE(text.find("void ns::very_long_kernel_name_with_t..."), std::string::npos);
+    EXPECT_EQ(text.find("empty_kernel"), std::string::npos);
+}
+
+// Per-target totals by hand: a100 only counts kernel "a" (kernel "b" was not projected there),
+// b200 sums both: here 3 + 1 = 4 ms, projected 1.5 + 0.5 = 2 ms (2.00x), interval 1.4 - 2.6 ms.
+// a100: 3 ms -> 6 ms = 0.50x, one low-confidence kernel. The faster target is listed first.
+TEST(ModelSummary, ProjectedTotalsSumPerTarget) {
+    auto projection = [](const char* target, double low_ms, double point_ms, double high_ms,
+                         const char* confidence) {
+        Projection proj;
+        proj.target = target;
+        proj.time_low_ns = low_ms * 1e6;
+        proj.time_point_ns = point_ms * 1e6;
+        proj.time_high_ns = high_ms * 1e6;
+        proj.confidence = confidence;
+        return proj;
+    };
+    Profile p;
+    p.kernels.resize(3);
+    p.kernels[0].name = "a";
+    p.kernels[0].time_ns.total = 3e6;
+    p.kernels[0].analysis.emplace();
+    p.kernels[0].analysis->projection = {projection("a100", 5, 6, 7, "low"),
+                                         projection("b200", 1, 1.5, 2, "high")};
+    p.kernels[1].name = "b";
+    p.kernels[1].time_ns.total = 1e6;
+    p.kernels[1].analysis.emplace();
+    p.kernels[1].analysis->projection = {projection("a100", 0, 0, 0, "low"),
+                                         projection("b200", 0.4, 0.5, 0.6, "high")};
+    p.kernels[2].name = "c"; // no analysis: in no total
+    p.kernels[2].time_ns.total = 5e6;
+    const std::string text = text_summary(p);
+    const std::string b200 =
+        "  b200                    4.00 ms    2.00 ms    1.40 ms - 2.60 ms     2.00x 0 of 2\n";
+    const std::string a100 =
+        "  a100                    3.00 ms    6.00 ms    5.00 ms - 7.00 ms     0.50x 1 of 1\n";
+    const std::size_t at_b200 = text.find(b200);
+    const std::size_t at_a100 = text.find(a100);
+    ASSERT_NE(at_b200, std::string::npos) << text;
+    ASSERT_NE(at_a100, std::string::npos) << text;
+    EXPECT_LT(at_b200, at_a100);
+}
+
+} // namespace
+} // namespace irf::model

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: Apache-2.0
+// Projection (projection-upcoming-gpus Eq. 9) worked by hand for an HBM-bound, an issue-bound and
+// an integer-only kernel.
+#include <gtest/gtest.h>
+
+#include "model/analyze.hpp"
+#include "model/projection.hpp"
+#include "tests/unit/model/model_fixtures.hpp"
+
+namespace irf::model {
+namespace {
+
+KernelRecord kernel(std::uint32_t blocks) {
+    KernelRecord k;
+    k.name = "k";
+    k.launches = 1;
+    k.profiled_launches = 1;
+    k.time_ns.total = 1e5;
+    k.launch.grid = {blocks, 1, 1};
+    k.counters = test::zero_counters();
+    k.counters["time_ns"] = 1e5;
+    return k;
+}
+
+const Projection& only_projection(const KernelAnalysis& a) {
+    EXPECT_EQ(a.projection.size(), 1u);
+    return a.projection.at(0);
+}
+
+TEST(ModelProjection, TimeFormOfEquationNine) {
+    // Perf_t = Perf_s / r_s x r_t, so t_t = t_s x r_s / r_t = 100 x 10 / 20
+    EXPECT_DOUBLE_EQ(projected_time_ns(100, 10, 20), 50);
+}
+
+TEST(ModelProjection, HbmBoundKernelOntoDoubleHbm) {
+    KernelRecord k = kernel(1000);
+    k.counters["inst_warp"] = 1e6;
+    k.counters["sectors_global_ld"] = 5e6; // 2.5e6 sectors hit in L1 = 8e7 B
+    k.counters["l2_sectors_read"] = 2.5e6;
+    k.counters["dram_sectors_read"] = 2.5e6; // 8e7 B from HBM
+    config::Ceilings target = test::v100();
+    target.gpu.key = "v100-hbm2x";
+    target.hbm_gbs->value = 1656;
+    const KernelAnalysis a = analyze_kernel(k, test::v100(), {target});
+    ASSERT_TRUE(a.irm.has_value());
+    EXPECT_EQ(a.irm->bound, "hbm"); // 0.4 x 25.875 = 10.35 < 37.45 (L2) < 87.5 (L1)
+    const Projection& p = only_projection(a);
+    EXPECT_EQ(p.target, "v100-hbm2x");
+    EXPECT_EQ(p.basis, "instructions"); // no FP FLOPs
+    // HBM and L2 levels (no L2 hits): t = 1e5 x (8e7/1656) / (8e7/828) = 5e4
+    EXPECT_NEAR(p.time_point_ns, 5e4, 1e-6);
+    EXPECT_NEAR(p.time_low_ns, 5e4, 1e-6);
+    // L1 level, Eq. 6: t = 1e5 x (8e7/14000 + 8e7/1656) / (8e7/14000 + 8e7/828) = 52792.0
+    const double l1 = 1e5 * (8e7 / 14000 + 8e7 / 1656) / (8e7 / 14000 + 8e7 / 828);
+    EXPECT_NEAR(p.time_high_ns, l1, 1e-6);
+    EXPECT_NEAR(p.time_high_ns, 52792.0, 0.1);
+    EXPECT_NEAR(p.speedup_point, 2, 1e-9);
+    EXPECT_EQ(p.confidence, "high"); // 80 MB > both L2s, 1000 blocks > 80 SMs
+}
+
+TEST(ModelProjection, IssueBoundFp64KernelOntoTwiceTheSms) {
+    KernelRecord k = kernel(1000);
+    k.counters["inst_warp"] = 4.896e7; // 489.6 GIPS over 1e5 ns: the V100 peak
+    k.counters["inst_thread"] = 32 * 4.896e7;
+    k.counters["thread_dfma"] = 1e8; // 2e8 FLOPs, all FMA
+    k.counters["sectors_global_ld"] = 1000;
+    k.counters["l2_sectors_read"] = 1000;
+    k.counters["dram_sectors_read"] = 1000;
+    config::Ceilings target = test::v100();
+    target.gpu.key = "v100-2x-sms";
+    target.gpu.sms = 160;
+    target.gflops["fp64_fma"].value = 15600;
+    const KernelAnalysis a = analyze_kernel(k, test::v100(), {target});
+    ASSERT_TRUE(a.irm.has_value());
+    EXPECT_EQ(a.irm->bound, "issue");
+    const Projection& p = only_projection(a);
+    EXPECT_EQ(p.basis, "flops");
+    // Compute binds at every level (AI 2e8 / 32000 B x 828 GB/s >> 7800 GFLOP/s):
+    // t = 1e5 x Perf_ceil_s / Perf_ceil_t = 1e5 x 7800 / 15600 = 5e4
+    EXPECT_NEAR(p.time_low_ns, 5e4, 1e-6);
+    EXPECT_NEAR(p.time_point_ns, 5e4, 1e-6);
+    EXPECT_NEAR(p.time_high_ns, 5e4, 1e-6);
+    EXPECT_NEAR(p.speedup_point, 2, 1e-9);
+    EXPECT_EQ(p.confidence, "high");
+}
+
+TEST(ModelProjection, IntegerOnlyL2BoundKernelWithFewBlocks) {
+    KernelRecord k = kernel(40); // fewer blocks than the target's 80 SMs
+    k.counters["inst_warp"] = 1e6;
+    k.counters["sectors_global_ld"] = 1e6;
+    k.counters["l2_sectors_read"] = 1e6;
+    k.counters["dram_sectors_read"] = 1e4; // 0.32 MB: fits both L2s
+    config::Ceilings target = test::v100();
+    target.gpu.key = "v100-l2x2";
+    target.l2_gbs->value = 5992;
+    const KernelAnalysis a = analyze_kernel(k, test::v100(), {target});
+    ASSERT_TRUE(a.irm.has_value());
+    EXPECT_EQ(a.irm->bound, "l2"); // 1 x 93.625 < 437.5 (L1) < 489.6 < 100 x 25.875 (HBM)
+    const Projection& p = only_projection(a);
+    EXPECT_EQ(p.basis, "instructions");
+    // L2 level, Eq. 7: L2 hits 3.168e7 B, HBM 3.2e5 B;
+    // t = 1e5 x (3.168e7/5992 + 3.2e5/828) / (3.168e7/2996 + 3.2e5/828) = 51763.0
+    const double l2 = 1e5 * (3.168e7 / 5992 + 3.2e5 / 828) / (3.168e7 / 2996 + 3.2e5 / 828);
+    EXPECT_NEAR(p.time_point_ns, l2, 1e-6);
+    EXPECT_NEAR(p.time_point_ns, 51763.0, 0.1);
+    EXPECT_NEAR(p.time_low_ns, l2, 1e-6); // L1 level has no L1 hits: same as L2
+    // HBM level: 1e6 / (3.2e5/828) GIPS > 489.6 on both, so issue binds: ratio 1
+    EXPECT_NEAR(p.time_high_ns, 1e5, 1e-6);
+    EXPECT_NEAR(p.speedup_point, 1e5 / l2, 1e-9); // 1.93
+    EXPECT_EQ(p.confidence, "low");
+    bool said_why = false;
+    for (const std::string& n : p.notes) {
+        said_why = said_why || n.find("grid of 40 blocks < 80 SMs") != std::string::npos;
+    }
+    EXPECT_TRUE(said_why);
+}
+
+TEST(ModelProjection, WorkingSetFittingOnlyOneL2IsLowConfidence) {
+    KernelRecord k = kernel(1000);
+    k.counters["inst_warp"] = 1e6;
+    k.counters["sectors_global_ld"] = 625000;
+    k.counters["l2_sectors_read"] = 625000;
+    k.counters["dram_sectors_read"] = 625000; // 20 MB per launch: > 6 MB, < 50 MB
+    config::Ceilings target = test::v100();
+    target.gpu.key = "big-l2";
+    target.gpu.l2_bytes = 50ull << 20;
+    const KernelAnalysis a = analyze_kernel(k, test::v100(), {target});
+    const Projection& p = only_projection(a);
+    EXPECT_EQ(p.confidence, "low");
+    bool said_why = false;
+    for (const std::string& n : p.notes) {
+        said_why = said_why || n.find("fits in the L2 of only one GPU") != std::string::npos;
+    }
+    EXPECT_TRUE(said_why);
+}
+
+TEST(ModelProjection, ZeroTimeKernelIsNotProjected) {
+    KernelRecord k = kernel(1000);
+    k.counters["time_ns"] = 0;
+    k.counters["inst_warp"] = 10;
+    const KernelAnalysis a = analyze_kernel(k, test::v100(), {test::v100()});
+    EXPECT_TRUE(a.projection.empty());
+    bool said_why = false;
+    for (const std::string& m : a.missing) {
+        said_why = said_why || m == "projection[v100]: kernel time is 0 ns or absent";
+    }
+    EXPECT_TRUE(said_why);
+}
+
+} // namespace
+} // namespace irf::model

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: Apache-2.0
+// Keeps the tools' analysed test profiles (golden tools_profile_*.json) equal to what
+// model::analyze makes of tests/data/tools/raw_*.json, so irf-plot, csv and compare are tested
+// on the model's real output. IRF_UPDATE_GOLDEN=1 regenerates them after a model change.
+#include <gtest/gtest.h>
+
+#include "config/ceilings.hpp"
+#include "model/analyze.hpp"
+#include "model/profile_json.hpp"
+#include "tests/support/golden.hpp"
+#include "tests/unit/tools/tools_ceilings.hpp"
+
+namespace {
+
+void check_analysed(const std::string& raw, const std::string& golden) {
+    irf::model::Profile profile = irf::model::load_profile(irf::test::data_path("tools/" + raw));
+    irf::model::analyze(profile, irf::test::tools_source_ceilings(),
+                        irf::test::tools_target_ceilings());
+    EXPECT_TRUE(irf::test::matches_golden(golden, irf::model::dump_profile(profile)));
+}
+
+TEST(ToolsProfiles, BeforeMatchesTheModel) {
+    check_analysed("raw_before.json", "tools_profile_before.json");
+}
+
+TEST(ToolsProfiles, AfterMatchesTheModel) {
+    check_analysed("raw_after.json", "tools_profile_after.json");
+}
+
+} // namespace
