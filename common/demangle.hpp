@@ -6,8 +6,8 @@
 
 namespace irf::common {
 
-/// The demangled form of a kernel symbol (abi::__cxa_demangle); the input itself when it is not
-/// a mangled C++ name; "<unknown>" for null or empty input.
+/// The demangled form of a kernel symbol (abi::__cxa_demangle) when it starts with "_Z"; the input
+/// itself otherwise (extern "C" names) or when it does not demangle; "<unknown>" for null or "".
 [[nodiscard]] std::string demangle(const char* mangled);
 
 } // namespace irf::common

@@ -14,11 +14,11 @@ namespace irf::config {
 
 /// What the ceilings are chosen for: the detected (or recorded) GPU's identity and properties.
 struct GpuProperties {
-    std::string name;     ///< device name, e.g. "NVIDIA H100 80GB HBM3"
-    std::string chip;     ///< e.g. "gh100"
-    std::string cc;       ///< compute capability "M.m"
-    int sms = 0;          ///< SM count
-    double clock_mhz = 0; ///< SM clock
+    std::string name;           ///< device name, e.g. "NVIDIA H100 80GB HBM3"
+    std::string chip;           ///< e.g. "gh100"
+    std::string cc;             ///< compute capability "M.m"
+    int sms = 0;                ///< SM count
+    double clock_mhz = 0;       ///< SM clock
     std::uint64_t l2_bytes = 0; ///< L2 size
 };
 

@@ -185,7 +185,8 @@ std::vector<Ceilings> resolve_targets(const std::string& spec,
 
 Ceilings load_named_ceilings(const std::string& item, const std::vector<std::string>& dirs,
                              const std::string& what, const std::string& also_known) {
-    if (looks_like_path(item)) {
+    std::error_code ec;
+    if (looks_like_path(item) || fs::is_regular_file(item, ec)) {
         return load_ceilings_file(item);
     }
     if (!find_entry(item, dirs).empty()) {

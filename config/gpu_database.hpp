@@ -41,9 +41,9 @@ namespace irf::config {
                                        const std::string& cc, int sms, double clock_mhz,
                                        std::uint64_t l2_bytes);
 
-/// Loads one ceilings file named by a YAML path (contains '/' or ends in .yaml/.yml) or a shipped
-/// key. Throws CeilingsError naming `what` (e.g. "IRF_CEILINGS") and the known keys (after
-/// `also_known`) for an unknown key, or the file's error.
+/// Loads one ceilings file named by a YAML path (contains '/', ends in .yaml/.yml, or is an
+/// existing file) or a shipped key. Throws CeilingsError naming `what` (e.g. "IRF_CEILINGS") and
+/// the known keys (after `also_known`) for an unknown key, or the file's error.
 [[nodiscard]] Ceilings load_named_ceilings(const std::string& item,
                                            const std::vector<std::string>& dirs,
                                            const std::string& what,

@@ -13,6 +13,7 @@
 #include "inject/lifecycle.hpp"
 #include "inject/outputs.hpp"
 #include "inject/process_info.hpp"
+#include "inject/settings_check.hpp"
 #include "intercept/collector.hpp"
 
 namespace irf::inject {
@@ -96,6 +97,7 @@ int initialize() noexcept {
         state->run.start_time = now_iso8601();
         state->run.start_dir = current_dir();
         state->run.library_dir = library_dir();
+        check_settings_at_start(state->run); // before the backend's GPU and CUPTI checks
         state->collector = std::make_unique<intercept::Collector>(state->run.config);
         std::unique_ptr<intercept::Backend> backend = make_backend(state->run.config);
         if (!backend) {

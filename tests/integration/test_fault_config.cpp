@@ -174,5 +174,37 @@ TEST_F(FaultConfig, EveryVariableBadAtOnceStillRunsTheApplication) {
     EXPECT_TRUE(files_in(m_tmp.path()).empty());
 }
 
+TEST_F(FaultConfig, FileSettingsAreCheckedAtLoadBeforeTheGpu) {
+    // The CUPTI backend: without a GPU it stops at "CUPTI is unavailable"; these settings were
+    // then never reported (and on a GPU only when the job ended).
+    const std::string broken = (m_tmp / "broken.yaml").string();
+    write_file(broken, "schema: irf.ceilings/v1\ngpu: [\n");
+    const ProcessResult r = run_fault_harness({{"IRF_CEILINGS", broken},
+                                               {"IRF_TARGETS", "h100-sxm5,no-such-gpu"},
+                                               {"IRF_OUTPUT", "no-such-dir/out"}},
+                                              {"return:4"}, m_tmp.path().string());
+    EXPECT_EQ(r.exit_code, 4) << r.err;
+    const std::vector<std::string> lines = irf_lines(r.err);
+    const auto position = [&](const std::string& needle) {
+        for (std::size_t i = 0; i < lines.size(); ++i) {
+            if (lines[i].find(needle) != std::string::npos) {
+                return i;
+            }
+        }
+        return lines.size();
+    };
+    const std::size_t ceilings = position("IRF_CEILINGS=" + broken + ": ");
+    const std::size_t targets = position("IRF_TARGETS=h100-sxm5,no-such-gpu: ");
+    const std::size_t output = position("IRF_OUTPUT=no-such-dir/out: directory ");
+    ASSERT_LT(ceilings, lines.size()) << r.err;
+    ASSERT_LT(targets, lines.size()) << r.err;
+    ASSERT_LT(output, lines.size()) << r.err;
+    EXPECT_NE(lines[targets].find("no-such-gpu: unknown target"), std::string::npos);
+    // Each named once, all before whatever the backend says about the GPU.
+    EXPECT_EQ(irf_lines_with(r.err, "IRF_TARGETS=").size(), 1u) << r.err;
+    const std::size_t gpu = position("CUPTI");
+    EXPECT_LT(std::max({ceilings, targets, output}), gpu == lines.size() ? gpu + 1 : gpu);
+}
+
 } // namespace
 } // namespace irf::test

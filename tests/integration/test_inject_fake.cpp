@@ -197,10 +197,13 @@ TEST_F(InjectFake, UnwritableOutputIsOneLine) {
     m_result = run_harness({{"IRF_BACKEND", "fake:" + fake_script("basic.json")},
                             {"IRF_OUTPUT", (m_tmp / "missing-dir" / "out").string()}});
     EXPECT_EQ(m_result.exit_code, 0);
+    // Said at load (IRF_OUTPUT named, issue #22 item 10) and again when the write fails.
     const std::vector<std::string> lines = irf_lines(m_result.err);
-    ASSERT_EQ(lines.size(), 1u) << m_result.err;
-    EXPECT_EQ(lines[0].rfind("[irf] profile not written: ", 0), 0u) << lines[0];
-    EXPECT_NE(lines[0].find("missing-dir"), std::string::npos) << lines[0];
+    ASSERT_EQ(lines.size(), 2u) << m_result.err;
+    EXPECT_EQ(lines[0].rfind("[irf] IRF_OUTPUT=", 0), 0u) << lines[0];
+    EXPECT_NE(lines[0].find("missing-dir does not exist"), std::string::npos) << lines[0];
+    EXPECT_EQ(lines[1].rfind("[irf] profile not written: ", 0), 0u) << lines[1];
+    EXPECT_NE(lines[1].find("missing-dir"), std::string::npos) << lines[1];
     EXPECT_TRUE(files_in(m_tmp.path()).empty());
 }
 

@@ -6,6 +6,7 @@
 
 #include "common/file_io.hpp"
 #include "config/ceilings_choice.hpp"
+#include "config/ceilings_yaml.hpp"
 #include "config/gpu_database.hpp"
 #include "model/analyze.hpp"
 #include "model/profile_json.hpp"
@@ -35,7 +36,8 @@ config::Ceilings source_ceilings(const AnalyzeOptions& o, const model::Profile& 
                                  const std::vector<std::string>& dirs) {
     const model::GpuInfo& g = p.gpu;
     const config::GpuProperties gpu{g.name, g.chip, g.cc, g.sms, g.clock_hz / 1e6, g.l2_bytes};
-    const config::CeilingsChoice choice = config::choose_ceilings(o.ceilings, "--ceilings", gpu, dirs);
+    const config::CeilingsChoice choice =
+        config::choose_ceilings(o.ceilings, "--ceilings", gpu, dirs);
     for (const std::string& note : choice.notes) {
         std::cerr << "irf-report analyze: " << note << "\n";
     }
@@ -101,9 +103,10 @@ const bool s_registered = register_command(
      [](CLI::App& app) -> std::function<int()> {
          auto o = std::make_shared<AnalyzeOptions>();
          app.add_option("profile", o->profile, "Profile JSON written by irf")->required();
-         app.add_option("--ceilings", o->ceilings,
-                        "Ceilings of the profiled GPU: a shipped name or a YAML file (default: the shipped "
-                        "entry matching it, else derived)");
+         app.add_option(
+             "--ceilings", o->ceilings,
+             "Ceilings of the profiled GPU: a shipped name or a YAML file (default: the shipped "
+             "entry matching it, else derived)");
          app.add_option("--targets", o->targets,
                         "Project onto these GPUs: keys or YAML files, comma-separated, or all")
              ->delimiter(',');

@@ -16,5 +16,13 @@ TEST(Demangle, CppPlainAndMissingNames) {
     EXPECT_EQ(demangle(""), "<unknown>");
 }
 
+TEST(Demangle, ExternCNamesStayAsTheyAre) {
+    // Without the "_Z" check __cxa_demangle reads these as type encodings.
+    EXPECT_EQ(demangle("f"), "f");     // not "float"
+    EXPECT_EQ(demangle("d"), "d");     // not "double"
+    EXPECT_EQ(demangle("Sa"), "Sa");   // not "std::allocator"
+    EXPECT_EQ(demangle("_Zx"), "_Zx"); // "_Z" but not a valid encoding: kept
+}
+
 } // namespace
 } // namespace irf::common
