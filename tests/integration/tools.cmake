@@ -24,3 +24,19 @@ if(TARGET irf_inject AND TARGET irf_harness)
         TIMEOUT 300)
     add_dependencies(test_tools_mpi irf irf-report irf_inject irf_harness)
 endif()
+
+# irf-plot's Python tests (tests/integration/plot/): temporaries, hostile input, figure data,
+# the irf.load module; and a bounded random-input run of its loader (fixed seed, time bound).
+find_program(IRF_PYTHON3 NAMES python3 PATHS /usr/bin NO_DEFAULT_PATH)
+if(IRF_PYTHON3)
+    set(IRF_PLOT_TEST_ENV "PYTHONPATH=${PROJECT_SOURCE_DIR}/tools/irf_plot"
+        "IRF_PLOT=${IRF_PLOT_WRAPPER}" "IRF_TEST_DATA_DIR=${PROJECT_SOURCE_DIR}/tests/data")
+    add_test(NAME integration.plot_python
+        COMMAND ${IRF_PYTHON3} -m unittest discover -s ${CMAKE_CURRENT_SOURCE_DIR}/plot
+                -p "test_*.py" -v)
+    add_test(NAME integration.plot_fuzz
+        COMMAND ${IRF_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/plot/fuzz_irf_plot.py
+                --seed 22 --seconds 30)
+    set_tests_properties(integration.plot_python integration.plot_fuzz PROPERTIES
+        LABELS integration ENVIRONMENT "${IRF_PLOT_TEST_ENV}" TIMEOUT 600)
+endif()
