@@ -34,7 +34,7 @@ set(IRF_PLOT_WRAPPER ${CMAKE_CURRENT_BINARY_DIR}/irf-plot CACHE INTERNAL "irf-pl
 install(PROGRAMS ${CMAKE_CURRENT_BINARY_DIR}/irf-plot DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(PROGRAMS ${CMAKE_CURRENT_SOURCE_DIR}/irf_plot/irf_plot.py
     DESTINATION ${CMAKE_INSTALL_DATADIR}/irf/irf_plot)
-install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/irf_plot/irfplot
+install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/irf_plot/irfplot ${CMAKE_CURRENT_SOURCE_DIR}/irf_plot/irf
     DESTINATION ${CMAKE_INSTALL_DATADIR}/irf/irf_plot FILES_MATCHING PATTERN "*.py")
 
 # irf-report subcommands of this area (each registers itself; see irf_report/command.hpp).

@@ -158,7 +158,8 @@ def ldst_gips(kernel, kinds):
     """Warp load/store instructions of `kinds` per nanosecond of the profiled launches."""
     counters = kernel.get("counters") or {}
     time = number(counters.get("time_ns"))
-    total = sum(counters.get(f"inst_{kind}_{op}") or 0 for kind in kinds for op in ("ld", "st"))
+    total = sum(number(counters.get(f"inst_{kind}_{op}")) or 0
+                for kind in kinds for op in ("ld", "st"))
     return total / time if time and total > 0 else None
 
 

@@ -18,7 +18,7 @@ def precision_of(kernel):
     if number(flops.get("tensor")):
         return "tensor"
     precision = flops.get("precision")
-    if precision in PRECISION_TITLES:
+    if isinstance(precision, str) and precision in PRECISION_TITLES:
         return precision
     counts = {p: number(flops.get(p)) or 0 for p in ("fp64", "fp32", "fp16")}
     best = max(counts, key=counts.get)
@@ -39,7 +39,8 @@ def precision_peaks(gflops, precision):
     if precision == "tensor":
         for key, value in sorted(gflops.items()):
             if key.startswith("tensor_") and number(value):
-                peaks.append((value, f"tensor {key[7:].upper()} {fmt_gflops(value)}", "-"))
+                name = plain_label(key[7:].upper(), 12)
+                peaks.append((value, f"tensor {name} {fmt_gflops(value)}", "-"))
         return peaks
     for suffix, name, style in (("_fma", "FMA", "-"), ("_nofma", "no-FMA", "--")):
         value = number(gflops.get(precision + suffix))
@@ -73,7 +74,8 @@ def flop_panel(ax, ceilings, items, precision):
         if mix and after:
             ax.plot(list(xlim), [mix, mix], color=it.color, linestyle="-.", linewidth=1.1,
                     zorder=2)
-            ax.text(xlim[0] * 1.3, mix * 1.04, f"{it.number} {it.label}: FMA-mix ceiling {fmt_gflops(mix)}",
+            ax.text(xlim[0] * 1.3, mix * 1.04,
+                    f"{it.number} {it.label}: FMA-mix ceiling {fmt_gflops(mix)}",
                     fontsize=7, color=it.color, va="bottom")
     ax.set_xlim(*xlim)
     ax.set_ylim(max(min(ys + [top / 1000]) / 6, top / 10 ** 6), top * 3)
@@ -191,7 +193,8 @@ def projection(fig, ceilings, items, title, wanted=None):
     ax.set_yticks(range(len(rows)))
     ax.set_yticklabels([f"{it.number}  {it.label}" for it, _ in rows], fontsize=9)
     ax.invert_yaxis()
-    ax.set_xlabel(f"projected speedup over {ceilings.get('name', 'the source GPU')} "
+    source = plain_label(ceilings.get("name", "the source GPU"))
+    ax.set_xlabel(f"projected speedup over {source} "
                   "(>1 = faster; bar = interval, dot = point estimate)")
     ax.set_title(title + (f"\n{note}" if note else ""), fontsize=11)
     ax.grid(True, axis="x", which="both", color="#eeeeee")

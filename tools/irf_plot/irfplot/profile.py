@@ -31,7 +31,7 @@ def load(path):
     ceilings = doc.get("ceilings_used")
     if not isinstance(ceilings, dict) or not number(ceilings.get("warp_gips")):
         raise PlotError(f"{shown}: ceilings_used: absent; analyse the profile first "
-                        "(irf-report analyze PROFILE.json -o OUT)")
+                        "(irf-report analyze PROFILE.json --json OUT)")
     problem = shape_problem(doc)
     if problem:
         raise PlotError(f"{shown}: {problem}")
@@ -64,12 +64,15 @@ def shape_problem(doc):
     problem = first_misfit(doc, DOC_SHAPE, "")
     for i, kernel in enumerate(doc["kernels"]):
         problem = problem or first_misfit(kernel, KERNEL_SHAPE, f"kernels[{i}].")
+        if problem:
+            return problem
         for j, p in enumerate(get(kernel, "analysis", "projection") or []):
             where = f"kernels[{i}].analysis.projection[{j}]"
             if not isinstance(p, dict):
-                problem = problem or f"{where}: expected an object"
-            else:
-                problem = problem or first_misfit(p, PROJECTION_SHAPE, where + ".")
+                return f"{where}: expected an object"
+            problem = first_misfit(p, PROJECTION_SHAPE, where + ".")
+            if problem:
+                return problem
     return problem
 
 
