@@ -18,6 +18,7 @@ class Point:
         self.item, self.xy, self.marker, self.face = item, xy, marker, face
         self.size, self.role = size, role
         self.shown, self.edge, self.label = xy, None, None
+        self.zorder, self.crowded = 5, False
 
 
 def add_point(ax, item, xy, marker, face, size, role):
@@ -39,12 +40,13 @@ def clamp_to_axes(ax, point):
     """Moves a point outside the limits onto the edge (log axes: 2% inside) and notes which."""
     (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
     x, y = point.xy
-    margin = 1.02
+    # 3% of the (log) span inside, so the arrow head stays within the frame, clear of the title.
+    xin, yin = (x1 / x0) ** 0.03, (y1 / y0) ** 0.03
     dx = 1 if x > x1 else -1 if x < x0 else 0
     dy = 1 if y > y1 else -1 if y < y0 else 0
     if dx or dy:
-        x = x1 / margin if dx > 0 else x0 * margin if dx < 0 else x
-        y = y1 / margin if dy > 0 else y0 * margin if dy < 0 else y
+        x = x1 / xin if dx > 0 else x0 * xin if dx < 0 else x
+        y = y1 / yin if dy > 0 else y0 * yin if dy < 0 else y
         point.shown, point.edge = (x, y), (dx, dy)
 
 
@@ -54,10 +56,13 @@ def ring_sizes(ax, points):
     seen = []
     for p in points:
         where = ax.transData.transform(p.shown)
-        nested = sum(1 for q in seen if math.dist(q, where) < COINCIDE_PX)
-        p.size *= 1.0 + 0.9 * nested
-        p.zorder = 5 - 0.1 * nested
-        seen.append(where)
+        peers = [q for q, w in seen if math.dist(w, where) < COINCIDE_PX]
+        p.size *= 1.0 + 0.9 * len(peers)
+        p.zorder = 5 - 0.1 * len(peers)
+        p.crowded = bool(peers)
+        for q in peers:
+            q.crowded = True
+        seen.append((p, where))
 
 
 def draw_points(ax, points):
@@ -67,8 +72,11 @@ def draw_points(ax, points):
             ax.scatter(*p.shown, marker=marker, s=p.size * 1.3, facecolors=p.item.color,
                        edgecolors="black", linewidths=0.8, zorder=p.zorder, clip_on=False)
         else:
+            # Filled markers in a pile get a white rim, so a marker of the same colour on top
+            # of another (one kernel's L1/L2/HBM at one point) still shows its shape.
+            rim = "white" if p.crowded and p.face != "white" else p.item.color
             ax.scatter(*p.shown, marker=p.marker, s=p.size, facecolors=p.face,
-                       edgecolors=p.item.color, linewidths=1.4 if p.face != "white" else 1.2,
+                       edgecolors=rim, linewidths=1.4 if p.face != "white" else 1.2,
                        alpha=0.6 if p.role == "before" else 1.0, zorder=p.zorder)
 
 
