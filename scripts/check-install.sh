@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Installs a build tree into a temporary prefix and checks the installed layout works on its own:
-# lib/libirf.so, bin/{irf,irf-report,irf-calibrate,irf-plot}, share/irf/gpus/*.yaml.
+# lib/libirf.so, bin/{irf,irf-report,irf-calibrate,irf-plot}, share/irf/gpus/*.yaml, and the
+# Python module `irf` (irf.load) in share/irf/irf_plot.
 set -euo pipefail
 build=${1:?usage: check-install.sh BUILD_DIR}
 prefix=$(mktemp -d "${TMPDIR:-/tmp}/irf-install-XXXXXX")
@@ -17,4 +18,10 @@ ls "$prefix"/share/irf/gpus/*.yaml >/dev/null 2>&1 || { echo "missing: share/irf
 IRF_GPUS_DIR= "$prefix/bin/irf-report" ceilings | grep -q h100-sxm5 ||
     { echo "installed irf-report does not list the installed database"; exit 1; }
 "$prefix/bin/irf-report" version | grep -q "profile schema: irf.profile/v1"
+# irf.load from the installed package only (docs/tools.md: PYTHONPATH=<prefix>/share/irf/irf_plot).
+if [[ -x /usr/bin/python3 ]]; then
+    src=$(cd "$(dirname "$0")/.." && pwd)
+    (cd "$prefix" && PYTHONPATH="$prefix/share/irf/irf_plot" /usr/bin/python3 -c         "import irf, sys; assert irf.__file__.startswith(sys.argv[2]); print(len(irf.load(sys.argv[1]).kernels))"         "$src/tests/data/golden/tools_profile_before.json" "$prefix") >/dev/null ||
+        { echo "installed python module irf cannot load a profile"; exit 1; }
+fi
 echo "install layout ok: $prefix"

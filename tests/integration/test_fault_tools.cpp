@@ -189,15 +189,19 @@ TEST_F(FaultTools, PlotRefusesHostileProfiles) {
         GTEST_SKIP() << IRF_PLOT_BIN << " not built";
     }
     for (const Hostile& h : hostile_json()) {
-        if (h.name.rfind("deep", 0) == 0 || h.name == "negative.json" ||
-            h.name == "wrong_kernel.json") {
-            // Python's own parser limits, and fields irf-plot does not read (launch
-            // configuration, coverage): the C++ loaders get these.
+        if (h.name == "negative.json" || h.name == "wrong_kernel.json") {
+            // Fields irf-plot does not read (coverage, launch grid): the C++ loaders get these.
             continue;
         }
         expect_refused({IRF_PLOT_BIN, write_input(h).string(), "-o", (m_tmp / "plots").string()},
                        h.name);
     }
+    // A device and a file over irf-report's 1 GiB limit: refused without reading them.
+    expect_refused({IRF_PLOT_BIN, "/dev/zero", "-o", (m_tmp / "plots").string()}, "/dev/zero");
+    const fs::path huge = m_tmp / "huge.json";
+    std::ofstream(huge).close();
+    fs::resize_file(huge, (std::uintmax_t{1} << 30) + 1);
+    expect_refused({IRF_PLOT_BIN, huge.string(), "-o", (m_tmp / "plots").string()}, huge);
 }
 
 } // namespace

@@ -101,7 +101,9 @@ TEST_F(ToolsPlot, BadInputIsOneLineAndExitTwo) {
              {(m_tmp / "empty.json").string(), "-o", m_tmp.path().string()},
              {IRF_TEST_DATA_DIR "/tools/raw_before.json", "-o", m_tmp.path().string()},
              {s_before, "-o", m_tmp.path().string(), "--kernels", "no_such_kernel"},
-             {s_before, "-o", m_tmp.path().string(), "--format", "gif"}}) {
+             {s_before, "-o", m_tmp.path().string(), "--format", "gif"},
+             // More series than the 20 distinct colours of the palette.
+             {s_before, "-o", m_tmp.path().string(), "--top", "21"}}) {
         const auto r = plot(args);
         EXPECT_EQ(r.exit_code, 2) << args[0] << ": " << r.err;
         EXPECT_EQ(r.err.rfind("irf-plot: error: ", 0), 0u) << r.err;

@@ -1,27 +1,35 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""irf-plot: draws the figures of an irf profile (or a before/after pair) as PNG and SVG.
+"""irf-plot: draws the figures of an irf profile (or a before/after pair) as PNG, SVG and PDF.
 
-  irf-plot PROFILE.json -o DIR [--kernels RE] [--top N] [--format png,svg]
+  irf-plot PROFILE.json -o DIR [--kernels RE] [--top N] [--targets LIST] [--format png,svg,pdf]
   irf-plot --compare BEFORE.json AFTER.json -o DIR [...]
 
 Bad input: one line on stderr, exit code 2."""
 import argparse
+import json
 import os
+import signal
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from irfplot.profile import PlotError, compare_items, items_for, load, select  # noqa: E402
+from irf.reader import printable  # noqa: E402
+from irfplot.profile import (MAX_TOP, PlotError, compare_items, items_for, load,  # noqa: E402
+                             plain_label, select)
 
-FORMATS = ("png", "svg")
+FORMATS = ("png", "svg", "pdf")
+# Reproducible files: no dates or software versions inside.
+METADATA = {"svg": {"Date": None}, "png": {"Software": None},
+            "pdf": {"CreationDate": None, "Producer": None}}
 
 
 class ArgumentParser(argparse.ArgumentParser):
     """argparse that reports a usage error as one line and exit code 2."""
 
     def error(self, message):
-        sys.stderr.write(f"irf-plot: error: {message} (see irf-plot --help)\n")
+        sys.stderr.write(f"irf-plot: error: {printable(message)} (see irf-plot --help)\n")
         sys.exit(2)
 
 
@@ -31,19 +39,25 @@ def parse_args(argv):
     parser.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"),
                         help="draw how kernels moved from BEFORE to AFTER")
     parser.add_argument("-o", "--output", required=True, metavar="DIR", help="output directory")
-    parser.add_argument("--kernels", metavar="RE", help="only kernels whose name matches RE")
+    parser.add_argument("-k", "--kernels", metavar="RE",
+                        help="only kernels whose name matches RE (Python re syntax)")
     parser.add_argument("--top", type=int, default=8, metavar="N",
-                        help="the N longest-running kernels (default 8)")
-    parser.add_argument("--format", default="png,svg", help="comma list of png, svg")
+                        help=f"the N longest-running kernels, 1 to {MAX_TOP} (default 8)")
+    parser.add_argument("--targets", metavar="LIST",
+                        help="comma list of projection targets to draw (default: the first 8)")
+    parser.add_argument("--format", default="png,svg", help="comma list of png, svg, pdf")
+    parser.add_argument("--dump-data", metavar="FILE",
+                        help="also write what each figure shows (points, labels) as JSON")
     args = parser.parse_args(argv)
     if (args.profile is None) == (args.compare is None):
         parser.error("give either PROFILE.json or --compare BEFORE.json AFTER.json")
-    if args.top < 1:
-        parser.error(f"--top {args.top}: expected an integer >= 1")
+    if not 1 <= args.top <= MAX_TOP:
+        parser.error(f"--top {args.top}: expected an integer from 1 to {MAX_TOP}")
     args.formats = [f for f in args.format.split(",") if f]
     bad = [f for f in args.formats if f not in FORMATS]
     if bad or not args.formats:
-        parser.error(f"--format '{args.format}': expected a comma list of png, svg")
+        parser.error(f"--format '{args.format}': expected a comma list of png, svg, pdf")
+    args.target_list = [t for t in (args.targets or "").split(",") if t] or None
     return args
 
 
@@ -57,26 +71,54 @@ def import_pyplot():
     import matplotlib.pyplot as plt
     # Text stays text in SVG (searchable kernel names); fixed ids make the SVG reproducible.
     plt.rcParams.update({"svg.fonttype": "none", "svg.hashsalt": "irf-plot",
-                         "font.size": 9, "axes.titleweight": "bold"})
+                         "font.size": 9, "axes.titleweight": "bold", "pdf.fonttype": 42})
     return plt
 
 
-def save(plt, fig, directory, name, formats):
-    """Writes DIR/name.<fmt> for each format through a temporary file and a rename."""
-    written = []
-    for fmt in formats:
-        path = os.path.join(directory, f"{name}.{fmt}")
-        temp = os.path.join(directory, f".{name}.{os.getpid()}.tmp")
-        metadata = {"Date": None} if fmt == "svg" else {"Software": None}
-        fig.savefig(temp, format=fmt, dpi=150, bbox_inches="tight", metadata=metadata,
-                    bbox_extra_artists=getattr(fig, "irf_extra_artists", None))
+def current_umask():
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def write_atomically(path, write):
+    """Calls write(file) on a temporary made by mkstemp (O_CREAT|O_EXCL, a random name, so a
+    planted symlink is never followed) in the directory of `path`, then renames it to `path`.
+    The temporary is removed on every failure path, signals included (main turns them into
+    exceptions)."""
+    fd, temp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp",
+                                dir=os.path.dirname(path) or ".")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            os.fchmod(f.fileno(), 0o666 & ~current_umask())
+            write(f)
         os.replace(temp, path)
-        written.append(path)
-    plt.close(fig)
+    except BaseException as e:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        if isinstance(e, OSError):
+            raise PlotError(f"{printable(path)}: cannot write: {e.strerror or e}") from None
+        raise
+
+
+def save(plt, fig, directory, name, formats):
+    """Writes DIR/name.<fmt> for each format; returns the paths written."""
+    written = []
+    try:
+        for fmt in formats:
+            path = os.path.join(directory, f"{name}.{fmt}")
+            write_atomically(path, lambda f, fmt=fmt: fig.savefig(
+                f, format=fmt, dpi=150, bbox_inches="tight", metadata=METADATA[fmt],
+                bbox_extra_artists=getattr(fig, "irf_extra_artists", None)))
+            written.append(path)
+    finally:
+        plt.close(fig)
     return written
 
 
-def figures(compare):
+def figures(args):
     from irfplot import figures as f
     from irfplot import figures_flops as ff
     kinds = [("instruction_roofline", "Instruction Roofline", f.instruction_roofline),
@@ -85,12 +127,14 @@ def figures(compare):
              ("shared_walls", "Shared-memory walls",
               lambda fig, c, i, t: f.memory_walls(fig, c, i, t, "shared")),
              ("flop_roofline", "Hierarchical FLOP roofline", ff.flop_roofline)]
-    if not compare:
-        kinds.append(("projection", "Projected speedup per target", ff.projection))
+    if not args.compare:
+        kinds.append(("projection", "Projected speedup per target",
+                      lambda fig, c, i, t: ff.projection(fig, c, i, t, args.target_list)))
     return kinds
 
 
 def run(args):
+    from irfplot.figure_data import figure_data
     if args.compare:
         before, after = (load(p) for p in args.compare)
         items = compare_items(before, after, args.kernels, args.top)
@@ -103,23 +147,41 @@ def run(args):
     try:
         os.makedirs(args.output, exist_ok=True)
     except OSError as e:
-        raise PlotError(f"{args.output}: cannot create the directory: {e.strerror}") from None
-    gpu = (doc.get("gpu") or {}).get("name") or doc["ceilings_used"].get("name", "")
+        raise PlotError(f"{printable(args.output)}: cannot create the directory: "
+                        f"{e.strerror}") from None
     ceilings = doc["ceilings_used"]
-    for name, title, draw in figures(bool(args.compare)):
+    gpu = plain_label((doc.get("gpu") or {}).get("name") or ceilings.get("name", ""), 60)
+    dump = {}
+    for name, title, draw in figures(args):
         fig = plt.figure(figsize=(11, 6.5))
-        draw(fig, ceilings, items, f"{title}{suffix} \u2014 {doc.get('app', '')} on {gpu}")
+        draw(fig, ceilings, items,
+             f"{title}{suffix} \u2014 {plain_label(doc.get('app', ''), 60)} on {gpu}")
+        fig.canvas.draw()
+        dump[prefix + name] = figure_data(fig)
         for path in save(plt, fig, args.output, prefix + name, args.formats):
             print(path)
+    if args.dump_data:
+        text = json.dumps(dump, indent=1)
+        write_atomically(args.dump_data, lambda f: f.write(text.encode("utf-8")))
+
+
+def exit_on_signal(signum, _frame):
+    """SIGTERM/SIGHUP become SystemExit so that the temporaries are removed on the way out."""
+    raise SystemExit(128 + signum)
 
 
 def main(argv=None):
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, exit_on_signal)
     args = parse_args(sys.argv[1:] if argv is None else argv)
     try:
         run(args)
     except PlotError as e:
         sys.stderr.write(f"irf-plot: error: {e}\n")
         return 2
+    except KeyboardInterrupt:
+        sys.stderr.write("irf-plot: interrupted; nothing half-written was left\n")
+        return 130
     return 0
 
 

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Instruction Roofline and memory-wall figures (instruction-roofline-gpus Fig. 2-4)."""
 import math
+from irfplot import marks
 from irfplot.profile import LEVELS, get, number
 
 LEVEL_MARKERS = {"l1": "o", "l2": "s", "hbm": "^"}
@@ -18,6 +19,12 @@ def log_range(values, pad=4.0, floor=None, ceil=None):
     if ceil is not None:
         high = max(high, ceil)
     return low, high
+
+
+def bounded(lim, low_anchor, high_anchor, decades=4.0):
+    """`lim` cut to `decades` decades beyond the anchors (ridge points, peaks), so that one
+    absurd point is drawn at the edge with an arrow instead of squashing every other one."""
+    return (max(lim[0], low_anchor / 10 ** decades), min(lim[1], high_anchor * 10 ** decades))
 
 
 def draw_bandwidth(ax, peak, rate, name, xlim, unit):
@@ -52,17 +59,16 @@ def draw_peak(ax, peak, label, xlim, style="-"):
 
 
 def draw_point(ax, item, before_xy, after_xy, marker, filled=True, size=70):
-    """A kernel's point; in compare mode the before point is faded with an arrow to after."""
-    face = item.color if filled else "white"
+    """A kernel's point; in compare mode the before point is faded with an arrow to after.
+    Drawn by marks.render() once the limits are known."""
+    before = after = None
     if before_xy and after_xy:
-        ax.scatter(*before_xy, marker=marker, s=size, facecolors="white", edgecolors=item.color,
-                   alpha=0.6, linewidths=1.2, zorder=3)
-        ax.annotate("", xy=after_xy, xytext=before_xy, zorder=4,
-                    arrowprops={"arrowstyle": "-|>", "color": item.color, "lw": 1.4,
-                                "shrinkA": 4, "shrinkB": 5})
+        before = marks.add_point(ax, item, before_xy, marker, "white", size, "before")
     if after_xy:
-        ax.scatter(*after_xy, marker=marker, s=size, facecolors=face, edgecolors=item.color,
-                   linewidths=1.4, zorder=5)
+        after = marks.add_point(ax, item, after_xy, marker, item.color if filled else "white",
+                                size, "after" if before_xy else "point")
+    if before and after:
+        marks.add_arrow(ax, item, before, after)
 
 
 def finish(ax, fig, title, xlabel, ylabel, items, extra_handles=()):
@@ -73,8 +79,8 @@ def finish(ax, fig, title, xlabel, ylabel, items, extra_handles=()):
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=11)
     ax.grid(True, which="major", color="#dddddd", linewidth=0.6)
-    handles = [Line2D([], [], marker="o", linestyle="", color=i.color, label=i.label, markersize=8)
-               for i in items]
+    handles = [Line2D([], [], marker="o", linestyle="", color=i.color, markersize=8,
+                      label=f"{i.number}  {i.label}") for i in items]
     if any(i.before for i in items):
         extra_handles = list(extra_handles) + [
             Line2D([], [], marker="o", linestyle="-", color="#555555", markerfacecolor="white",
@@ -89,8 +95,11 @@ def finish(ax, fig, title, xlabel, ylabel, items, extra_handles=()):
                       fontsize=8, frameon=False))
     # Leave room for a figure title (multi-panel figures) above the panel titles.
     fig.tight_layout(rect=(0, 0, 1, 0.95) if fig._suptitle else None)
+    renderer = fig.canvas.get_renderer()
     for axes in fig.axes:
         place_slope_labels(axes)
+        marks.render(axes)
+        marks.separate_labels(axes, renderer)
 
 
 def level_handles(with_thread):
@@ -122,7 +131,7 @@ def instruction_roofline(fig, ceilings, items, title):
             xs += [p[0] for p in pts.values()]
             ys += [p[1] for p in pts.values()] + [thread]
     ridges = [peak / r for lv, r in rates.items() if lv in LEVELS and number(r)]
-    xlim = log_range(xs + ridges, floor=0.01)
+    xlim = bounded(log_range(xs + ridges, floor=0.01), min(ridges or [1.0]), max(ridges or [1.0]))
     for lv in LEVELS:
         if number(rates.get(lv)):
             draw_bandwidth(ax, peak, rates[lv], LEVEL_NAMES[lv], xlim, "GTXN/s")
@@ -138,10 +147,9 @@ def instruction_roofline(fig, ceilings, items, title):
                 predicated = True
                 x = after[lv][0]
                 ax.plot([x, x], [thread, after[lv][1]], linestyle=":", color=it.color, zorder=2)
-                ax.scatter(x, thread, marker=LEVEL_MARKERS[lv], s=55, facecolors="white",
-                           edgecolors=it.color, linewidths=1.2, zorder=5)
+                marks.add_point(ax, it, (x, thread), LEVEL_MARKERS[lv], "white", 55, "thread")
     ax.set_xlim(*xlim)
-    ax.set_ylim(min(v for v in ys if v) / 4, peak * 3)
+    ax.set_ylim(max(min(v for v in ys if v) / 4, peak / 10 ** 6), peak * 3)
     finish(ax, fig, title, "instruction intensity (warp instructions per 32-byte transaction)",
            "performance (warp GIPS)", drawn, level_handles(predicated))
 
@@ -150,7 +158,8 @@ def ldst_gips(kernel, kinds):
     """Warp load/store instructions of `kinds` per nanosecond of the profiled launches."""
     counters = kernel.get("counters") or {}
     time = number(counters.get("time_ns"))
-    total = sum(counters.get(f"inst_{kind}_{op}") or 0 for kind in kinds for op in ("ld", "st"))
+    total = sum(number(counters.get(f"inst_{kind}_{op}")) or 0
+                for kind in kinds for op in ("ld", "st"))
     return total / time if time and total > 0 else None
 
 
@@ -183,11 +192,11 @@ def memory_walls(fig, ceilings, items, title, wall):
             if p:
                 xs.append(p[0])
                 ys.append(p[1])
-    xlim = log_range(xs, pad=3.0)
+    xlim = bounded(log_range(xs, pad=3.0), WALLS[wall][-1][0], WALLS[wall][0][0])
     if number(rates.get(level)):
         draw_bandwidth(ax, peak, rates[level], LEVEL_NAMES[level], xlim, "GTXN/s")
     draw_peak(ax, peak, f"peak {peak:,.1f} warp GIPS", xlim)
-    ylim = (min(ys) / 6, peak * 3)
+    ylim = (max(min(ys) / 6, peak / 10 ** 6), peak * 3)
     for x, label in WALLS[wall]:
         ax.plot([x, x], list(ylim), color="#B22222", linestyle="--", linewidth=1.1, zorder=1)
         ax.text(x * 1.08, ylim[0] * 1.5, label, rotation=90, fontsize=8, color="#B22222",

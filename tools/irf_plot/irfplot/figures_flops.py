@@ -2,9 +2,9 @@
 """Hierarchical FLOP roofline per precision with the FMA-mix ceiling
 (hierarchical-roofline-gpus Fig. 2-3) and projection intervals per target
 (projection-upcoming-gpus Eq. 9)."""
-from irfplot.figures import (LEVEL_MARKERS, LEVEL_NAMES, draw_bandwidth, draw_peak, draw_point,
-                             finish, fmt_gflops, log_range)
-from irfplot.profile import LEVELS, get, number
+from irfplot.figures import (LEVEL_MARKERS, LEVEL_NAMES, bounded, draw_bandwidth, draw_peak,
+                             draw_point, finish, fmt_gflops, log_range)
+from irfplot.profile import LEVELS, PALETTE, get, number, plain_label
 
 PRECISION_TITLES = {"fp64": "FP64", "fp32": "FP32", "fp16": "FP16", "tensor": "Tensor Core"}
 
@@ -18,7 +18,7 @@ def precision_of(kernel):
     if number(flops.get("tensor")):
         return "tensor"
     precision = flops.get("precision")
-    if precision in PRECISION_TITLES:
+    if isinstance(precision, str) and precision in PRECISION_TITLES:
         return precision
     counts = {p: number(flops.get(p)) or 0 for p in ("fp64", "fp32", "fp16")}
     best = max(counts, key=counts.get)
@@ -39,7 +39,8 @@ def precision_peaks(gflops, precision):
     if precision == "tensor":
         for key, value in sorted(gflops.items()):
             if key.startswith("tensor_") and number(value):
-                peaks.append((value, f"tensor {key[7:].upper()} {fmt_gflops(value)}", "-"))
+                name = plain_label(key[7:].upper(), 12)
+                peaks.append((value, f"tensor {name} {fmt_gflops(value)}", "-"))
         return peaks
     for suffix, name, style in (("_fma", "FMA", "-"), ("_nofma", "no-FMA", "--")):
         value = number(gflops.get(precision + suffix))
@@ -59,7 +60,8 @@ def flop_panel(ax, ceilings, items, precision):
     xs = [p[0] for it in items for k in (it.before, it.after) for p in flop_points(k).values()]
     ys = [p[1] for it in items for k in (it.before, it.after) for p in flop_points(k).values()]
     bandwidth = {lv: rates[lv] * 32.0 for lv in LEVELS if number(rates.get(lv))}
-    xlim = log_range(xs + [top / b for b in bandwidth.values()], floor=0.01)
+    ridges = [top / b for b in bandwidth.values()] or [1.0]
+    xlim = bounded(log_range(xs + ridges, floor=0.01), min(ridges), max(ridges))
     for lv, gbs in bandwidth.items():
         draw_bandwidth(ax, top, gbs, LEVEL_NAMES[lv], xlim, "GB/s")
     for value, label, style in peaks:
@@ -72,10 +74,11 @@ def flop_panel(ax, ceilings, items, precision):
         if mix and after:
             ax.plot(list(xlim), [mix, mix], color=it.color, linestyle="-.", linewidth=1.1,
                     zorder=2)
-            ax.text(xlim[0] * 1.3, mix * 1.04, f"{it.label}: FMA-mix ceiling {fmt_gflops(mix)}",
+            ax.text(xlim[0] * 1.3, mix * 1.04,
+                    f"{it.number} {it.label}: FMA-mix ceiling {fmt_gflops(mix)}",
                     fontsize=7, color=it.color, va="bottom")
     ax.set_xlim(*xlim)
-    ax.set_ylim(min(ys + [top / 1000]) / 6, top * 3)
+    ax.set_ylim(max(min(ys + [top / 1000]) / 6, top / 10 ** 6), top * 3)
     ax.set_title(f"{PRECISION_TITLES[precision]}", fontsize=10)
 
 
@@ -113,7 +116,12 @@ def flop_roofline(fig, ceilings, items, title):
     axes[-1].set_ylabel("" if len(order) > 1 else "performance (GFLOP/s)")
 
 
-def projection_rows(items):
+MAX_TARGETS = 8
+
+
+def projection_rows(items, wanted=None):
+    """[(item, [(target, low, point, high, low_confidence)])] for the targets in `wanted`
+    (all when None)."""
     rows = []
     for it in items:
         projections = get(it.after, "analysis", "projection") or []
@@ -123,27 +131,41 @@ def projection_rows(items):
             speedup = number(p.get("speedup_point"))
             if point and speedup:
                 source = speedup * point  # speedup = source time / projected point time
-                entries.append((p.get("target", "?"), source / (high or point), speedup,
-                                source / (low or point), p.get("confidence") == "low"))
+                target = plain_label(p.get("target", "?"), 40)
+                if wanted is None or target in wanted:
+                    entries.append((target, source / (high or point), speedup,
+                                    source / (low or point), p.get("confidence") == "low"))
         if entries:
             rows.append((it, entries))
     return rows
 
 
-def projection(fig, ceilings, items, title):
+def chosen_targets(items, wanted):
+    """The targets drawn: `wanted` (--targets) or the first MAX_TARGETS by name, and a note on
+    those left out (thousands of targets would take minutes to draw and be unreadable)."""
+    names = sorted({e[0] for _, entries in projection_rows(items) for e in entries})
+    if wanted:
+        return [n for n in names if n in wanted], ""
+    if len(names) <= MAX_TARGETS:
+        return names, ""
+    return names[:MAX_TARGETS], (f"{len(names) - MAX_TARGETS} more targets not shown "
+                                 "(choose with --targets)")
+
+
+def projection(fig, ceilings, items, title, wanted=None):
     """Speedup intervals [source/high, source/low] with the point estimate, one row per kernel
     and one colour per target; hollow points have low confidence."""
     from matplotlib.lines import Line2D
     ax = fig.add_subplot(111)
-    rows = projection_rows(items)
+    targets, note = chosen_targets(items, wanted)
+    rows = projection_rows(items, set(targets))
     if not rows:
         ax.text(0.5, 0.5, "no projection in the selected kernels (IRF_TARGETS=none?)",
                 ha="center", transform=ax.transAxes, fontsize=11, color="#666666")
         ax.set_axis_off()
         ax.set_title(title)
         return
-    targets = sorted({e[0] for _, entries in rows for e in entries})
-    colors = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"]
+    colors = PALETTE
     height = 0.8 / max(1, len(targets))
     fig.set_size_inches(11.0, max(3.5, 1.0 + 0.45 * len(rows) * max(1, len(targets)) ** 0.5))
     values = []
@@ -157,6 +179,9 @@ def projection(fig, ceilings, items, title):
             ax.scatter(point, y, color="white" if low_conf else color, edgecolors=color, s=45,
                        linewidths=1.4, zorder=3)
             values += [low, high]
+            fig.irf_rows = getattr(fig, "irf_rows", []) + [
+                {"kernel": it.label, "number": it.number, "target": target, "low": low,
+                 "point": point, "high": high, "low_confidence": low_conf}]
     ax.axvline(1.0, color="#444444", linewidth=1.2)
     ax.set_xscale("log")
     low, high = min(values + [1.0]) / 1.6, max(values + [1.0]) * 1.6
@@ -166,11 +191,12 @@ def projection(fig, ceilings, items, title):
     ax.set_xticks(ticks, [f"{t:g}\u00d7" for t in ticks])
     ax.minorticks_off()
     ax.set_yticks(range(len(rows)))
-    ax.set_yticklabels([it.label for it, _ in rows], fontsize=9)
+    ax.set_yticklabels([f"{it.number}  {it.label}" for it, _ in rows], fontsize=9)
     ax.invert_yaxis()
-    ax.set_xlabel(f"projected speedup over {ceilings.get('name', 'the source GPU')} "
+    source = plain_label(ceilings.get("name", "the source GPU"))
+    ax.set_xlabel(f"projected speedup over {source} "
                   "(>1 = faster; bar = interval, dot = point estimate)")
-    ax.set_title(title, fontsize=11)
+    ax.set_title(title + (f"\n{note}" if note else ""), fontsize=11)
     ax.grid(True, axis="x", which="both", color="#eeeeee")
     handles = [Line2D([], [], color=colors[j % len(colors)], linewidth=5, alpha=0.6, label=t)
                for j, t in enumerate(targets)]

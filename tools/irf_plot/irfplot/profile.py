@@ -3,44 +3,77 @@
 import json
 import re
 
+import irf
+from irf import ProfileError as PlotError  # noqa: F401 (bad input: one line, exit 2)
+from irf.reader import printable
+
 SCHEMA = "irf.profile/v1"
 LEVELS = ("l1", "l2", "hbm")
-# Colour-blind-safe qualitative palette (Okabe-Ito), then matplotlib's tab10 remainder.
+# Colour-blind-safe Okabe-Ito colours first, then the darker and lighter tab20 colours that
+# differ from them: 20 distinct series, as many as --top allows; each dot also carries its
+# kernel's number, so series stay tellable apart in grey print too.
 PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
-           "#8c564b", "#7f7f7f", "#bcbd22"]
-
-
-class PlotError(Exception):
-    """Bad input: printed as one line, exit code 2."""
+           "#F0E442", "#8c564b", "#7f7f7f", "#bcbd22", "#9467bd", "#17becf", "#d62728",
+           "#2ca02c", "#ff9896", "#c5b0d5", "#c49c94", "#aec7e8", "#98df8a"]
+MAX_TOP = len(PALETTE)
 
 
 def load(path):
-    """The profile at `path` as a dict; PlotError names the file and what is wrong."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
-    except OSError as e:
-        raise PlotError(f"{path}: cannot read: {e.strerror}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise PlotError(f"{path}: not valid JSON: {e}") from None
-    if not isinstance(doc, dict):
-        raise PlotError(f"{path}: expected a JSON object at the top level")
-    schema = doc.get("schema")
-    if schema != SCHEMA:
-        raise PlotError(f"{path}: schema: {json.dumps(schema)} is not \"{SCHEMA}\"")
+    """The analysed profile at `path` as a dict; PlotError names the file and what is wrong."""
+    doc = irf.load(path)
+    shown = printable(path)
     kernels = doc.get("kernels")
-    if not isinstance(kernels, list):
-        raise PlotError(f"{path}: kernels: expected an array")
     if not kernels:
-        raise PlotError(f"{path}: kernels: the profile has no kernel")
+        raise PlotError(f"{shown}: kernels: the profile has no kernel")
     for i, k in enumerate(kernels):
         if not isinstance(k, dict) or not isinstance(k.get("name"), str):
-            raise PlotError(f"{path}: kernels[{i}].name: expected a string")
+            raise PlotError(f"{shown}: kernels[{i}].name: expected a string")
     ceilings = doc.get("ceilings_used")
     if not isinstance(ceilings, dict) or not number(ceilings.get("warp_gips")):
-        raise PlotError(f"{path}: ceilings_used: absent; analyse the profile first "
+        raise PlotError(f"{shown}: ceilings_used: absent; analyse the profile first "
                         "(irf-report analyze PROFILE.json --json OUT)")
+    problem = shape_problem(doc)
+    if problem:
+        raise PlotError(f"{shown}: {problem}")
     return doc
+
+
+# The containers the figures read, and their JSON type when present and not null.
+DOC_SHAPE = {("gpu",): dict, ("ceilings_used", "gtxn_per_s"): dict,
+             ("ceilings_used", "gflops"): dict}
+KERNEL_SHAPE = {("launch",): dict, ("counters",): dict, ("time_ns",): dict, ("analysis",): dict,
+                ("analysis", "irm"): dict, ("analysis", "irm", "ii"): dict,
+                ("analysis", "flops"): dict, ("analysis", "flops", "ai"): dict,
+                ("analysis", "walls"): dict, ("analysis", "walls", "global"): dict,
+                ("analysis", "walls", "shared"): dict, ("analysis", "projection"): list}
+PROJECTION_SHAPE = {("time_ns",): dict}
+JSON_TYPES = {dict: "an object", list: "an array"}
+
+
+def first_misfit(record, shape, where):
+    """"<where>.<path>: expected an object" for the first container of the wrong type."""
+    for path, kind in shape.items():
+        value = get(record, *path)
+        if value is not None and not isinstance(value, kind):
+            return f"{where}{'.'.join(path)}: expected {JSON_TYPES[kind]}"
+    return None
+
+
+def shape_problem(doc):
+    """What is wrong with the containers the figures read, or None."""
+    problem = first_misfit(doc, DOC_SHAPE, "")
+    for i, kernel in enumerate(doc["kernels"]):
+        problem = problem or first_misfit(kernel, KERNEL_SHAPE, f"kernels[{i}].")
+        if problem:
+            return problem
+        for j, p in enumerate(get(kernel, "analysis", "projection") or []):
+            where = f"kernels[{i}].analysis.projection[{j}]"
+            if not isinstance(p, dict):
+                return f"{where}: expected an object"
+            problem = first_misfit(p, PROJECTION_SHAPE, where + ".")
+            if problem:
+                return problem
+    return problem
 
 
 def number(value):
@@ -78,11 +111,17 @@ def short_name(name, limit=38):
         elif ch == "(" and depth == 0 and i > 0:
             text = text[:i]
             break
-    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+    return plain_label(text, limit)
+
+
+def plain_label(text, limit=38):
+    """`text` safe to draw: control characters escaped, at most `limit` characters, and '$'
+    escaped so that matplotlib never parses a name as mathtext."""
+    return printable(text, limit).replace("$", r"\$")
 
 
 def launch_key(kernel):
-    launch = kernel.get("launch") or {}
+    launch = kernel.get("launch") or {}  # an object or absent (shape_problem)
     return (kernel["name"], json.dumps(launch.get("grid")), json.dumps(launch.get("block")))
 
 
@@ -90,11 +129,13 @@ def select(kernels, pattern, top):
     """The `top` longest-running kernels whose name matches `pattern` (Python regex search)."""
     try:
         regex = re.compile(pattern) if pattern else None
-    except re.error as e:
-        raise PlotError(f"--kernels '{pattern}': not a valid regex ({e})") from None
-    chosen = [k for k in kernels if regex is None or regex.search(k["name"])]
+    except (re.error, RecursionError, OverflowError) as e:
+        raise PlotError(f"--kernels '{printable(pattern)}': not a valid regex "
+                        f"({printable(e, 80)})") from None
+    # Python re, not the launcher's RE2 (docs/tools.md); names are matched up to 4096 chars.
+    chosen = [k for k in kernels if regex is None or regex.search(k["name"][:4096])]
     if not chosen:
-        raise PlotError(f"--kernels '{pattern}': no kernel matches")
+        raise PlotError(f"--kernels '{printable(pattern)}': no kernel matches")
     chosen.sort(key=total_time, reverse=True)
     return chosen[:top]
 
@@ -103,8 +144,9 @@ class Item:
     """One kernel drawn in a figure: its label, colour and analysed record(s).
     `before` is None outside compare mode, `after` None for a kernel that disappeared."""
 
-    def __init__(self, label, color, after, before=None):
+    def __init__(self, label, color, after, before=None, number=0):
         self.label, self.color, self.after, self.before = label, color, after, before
+        self.number = number  # drawn beside each point and in the legend (1 = longest)
 
 
 def unique_labels(kernels):
@@ -117,7 +159,7 @@ def unique_labels(kernels):
 
 
 def items_for(kernels):
-    return [Item(label, PALETTE[i % len(PALETTE)], k)
+    return [Item(label, PALETTE[i % len(PALETTE)], k, number=i + 1)
             for i, (label, k) in enumerate(zip(unique_labels(kernels), kernels))]
 
 
@@ -141,5 +183,5 @@ def compare_items(before_doc, after_doc, pattern, top):
         raise PlotError("no kernel appears in both profiles (matched by name)")
     pairs = pairs[:top]
     labels = unique_labels([a for _, a in pairs])
-    return [Item(label, PALETTE[i % len(PALETTE)], a, b)
+    return [Item(label, PALETTE[i % len(PALETTE)], a, b, number=i + 1)
             for i, (label, (b, a)) in enumerate(zip(labels, pairs))]

@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Shared by the irf-plot Python tests: paths, profile builders, running irf-plot."""
+import copy
+import json
+import os
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
+PLOT_DIR = os.path.join(ROOT, "tools", "irf_plot")
+DATA_DIR = os.environ.get("IRF_TEST_DATA_DIR", os.path.join(ROOT, "tests", "data"))
+GOLDEN = os.path.join(DATA_DIR, "golden", "tools_profile_before.json")
+sys.path.insert(0, PLOT_DIR)
+
+
+def have_matplotlib():
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def golden():
+    with open(GOLDEN, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def kernel_at(template, name, ii, gips, time_ns):
+    """A copy of `template` named `name` whose Instruction Roofline point is (ii, gips) at every
+    level and whose total time is `time_ns` (ranks it for --top)."""
+    k = copy.deepcopy(template)
+    k["name"] = name
+    k["time_ns"]["total"] = time_ns
+    irm = k["analysis"]["irm"]
+    irm["gips_warp"] = gips
+    irm["gips_thread"] = gips
+    irm["ii"] = {"l1": ii, "l2": ii, "hbm": ii}
+    return k
+
+
+def write_json(path, doc):
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(doc, f)
+    return path
+
+
+def run_plot(args, timeout=300):
+    """Runs irf-plot (the built wrapper when IRF_PLOT is set) -> (exit code, stderr, seconds)."""
+    wrapper = os.environ.get("IRF_PLOT")
+    argv = [wrapper] if wrapper else [sys.executable, os.path.join(PLOT_DIR, "irf_plot.py")]
+    start = time.monotonic()
+    r = subprocess.run(argv + list(args), capture_output=True, text=True, timeout=timeout)
+    return r.returncode, r.stderr, time.monotonic() - start

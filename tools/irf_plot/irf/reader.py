@@ -1,0 +1,86 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Reads a JSON file the way irf-report does: a regular file of at most 1 GiB, valid UTF-8 JSON
+of bounded depth. Every failure is a ProfileError whose message is one printable line."""
+import json
+import os
+import stat
+
+# The same limit as irf-report's profile loader (docs/reliability.md, "huge files").
+MAX_PROFILE_BYTES = 1 << 30
+# An irf profile nests about six levels (kernels[].analysis.projection[].time_ns.point);
+# deeper documents are refused before anything recursive (json.dumps, the figures) sees them.
+MAX_DEPTH = 64
+MAX_SHOWN = 200
+
+
+class ProfileError(ValueError):
+    """Bad input: the message names the file and what is wrong, on one line."""
+
+
+def printable(text, limit=MAX_SHOWN):
+    """`text` with control characters escaped and at most `limit` characters, for one line."""
+    text = str(text)
+    if len(text) > limit:
+        text = text[: limit - 1] + "\u2026"
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def read_bytes(path, limit=MAX_PROFILE_BYTES):
+    """The content of the regular file `path`; refuses FIFOs, devices, directories (opened
+    without blocking, so a FIFO cannot hang us) and anything over `limit` bytes."""
+    shown = printable(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except (OSError, ValueError) as e:
+        raise ProfileError(f"{shown}: cannot read: {getattr(e, 'strerror', None) or e}") from None
+    with os.fdopen(fd, "rb") as f:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise ProfileError(f"{shown}: cannot read: not a regular file")
+        if info.st_size > limit:
+            raise ProfileError(f"{shown}: cannot read: larger than {limit} bytes")
+        try:
+            data = f.read(limit + 1)
+        except OSError as e:
+            raise ProfileError(f"{shown}: cannot read: {e.strerror}") from None
+        except MemoryError:
+            raise ProfileError(f"{shown}: cannot read: out of memory") from None
+    if len(data) > limit:
+        raise ProfileError(f"{shown}: cannot read: larger than {limit} bytes")
+    return data
+
+
+def depth_exceeds(doc, limit):
+    """True when `doc` nests containers more than `limit` deep (iterative: no recursion)."""
+    stack = [(doc, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, (dict, list)):
+            if depth > limit:
+                return True
+            children = value.values() if isinstance(value, dict) else value
+            stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+def _refuse_constant(name):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def read_json(path):
+    """The JSON document in the file `path`."""
+    data = read_bytes(path)
+    shown = printable(path)
+    try:
+        doc = json.loads(data.decode("utf-8"), parse_constant=_refuse_constant)
+    except UnicodeDecodeError as e:
+        raise ProfileError(f"{shown}: not valid UTF-8 at byte {e.start}") from None
+    except RecursionError:
+        raise ProfileError(f"{shown}: not valid JSON: nested more than {MAX_DEPTH} deep") from None
+    except MemoryError:
+        raise ProfileError(f"{shown}: cannot read: out of memory") from None
+    except ValueError as e:  # JSONDecodeError, NaN/Infinity, integers too long to convert
+        raise ProfileError(f"{shown}: not valid JSON: {printable(e, 120)}") from None
+    if depth_exceeds(doc, MAX_DEPTH):
+        raise ProfileError(f"{shown}: not valid JSON: nested more than {MAX_DEPTH} deep")
+    return doc
