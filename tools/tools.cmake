@@ -2,9 +2,10 @@
 # tools area: the `irf` launcher, irf-report merge/compare/csv, and irf-plot (Python).
 
 # The launcher's logic is a static library so unit tests can call it without exec'ing.
-add_library(irf_launcher STATIC ${CMAKE_CURRENT_SOURCE_DIR}/irf/launch.cpp)
+add_library(irf_launcher STATIC ${CMAKE_CURRENT_SOURCE_DIR}/irf/launch.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/irf/trajectory.cpp)
 target_include_directories(irf_launcher PUBLIC ${PROJECT_SOURCE_DIR})
-target_link_libraries(irf_launcher PUBLIC irf_config)
+target_link_libraries(irf_launcher PUBLIC irf_config irf_model)
 irf_target_warnings(irf_launcher)
 
 add_executable(irf ${CMAKE_CURRENT_SOURCE_DIR}/irf/main.cpp)
@@ -45,4 +46,5 @@ target_sources(irf-report PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/irf_report/tools_compare.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/irf_report/cmd_compare.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/irf_report/tools_csv.cpp
-    ${CMAKE_CURRENT_SOURCE_DIR}/irf_report/cmd_csv.cpp)
+    ${CMAKE_CURRENT_SOURCE_DIR}/irf_report/cmd_csv.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/irf_report/cmd_trajectory.cpp)

@@ -24,3 +24,10 @@ if(TARGET irf_inject AND TARGET irf_harness)
         TIMEOUT 300)
     add_dependencies(test_tools_mpi irf irf-report irf_inject irf_harness)
 endif()
+
+# `irf trajectory` with stub MPS control and application programs (no GPU, no MPS).
+irf_add_gtest(NAME test_tools_trajectory LABEL integration
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_tools_trajectory.cpp
+    LIBS irf_launcher irf_model nlohmann_json::nlohmann_json
+    DEFS IRF_BIN="$<TARGET_FILE:irf>")
+add_dependencies(test_tools_trajectory irf irf-report)
