@@ -49,6 +49,9 @@ struct GpuInfo {
     std::string chip; ///< e.g. "GH100"
     std::string cc;   ///< e.g. "9.0"
     int sms = 0;
+    /// SMs the process could use when an SM limit applied (MPS active-thread percentage in
+    /// `irf trajectory`); absent for a whole GPU.
+    std::optional<int> sms_active;
     double clock_hz = 0; ///< max SM clock
     std::uint64_t l2_bytes = 0;
     std::uint64_t memory_bytes = 0;

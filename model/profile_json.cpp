@@ -123,6 +123,9 @@ void gpu_from_json(const JsonNode& g, GpuInfo& gpu) {
     gpu.l2_bytes = g.count("l2_bytes");
     gpu.memory_bytes = g.count("memory_bytes");
     gpu.driver = g.str("driver");
+    if (g.has("sms_active")) {
+        gpu.sms_active = static_cast<int>(g.integer("sms_active"));
+    }
 }
 
 void header_from_json(const JsonNode& root, Profile& p) {
@@ -176,6 +179,9 @@ json profile_to_json(const Profile& p) {
                {"profiled_launches", p.coverage.profiled_launches},
                {"passes", p.coverage.passes}}},
              {"warnings", p.warnings}};
+    if (p.gpu.sms_active) {
+        out["gpu"]["sms_active"] = *p.gpu.sms_active;
+    }
     if (p.rank) {
         out["rank"] = *p.rank;
     }

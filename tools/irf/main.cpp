@@ -12,6 +12,7 @@
 
 #include "model/version.hpp"
 #include "tools/irf/launch.hpp"
+#include "tools/irf/trajectory.hpp"
 
 #ifndef IRF_BUILD_TREE_LIB
 #define IRF_BUILD_TREE_LIB ""
@@ -46,12 +47,15 @@ std::string executable_dir() {
     return ec ? std::string(".") : self.parent_path().string();
 }
 
+std::string injected_library(const RunOptions& options) {
+    return options.lib ? *options.lib
+                       : irf::launcher::find_library(irf::launcher::library_candidates(
+                             executable_dir(), IRF_INSTALL_LIBDIR, IRF_BUILD_TREE_LIB));
+}
+
 // Replaces this process by the application; returns only when exec failed.
 int exec_application(const RunOptions& options) {
-    const std::string library =
-        options.lib ? *options.lib
-                    : irf::launcher::find_library(irf::launcher::library_candidates(
-                          executable_dir(), IRF_INSTALL_LIBDIR, IRF_BUILD_TREE_LIB));
+    const std::string library = injected_library(options);
     const auto vars = irf::launcher::build_environment(options, library);
     for (const auto& [name, value] : vars) {
         if (setenv(name.c_str(), value.c_str(), 1) != 0) {
@@ -79,6 +83,20 @@ int main(int argc, char** argv) {
     RunOptions options;
     CLI::App* run = app.add_subcommand("run", "Run an application with irf injected");
     add_run_options(*run, options);
+    irf::launcher::TrajectoryOptions trajectory;
+    CLI::App* traj = app.add_subcommand(
+        "trajectory", "Run an application at several SM shares (CUDA MPS) and build its roofline "
+                      "scaling trajectories");
+    traj->add_option("--sms", trajectory.sms,
+                     "SM shares: percentages (25%) or SM counts (66), comma-separated")
+        ->capture_default_str();
+    traj->add_option("-o,--output", trajectory.output,
+                     "Output stem: STEM-smN.json per run, STEM.trajectory.json")
+        ->capture_default_str();
+    traj->add_option("--kernels", trajectory.run.kernels,
+                     "Profile only kernels matching this regex");
+    traj->add_option("--lib", trajectory.run.lib, "libirf.so to inject");
+    traj->add_option("command", trajectory.run.command, "The application and its arguments");
     // Everything after the first "--" belongs to the application, even what looks like options;
     // CLI11 only sees the launcher's own arguments.
     int own_argc = argc;
@@ -92,8 +110,8 @@ int main(int argc, char** argv) {
     }
     try {
         app.parse(own_argc, argv);
-        options.command.insert(options.command.end(), after_separator.begin(),
-                               after_separator.end());
+        auto& command = traj->parsed() ? trajectory.run.command : options.command;
+        command.insert(command.end(), after_separator.begin(), after_separator.end());
 
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);
@@ -105,6 +123,11 @@ int main(int argc, char** argv) {
         return 2;
     }
     try {
+        if (traj->parsed()) {
+            irf::launcher::validate(trajectory.run);
+            return irf::launcher::run_trajectory(trajectory, injected_library(trajectory.run),
+                                                 executable_dir() + "/irf-report");
+        }
         irf::launcher::validate(options);
         return exec_application(options);
     } catch (const irf::launcher::UsageError& e) {

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: Apache-2.0
+// Roofline scaling trajectories (roofline-gpus-advanced-slides, "Roofline Scaling Trajectory").
+#include "model/trajectory.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <stdexcept>
+
+#include "model/counters.hpp"
+#include "model/instruction_roofline.hpp"
+
+namespace irf::model {
+namespace {
+
+std::optional<double> level_gtxn(const CeilingsUsed& c, const char* level) {
+    const auto it = c.gtxn_per_s.find(level);
+    if (it == c.gtxn_per_s.end() || !(it->second > 0)) {
+        return std::nullopt;
+    }
+    return it->second;
+}
+
+std::optional<double> level_of(const PerLevel& p, const std::string& level) {
+    if (level == "l1") {
+        return p.l1;
+    }
+    return level == "l2" ? p.l2 : p.hbm;
+}
+
+std::string format(const char* fmt, double a, double b = 0, double c = 0, double d = 0) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, fmt, a, b, c, d);
+    return buf;
+}
+
+// The deepest level whose intensity is known at both ends: HBM, then L2, then L1. Intensity at
+// the deepest level moves first when more SMs contend for shared caches.
+std::string compared_level(const TrajectoryPoint& first, const TrajectoryPoint& last) {
+    for (const char* level : {"hbm", "l2", "l1"}) {
+        if (level_of(first.ii, level) && level_of(last.ii, level)) {
+            return level;
+        }
+    }
+    return "";
+}
+
+// The larger of the last point's L2 and HBM traffic relative to the full-GPU ceiling: these
+// levels are shared by all SMs, so an SM limit does not give a run its own share of them.
+std::pair<std::string, std::optional<double>> shared_use(const TrajectoryPoint& last,
+                                                         const CeilingsUsed& c) {
+    std::pair<std::string, std::optional<double>> best{"", std::nullopt};
+    for (const char* level : {"l2", "hbm"}) {
+        const auto ii = level_of(last.ii, level);
+        const auto gtxn = level_gtxn(c, level);
+        if (!ii || !gtxn || !last.gips_warp) {
+            continue;
+        }
+        const double use = *last.gips_warp / *ii / *gtxn; // transactions per ns / ceiling
+        if (!best.second || use > *best.second) {
+            best = {level, use};
+        }
+    }
+    return best;
+}
+
+} // namespace
+
+std::optional<double> scaled_ceiling_gips(const CeilingsUsed& ceilings, const PerLevel& ii, int sms,
+                                          int total_sms) {
+    if (!(ceilings.warp_gips > 0) || sms <= 0 || total_sms <= 0) {
+        return std::nullopt;
+    }
+    // The slides scale compute by the SMs in use and bandwidth by the share of it: both with
+    // sms / total_sms (docs/trajectories.md says which levels this under-states).
+    const double share = static_cast<double>(sms) / static_cast<double>(total_sms);
+    double roof = share * ceilings.warp_gips;
+    for (const char* level : {"l1", "l2", "hbm"}) {
+        const auto i = level_of(ii, level);
+        const auto gtxn = level_gtxn(ceilings, level);
+        if (i && gtxn) {
+            roof = std::min(roof, roofline_gips(*i, share * ceilings.warp_gips, share * *gtxn));
+        }
+    }
+    return roof;
+}
+
+TrajectoryVerdict classify_trajectory(const std::vector<TrajectoryPoint>& points,
+                                      const CeilingsUsed& ceilings, double blocks,
+                                      const TrajectoryThresholds& t) {
+    TrajectoryVerdict v;
+    v.kind = "undecided";
+    if (points.size() < 2 || points.front().sms <= 0 || !(points.back().time_ns > 0)) {
+        v.reason = "fewer than two points with a time";
+        return v;
+    }
+    const TrajectoryPoint& first = points.front();
+    const TrajectoryPoint& last = points.back();
+    v.sm_ratio = static_cast<double>(last.sms) / first.sms;
+    v.speedup = first.time_ns / last.time_ns;
+    v.efficiency = v.sm_ratio > 0 ? v.speedup / v.sm_ratio : 0;
+    if (v.sm_ratio <= 1) {
+        v.reason = "all points have the same SM count";
+        return v;
+    }
+    v.level = compared_level(first, last);
+    if (!v.level.empty()) {
+        v.intensity_change = *level_of(last.ii, v.level) / *level_of(first.ii, v.level) - 1.0;
+    }
+    const auto [use_level, use] = shared_use(last, ceilings);
+    v.shared_use = use;
+    const double change = v.intensity_change.value_or(0.0);
+    const std::string numbers = format("%.2fx faster on %.2fx the SMs (efficiency %.0f%%)",
+                                       v.speedup, v.sm_ratio, 100.0 * v.efficiency);
+    if (blocks > 0 && blocks < last.sms && v.efficiency < t.ideal_efficiency) {
+        v.kind = "not_scaling";
+        v.reason = numbers +
+                   format(": the grid has %.0f blocks for %.0f SMs (occupancy)", blocks, last.sms);
+    } else if (v.efficiency >= t.ideal_efficiency && change >= -t.intensity_tolerance) {
+        v.kind = "ideal";
+        v.reason = numbers + format(", intensity %+.0f%%", 100.0 * change);
+    } else if (change < -t.intensity_tolerance) {
+        v.kind = "degrading_intensity";
+        v.reason = numbers + ", " + v.level +
+                   format(" intensity %+.0f%%: more traffic per instruction as SMs contend",
+                          100.0 * change);
+    } else if (use && *use >= t.saturated_share) {
+        v.kind = "saturating";
+        v.level = use_level;
+        v.reason = numbers + ": " + use_level +
+                   format(" traffic at %.0f%% of the full GPU's ceiling", 100.0 * *use);
+    } else if (v.speedup < t.flat_speedup) {
+        v.kind = "not_scaling";
+        v.reason = numbers + ": performance is flat (warp efficiency or serialisation)";
+    } else {
+        v.kind = "sublinear";
+        v.reason = numbers + ": no shared resource near its ceiling, intensity steady";
+    }
+    return v;
+}
+
+namespace {
+
+int run_sms(const Profile& p) {
+    return p.gpu.sms_active.value_or(p.gpu.sms);
+}
+
+std::string kernel_key(const KernelRecord& k) {
+    std::string key = k.name;
+    for (auto v : k.launch.grid) {
+        key += "," + std::to_string(v);
+    }
+    for (auto v : k.launch.block) {
+        key += "," + std::to_string(v);
+    }
+    return key;
+}
+
+struct Work {
+    double inst_per_launch = 0;
+    std::optional<double> flops_per_launch;
+    PerLevel ii;
+};
+
+std::optional<Work> work_of(const KernelRecord& k) {
+    const auto inst = counter(k.counters, "inst_warp");
+    if (!inst || k.profiled_launches == 0 || !(*inst > 0)) {
+        return std::nullopt;
+    }
+    const double launches = static_cast<double>(k.profiled_launches);
+    Work w;
+    w.inst_per_launch = *inst / launches;
+    if (const auto t = l1_transactions(k.counters)) {
+        w.ii.l1 = instruction_intensity(*inst, *t);
+    }
+    if (const auto t = l2_transactions(k.counters)) {
+        w.ii.l2 = instruction_intensity(*inst, *t);
+    }
+    if (const auto t = hbm_transactions(k.counters)) {
+        w.ii.hbm = instruction_intensity(*inst, *t);
+    }
+    if (k.analysis && k.analysis->flops) {
+        const FlopsResult& f = *k.analysis->flops;
+        w.flops_per_launch = (f.fp64 + f.fp32 + f.fp16 + f.tensor) / launches;
+    }
+    return w;
+}
+
+struct Seen {
+    const KernelRecord* kernel;
+    const Profile* run;
+};
+
+// The kernel's counters from the run with the most SMs that has them.
+std::optional<std::pair<Work, int>> reference_work(const std::vector<Seen>& seen) {
+    std::optional<std::pair<Work, int>> best;
+    for (const Seen& s : seen) {
+        const auto w = work_of(*s.kernel);
+        if (w && (!best || run_sms(*s.run) > best->second)) {
+            best = {*w, run_sms(*s.run)};
+        }
+    }
+    return best;
+}
+
+KernelTrajectory trajectory_of(const std::vector<Seen>& seen, const TrajectoryThresholds& t) {
+    KernelTrajectory out;
+    out.name = seen.front().kernel->name;
+    out.mangled = seen.front().kernel->mangled;
+    out.launch = seen.front().kernel->launch;
+    const auto reference = reference_work(seen);
+    for (const Seen& s : seen) {
+        TrajectoryPoint p;
+        p.sms = run_sms(*s.run);
+        p.time_ns = s.kernel->time_ns.mean;
+        const auto own = work_of(*s.kernel);
+        const std::optional<Work> work = own ? own : (reference ? reference->first : own);
+        p.counters_sms = own ? p.sms : (reference ? reference->second : 0);
+        if (work && p.time_ns > 0) {
+            p.gips_warp = work->inst_per_launch / p.time_ns;
+            p.ii = work->ii;
+            if (work->flops_per_launch) {
+                p.gflops = *work->flops_per_launch / p.time_ns;
+            }
+            p.ceiling_gips = scaled_ceiling_gips(*s.run->ceilings, p.ii, p.sms, s.run->gpu.sms);
+        }
+        out.points.push_back(p);
+    }
+    std::sort(out.points.begin(), out.points.end(),
+              [](const TrajectoryPoint& a, const TrajectoryPoint& b) { return a.sms < b.sms; });
+    const auto& g = out.launch.grid;
+    const double blocks = static_cast<double>(g[0]) * g[1] * g[2];
+    const Profile& widest =
+        *std::max_element(seen.begin(), seen.end(), [](const Seen& a, const Seen& b) {
+             return run_sms(*a.run) < run_sms(*b.run);
+         })->run;
+    out.verdict = classify_trajectory(out.points, *widest.ceilings, blocks, t);
+    return out;
+}
+
+} // namespace
+
+std::vector<KernelTrajectory> build_trajectories(const std::vector<const Profile*>& runs,
+                                                 const TrajectoryThresholds& t) {
+    std::map<std::string, std::vector<Seen>> by_kernel;
+    std::vector<std::string> order;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const Profile& run = *runs[i];
+        const std::string which = "run " + std::to_string(i + 1) + " (" + run.app + ")";
+        if (!run.ceilings) {
+            throw std::invalid_argument(which + " has no ceilings: analyse it first");
+        }
+        if (run.gpu.sms <= 0 || run_sms(run) <= 0) {
+            throw std::invalid_argument(which + " has no SM count (gpu.sms)");
+        }
+        for (const KernelRecord& k : run.kernels) {
+            const std::string key = kernel_key(k);
+            auto& list = by_kernel[key];
+            if (list.empty()) {
+                order.push_back(key);
+            }
+            list.push_back({&k, &run});
+        }
+    }
+    std::vector<KernelTrajectory> out;
+    for (const std::string& key : order) {
+        const auto& seen = by_kernel[key];
+        if (seen.size() >= 2) {
+            out.push_back(trajectory_of(seen, t));
+        }
+    }
+    return out;
+}
+
+} // namespace irf::model
