@@ -5,6 +5,10 @@
 
 #include <unistd.h>
 
+#include <cmath>
+#include <cstdlib>
+
+#include "common/environment.hpp"
 #include "common/file_io.hpp"
 #include "common/log.hpp"
 #include "config/ceilings_choice.hpp"
@@ -74,6 +78,21 @@ void analyze(const RunInfo& run, model::Profile& profile) {
     model::analyze(profile, *source, targets);
 }
 
+/// The SMs an MPS active-thread limit leaves to this process (docs/trajectories.md): the share
+/// rounded up, as `irf trajectory` requests it; nullopt without a valid limit.
+std::optional<int> mps_active_sms(int sms) {
+    const char* text = common::process_env("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE");
+    if (text == nullptr || sms <= 0) {
+        return std::nullopt;
+    }
+    char* end = nullptr;
+    const double pct = std::strtod(text, &end);
+    if (end == text || *end != '\0' || !(pct > 0) || pct >= 100) {
+        return std::nullopt;
+    }
+    return static_cast<int>(std::ceil(sms * pct / 100.0 - 1e-9));
+}
+
 model::Profile build_profile(const RunInfo& run, intercept::Collector& collector,
                              const intercept::Backend* backend) {
     model::Profile p;
@@ -91,6 +110,7 @@ model::Profile build_profile(const RunInfo& run, intercept::Collector& collector
     }
     if (backend != nullptr) {
         p.gpu = backend->gpu_info();
+        p.gpu.sms_active = mps_active_sms(p.gpu.sms);
         p.coverage.passes = backend->passes();
     }
     collector.fill_profile(p);

@@ -53,6 +53,13 @@ TEST_F(InjectFake, CountsEveryLaunchAndSamplesOncePerKernel) {
     EXPECT_EQ(p["kernels"][2]["mangled"], "_Z9transposePfPKf");
 }
 
+TEST_F(InjectFake, MpsActiveThreadLimitRecordsTheActiveSms) {
+    // basic.json's GPU has 132 SMs; 25% of them rounds up to 33 (docs/trajectories.md).
+    EXPECT_EQ(run_basic({{"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "25"}})["gpu"]["sms_active"], 33);
+    EXPECT_EQ(run_basic({{"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "30"}})["gpu"]["sms_active"], 40);
+    EXPECT_FALSE(run_basic()["gpu"].contains("sms_active")); // no limit: the whole GPU
+}
+
 TEST_F(InjectFake, AKernelLaunchedOnceIsProfiledAndFlagged) {
     const nlohmann::json t = kernel_named(run_basic(), "transpose(");
     ASSERT_FALSE(t.is_null());
