@@ -161,7 +161,17 @@ struct Work {
     double inst_per_launch = 0;
     std::optional<double> flops_per_launch;
     PerLevel ii;
+    PerLevel ai;
 };
+
+// FLOPs per byte at one level (hierarchical-roofline-gpus Eq. 3): FLOPs / (sectors x 32 B).
+std::optional<double> flops_per_byte(const std::optional<double>& flops,
+                                     const std::optional<double>& sectors) {
+    if (!flops || !sectors) {
+        return std::nullopt;
+    }
+    return safe_ratio(*flops, 32.0 * *sectors);
+}
 
 std::optional<Work> work_of(const KernelRecord& k) {
     const auto inst = counter(k.counters, "inst_warp");
@@ -171,18 +181,17 @@ std::optional<Work> work_of(const KernelRecord& k) {
     const double launches = static_cast<double>(k.profiled_launches);
     Work w;
     w.inst_per_launch = *inst / launches;
-    if (const auto t = l1_transactions(k.counters)) {
-        w.ii.l1 = instruction_intensity(*inst, *t);
-    }
-    if (const auto t = l2_transactions(k.counters)) {
-        w.ii.l2 = instruction_intensity(*inst, *t);
-    }
-    if (const auto t = hbm_transactions(k.counters)) {
-        w.ii.hbm = instruction_intensity(*inst, *t);
-    }
+    const auto l1 = l1_transactions(k.counters);
+    const auto l2 = l2_transactions(k.counters);
+    const auto hbm = hbm_transactions(k.counters);
+    w.ii.l1 = l1 ? instruction_intensity(*inst, *l1) : std::nullopt;
+    w.ii.l2 = l2 ? instruction_intensity(*inst, *l2) : std::nullopt;
+    w.ii.hbm = hbm ? instruction_intensity(*inst, *hbm) : std::nullopt;
     if (k.analysis && k.analysis->flops) {
         const FlopsResult& f = *k.analysis->flops;
-        w.flops_per_launch = (f.fp64 + f.fp32 + f.fp16 + f.tensor) / launches;
+        const double flops = f.fp64 + f.fp32 + f.fp16 + f.tensor;
+        w.flops_per_launch = flops / launches;
+        w.ai = {flops_per_byte(flops, l1), flops_per_byte(flops, l2), flops_per_byte(flops, hbm)};
     }
     return w;
 }
@@ -220,6 +229,7 @@ KernelTrajectory trajectory_of(const std::vector<Seen>& seen, const TrajectoryTh
         if (work && p.time_ns > 0) {
             p.gips_warp = work->inst_per_launch / p.time_ns;
             p.ii = work->ii;
+            p.ai = work->ai;
             if (work->flops_per_launch) {
                 p.gflops = *work->flops_per_launch / p.time_ns;
             }

@@ -19,6 +19,7 @@ struct TrajectoryPoint {
     std::optional<double> gips_warp;    ///< warp instructions per launch / time_ns
     std::optional<double> gflops;       ///< FLOPs per launch / time_ns
     PerLevel ii;                        ///< warp instructions per 32-byte transaction
+    PerLevel ai;                        ///< FLOPs per byte (hierarchical roofline Eq. 3)
     std::optional<double> ceiling_gips; ///< Instruction Roofline at `ii`, ceilings scaled to `sms`
     int counters_sms = 0;               ///< the run whose counters gave ii and work (its SM count)
 };

@@ -34,6 +34,10 @@ nlohmann::json point_json(const TrajectoryPoint& p) {
              {{"l1", value_or_null(p.ii.l1)},
               {"l2", value_or_null(p.ii.l2)},
               {"hbm", value_or_null(p.ii.hbm)}}},
+            {"ai",
+             {{"l1", value_or_null(p.ai.l1)},
+              {"l2", value_or_null(p.ai.l2)},
+              {"hbm", value_or_null(p.ai.hbm)}}},
             {"ceiling_gips", value_or_null(p.ceiling_gips)},
             {"counters_sms", p.counters_sms}};
 }

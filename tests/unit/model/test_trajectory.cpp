@@ -145,6 +145,22 @@ TEST(ModelTrajectory, BuildsFromRunsAndBorrowsCountersUnderMps) {
     EXPECT_EQ(k.verdict.kind, "ideal"); // 2x faster on 2x the SMs
 }
 
+TEST(ModelTrajectory, FlopsPerByteComeFromTheAnalysedFlops) {
+    Profile full = run(std::nullopt, 1e4, true);
+    Profile half = run(50, 2e4, false);
+    FlopsResult f;
+    f.fp32 = 3.2e7; // 3.2e7 FLOPs over 5e5 HBM sectors x 32 B = 1.6e7 B: 2 FLOPs per byte
+    full.kernels[0].analysis = KernelAnalysis{};
+    full.kernels[0].analysis->flops = f;
+    const auto out = build_trajectories({&full, &half});
+    ASSERT_EQ(out.size(), 1u);
+    EXPECT_DOUBLE_EQ(*out[0].points[1].ai.hbm, 2);
+    EXPECT_FALSE(out[0].points[1].ai.l1.has_value()); // no L1 counters in this kernel
+    // 3.2e7 FLOPs per launch: 3.2e7 / 2e4 ns = 1600 GFLOP/s at 50 SMs, 3200 at 100.
+    EXPECT_DOUBLE_EQ(*out[0].points[0].gflops, 1600);
+    EXPECT_DOUBLE_EQ(*out[0].points[1].gflops, 3200);
+}
+
 TEST(ModelTrajectory, RunWithoutCeilingsIsRefusedByName) {
     Profile raw = run(std::nullopt, 1e4, true);
     raw.ceilings.reset();
