@@ -53,7 +53,8 @@ std::string cell(const std::optional<double>& v, const char* fmt) {
 
 } // namespace
 
-std::string dump_trajectories(const std::vector<KernelTrajectory>& kernels) {
+std::string dump_trajectories(const std::vector<KernelTrajectory>& kernels,
+                              const CeilingsUsed& ceilings, int total_sms) {
     nlohmann::json list = nlohmann::json::array();
     for (const KernelTrajectory& k : kernels) {
         nlohmann::json points = nlohmann::json::array();
@@ -65,7 +66,13 @@ std::string dump_trajectories(const std::vector<KernelTrajectory>& kernels) {
                         {"points", points},
                         {"verdict", verdict_json(k.verdict)}});
     }
-    const nlohmann::json doc = {{"schema", "irf.trajectory/v1"}, {"kernels", list}};
+    const nlohmann::json doc = {{"schema", "irf.trajectory/v1"},
+                                {"sms", total_sms},
+                                {"ceilings",
+                                 {{"warp_gips", ceilings.warp_gips},
+                                  {"gtxn_per_s", ceilings.gtxn_per_s},
+                                  {"gflops", ceilings.gflops}}},
+                                {"kernels", list}};
     // Replace bytes that are not UTF-8 rather than throw: a kernel name must not cost the file.
     return doc.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }

@@ -10,10 +10,11 @@
 
 namespace irf::model {
 
-/// The irf.trajectory/v1 document: {"schema", "kernels": [{name, mangled, points: [{sms,
-/// time_ns, gips_warp, gflops, ii {l1, l2, hbm}, ceiling_gips, counters_sms}], verdict}]},
-/// absent values as null.
-[[nodiscard]] std::string dump_trajectories(const std::vector<KernelTrajectory>& kernels);
+/// The irf.trajectory/v1 document: {"schema", "sms", "ceilings" {warp_gips, gtxn_per_s,
+/// gflops} (the whole GPU's, for figures), "kernels": [{name, mangled, points: [{sms, time_ns,
+/// gips_warp, gflops, ii, ai, ceiling_gips, counters_sms}], verdict}]}; absent values as null.
+[[nodiscard]] std::string dump_trajectories(const std::vector<KernelTrajectory>& kernels,
+                                            const CeilingsUsed& ceilings, int total_sms);
 
 /// One row per kernel and point (SMs, time, GIPS, ceiling, HBM intensity) under the kernel's
 /// verdict line; kernels in the given order, at most `top` of them.

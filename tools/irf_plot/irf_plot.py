@@ -4,6 +4,7 @@
 
   irf-plot PROFILE.json -o DIR [--kernels RE] [--top N] [--targets LIST] [--format png,svg,pdf]
   irf-plot --compare BEFORE.json AFTER.json -o DIR [...]
+  irf-plot --trajectory TRAJ.json -o DIR [--kernels RE] [--top N]  (irf-report trajectory -o)
 
 Bad input: one line on stderr, exit code 2."""
 import argparse
@@ -38,6 +39,8 @@ def parse_args(argv):
     parser.add_argument("profile", nargs="?", help="analysed profile JSON")
     parser.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"),
                         help="draw how kernels moved from BEFORE to AFTER")
+    parser.add_argument("--trajectory", metavar="TRAJ",
+                        help="draw roofline scaling trajectories (irf.trajectory/v1 JSON)")
     parser.add_argument("-o", "--output", required=True, metavar="DIR", help="output directory")
     parser.add_argument("-k", "--kernels", metavar="RE",
                         help="only kernels whose name matches RE (Python re syntax)")
@@ -49,8 +52,9 @@ def parse_args(argv):
     parser.add_argument("--dump-data", metavar="FILE",
                         help="also write what each figure shows (points, labels) as JSON")
     args = parser.parse_args(argv)
-    if (args.profile is None) == (args.compare is None):
-        parser.error("give either PROFILE.json or --compare BEFORE.json AFTER.json")
+    if sum(x is not None for x in (args.profile, args.compare, args.trajectory)) != 1:
+        parser.error("give one of PROFILE.json, --compare BEFORE.json AFTER.json or "
+                     "--trajectory TRAJ.json")
     if not 1 <= args.top <= MAX_TOP:
         parser.error(f"--top {args.top}: expected an integer from 1 to {MAX_TOP}")
     args.formats = [f for f in args.format.split(",") if f]
@@ -133,8 +137,51 @@ def figures(args):
     return kinds
 
 
+def make_output_dir(path):
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as e:
+        raise PlotError(f"{printable(path)}: cannot create the directory: {e.strerror}") from None
+
+
+def run_trajectory(args):
+    """The two trajectory figures of an irf.trajectory/v1 file (docs/trajectories.md)."""
+    import re
+    from irfplot import figures_trajectory as ft
+    doc = ft.load_trajectory(args.trajectory)
+    try:
+        regex = re.compile(args.kernels) if args.kernels else None
+    except (re.error, RecursionError, OverflowError) as e:
+        raise PlotError(f"--kernels '{printable(args.kernels)}': not a valid regex "
+                        f"({printable(e, 80)})") from None
+    kernels = [k for k in doc["kernels"] if regex is None or regex.search(k["name"][:4096])]
+    if not kernels:
+        raise PlotError(f"--kernels '{printable(args.kernels)}': no kernel matches")
+    kernels = kernels[:args.top]
+    plt = import_pyplot()
+    make_output_dir(args.output)
+    dump = {}
+    for name, title, draw in (("trajectory_instruction_roofline", "Instruction Roofline "
+                               "scaling trajectories", ft.instruction_roofline),
+                              ("trajectory_flop_roofline", "FLOP roofline scaling trajectories",
+                               ft.flop_roofline)):
+        fig = plt.figure(figsize=(11, 6.5))
+        if draw(fig, doc, kernels, title) == 0:
+            plt.close(fig)
+            sys.stderr.write(f"irf-plot: {name}: no kernel has two points with this data\n")
+            continue
+        dump[name] = getattr(fig, "irf_trajectory", [])
+        for path in save(plt, fig, args.output, name, args.formats):
+            print(path)
+    if args.dump_data:
+        text = json.dumps(dump, indent=1)
+        write_atomically(args.dump_data, lambda f: f.write(text.encode("utf-8")))
+
+
 def run(args):
     from irfplot.figure_data import figure_data
+    if args.trajectory:
+        return run_trajectory(args)
     if args.compare:
         before, after = (load(p) for p in args.compare)
         items = compare_items(before, after, args.kernels, args.top)
@@ -144,11 +191,7 @@ def run(args):
         items = items_for(select(doc["kernels"], args.kernels, args.top))
         prefix, suffix = "", ""
     plt = import_pyplot()
-    try:
-        os.makedirs(args.output, exist_ok=True)
-    except OSError as e:
-        raise PlotError(f"{printable(args.output)}: cannot create the directory: "
-                        f"{e.strerror}") from None
+    make_output_dir(args.output)
     ceilings = doc["ceilings_used"]
     gpu = plain_label((doc.get("gpu") or {}).get("name") or ceilings.get("name", ""), 60)
     dump = {}

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // `irf-report trajectory RUN.json... [-o OUT.json] [--top N]`: roofline scaling trajectories of
 // the same application profiled at several SM counts (docs/trajectories.md).
+#include <algorithm>
 #include <iostream>
 #include <stdexcept>
 
@@ -39,9 +40,15 @@ int run_trajectory(const TrajectoryOptions& o) {
     } catch (const std::invalid_argument& e) {
         throw InputError(e.what());
     }
+    // The whole GPU's ceilings (the run with the most SMs) for the figures' full rooflines.
+    const model::Profile& widest = *std::max_element(
+        profiles.begin(), profiles.end(), [](const model::Profile& a, const model::Profile& b) {
+            return a.gpu.sms_active.value_or(a.gpu.sms) < b.gpu.sms_active.value_or(b.gpu.sms);
+        });
     if (!o.output.empty()) {
         const std::string error =
-            common::write_file_atomic(o.output, model::dump_trajectories(kernels));
+            common::write_file_atomic(o.output, model::dump_trajectories(kernels, *widest.ceilings,
+                                                                           widest.gpu.sms));
         if (!error.empty()) {
             throw InputError(error);
         }

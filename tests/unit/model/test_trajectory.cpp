@@ -176,8 +176,12 @@ TEST(ModelTrajectory, RunWithoutCeilingsIsRefusedByName) {
 TEST(ModelTrajectory, JsonHasTheSchemaAndNullsForAbsentValues) {
     const Profile full = run(std::nullopt, 1e4, true);
     const Profile half = run(50, 2e4, false);
-    const auto doc = nlohmann::json::parse(dump_trajectories(build_trajectories({&full, &half})));
+    const auto doc = nlohmann::json::parse(
+        dump_trajectories(build_trajectories({&full, &half}), *full.ceilings, 100));
     EXPECT_EQ(doc.at("schema"), "irf.trajectory/v1");
+    EXPECT_EQ(doc.at("sms"), 100);
+    EXPECT_EQ(doc.at("ceilings").at("warp_gips"), 500);
+    EXPECT_EQ(doc.at("ceilings").at("gtxn_per_s").at("hbm"), 100);
     const auto& p = doc.at("kernels").at(0).at("points").at(0);
     EXPECT_EQ(p.at("sms"), 50);
     EXPECT_TRUE(p.at("ii").at("l1").is_null());
