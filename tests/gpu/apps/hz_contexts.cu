@@ -32,12 +32,23 @@ int main(int argc, char**) {
     hz::no_arguments(argc, k_app);
     ka::require_device(k_app);
     const unsigned primary = count_in_current_context();
-    CUdevice device = 0;
-    check_cu(cuDeviceGet(&device, 0), "cuDeviceGet");
+    // The driver API through the runtime's entry-point query: no link to libcuda, so the app
+    // still starts (and exits 77) where no driver is installed.
+    using CtxCreate = CUresult (*)(CUcontext*, CUctxCreateParams*, unsigned, CUdevice);
+    using CtxDestroy = CUresult (*)(CUcontext);
+    void* create = nullptr;
+    void* destroy = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    ka::check(
+        cudaGetDriverEntryPointByVersion("cuCtxCreate", &create, 13000, cudaEnableDefault, &found),
+        "entry point cuCtxCreate", k_app);
+    ka::check(cudaGetDriverEntryPointByVersion("cuCtxDestroy", &destroy, 13000, cudaEnableDefault,
+                                               &found),
+              "entry point cuCtxDestroy", k_app);
     CUcontext second = nullptr;
-    check_cu(cuCtxCreate(&second, nullptr, 0, device), "cuCtxCreate");
+    check_cu(reinterpret_cast<CtxCreate>(create)(&second, nullptr, 0, 0), "cuCtxCreate");
     const unsigned other = count_in_current_context(); // the runtime uses the current context
-    check_cu(cuCtxDestroy(second), "cuCtxDestroy");
+    check_cu(reinterpret_cast<CtxDestroy>(destroy)(second), "cuCtxDestroy");
     std::printf("%s: primary context counter %u, second context counter %u\n", k_app, primary,
                 other);
     return hz::finish(k_app, primary + other, 2 * k_launches);
