@@ -5,11 +5,11 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <regex>
 #include <sstream>
 
 #include <unistd.h>
 
+#include "config/kernel_regex.hpp"
 #include "config/text_list.hpp"
 
 namespace irf::config {
@@ -32,51 +32,9 @@ bool parse_uint(const std::string& value, std::uint64_t max, std::uint64_t& out,
     return true;
 }
 
-// Longest number accepted in a {m,n} repetition or a \N back-reference. libstdc++ expands a
-// repetition into that many automaton states and accumulates the digits in a `long` without an
-// overflow check (undefined behaviour the fuzzer found), so huge counts are refused up front.
-constexpr std::size_t k_max_regex_number_digits = 4;
-
-/// A problem text when `value` has a repetition count or back-reference too large, else "".
-std::string regex_number_problem(const std::string& value) {
-    bool in_braces = false;
-    for (std::size_t i = 0; i < value.size(); ++i) {
-        const char ch = value[i];
-        if (ch == '\\' && i + 1 < value.size() &&
-            !std::isdigit(static_cast<unsigned char>(value[i + 1]))) {
-            ++i; // an escaped character such as \{
-            continue;
-        }
-        in_braces = ch == '{' ? true : ch == '}' ? false : in_braces;
-        if (ch != '\\' && ch != '{' && !(ch == ',' && in_braces)) {
-            continue;
-        }
-        std::size_t digits = 0;
-        while (i + 1 + digits < value.size() &&
-               std::isdigit(static_cast<unsigned char>(value[i + 1 + digits]))) {
-            ++digits;
-        }
-        if (digits > k_max_regex_number_digits) {
-            return "repetition count or back-reference with more than " +
-                   std::to_string(k_max_regex_number_digits) + " digits";
-        }
-    }
-    return "";
-}
-
 bool check_regex(const std::string& value, std::string& problem) {
-    problem = regex_number_problem(value);
-    if (!problem.empty()) {
-        return false;
-    }
-    try {
-        const std::regex re(value, std::regex::ECMAScript);
-        (void)re;
-        return true;
-    } catch (const std::regex_error& e) {
-        problem = std::string("invalid ECMAScript regex (") + e.what() + ")";
-        return false;
-    }
+    problem = kernel_regex_problem(value);
+    return problem.empty();
 }
 
 bool apply_output(Config& c, const std::string& v, std::string& problem) {
@@ -260,11 +218,12 @@ const std::vector<OptionSpec>& option_table() {
          "ignored, default used", false, apply_summary,
          [](const Config& c) { return std::string(to_string(c.summary)); }},
         {"IRF_KERNELS", "all kernels",
-         "ECMAScript regex searched in the demangled kernel name; only matching kernels are "
+         "RE2 regex (a leading `regex:` as in ncu is accepted) searched in the first 4096 "
+         "characters of the demangled kernel name; only matching kernels are "
          "profiled (the others are still timed).",
          "irf disabled", true, apply_kernels, [](const Config& c) { return c.kernels; }},
         {"IRF_EXCLUDE", "`(^|[^A-Za-z0-9_])(nccl|nvshmem)`",
-         "ECMAScript regex of kernels never profiled, only timed. The default keeps NCCL and "
+         "RE2 regex of kernels never profiled, only timed. The default keeps NCCL and "
          "NVSHMEM collectives out of kernel replay, which can deadlock them.",
          "irf disabled", true, apply_exclude, [](const Config& c) { return c.exclude; }},
         {"IRF_LAUNCH_SKIP", "`0`",

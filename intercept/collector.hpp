@@ -66,7 +66,8 @@ struct CollectorStats {
 /// The LaunchSink that libirf.so installs. Thread-safe; no member throws into a backend.
 class Collector final : public LaunchSink {
 public:
-    /// Compiles the filters (throws std::regex_error on an invalid one; parse_env refuses them).
+    /// Compiles the filters (throws std::invalid_argument on an invalid one; parse_env refuses
+    /// them).
     explicit Collector(const config::Config& config);
     ~Collector() override;
     Collector(const Collector&) = delete;

@@ -2,22 +2,33 @@
 // Kernel name filters.
 #include "intercept/kernel_filter.hpp"
 
+#include <stdexcept>
+
 namespace irf::intercept {
 
-KernelFilter::KernelFilter(const std::string& kernels, const std::string& exclude) {
-    if (!kernels.empty()) {
-        m_kernels.emplace(kernels, std::regex::ECMAScript | std::regex::optimize);
+namespace {
+
+std::optional<config::KernelRegex> compile_filter(const std::string& pattern) {
+    if (pattern.empty()) {
+        return std::nullopt;
     }
-    if (!exclude.empty()) {
-        m_exclude.emplace(exclude, std::regex::ECMAScript | std::regex::optimize);
+    config::KernelRegex re(pattern);
+    if (!re.ok()) {
+        throw std::invalid_argument(pattern + ": " + re.problem());
     }
+    return re;
 }
 
+} // namespace
+
+KernelFilter::KernelFilter(const std::string& kernels, const std::string& exclude)
+    : m_kernels(compile_filter(kernels)), m_exclude(compile_filter(exclude)) {}
+
 bool KernelFilter::selects(const std::string& demangled) const {
-    if (m_kernels && !std::regex_search(demangled, *m_kernels)) {
+    if (m_kernels && !m_kernels->search(demangled)) {
         return false;
     }
-    return !(m_exclude && std::regex_search(demangled, *m_exclude));
+    return !(m_exclude && m_exclude->search(demangled));
 }
 
 } // namespace irf::intercept

@@ -3,8 +3,9 @@
 #pragma once
 
 #include <optional>
-#include <regex>
 #include <string>
+
+#include "config/kernel_regex.hpp"
 
 namespace irf::intercept {
 
@@ -13,16 +14,16 @@ namespace irf::intercept {
 class KernelFilter {
 public:
     /// Empty `kernels` selects every kernel; empty `exclude` excludes none. Throws
-    /// std::regex_error on an invalid expression (parse_env has already refused those).
+    /// std::invalid_argument on an invalid RE2 expression (parse_env has already refused those).
     KernelFilter(const std::string& kernels, const std::string& exclude);
 
-    /// True when `demangled` may be profiled: it matches `kernels` (searched anywhere in the
-    /// name) and does not match `exclude`.
+    /// True when `demangled` may be profiled: `kernels` occurs in its first
+    /// config::k_max_matched_name bytes and `exclude` does not. Linear time, no recursion.
     [[nodiscard]] bool selects(const std::string& demangled) const;
 
 private:
-    std::optional<std::regex> m_kernels;
-    std::optional<std::regex> m_exclude;
+    std::optional<config::KernelRegex> m_kernels;
+    std::optional<config::KernelRegex> m_exclude;
 };
 
 } // namespace irf::intercept

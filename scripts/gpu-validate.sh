@@ -3,7 +3,11 @@
 # gpu-validate.sh: everything the GPU session runs on the device, in one call, from a tree that is
 # already built (nothing is compiled here). Collects into OUT_DIR:
 #   env/       nvidia-smi, driver/toolkit/ncu versions, profiling permission, ldd of libirf.so
-#   ctest-gpu.log, ctest-gpu.xml   `ctest -L gpu` (a missing device fails instead of skipping)
+#   ctest-gpu.log, ctest-gpu.xml   `ctest -L gpu` (a missing device, refused counters or a low
+#                                  compute capability fail instead of skipping; any test that
+#                                  still reports skipped fails this step)
+#   hazards/<case>.{json,log}      each hazard app of tests/gpu/hazards.json under libirf.so
+#                                  (run by ctest's test_gpu_hazards, which copies them here)
 #   irf/<case>.json|.txt           each known-answer case under libirf.so
 #   ncu/<case>.csv                 the same case under `ncu --metrics <same counters> --csv`
 #   logs/<case>.{irf,ncu}.log      the apps' own output
@@ -18,6 +22,8 @@
 #                         (the device tool returns at most 8 files from $OUT)
 #        [--deadline S]   skip or stop steps after S seconds (default 540: a device call is
 #                         at most 600 s, and the packing must still happen)
+#        scripts/gpu-validate.sh --skipped-in CTEST_LOG
+#                         lists the tests a ctest log reports as skipped; exit 1 if any
 #        scripts/gpu-validate.sh --collect-libs BUILD_DIR
 #                         copies the shared libraries the build needs beyond glibc, libstdc++
 #                         and CUDA (yaml-cpp, libunwind, ...) into BUILD_DIR/_libs, for a
@@ -26,7 +32,7 @@
 set -u
 
 usage() {
-    sed -n '3,25p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '3,31p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 }
 
@@ -41,6 +47,19 @@ collect_libs() { # the non-system libraries that the build's ELF files link
     ls "$dest"
 }
 
+skipped_in() { # the tests a ctest log reports as skipped (or not run); exit 1 when any
+    local found
+    found=$(grep -E '\*\*\*Skipped|\*\*\*Not Run|Skipped +[0-9.]+ sec' "$1" | grep -v '^$')
+    [ -z "$found" ] && return 0
+    echo "$found"
+    return 1
+}
+
+if [ "${1:-}" = --skipped-in ]; then
+    [ $# -eq 2 ] || usage
+    skipped_in "$2"
+    exit $?
+fi
 if [ "${1:-}" = --collect-libs ]; then
     [ $# -eq 2 ] || usage
     collect_libs "$2"
@@ -68,7 +87,7 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 if [ -d "$build/_libs" ]; then
     export LD_LIBRARY_PATH="$build/_libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 fi
-mkdir -p "$out"/{env,irf,ncu,logs,sass,demo}
+mkdir -p "$out"/{env,irf,ncu,logs,sass,demo,hazards}
 out=$(cd "$out" && pwd)
 status=0
 note() { echo "[gpu-validate] $*" | tee -a "$out/summary.txt"; }
@@ -119,10 +138,15 @@ fi
 
 # --- ctest -L gpu ---------------------------------------------------------------------------
 if [ $run_ctest = 1 ]; then
-    step "ctest -L gpu" "$out/ctest-gpu.log" env IRF_GPU_TESTS_REQUIRE=1 ctest \
-        --test-dir "$build" -L gpu --output-on-failure --timeout 300 \
-        --output-junit "$out/ctest-gpu.xml"
+    step "ctest -L gpu" "$out/ctest-gpu.log" env IRF_GPU_TESTS_REQUIRE=1 \
+        IRF_GPU_HAZARD_OUT="$out/hazards" ctest --test-dir "$build" -L gpu \
+        --output-on-failure --timeout 300 --output-junit "$out/ctest-gpu.xml"
     grep -E "tests passed|tests failed" "$out/ctest-gpu.log" | tee -a "$out/summary.txt"
+    # ctest counts a skipped test as passed: with a device required, a skip is a failure.
+    if ! skipped_in "$out/ctest-gpu.log" >"$out/logs/skipped.txt"; then
+        note "FAILED  gpu tests skipped (see logs/skipped.txt): $(wc -l <"$out/logs/skipped.txt")"
+        status=1
+    fi
 fi
 
 # --- each case under irf and under ncu --------------------------------------------------------
@@ -130,14 +154,15 @@ cases=$(python3 - "$src/tests/gpu/expected.json" "$only" <<'PY'
 import json, re, sys
 for c in json.load(open(sys.argv[1]))["cases"]:
     if re.search(sys.argv[2], c["id"]):
-        print(c["id"], c["app"], *c["args"])
+        env = [f"{k}={v}" for k, v in c.get("env", {}).items()] or ["IRF_CASE=" + c["id"]]
+        print(c["id"], ",".join(env), c["app"], *c["args"])
 PY
 )
-while read -r id app args; do
+while read -r id case_env app args; do
     [ -n "$id" ] || continue
     if [ "$app" = irf-demo ]; then bin=$demo; else bin=$apps/$app; fi
-    # shellcheck disable=SC2086 # args is a word list on purpose
-    step "irf $id" "$out/logs/$id.irf.log" env CUDA_INJECTION64_PATH="$libirf" \
+    # shellcheck disable=SC2086 # args and the case's env (IRF_METRICS=...) are word lists
+    step "irf $id" "$out/logs/$id.irf.log" env ${case_env//,/ } CUDA_INJECTION64_PATH="$libirf" \
         IRF_OUTPUT="$out/irf/$id" IRF_SUMMARY=file IRF_LOG=info "$bin" $args
     if [ $run_ncu = 1 ] && [ -n "$ncu" ]; then
         # Same conditions as irf: no cache flush, no clock locking, every launch profiled.

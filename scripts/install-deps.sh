@@ -3,7 +3,7 @@
 # Installs what irf needs from Debian packages (only what is missing) and checks the CUDA toolkit.
 set -euo pipefail
 
-packages=(cmake g++ make libyaml-cpp-dev nlohmann-json3-dev libunwind-dev libgtest-dev
+packages=(cmake g++ make libyaml-cpp-dev nlohmann-json3-dev libunwind-dev libre2-dev libgtest-dev
           libbenchmark-dev libcli11-dev openmpi-bin libopenmpi-dev python3-matplotlib
           clang-format)
 if [[ "${IRF_SANITIZERS:-0}" == 1 ]]; then packages+=(clang-14 libclang-rt-14-dev); fi

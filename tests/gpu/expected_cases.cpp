@@ -17,7 +17,12 @@ ExpectedCase parse_case(const nlohmann::json& j) {
     c.id = j.at("id").get<std::string>();
     c.app = j.at("app").get<std::string>();
     c.args = j.at("args").get<std::vector<std::string>>();
+    c.env = j.value("env", std::map<std::string, std::string>{});
     c.kernel = j.at("kernel").get<std::string>();
+    c.launches = j.at("launches").get<int>();
+    for (const auto& [name, r] : j.at("instructions").items()) {
+        c.ranges[name] = CountRange{r.at("min").get<double>(), r.at("max").get<double>()};
+    }
     c.counts = j.at("counts").get<std::map<std::string, double>>();
     c.tolerance = j.at("tolerance").get<double>();
     c.verdict = j.at("verdict");
@@ -89,6 +94,19 @@ std::string app_path(const std::string& app) {
         return setting("IRF_DEMO_BIN", IRF_DEMO_BIN);
     }
     return setting("IRF_GPU_APPS_DIR", IRF_GPU_APPS_DIR) + "/" + app;
+}
+
+std::string libirf_path() {
+    return setting("IRF_LIBIRF_PATH", IRF_LIBIRF_PATH);
+}
+
+std::map<std::string, std::string> irf_environment(std::map<std::string, std::string> env,
+                                                   const std::string& stem) {
+    env["CUDA_INJECTION64_PATH"] = libirf_path();
+    env["IRF_OUTPUT"] = stem;
+    env["IRF_SUMMARY"] = "file";
+    env["IRF_LOG"] = "info";
+    return env;
 }
 
 std::string gtest_name(const std::string& id) {

@@ -18,15 +18,23 @@ struct ApproxCount {
     double value = 0, min_ratio = 0, max_ratio = 0;
 };
 
+/// A counter accepted when its per-launch value lies in [min, max] (bounds from the source).
+struct CountRange {
+    double min = 0, max = 0;
+};
+
 /// One kernel of one app with its expected per-launch counts and verdicts.
 struct ExpectedCase {
     std::string id;  ///< unique, usable as a gtest parameter name after sanitizing
     std::string app; ///< binary name (irf-demo or irf-ka-*)
     std::vector<std::string> args;
-    std::string kernel;                   ///< substring of the demangled kernel name
-    std::map<std::string, double> counts; ///< canonical counter -> expected value a launch
-    double tolerance = 0.01;              ///< relative tolerance of `counts`
+    std::map<std::string, std::string> env; ///< set for the run (e.g. IRF_METRICS=pipe_mix)
+    std::string kernel;                     ///< substring of the demangled kernel name
+    int launches = 0;                       ///< the kernel's launch count in the profile
+    std::map<std::string, double> counts;   ///< canonical counter -> expected value a launch
+    double tolerance = 0.01;                ///< relative tolerance of `counts`
     std::map<std::string, ApproxCount> approx;
+    std::map<std::string, CountRange> ranges; ///< inst_warp and inst_thread a launch
     nlohmann::json verdict; ///< global_pattern, shared_conflict_ways, predication, ...
     std::optional<std::pair<int, int>> min_cc; ///< counts hold from this (major, minor)
 };
@@ -46,6 +54,14 @@ void PrintTo(const ExpectedCase& c, std::ostream* os);
 
 /// Path of an app binary: irf-demo is IRF_DEMO_BIN, the others are in IRF_GPU_APPS_DIR.
 [[nodiscard]] std::string app_path(const std::string& app);
+
+/// libirf.so to inject (IRF_LIBIRF_PATH, else the compiled-in path; "" when none was built).
+[[nodiscard]] std::string libirf_path();
+
+/// The environment of a run under libirf.so: `env` plus CUDA_INJECTION64_PATH, IRF_OUTPUT=`stem`,
+/// IRF_SUMMARY=file and IRF_LOG=info.
+[[nodiscard]] std::map<std::string, std::string>
+irf_environment(std::map<std::string, std::string> env, const std::string& stem);
 
 /// `id` with every character outside [A-Za-z0-9_] replaced by '_' (gtest parameter names).
 [[nodiscard]] std::string gtest_name(const std::string& id);

@@ -11,6 +11,34 @@ import sys
 SECTOR = 32
 WARP = 32
 TIGHT = 0.01  # instruction and sector counts: within 1% (issue 7)
+# Every app launches each kernel this often (k_launches in apps/ka_common.cuh and tools/demo).
+LAUNCHES = 3
+# Warp instructions a warp may spend beyond the counted ones (index and address arithmetic,
+# loop control, EXIT): a bound from the sources, until the SASS is read on a device (this
+# container has no cuobjdump); see docs/validation/README.md.
+OVERHEAD_PER_WARP = 48
+WARP_COUNTED = ("inst_global_ld", "inst_global_st", "inst_shared_ld", "inst_shared_st",
+                "inst_local_ld", "inst_local_st", "inst_tensor")
+
+
+def instruction_bounds(counts, grid, block, fp_lane_share, uncounted=(0, 0)):
+    """[lo, hi] a launch for inst_warp and inst_thread (the Instruction Roofline's inputs).
+
+    lo counts what the source fixes: the memory and tensor instructions, the FP thread
+    instructions as warp instructions (fp_lane_share: the lanes of a warp that run them), one EXIT
+    a warp and a thread. hi allows twice that plus OVERHEAD_PER_WARP a warp; a thread count is
+    at most 32 times the warp count. uncounted: (min, max) warp instructions a warp runs that no
+    counter of `counts` covers (integer work). A factor-32 mix-up of warp and thread counts, or a
+    count per SM instead of the whole GPU, falls outside."""
+    warps = grid[0] * grid[1] * grid[2] * block[0] * block[1] * block[2] // WARP
+    thread_fp = sum(v for k, v in counts.items() if k.startswith("thread_"))
+    counted = warps + sum(counts.get(k, 0) for k in WARP_COUNTED) + round(
+        thread_fp / (WARP * fp_lane_share))
+    warp_lo = counted + uncounted[0] * warps
+    warp_hi = 2 * counted + (uncounted[1] + OVERHEAD_PER_WARP) * warps
+    return {"inst_warp": {"min": warp_lo, "max": warp_hi},
+            "inst_thread": {"min": thread_fp + WARP * warps * (1 + uncounted[0]),
+                            "max": WARP * warp_hi}}
 
 
 def global_sectors(stride, word_bytes):
@@ -33,10 +61,13 @@ def pattern(intensity):
     return "strided"
 
 
-def case(case_id, app, args, kernel, grid, block, why, counts, verdict, **extra):
+def case(case_id, app, args, kernel, grid, block, why, counts, verdict, fp_lane_share=1.0,
+         uncounted=(0, 0), **extra):
     out = {"id": case_id, "app": app, "args": args, "kernel": kernel,
-           "launch": {"grid": grid, "block": block}, "why": why,
-           "counts": counts, "tolerance": TIGHT, "verdict": verdict}
+           "launch": {"grid": grid, "block": block}, "launches": LAUNCHES, "why": why,
+           "counts": counts, "tolerance": TIGHT,
+           "instructions": instruction_bounds(counts, grid, block, fp_lane_share, uncounted),
+           "verdict": verdict}
     out.update(extra)
     return out
 
@@ -126,7 +157,7 @@ def branch_cases():
              [256, 1, 1], f"even lanes run {fmas} FMAs, odd lanes idle: half the thread slots",
              {"thread_ffma": threads // 2 * fmas, "inst_global_ld": 0,
               "inst_global_st": threads // WARP},
-             {"predication": [0.49, 0.56]}),
+             {"predication": [0.49, 0.56]}, fp_lane_share=0.5),
         case("branch-select", "irf-ka-branch", ["select"], "select_half", [256, 1, 1],
              [256, 1, 1], f"every lane runs {fmas} FMAs, bitwise select: no predication",
              {"thread_ffma": threads * fmas, "inst_global_ld": 0,
@@ -166,7 +197,10 @@ def other_cases():
         {"thread_ffma": 0, "thread_fadd": 0, "thread_fmul": 0, "thread_dfma": 0,
          "thread_dadd": 0, "thread_dmul": 0, "inst_global_ld": 0, "inst_local_ld": 0,
          "inst_local_st": 0, "inst_shared_ld": 0, "inst_global_st": threads // WARP},
-        {"bound": ["issue"], "predication": [0.95, 1.0], "mix_integer_min": 0.6})
+        {"bound": ["issue"], "predication": [0.95, 1.0], "mix_integer_min": 0.6},
+        # each of the 32x32 cells: a compare, a select, an add and three max at least (6), at
+        # most twice that with the 2-bit base extraction
+        uncounted=(6 * 32 * 32, 12 * 32 * 32), env={"IRF_METRICS": "pipe_mix"})
     warps = 512 * 128 // WARP
     mma = case(
         "mma-f16", "irf-ka-mma", ["mma"], "mma_f16_f32", [512, 1, 1], [128, 1, 1],
@@ -193,7 +227,10 @@ def main():
                  "(relative; a count of 0 must be exactly 0). verdict keys: global_pattern "
                  "and global_intensity (analysis.walls.global), shared_conflict_ways "
                  "(analysis.walls.shared.conflict_ways, within 3%), predication [min, max], "
-                 "bound (any of), mix_integer_min (checked when analysis.mix has 'integer'). "
+                 "bound (any of), mix_integer_min (analysis.mix.integer, which the case's env "
+                 "IRF_METRICS=pipe_mix makes present). launches: the kernel's launch count. "
+                 "instructions: inst_warp and inst_thread a launch within [min, max], bounds "
+                 "from the source (expected_gen.py: instruction_bounds). env: set for the run. "
                  "approx: value with an accepted ratio range (cache-dependent). min_cc: the "
                  "counts hold from this compute capability. Generated by expected_gen.py.",
         "cases": stride_cases() + bank_cases() + transpose_cases() + branch_cases() +

@@ -48,6 +48,10 @@ const DeviceProbe& probe_device() {
     return s_probe;
 }
 
+Unmet on_unmet_condition() {
+    return device_required() ? Unmet::fail : Unmet::skip;
+}
+
 bool device_required() {
     const char* v = std::getenv("IRF_GPU_TESTS_REQUIRE");
     return v != nullptr && std::strcmp(v, "1") == 0;

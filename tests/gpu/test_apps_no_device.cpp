@@ -1,16 +1,24 @@
 // SPDX-License-Identifier: Apache-2.0
-// integration tests (no GPU needed): every gpu app hidden from all devices says so in one line
-// and exits 77, and a bad variant name is a usage error (exit 2).
+// integration tests (no GPU needed): every gpu app (known-answer and hazard) hidden from all
+// devices says so in one line and exits 77, and a bad variant name is a usage error (exit 2).
 #include <regex>
 #include <string>
 
 #include <gtest/gtest.h>
 
 #include "tests/gpu/expected_cases.hpp"
+#include "tests/gpu/hazard_cases.hpp"
 #include "tests/support/run_process.hpp"
 
 namespace irf::test {
 namespace {
+
+std::vector<std::string> all_apps() {
+    std::vector<std::string> apps = expected_apps();
+    const std::vector<std::string> hazards = hazard_apps();
+    apps.insert(apps.end(), hazards.begin(), hazards.end());
+    return apps;
+}
 
 class GpuApp : public ::testing::TestWithParam<std::string> {};
 
@@ -30,7 +38,7 @@ TEST_P(GpuApp, UnknownVariantIsUsageError) {
     EXPECT_NE(run.out.find("usage: "), std::string::npos) << run.out;
 }
 
-INSTANTIATE_TEST_SUITE_P(Apps, GpuApp, ::testing::ValuesIn(expected_apps()),
+INSTANTIATE_TEST_SUITE_P(Apps, GpuApp, ::testing::ValuesIn(all_apps()),
                          [](const auto& param_info) { return gtest_name(param_info.param); });
 
 } // namespace

@@ -21,18 +21,6 @@ namespace {
 
 using nlohmann::json;
 
-/// Skips (or, under IRF_GPU_TESTS_REQUIRE=1, fails) the calling test when there is no device.
-#define IRF_REQUIRE_DEVICE()                                                                       \
-    do {                                                                                           \
-        const DeviceProbe& probe = probe_device();                                                 \
-        if (!probe.available) {                                                                    \
-            if (device_required()) {                                                               \
-                FAIL() << "IRF_GPU_TESTS_REQUIRE=1 but " << probe.reason;                          \
-            }                                                                                      \
-            GTEST_SKIP() << probe.reason;                                                          \
-        }                                                                                          \
-    } while (false)
-
 /// The kernel records of `profile` whose demangled name contains `needle`.
 std::vector<json> matching_kernels(const json& profile, const std::string& needle) {
     std::vector<json> out;
@@ -86,6 +74,21 @@ void check_counts(const ExpectedCase& c, const json& kernel) {
         EXPECT_GE(ratio, a.min_ratio) << name << " per launch vs " << a.value;
         EXPECT_LE(ratio, a.max_ratio) << name << " per launch vs " << a.value;
     }
+    // The Instruction Roofline's main inputs: within the source's bounds (expected_gen.py).
+    for (const auto& [name, r] : c.ranges) {
+        if (!counters.contains(name)) {
+            ADD_FAILURE() << "counter " << name << " missing from the profile";
+            continue;
+        }
+        const double per_launch = counters.at(name).get<double>() / profiled;
+        EXPECT_GE(per_launch, r.min) << name << " per launch";
+        EXPECT_LE(per_launch, r.max) << name << " per launch";
+    }
+    if (counters.contains("inst_warp") && counters.contains("inst_thread")) {
+        EXPECT_LE(counters.at("inst_thread").get<double>(),
+                  32 * counters.at("inst_warp").get<double>())
+            << "more thread instructions than 32 lanes of the warp instructions";
+    }
 }
 
 void check_verdict(const ExpectedCase& c, const json& kernel) {
@@ -126,7 +129,9 @@ void check_verdict(const ExpectedCase& c, const json& kernel) {
         EXPECT_NE(std::find(allowed.begin(), allowed.end(), bound), allowed.end())
             << "bound " << bound << ", want one of " << v.at("bound").dump();
     }
-    if (v.contains("mix_integer_min") && a.value("mix", json::object()).contains("integer")) {
+    if (v.contains("mix_integer_min")) { // the case runs with IRF_METRICS=pipe_mix
+        ASSERT_TRUE(a.value("mix", json::object()).contains("integer"))
+            << "no analysis.mix.integer; env of the case: " << json(c.env).dump();
         EXPECT_GE(a.at("mix").at("integer").get<double>(), v.at("mix_integer_min").get<double>());
     }
 }
@@ -150,17 +155,14 @@ protected:
 TEST_P(KnownAnswer, CountersAndVerdictsUnderIrf) {
     IRF_REQUIRE_DEVICE();
     const ExpectedCase& c = GetParam();
-    const std::string libirf = setting("IRF_LIBIRF_PATH", IRF_LIBIRF_PATH);
+    const std::string libirf = libirf_path();
     ASSERT_FALSE(libirf.empty()) << "libirf.so not built: no injected-library target defined";
     ASSERT_TRUE(std::filesystem::exists(libirf)) << libirf << " does not exist";
 
     std::vector<std::string> argv{app_path(c.app)};
     argv.insert(argv.end(), c.args.begin(), c.args.end());
     RunOptions options;
-    options.env = {{"CUDA_INJECTION64_PATH", libirf},
-                   {"IRF_OUTPUT", (m_tmp / "profile").string()},
-                   {"IRF_SUMMARY", "file"},
-                   {"IRF_LOG", "info"}};
+    options.env = irf_environment(c.env, (m_tmp / "profile").string());
     options.timeout_s = 240;
     const ProcessResult run = run_process(argv, options);
     ASSERT_EQ(run.exit_code, 0) << "stdout:\n" << run.out << "stderr:\n" << run.err;
@@ -171,15 +173,16 @@ TEST_P(KnownAnswer, CountersAndVerdictsUnderIrf) {
     ASSERT_TRUE(std::filesystem::exists(path)) << "no profile written; stderr:\n" << run.err;
     const json profile = json::parse(read_file(path));
     if (c.min_cc && !cc_at_least(profile, *c.min_cc)) {
-        GTEST_SKIP() << "expected counts hold from cc " << c.min_cc->first << "."
-                     << c.min_cc->second;
+        IRF_GPU_UNMET("expected counts hold from cc " + std::to_string(c.min_cc->first) + "." +
+                      std::to_string(c.min_cc->second) + ", the GPU is cc " +
+                      profile.value("gpu", json::object()).value("cc", std::string("?")));
     }
     const auto kernels = matching_kernels(profile, c.kernel);
     ASSERT_EQ(kernels.size(), 1u) << "kernels named like '" << c.kernel << "'";
     const json& kernel = kernels.front();
-    EXPECT_EQ(kernel.at("launches").get<int>(), 3) << "every launch must be intercepted";
+    EXPECT_EQ(kernel.at("launches").get<int>(), c.launches) << "every launch must be intercepted";
     if (kernel.at("profiled_launches").get<int>() == 0 && counters_not_permitted(profile)) {
-        GTEST_SKIP() << "counter profiling not permitted here: " << profile.at("warnings").dump();
+        IRF_GPU_UNMET("counter profiling not permitted here: " + profile.at("warnings").dump());
     }
     ASSERT_GE(kernel.at("profiled_launches").get<int>(), 1)
         << "no launch profiled; warnings: " << profile.value("warnings", json::array()).dump();

@@ -61,6 +61,25 @@ TEST_F(ModelAnalyze, TopLimitsTheTable) {
     EXPECT_EQ(r.out.find("hash_keys"), std::string::npos);
 }
 
+TEST_F(ModelAnalyze, KernelsKeepsOnlyMatchingKernels) {
+    const ProcessResult r =
+        analyze({data_path("model/small.json"), "--ceilings", ceilings(), "-k", "regex:^hash"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("hash_keys"), std::string::npos);
+    EXPECT_EQ(r.out.find("triad"), std::string::npos);
+}
+
+TEST_F(ModelAnalyze, BadOrUnmatchedKernelsIsOneLine) {
+    const std::string in = data_path("model/small.json");
+    ProcessResult r = analyze({in, "--ceilings", ceilings(), "-k", "(hash"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err,
+              "irf-report: error: --kernels '(hash': invalid RE2 regex (missing ): (hash)\n");
+    r = analyze({in, "--ceilings", ceilings(), "--kernels", "gemm"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err, "irf-report: error: --kernels 'gemm': no kernel matches\n");
+}
+
 TEST_F(ModelAnalyze, WrongTypeNamesFileAndJsonPath) {
     const std::string out = (m_tmp / "never.json").string();
     const std::string in = data_path("model/bad-type.json");

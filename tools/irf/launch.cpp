@@ -4,8 +4,9 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <regex>
 #include <system_error>
+
+#include "config/kernel_regex.hpp"
 
 namespace irf::launcher {
 namespace {
@@ -16,11 +17,9 @@ void check_regex(const char* option, const std::optional<std::string>& value) {
     if (!value) {
         return;
     }
-    try {
-        const std::regex compiled(*value, std::regex::ECMAScript);
-    } catch (const std::regex_error& e) {
-        throw UsageError(std::string(option) + " '" + *value + "': not a valid ECMAScript regex (" +
-                         e.what() + ")");
+    const std::string problem = config::kernel_regex_problem(*value);
+    if (!problem.empty()) {
+        throw UsageError(std::string(option) + " '" + *value + "': " + problem);
     }
 }
 

@@ -18,8 +18,8 @@ public:
 
 /// The options of `irf run`; an empty optional leaves the variable as the environment has it.
 struct RunOptions {
-    std::optional<std::string> kernels;  ///< IRF_KERNELS (ECMAScript regex)
-    std::optional<std::string> exclude;  ///< IRF_EXCLUDE (ECMAScript regex)
+    std::optional<std::string> kernels;  ///< IRF_KERNELS (RE2 regex)
+    std::optional<std::string> exclude;  ///< IRF_EXCLUDE (RE2 regex)
     std::optional<long> samples;         ///< IRF_SAMPLES (>= 1)
     std::optional<std::string> output;   ///< IRF_OUTPUT (path stem with placeholders)
     std::optional<std::string> targets;  ///< IRF_TARGETS (comma list, all, none)

@@ -26,8 +26,9 @@ namespace {
 using irf::launcher::RunOptions;
 
 void add_run_options(CLI::App& run, RunOptions& o) {
-    run.add_option("--kernels", o.kernels, "Profile only kernels matching this regex");
-    run.add_option("--exclude", o.exclude, "Never profile kernels matching this regex");
+    run.add_option("-k,--kernels", o.kernels,
+                   "Profile only kernels matching this RE2 regex (ncu's regex: prefix accepted)");
+    run.add_option("--exclude", o.exclude, "Never profile kernels matching this RE2 regex");
     run.add_option("--samples", o.samples, "Profiled launches per distinct kernel");
     run.add_option("--output", o.output, "Output path stem (%a %h %p %r %j %q{VAR} %%)");
     run.add_option("--targets", o.targets, "GPUs to project onto: comma list, all or none");

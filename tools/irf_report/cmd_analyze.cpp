@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// `irf-report analyze PROFILE.json [--ceilings Y] [--targets L] [--json OUT] [--top N]`: redo the
-// model on a saved profile with other ceilings or targets; text verdict to stdout.
+// `irf-report analyze PROFILE.json [--ceilings Y] [--targets L] [-k RE] [--json OUT] [--top N]`:
+// redo the model on a saved profile with other ceilings or targets; text verdict to stdout.
 #include <filesystem>
 #include <iostream>
 
@@ -12,6 +12,7 @@
 #include "model/profile_json.hpp"
 #include "model/text_summary.hpp"
 #include "tools/irf_report/command.hpp"
+#include "tools/irf_report/tools_common.hpp"
 
 namespace irf::report {
 namespace {
@@ -20,6 +21,7 @@ struct AnalyzeOptions {
     std::string profile;
     std::string ceilings;
     std::vector<std::string> targets;
+    std::string kernels;
     std::string json_out;
     std::size_t top = 10;
 };
@@ -76,6 +78,7 @@ int run_analyze(const AnalyzeOptions& o) {
     } catch (const model::FormatError& e) {
         throw InputError(e.what());
     }
+    keep_matching_kernels(profile, o.kernels, "--kernels");
     try {
         const std::vector<std::string> dirs = config::gpus_dirs(exe_dir());
         const config::Ceilings source = source_ceilings(o, profile, dirs);
@@ -110,6 +113,8 @@ const bool s_registered = register_command(
          app.add_option("--targets", o->targets,
                         "Project onto these GPUs: keys or YAML files, comma-separated, or all")
              ->delimiter(',');
+         app.add_option("-k,--kernels", o->kernels,
+                        "Only kernels matching this RE2 regex (ncu's regex: prefix accepted)");
          app.add_option("--json", o->json_out, "Write the analysed profile here (atomically)");
          app.add_option("--top", o->top, "Kernels in the table (by total time)")
              ->check(CLI::PositiveNumber);

@@ -2,10 +2,12 @@
 // Helpers shared by irf-report merge, compare and csv.
 #include "tools/irf_report/tools_common.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
 
+#include "config/kernel_regex.hpp"
 #include "model/profile_json.hpp"
 #include "tools/irf_report/command.hpp"
 
@@ -24,6 +26,25 @@ model::Profile load_input(const std::string& path) {
         throw InputError(path + ": kernels: the profile has no kernel");
     }
     return profile;
+}
+
+void keep_matching_kernels(model::Profile& profile, const std::string& pattern,
+                           const std::string& option) {
+    if (pattern.empty()) {
+        return;
+    }
+    const config::KernelRegex re(pattern);
+    if (!re.ok()) {
+        throw InputError(option + " '" + pattern + "': " + re.problem());
+    }
+    auto& kernels = profile.kernels;
+    kernels.erase(
+        std::remove_if(kernels.begin(), kernels.end(),
+                       [&re](const model::KernelRecord& k) { return !re.search(k.name); }),
+        kernels.end());
+    if (kernels.empty()) {
+        throw InputError(option + " '" + pattern + "': no kernel matches");
+    }
 }
 
 std::string launch_key(const model::KernelRecord& k) {

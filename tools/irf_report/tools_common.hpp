@@ -15,6 +15,11 @@ namespace irf::report {
 /// kernel) becomes an InputError naming the file.
 [[nodiscard]] model::Profile load_input(const std::string& path);
 
+/// Keeps only the kernels whose name matches the RE2 `pattern` (`option` names it in errors):
+/// an InputError when the pattern is invalid or no kernel matches. Empty pattern: no change.
+void keep_matching_kernels(model::Profile& profile, const std::string& pattern,
+                           const std::string& option);
+
 /// Identity of a kernel across profiles: demangled name and launch configuration.
 [[nodiscard]] std::string launch_key(const model::KernelRecord& kernel);
 

@@ -7,6 +7,7 @@
 
 #include "config/env.hpp"
 #include "config/text_list.hpp"
+#include "tests/support/golden.hpp"
 #include "tests/support/temp_dir.hpp"
 
 namespace irf::config {
@@ -140,7 +141,8 @@ TEST(Env, InvalidValuesThatDisable) {
         EXPECT_EQ(r.errors[0].rfind("[irf] " + name + "=" + value + ": ", 0), 0u) << r.errors[0];
         EXPECT_NE(r.errors[0].find("; irf disabled"), std::string::npos) << r.errors[0];
     }
-    EXPECT_NE(error_of("IRF_KERNELS", "(gemm").find("invalid ECMAScript regex"), std::string::npos);
+    EXPECT_NE(error_of("IRF_KERNELS", "(gemm").find("invalid RE2 regex (missing ): (gemm)"),
+              std::string::npos);
 }
 
 TEST(Env, EachInvalidValueIsItsOwnLine) {
@@ -161,16 +163,27 @@ TEST(Env, EffectiveSettingsNameEveryVariable) {
     EXPECT_EQ(Config{}.effective().at("IRF_LAUNCH_COUNT"), "unlimited");
 }
 
-// libstdc++ accumulates repetition counts and back-references in a long without an overflow
-// check (found by fuzz_env); irf refuses numbers of more than four digits there.
+// fuzz_env's seed: libstdc++ accumulated repetition counts in a long without an overflow check.
+// RE2 caps a repetition at 1000 and has no back-references.
 TEST(Env, HugeRegexNumbersAreRefused) {
     EXPECT_EQ(error_of("IRF_KERNELS", "a{99999}"),
-              "[irf] IRF_KERNELS=a{99999}: repetition count or back-reference with more than 4 "
-              "digits; irf disabled");
-    EXPECT_EQ(parse("IRF_EXCLUDE", "(x)\\1111111111110111111").errors.size(), 1u);
+              "[irf] IRF_KERNELS=a{99999}: invalid RE2 regex (invalid repetition size: {99999}); "
+              "irf disabled");
+    EXPECT_EQ(parse("IRF_EXCLUDE", "(x)\\1").errors.size(), 1u);
+    EXPECT_EQ(parse("IRF_EXCLUDE", "((a{100}){100}){100}").errors.size(), 1u);
     EXPECT_EQ(parse("IRF_EXCLUDE", "a{2,12345}").errors.size(), 1u);
     EXPECT_TRUE(parse("IRF_KERNELS", "gemm_[0-9]{1,4}_v1234567").errors.empty());
     EXPECT_TRUE(parse("IRF_KERNELS", "\\{123456").errors.empty());
+}
+
+// The fuzz seed itself: its third line is IRF_KERNELS (option-table order), with invalid UTF-8.
+TEST(Env, FuzzSeedRegexIsOneLine) {
+    const std::string seed =
+        irf::test::read_file(irf::test::data_path("fuzz/fuzz_env/regress-regex-backref-overflow"));
+    std::string kernels = seed.substr(seed.find('\n', seed.find('\n') + 1) + 1);
+    kernels = kernels.substr(0, kernels.find('\n'));
+    ASSERT_NE(kernels.find("\\1111"), std::string::npos) << kernels;
+    EXPECT_LE(parse("IRF_KERNELS", kernels).errors.size(), 1u);
 }
 
 TEST(Env, MetricGroups) {

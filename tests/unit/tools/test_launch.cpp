@@ -69,7 +69,13 @@ TEST(Launcher, UnsetOptionsLeaveTheEnvironmentAlone) {
 TEST(Launcher, BadValuesAreOneLineErrors) {
     RunOptions o = with_app();
     o.kernels = "(";
-    EXPECT_NE(error_of(o).find("--kernels '('"), std::string::npos);
+    EXPECT_EQ(error_of(o), "--kernels '(': invalid RE2 regex (missing ): ()");
+    o = with_app();
+    o.exclude = "(?!nccl)"; // ECMAScript lookahead: RE2 has none, so it is refused up front
+    EXPECT_EQ(error_of(o), "--exclude '(?!nccl)': invalid RE2 regex (invalid perl operator: (?!)");
+    o = with_app();
+    o.kernels = "regex:^gemm"; // ncu's prefix
+    EXPECT_EQ(error_of(o), "");
     o = with_app();
     o.samples = 0;
     EXPECT_EQ(error_of(o), "--samples 0: expected an integer >= 1");

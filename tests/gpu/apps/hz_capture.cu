@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: Apache-2.0
+// Hazard app: hz_increment is first seen inside a stream capture, then the graph is replayed 10
+// times. Expected: the captured launch is neither sampled nor counted as executed; the 10 graph
+// executions run (counter 10) and stay timed.
+#include "hz_common.cuh"
+
+namespace {
+
+constexpr const char* k_app = "irf-hz-capture";
+constexpr unsigned k_replays = 10;
+
+} // namespace
+
+int main(int argc, char**) {
+    hz::no_arguments(argc, k_app);
+    ka::require_device(k_app);
+    unsigned* counter = hz::device_counter(k_app);
+    cudaStream_t stream = nullptr;
+    ka::check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "stream", k_app);
+    cudaGraph_t graph = nullptr;
+    ka::check(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal), "begin capture", k_app);
+    hz::hz_increment<<<1, 32, 0, stream>>>(counter);
+    ka::check(cudaGetLastError(), "captured launch", k_app);
+    ka::check(cudaStreamEndCapture(stream, &graph), "end capture", k_app);
+    cudaGraphExec_t exec = nullptr;
+    ka::check(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate", k_app);
+    for (unsigned i = 0; i < k_replays; ++i) {
+        ka::check(cudaGraphLaunch(exec, stream), "cudaGraphLaunch", k_app);
+    }
+    ka::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize", k_app);
+    const unsigned value = hz::read_counter(counter, k_app);
+    ka::check(cudaGraphExecDestroy(exec), "cudaGraphExecDestroy", k_app);
+    ka::check(cudaGraphDestroy(graph), "cudaGraphDestroy", k_app);
+    return hz::finish(k_app, value, k_replays);
+}

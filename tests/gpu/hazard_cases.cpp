@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: Apache-2.0
+// Loader of tests/gpu/hazards.json.
+#include "tests/gpu/hazard_cases.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/gpu/expected_cases.hpp"
+
+namespace irf::test {
+namespace {
+
+HazardCase parse_case(const nlohmann::json& j) {
+    HazardCase c;
+    c.id = j.at("id").get<std::string>();
+    c.app = j.at("app").get<std::string>();
+    c.env = j.value("env", std::map<std::string, std::string>{});
+    c.signal = j.value("signal", std::string());
+    c.after_s = j.value("after_s", 0);
+    c.exit_code = j.at("exit").get<int>();
+    c.stdout_has = j.at("stdout").get<std::string>();
+    c.profile_required = j.at("profile").get<std::string>() == "whole";
+    c.kernel = j.value("kernel", std::string());
+    c.launches = j.value("launches", 0);
+    c.profiled_min = j.value("profiled_min", 0);
+    if (j.contains("profiled_max")) {
+        c.profiled_max = j.at("profiled_max").get<int>();
+    }
+    return c;
+}
+
+std::vector<HazardCase> load_cases() {
+    const std::string path = setting("IRF_GPU_HAZARDS", IRF_GPU_HAZARDS);
+    std::ifstream in(path);
+    if (!in) {
+        throw std::runtime_error(path + ": cannot open");
+    }
+    std::vector<HazardCase> out;
+    try {
+        for (const auto& j : nlohmann::json::parse(in).at("cases")) {
+            out.push_back(parse_case(j));
+        }
+    } catch (const nlohmann::json::exception& e) {
+        throw std::runtime_error(path + ": " + e.what());
+    }
+    return out;
+}
+
+} // namespace
+
+void PrintTo(const HazardCase& c, std::ostream* os) {
+    *os << c.id;
+}
+
+const std::vector<HazardCase>& hazard_cases() {
+    static const std::vector<HazardCase> s_cases = load_cases();
+    return s_cases;
+}
+
+std::vector<std::string> hazard_apps() {
+    std::vector<std::string> apps;
+    for (const HazardCase& c : hazard_cases()) {
+        if (std::find(apps.begin(), apps.end(), c.app) == apps.end()) {
+            apps.push_back(c.app);
+        }
+    }
+    return apps;
+}
+
+std::vector<std::string> hazard_command(const HazardCase& c, const std::string& app_path) {
+    if (c.signal.empty()) {
+        return {app_path};
+    }
+    return {"timeout", "--preserve-status", "-s", c.signal, std::to_string(c.after_s), app_path};
+}
+
+} // namespace irf::test
