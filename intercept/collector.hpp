@@ -82,6 +82,10 @@ public:
     /// the collector's warnings. Call after the backend's flush.
     void fill_profile(model::Profile& profile);
 
+    /// From now on launches are answered time_only and not recorded: finalization has begun and
+    /// threads still launching must not change what is being written out.
+    void stop_recording() noexcept;
+
     /// Current counts (drains the logs first).
     [[nodiscard]] CollectorStats stats();
 
@@ -122,6 +126,7 @@ private:
     std::vector<std::unique_ptr<LaunchLog>> m_logs;
     std::atomic<std::uint64_t> m_profile_decisions{0};
     std::atomic<std::uint64_t> m_dropped{0};
+    std::atomic<bool> m_recording{true};
 
     // Aggregation (durations, counters, warnings), off the application's launch path.
     std::mutex m_agg_mutex;
