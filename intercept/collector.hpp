@@ -110,6 +110,7 @@ private:
     bool apply_duration_locked(const DurationRecord& record);
     bool apply_counters_locked(const CounterSample& sample);
     void retire_locked(std::uint64_t correlation_id, Pending& pending);
+    bool stopped_and_drained_locked();
 
     const std::uint64_t m_id; ///< distinguishes collectors in thread-local caches
     const int m_callstack;
@@ -135,6 +136,7 @@ private:
     std::unordered_map<std::uint64_t, CounterSample> m_early_samples;
     std::vector<std::string> m_warnings;
     CollectorStats m_stats;
+    bool m_final_drain_done = false; ///< drained once after stop_recording
 };
 
 } // namespace irf::intercept
