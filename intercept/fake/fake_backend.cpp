@@ -6,6 +6,7 @@
 #include "intercept/fake/fake_backend.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -129,6 +130,11 @@ private:
                     }
                     play_one(player, *l, i);
                 }
+            }
+            if (m_script.loop) {
+                // A real launch costs microseconds of driver time; players spinning without
+                // pause would starve the finalizer on a small machine, which no real app does.
+                std::this_thread::sleep_for(std::chrono::microseconds(100));
             }
         } while (m_script.loop);
     }

@@ -8,12 +8,20 @@ irf_target_warnings(irf_fault_harness)
 irf_add_gtest(NAME test_fault_inject LABEL integration
     SOURCES test_fault_config.cpp test_fault_output.cpp test_fault_exit.cpp
             test_fault_process.cpp test_fault_env.cpp test_fault_security.cpp
-            test_fault_signals.cpp
     LIBS nlohmann_json::nlohmann_json
     DEFS IRF_FAULT_HARNESS_BIN="$<TARGET_FILE:irf_fault_harness>"
          IRF_LIBIRF="$<TARGET_FILE:irf_inject>" IRF_HARNESS_BIN="$<TARGET_FILE:irf_fault_harness>"
     TIMEOUT 300)
 add_dependencies(test_fault_inject irf_fault_harness irf_inject)
+
+# Signals while threads launch: 50 processes in one test, slow under the sanitizers.
+irf_add_gtest(NAME test_fault_signals LABEL integration
+    SOURCES test_fault_signals.cpp
+    LIBS nlohmann_json::nlohmann_json
+    DEFS IRF_FAULT_HARNESS_BIN="$<TARGET_FILE:irf_fault_harness>"
+         IRF_LIBIRF="$<TARGET_FILE:irf_inject>" IRF_HARNESS_BIN="$<TARGET_FILE:irf_fault_harness>"
+    TIMEOUT 900)
+add_dependencies(test_fault_signals irf_fault_harness irf_inject)
 
 # Hostile input to the offline tools (irf-report subcommands, irf-plot).
 irf_add_gtest(NAME test_fault_tools LABEL integration
