@@ -36,7 +36,13 @@ bool write_all(int fd, const std::string& content) {
 
 } // namespace
 
-std::string write_file_atomic(const std::string& path, const std::string& content) noexcept {
+std::string write_file_atomic(const std::string& path, const std::string& content,
+                              void (*on_temporary)(const char*)) noexcept {
+    const auto tell = [on_temporary](const char* name) {
+        if (on_temporary != nullptr) {
+            on_temporary(name);
+        }
+    };
     try {
         std::random_device rd;
         const std::string tmp =
@@ -47,21 +53,27 @@ std::string write_file_atomic(const std::string& path, const std::string& conten
         if (fd < 0) {
             return errno_text("cannot create", tmp);
         }
+        tell(tmp.c_str());
         const bool written = write_all(fd, content) && ::fsync(fd) == 0;
         const std::string write_error = written ? "" : errno_text("cannot write", tmp);
         if (::close(fd) != 0 && written) {
+            const std::string reason = errno_text("cannot close", tmp);
             ::unlink(tmp.c_str());
-            return errno_text("cannot close", tmp);
+            tell(nullptr);
+            return reason;
         }
         if (!written) {
             ::unlink(tmp.c_str());
+            tell(nullptr);
             return write_error;
         }
         if (::rename(tmp.c_str(), path.c_str()) != 0) {
             const std::string reason = errno_text("cannot rename to", path);
             ::unlink(tmp.c_str());
+            tell(nullptr);
             return reason;
         }
+        tell(nullptr);
         return "";
     } catch (...) {
         return "cannot write " + path + ": out of memory";

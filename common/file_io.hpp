@@ -9,9 +9,11 @@ namespace irf::common {
 /// Writes `content` to `path` via a temporary file in the same directory and rename(2), so the
 /// file either keeps its old content or has the new one. The temporary is created with O_EXCL
 /// (never through a planted symlink) and the process umask. Returns "" on success, otherwise a
-/// one-line reason naming the path. Never throws.
-[[nodiscard]] std::string write_file_atomic(const std::string& path,
-                                            const std::string& content) noexcept;
+/// one-line reason naming the path. Never throws. `on_temporary`, when given, is told the
+/// temporary's name once it exists and nullptr once it is gone (renamed or removed), so that a
+/// signal handler abandoning the write can remove it.
+[[nodiscard]] std::string write_file_atomic(const std::string& path, const std::string& content,
+                                            void (*on_temporary)(const char*) = nullptr) noexcept;
 
 /// Reads a whole file into `out`; returns "" on success, otherwise a one-line reason.
 /// Files larger than `max_bytes` are refused (bounded memory for hostile input).

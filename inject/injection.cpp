@@ -40,6 +40,9 @@ void finalize() noexcept {
     if (state == nullptr || !state->phase.compare_exchange_strong(expected, k_finalizing)) {
         return; // not started, already done, or under way in this or another thread
     }
+    // Threads may still be launching (a signal arrived mid-run): from here their launches are
+    // not recorded, so nothing being written out changes underneath.
+    state->collector->stop_recording();
     if (state->backend != nullptr) {
         state->backend->flush();
         state->backend->stop();

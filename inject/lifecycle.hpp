@@ -1,13 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
-// Process lifecycle hooks: exit, fatal signals, fork.
+// Process lifecycle hooks: exit, fatal signals, fork. Finalization runs on its own thread.
 #pragma once
 
 namespace irf::inject {
 
-/// Registers `finalize` with atexit and at_quick_exit and as the handler of SIGTERM, SIGINT and
-/// SIGABRT (only those not ignored), and `child_reset` as a pthread_atfork child handler. The
-/// signal handler finalizes, restores the disposition found at install time and re-raises, so the
-/// process ends (or the application's own handler runs) as it would have without irf.
+/// Starts the finalizer thread (every signal blocked) that runs `finalize` once when woken, and
+/// registers with atexit and at_quick_exit a hook that wakes it and waits. Installs a handler for
+/// SIGTERM, SIGABRT and SIGINT (not for one that is ignored, nor for a SIGINT the application
+/// already handles, e.g. Python): the handler only wakes the finalizer, waits a bounded time for
+/// it, restores the disposition found at install time and re-raises. If the wait runs out it
+/// removes the temporary being written and says in one line that the profile was abandoned.
+/// `child_reset` runs in a forked child, which gets a finalizer of its own.
 void install_lifecycle(void (*finalize)() noexcept, void (*child_reset)() noexcept) noexcept;
+
+/// Tells the lifecycle the temporary file being written (nullptr when none), so that a signal
+/// that abandons the write removes it. Called by the finalizer thread only.
+void note_temporary(const char* path) noexcept;
 
 } // namespace irf::inject

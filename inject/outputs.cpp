@@ -14,6 +14,7 @@
 #include "config/ceilings_choice.hpp"
 #include "config/gpu_database.hpp"
 #include "config/rank.hpp"
+#include "inject/lifecycle.hpp"
 #include "inject/process_info.hpp"
 #include "model/analyze.hpp"
 #include "model/profile_json.hpp"
@@ -121,7 +122,8 @@ model::Profile build_profile(const RunInfo& run, intercept::Collector& collector
 std::string write_files(const RunInfo& run, const model::Profile& profile,
                         const std::string& stem) {
     const config::SummaryMode mode = run.config.summary;
-    std::string error = common::write_file_atomic(stem + ".json", model::dump_profile(profile));
+    std::string error =
+        common::write_file_atomic(stem + ".json", model::dump_profile(profile), note_temporary);
     if (!error.empty()) {
         return "profile not written: " + error;
     }
@@ -130,7 +132,7 @@ std::string write_files(const RunInfo& run, const model::Profile& profile,
         mode == config::SummaryMode::stderr_only) {
         const std::string text = model::text_summary(profile);
         if (mode != config::SummaryMode::stderr_only) {
-            error = common::write_file_atomic(stem + ".txt", text);
+            error = common::write_file_atomic(stem + ".txt", text, note_temporary);
             where +=
                 error.empty() ? " and " + stem + ".txt" : " (summary not written: " + error + ")";
         }

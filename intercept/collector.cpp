@@ -170,7 +170,14 @@ LaunchLog* Collector::register_thread() noexcept {
     }
 }
 
+void Collector::stop_recording() noexcept {
+    m_recording.store(false, std::memory_order_relaxed);
+}
+
 LaunchDecision Collector::on_launch(const LaunchEvent& event) noexcept {
+    if (!m_recording.load(std::memory_order_relaxed)) {
+        return LaunchDecision::time_only; // finalizing: the launch runs, unrecorded
+    }
     Function* fn = find_function(event.function);
     if (fn == nullptr && (fn = add_function(event)) == nullptr) {
         m_dropped.fetch_add(1, std::memory_order_relaxed);

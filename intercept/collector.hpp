@@ -83,6 +83,10 @@ public:
     /// the collector's warnings. Call after the backend's flush.
     void fill_profile(model::Profile& profile);
 
+    /// From now on launches are answered time_only and not recorded: finalization has begun and
+    /// threads still launching must not change what is being written out.
+    void stop_recording() noexcept;
+
     /// Current counts (drains the logs first).
     [[nodiscard]] CollectorStats stats();
 
@@ -107,6 +111,7 @@ private:
     bool apply_duration_locked(const DurationRecord& record);
     bool apply_counters_locked(const CounterSample& sample);
     void retire_locked(std::uint64_t correlation_id, Pending& pending);
+    bool stopped_and_drained_locked();
 
     const std::uint64_t m_id; ///< distinguishes collectors in thread-local caches
     const int m_callstack;
@@ -123,6 +128,7 @@ private:
     std::vector<std::unique_ptr<LaunchLog>> m_logs;
     std::atomic<std::uint64_t> m_profile_decisions{0};
     std::atomic<std::uint64_t> m_dropped{0};
+    std::atomic<bool> m_recording{true};
 
     // Aggregation (durations, counters, warnings), off the application's launch path.
     std::mutex m_agg_mutex;
@@ -131,6 +137,7 @@ private:
     std::unordered_map<std::uint64_t, CounterSample> m_early_samples;
     std::vector<std::string> m_warnings;
     CollectorStats m_stats;
+    bool m_final_drain_done = false; ///< drained once after stop_recording
 };
 
 } // namespace irf::intercept

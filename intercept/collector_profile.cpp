@@ -144,10 +144,29 @@ bool Collector::apply_counters_locked(const CounterSample& sample) {
     return true;
 }
 
+/// Once recording has stopped, the logs are drained one last time; after that a record whose
+/// launch is unknown belongs to a launch made during finalization, which is not recorded. It is
+/// dropped at once: draining and retrying the early records for each of them (threads keep
+/// launching while the profile is built) would make finalization quadratic.
+bool Collector::stopped_and_drained_locked() {
+    if (m_recording.load(std::memory_order_relaxed)) {
+        return false;
+    }
+    if (!m_final_drain_done) {
+        drain_locked();
+        m_final_drain_done = true;
+    }
+    return true;
+}
+
 void Collector::on_duration(const DurationRecord& record) noexcept {
     try {
         const std::lock_guard<std::mutex> lock(m_agg_mutex);
         if (apply_duration_locked(record)) {
+            return;
+        }
+        if (stopped_and_drained_locked()) {
+            (void)apply_duration_locked(record);
             return;
         }
         drain_locked();
@@ -162,6 +181,10 @@ void Collector::on_counters(const CounterSample& sample) noexcept {
     try {
         const std::lock_guard<std::mutex> lock(m_agg_mutex);
         if (apply_counters_locked(sample)) {
+            return;
+        }
+        if (stopped_and_drained_locked()) {
+            (void)apply_counters_locked(sample);
             return;
         }
         drain_locked();

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// A single-writer append log of launches, one per application thread, drained by the collector.
+// A single-writer append log (of launches: one per application thread, drained by the collector).
 // Appending is a plain store plus one release store: no lock, no shared cache line, and an
 // allocation only once per 4096 launches.
 #pragma once
@@ -21,22 +21,24 @@ struct LaunchLogEntry {
     bool profiled = false; ///< on_launch answered profile
 };
 
-/// Appended to by exactly one thread, drained by any thread holding the collector's lock.
-class LaunchLog {
+/// Appended to by exactly one thread, drained by one reader at a time (the collector holds its
+/// lock). The writer never waits for the reader, so a writer stopped anywhere (e.g. in a signal
+/// handler) never blocks a drain.
+template <typename Entry> class AppendLog {
 public:
-    LaunchLog() : m_write(new Chunk), m_read(m_write) {}
-    ~LaunchLog() {
+    AppendLog() : m_write(new Chunk), m_read(m_write) {}
+    ~AppendLog() {
         for (Chunk* c = m_read; c != nullptr;) {
             Chunk* next = c->next.load(std::memory_order_relaxed);
             delete c;
             c = next;
         }
     }
-    LaunchLog(const LaunchLog&) = delete;
-    LaunchLog& operator=(const LaunchLog&) = delete;
+    AppendLog(const AppendLog&) = delete;
+    AppendLog& operator=(const AppendLog&) = delete;
 
     /// Writer thread only. False (entry dropped) only when a new chunk cannot be allocated.
-    bool append(const LaunchLogEntry& entry) noexcept {
+    bool append(const Entry& entry) noexcept {
         if (m_write_pos == k_chunk) {
             Chunk* fresh = new (std::nothrow) Chunk;
             if (fresh == nullptr) {
@@ -71,7 +73,7 @@ public:
 private:
     static constexpr std::size_t k_chunk = 4096;
     struct Chunk {
-        LaunchLogEntry entries[k_chunk];
+        Entry entries[k_chunk];
         std::atomic<Chunk*> next{nullptr};
     };
 
@@ -84,5 +86,8 @@ private:
     std::size_t m_read_pos = 0;
     std::uint64_t m_consumed = 0;
 };
+
+/// The collector's per-thread log of launches.
+using LaunchLog = AppendLog<LaunchLogEntry>;
 
 } // namespace irf::intercept

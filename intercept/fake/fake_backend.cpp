@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // The fake backend: plays a script through the sink like the CUPTI backend (on_launch; counters
 // right after a profiled launch, as the range profiler decodes at launch exit; durations
-// buffered like activity records and delivered at flush).
+// buffered like activity records and delivered at flush). A looping script keeps launching on
+// its own threads until stop(), as an application does while it is signalled.
 #include "intercept/fake/fake_backend.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -13,9 +15,18 @@
 #include "common/file_io.hpp"
 #include "common/log.hpp"
 #include "intercept/fake/fake_script.hpp"
+#include "intercept/launch_log.hpp"
 
 namespace irf::intercept {
 namespace {
+
+/// One script thread: its launches in order and the durations it has played, appended without
+/// a lock so that a player stopped by a signal never blocks flush().
+struct Player {
+    int thread = 0;
+    std::vector<const fake::ScriptLaunch*> launches;
+    AppendLog<DurationRecord> durations;
+};
 
 class FakeBackend final : public Backend {
 public:
@@ -29,6 +40,7 @@ public:
                 throw fake::ScriptError(error);
             }
             m_script = fake::parse_script(text);
+            prepare_players();
         } catch (const std::exception& e) {
             common::log_line(common::LogLevel::error, "fake backend: " + m_path + ": " + e.what());
             return false;
@@ -37,67 +49,100 @@ public:
         for (const std::string& w : m_script.warnings) {
             sink.on_warning(w);
         }
-        play();
-        return true;
+        return play();
     }
 
     void flush() noexcept override {
-        std::vector<DurationRecord> pending;
-        {
-            const std::lock_guard<std::mutex> lock(m_mutex);
-            pending.swap(m_durations);
-        }
-        if (m_sink != nullptr) {
-            for (const DurationRecord& d : pending) {
-                m_sink->on_duration(d);
-            }
+        const std::lock_guard<std::mutex> lock(m_flush_mutex); // one reader per log at a time
+        for (const auto& player : m_players) {
+            player->durations.drain([this](const DurationRecord& d) { m_sink->on_duration(d); });
         }
     }
 
-    void stop() noexcept override { m_sink = nullptr; }
+    /// Players stop before their next launch; one inside a launch finishes it.
+    void stop() noexcept override { m_stop.store(true); }
     model::GpuInfo gpu_info() const noexcept override { return m_script.gpu; }
     int passes() const noexcept override { return m_profiled.load() > 0 ? m_script.passes : 0; }
     std::string name() const override { return "fake"; }
 
 private:
-    /// Threads of the script run concurrently; thread 0 is the caller of start().
-    void play() noexcept {
-        try {
-            std::map<int, std::vector<const fake::ScriptLaunch*>> by_thread;
-            for (const fake::ScriptLaunch& l : m_script.launches) {
-                by_thread[l.thread].push_back(&l);
+    /// Groups launches by script thread and gives each kernel name its handle, all before any
+    /// launch is played (so the players share nothing but atomics).
+    void prepare_players() {
+        std::map<std::string, std::uint64_t> handles;
+        std::map<int, Player*> by_thread;
+        for (fake::ScriptLaunch& l : m_script.launches) {
+            if (l.function == 0) { // one handle per distinct name
+                l.function =
+                    handles.emplace(l.kernel, 0x100000 + handles.size() * 16).first->second;
             }
-            std::vector<std::thread> workers;
-            for (const auto& [thread, launches] : by_thread) {
-                if (thread != 0) {
-                    workers.emplace_back([this, list = launches] { play_list(list); });
+            Player*& player = by_thread[l.thread];
+            if (player == nullptr) {
+                m_players.push_back(std::make_unique<Player>());
+                player = m_players.back().get();
+                player->thread = l.thread;
+            }
+            player->launches.push_back(&l);
+        }
+    }
+
+    /// Script threads other than 0 (all of them when looping) run on threads of their own;
+    /// thread 0 plays in the caller. A thread that cannot be created fails start() in one line.
+    bool play() noexcept {
+        std::vector<std::thread> workers;
+        Player* inline_player = nullptr;
+        try {
+            for (const auto& player : m_players) {
+                if (player->thread == 0 && !m_script.loop) {
+                    inline_player = player.get();
+                } else {
+                    workers.emplace_back([this, p = player.get()] { play_list(*p); });
                 }
             }
-            if (by_thread.count(0) != 0) {
-                play_list(by_thread[0]);
-            }
+        } catch (const std::exception& e) {
+            m_stop.store(true);
             for (std::thread& t : workers) {
                 t.join();
             }
-        } catch (const std::exception& e) {
-            common::log_line(common::LogLevel::error, std::string("fake backend: ") + e.what());
+            common::log_line(common::LogLevel::error,
+                             std::string("fake backend: cannot create a player thread: ") +
+                                 e.what());
+            return false;
         }
-    }
-
-    void play_list(const std::vector<const fake::ScriptLaunch*>& launches) {
-        for (const fake::ScriptLaunch* l : launches) {
-            for (std::uint64_t i = 0; i < l->repeat; ++i) {
-                play_one(*l, i);
+        if (inline_player != nullptr) {
+            play_list(*inline_player);
+        }
+        for (std::thread& t : workers) {
+            if (m_script.loop) {
+                t.detach(); // plays until stop(); the backend is never destroyed
+            } else {
+                t.join();
             }
         }
+        return true;
     }
 
-    void play_one(const fake::ScriptLaunch& l, std::uint64_t index) {
+    void play_list(Player& player) noexcept {
+        do {
+            for (const fake::ScriptLaunch* l : player.launches) {
+                for (std::uint64_t i = 0; i < l->repeat; ++i) {
+                    if (m_stop.load(std::memory_order_relaxed)) {
+                        return;
+                    }
+                    play_one(player, *l, i);
+                }
+            }
+            if (m_script.loop) {
+                // A real launch costs microseconds of driver time; players spinning without
+                // pause would starve the finalizer on a small machine, which no real app does.
+                std::this_thread::sleep_for(std::chrono::microseconds(100));
+            }
+        } while (m_script.loop);
+    }
+
+    void play_one(Player& player, const fake::ScriptLaunch& l, std::uint64_t index) noexcept {
         LaunchEvent event;
-        // Distinct fake handles per kernel name unless the script gives one (e.g. to model one
-        // kernel loaded into two contexts).
-        event.function = reinterpret_cast<const void*>(
-            static_cast<std::uintptr_t>(l.function != 0 ? l.function : handle_of(l.kernel)));
+        event.function = reinterpret_cast<const void*>(static_cast<std::uintptr_t>(l.function));
         event.mangled = l.kernel.c_str();
         event.launch = l.launch;
         event.device = l.device;
@@ -107,35 +152,26 @@ private:
         const double ns = l.duration_ns[index % l.duration_ns.size()];
         if (decision == LaunchDecision::profile) {
             ++m_profiled;
-            CounterSample sample;
-            sample.correlation_id = event.correlation_id;
-            sample.counters = l.counters;
-            sample.passes = m_script.passes;
-            m_sink->on_counters(sample);
+            try {
+                CounterSample sample;
+                sample.correlation_id = event.correlation_id;
+                sample.counters = l.counters;
+                sample.passes = m_script.passes;
+                m_sink->on_counters(sample);
+            } catch (...) { // out of memory: the sample is lost, as a failed range would be
+            }
         }
         const std::uint64_t start = m_clock.fetch_add(static_cast<std::uint64_t>(ns) + 1000);
-        const std::lock_guard<std::mutex> lock(m_mutex);
-        m_durations.push_back(
+        (void)player.durations.append(
             {event.correlation_id, start, start + static_cast<std::uint64_t>(ns)});
-    }
-
-    std::uint64_t handle_of(const std::string& kernel) {
-        const std::lock_guard<std::mutex> lock(m_mutex);
-        const auto found = m_handles.find(kernel);
-        if (found != m_handles.end()) {
-            return found->second;
-        }
-        const std::uint64_t handle = 0x100000 + m_handles.size() * 16;
-        m_handles.emplace(kernel, handle);
-        return handle;
     }
 
     std::string m_path;
     fake::Script m_script;
     LaunchSink* m_sink = nullptr;
-    std::mutex m_mutex;
-    std::map<std::string, std::uint64_t> m_handles;
-    std::vector<DurationRecord> m_durations;
+    std::vector<std::unique_ptr<Player>> m_players; ///< fixed before the first launch
+    std::mutex m_flush_mutex;
+    std::atomic<bool> m_stop{false};
     std::atomic<std::uint64_t> m_next_correlation{1};
     std::atomic<std::uint64_t> m_clock{1'000'000};
     std::atomic<int> m_profiled{0};

@@ -159,6 +159,12 @@ Script parse_script(const std::string& text) {
             s.warnings.push_back(w.get<std::string>());
         }
     }
+    if (doc.contains("loop")) {
+        if (!doc["loop"].is_boolean()) {
+            fail("loop", "expected true or false");
+        }
+        s.loop = doc["loop"].get<bool>();
+    }
     if (!doc.contains("launches") || !doc["launches"].is_array()) {
         fail("launches", "expected an array");
     }

@@ -29,6 +29,9 @@ struct Script {
     model::GpuInfo gpu;
     int passes = 1;
     std::vector<std::string> warnings; ///< sent through on_warning at start
+    /// Every thread (0 included) plays on a backend thread, over and over, until stop(): start()
+    /// returns at once, so the application keeps launching while it exits or is signalled.
+    bool loop = false;
     std::vector<ScriptLaunch> launches;
 };
 

@@ -10,6 +10,9 @@
 //   quick_exit:N     quick_exit(N): only at_quick_exit handlers
 //   raise:SIG        raise SIG in the main thread
 //   kill:SIG         another thread sends SIG to the process; main waits for it
+//   kill-after:SIG:MS  the same, MS milliseconds after this mode (a random moment in a test)
+//   kill-on-temporary:SIG  at exit (an atexit handler that runs before irf's), a thread sends
+//                    SIG the moment a write_file_atomic temporary appears next to IRF_OUTPUT
 //   abort            std::abort()
 //   segv             write through a null pointer
 //   handler:SIG:N    the application's own handler for SIG: prints and _exit(N)
@@ -25,6 +28,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <thread>
 
@@ -86,6 +90,30 @@ void raise_at_exit() {
 void send_to_process_soon(int sig) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     ::kill(::getpid(), sig);
+}
+
+/// Sends `sig` when a temporary (".tmp.") appears in `dir`: the exit-time write is under way.
+void send_when_temporary_appears(std::string dir, int sig) {
+    for (int i = 0; i < 200000; ++i) { // about 20 s
+        std::error_code ec;
+        for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+            if (entry.path().filename().string().find(".tmp.") != std::string::npos) {
+                const char text[] = "temporary seen\n";
+                (void)!::write(STDOUT_FILENO, text, sizeof text - 1);
+                ::kill(::getpid(), sig);
+                return;
+            }
+        }
+        std::this_thread::sleep_for(std::chrono::microseconds(100));
+    }
+}
+
+int s_temporary_signal = 0;
+
+void watch_for_temporary_at_exit() {
+    const char* output = std::getenv("IRF_OUTPUT");
+    const std::string dir = std::filesystem::path(output != nullptr ? output : "x").parent_path();
+    std::thread(send_when_temporary_appears, dir.empty() ? "." : dir, s_temporary_signal).detach();
 }
 
 /// Blocks until a signal ends the process (or gives up after 10 s).
@@ -158,6 +186,16 @@ int run_ending(const std::string& mode, const std::string& arg) {
         std::thread(send_to_process_soon, sig).detach();
         wait_for_end();
     }
+    if (mode == "kill-after") {
+        const std::size_t colon = arg.find(':');
+        const int sig = signal_named(arg.substr(0, colon));
+        const int ms = std::atoi(arg.c_str() + colon + 1);
+        std::thread([sig, ms] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+            ::kill(::getpid(), sig);
+        }).detach();
+        wait_for_end();
+    }
     return -1;
 }
 
@@ -178,6 +216,9 @@ int run_mode(const std::string& mode, const std::string& arg) {
     } else if (mode == "atexit-raise") {
         s_atexit_signal = signal_named(arg);
         std::atexit(raise_at_exit);
+    } else if (mode == "kill-on-temporary") {
+        s_temporary_signal = signal_named(arg);
+        std::atexit(watch_for_temporary_at_exit);
     } else if (mode == "ignore") {
         std::signal(signal_named(arg), SIG_IGN);
     } else if (mode == "fork" || mode == "fork-exec") {

@@ -2,6 +2,7 @@
 // Shared helpers of the fault-matrix tests: run the fault harness with IRF_* settings.
 #pragma once
 
+#include <cstdlib>
 #include <map>
 #include <string>
 #include <vector>
@@ -28,6 +29,21 @@ inline std::map<std::string, std::string> fake_run_env(const std::filesystem::pa
     return {{"IRF_BACKEND", "fake:" + fake_script("basic.json")},
             {"IRF_OUTPUT", (dir / stem).string()},
             {"IRF_SUMMARY", "none"}};
+}
+
+/// `env` with ThreadSanitizer told to stop at its first report (exit 66), so that a race in a
+/// signal or exit path changes the status the test checks (the outer TSAN_OPTIONS are kept).
+inline std::map<std::string, std::string> halting_on_races(std::map<std::string, std::string> env) {
+    const char* outer = std::getenv("TSAN_OPTIONS");
+    env["TSAN_OPTIONS"] = std::string(outer != nullptr ? outer : "") + ":halt_on_error=1";
+    return env;
+}
+
+/// True when a sanitizer reported something on `err` (the child's stderr).
+inline bool has_sanitizer_report(const std::string& err) {
+    return err.find("WARNING: ThreadSanitizer") != std::string::npos ||
+           err.find("ERROR: AddressSanitizer") != std::string::npos ||
+           err.find("runtime error:") != std::string::npos;
 }
 
 /// Lines of `text` that start with "[irf]" and contain `needle`.

@@ -138,6 +138,7 @@ TEST_F(FaultConfig, EveryVariableWithInvalidValuesBehavesAsDocumented) {
         {"IRF_METRICS", "pipe_mix,"},
     };
     const std::map<std::string, std::string> documented = documented_consequences();
+    ASSERT_FALSE(documented.empty()) << "no rows read from the docs/configuration.md table";
     std::set<std::string> covered;
     for (const BadValue& bad : bad_values) {
         ASSERT_EQ(documented.count(bad.variable), 1u) << bad.variable << " not in the docs";
@@ -162,6 +163,8 @@ TEST_F(FaultConfig, MalformedFakeScriptsDisableIrfWithOneLineNamingTheFile) {
 
 TEST_F(FaultConfig, EveryVariableBadAtOnceStillRunsTheApplication) {
     std::map<std::string, std::string> env;
+    // An empty table would make this test pass vacuously (no variable set, no line expected).
+    ASSERT_FALSE(documented_consequences().empty()) << "no rows read from docs/configuration.md";
     for (const auto& entry : documented_consequences()) {
         env[entry.first] = "%n%s%x(,"; // invalid for every variable (a trailing comma too)
     }

@@ -19,7 +19,7 @@ protected:
         }
     }
     /// Runs with the CUPTI backend and `extra` settings; checks the fail-closed behaviour.
-    void expect_fail_closed(std::map<std::string, std::string> extra) {
+    ProcessResult expect_fail_closed(std::map<std::string, std::string> extra) {
         std::filesystem::create_directories(m_tmp / "o");
         extra["IRF_OUTPUT"] = (m_tmp / "o" / "out").string();
         const auto start = std::chrono::steady_clock::now();
@@ -30,9 +30,10 @@ protected:
         EXPECT_LT(seconds, 30.0) << "irf must not hang waiting for a device";
         EXPECT_EQ(r.exit_code, 7) << r.err;
         EXPECT_EQ(r.signal, 0) << r.err;
-        ASSERT_EQ(irf_lines(r.err).size(), 1u) << r.err;
-        EXPECT_NE(irf_lines(r.err)[0].find("CUPTI"), std::string::npos) << r.err;
+        EXPECT_EQ(irf_lines(r.err).size(), 1u) << r.err;
+        EXPECT_EQ(irf_lines_with(r.err, "CUPTI").size(), 1u) << r.err;
         EXPECT_TRUE(files_in(m_tmp / "o").empty()) << "nothing measured, nothing written";
+        return r;
     }
 };
 
@@ -54,7 +55,14 @@ TEST_F(FaultEnv, StubDriverRefusesEveryCall) {
     std::filesystem::create_directories(m_tmp / "lib");
     std::filesystem::create_symlink(stub, m_tmp / "lib" / "libcuda.so.1");
     std::filesystem::create_symlink(stub, m_tmp / "lib" / "libcuda.so");
-    expect_fail_closed({{"IRF_BACKEND", "cupti"}, {"LD_LIBRARY_PATH", (m_tmp / "lib").string()}});
+    // LD_DEBUG=libs shows which libcuda the dynamic loader initialized: the row proves nothing
+    // unless it is the stub (not "no driver" again).
+    const ProcessResult r = expect_fail_closed({{"IRF_BACKEND", "cupti"},
+                                                {"LD_LIBRARY_PATH", (m_tmp / "lib").string()},
+                                                {"LD_DEBUG", "libs"}});
+    EXPECT_NE(r.err.find("calling init: " + (m_tmp / "lib" / "libcuda.so").string()),
+              std::string::npos)
+        << r.err;
     std::filesystem::remove_all(m_tmp / "lib");
 }
 

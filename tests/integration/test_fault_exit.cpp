@@ -14,8 +14,11 @@ namespace {
 
 class FaultExit : public TempDirTest {
 protected:
+    /// Runs the harness; a sanitizer report on the way fails the test.
     ProcessResult run(const std::vector<std::string>& modes) {
-        return run_fault_harness(fake_run_env(m_tmp.path()), modes);
+        ProcessResult r = run_fault_harness(halting_on_races(fake_run_env(m_tmp.path())), modes);
+        EXPECT_FALSE(has_sanitizer_report(r.err)) << r.err;
+        return r;
     }
     /// The profile is there, whole, with every launch of the script.
     void expect_profile() {

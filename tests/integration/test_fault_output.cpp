@@ -28,6 +28,7 @@ protected:
 TEST_F(FaultOutput, MissingDirectory) {
     const ProcessResult r = run_fault_harness(fake_run_env(m_tmp / "no" / "such"));
     expect_not_written(r, (m_tmp / "no" / "such" / "out.json").string());
+    expect_not_written(r, ": No such file or directory");
     EXPECT_TRUE(files_in(m_tmp.path()).empty());
 }
 

@@ -78,8 +78,10 @@ std::vector<Hostile> hostile_yaml() {
 
 class FaultTools : public TempDirTest {
 protected:
-    /// Runs a tool; checks exit 2, no crash, no hang, and a message naming `input`.
-    static void expect_refused(const std::vector<std::string>& argv, const fs::path& input) {
+    /// Runs a tool; checks exit 2, no crash, no hang, and a message naming `input` (and giving
+    /// `reason`, when not empty).
+    static void expect_refused(const std::vector<std::string>& argv, const fs::path& input,
+                               const std::string& reason = "") {
         SCOPED_TRACE(argv[1] + " " + input.filename().string());
         RunOptions o;
         o.timeout_s = 60;
@@ -88,6 +90,7 @@ protected:
         EXPECT_EQ(r.signal, 0) << r.err;
         EXPECT_EQ(r.exit_code, 2) << r.err;
         EXPECT_NE(r.err.find(input.filename().string()), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find(reason), std::string::npos) << r.err;
         EXPECT_EQ(r.err.find("terminate called"), std::string::npos) << r.err;
         EXPECT_EQ(r.err.find("Traceback"), std::string::npos) << r.err;
     }
@@ -173,8 +176,10 @@ TEST_F(FaultTools, HugeFilesAreRefusedWithinTheLimit) {
     }
     fs::resize_file(profile, (std::uintmax_t{1} << 30) + 1);
     fs::resize_file(yaml, (std::uintmax_t{4} << 20) + 1);
-    expect_refused({IRF_REPORT_BIN, "analyze", profile.string()}, profile);
-    expect_refused({IRF_REPORT_BIN, "ceilings", yaml.string()}, yaml);
+    // The reason is the size limit, not some later parse error.
+    expect_refused({IRF_REPORT_BIN, "analyze", profile.string()}, profile,
+                   "larger than 1073741824 bytes");
+    expect_refused({IRF_REPORT_BIN, "ceilings", yaml.string()}, yaml, "larger than 4 MiB");
 }
 
 // A number too large for a double makes nlohmann throw out_of_range (406) from parse();

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // libirf.so lifecycle through the harness: output naming (pid, rank, job, env placeholders),
 // fork, fatal signals, repeated initialization, and the CUPTI backend without a GPU.
+#include <csignal>
+#include <map>
+
 #include <gtest/gtest.h>
 
 #include "tests/integration/harness_support.hpp"
@@ -77,10 +80,12 @@ TEST_F(InjectLifecycle, ForkedChildWritesItsOwnFile) {
 }
 
 TEST_F(InjectLifecycle, FatalSignalWritesThenReRaises) {
-    for (const std::string sig : {"TERM", "INT", "ABRT"}) {
+    const std::map<std::string, int> signals = {
+        {"TERM", SIGTERM}, {"INT", SIGINT}, {"ABRT", SIGABRT}};
+    for (const auto& [sig, number] : signals) {
         const ProcessResult r = run_harness(fake_env("out-" + sig), {"raise:" + sig});
         EXPECT_EQ(r.exit_code, -1) << sig;
-        EXPECT_NE(r.signal, 0) << sig;
+        EXPECT_EQ(r.signal, number) << sig << ": the process dies of the signal it got";
         EXPECT_EQ(read_json(m_tmp / ("out-" + sig + ".json"))["coverage"]["launches"], 14);
     }
 }

@@ -112,5 +112,36 @@ TEST(FaultCollector, LaunchesWhileAndAfterFinalizationAreSafe) {
     EXPECT_GE(again.coverage.launches, during.coverage.launches);
 }
 
+TEST(FaultCollector, StopRecordingLeavesWhatIsWrittenOutAlone) {
+    // Finalization stops recording while threads still launch: their launches run unrecorded,
+    // and the records of those launches arriving later are dropped after one last drain,
+    // neither counted nor kept as "unmatched" (before, each one drained every log and retried
+    // every early record: quadratic while six threads kept launching).
+    Collector c{without_call_stacks()};
+    std::atomic<std::uint64_t> next{1};
+    for (int i = 0; i < 10; ++i) {
+        launch(c, next, 1, "_Z1kv");
+    }
+    c.stop_recording();
+    LaunchEvent late;
+    late.function = reinterpret_cast<const void*>(std::uintptr_t{2});
+    late.mangled = "_Z4latev";
+    late.correlation_id = next.fetch_add(1);
+    EXPECT_EQ(c.on_launch(late), LaunchDecision::time_only);
+    for (int i = 0; i < 1000; ++i) {
+        c.on_duration({late.correlation_id + static_cast<std::uint64_t>(i), 1, 2});
+    }
+    c.on_counters({late.correlation_id, {{"inst_warp", 1}}, 1});
+    const CollectorStats s = c.stats();
+    EXPECT_EQ(s.launches, 10u);
+    EXPECT_EQ(s.unmatched_durations, 0u);
+    EXPECT_EQ(s.unmatched_samples, 0u);
+    model::Profile p;
+    c.fill_profile(p);
+    ASSERT_EQ(p.kernels.size(), 1u); // late() was never recorded
+    EXPECT_EQ(p.kernels[0].launches, 10u);
+    EXPECT_EQ(p.kernels[0].time_ns.total, 10 * 100.0); // 10 launches x 100 ns, nothing added
+}
+
 } // namespace
 } // namespace irf::intercept
