@@ -3,6 +3,7 @@
 # (gpus/*.yaml, installed to share/irf/gpus) and the fallback derivation.
 target_sources(irf_config PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/ceilings_yaml.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/yaml_guard.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/ceilings_rules.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/ceilings_emit.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/ceilings_derive.cpp

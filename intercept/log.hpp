@@ -15,7 +15,8 @@ void set_log_level(config::LogLevel level) noexcept;
 [[nodiscard]] bool log_enabled(config::LogLevel level) noexcept;
 
 /// Writes "[irf] message\n" to stderr in one write(2) when `level` is enabled; a message that
-/// already starts with "[irf] " is not prefixed twice. Never throws.
+/// already starts with "[irf] " is not prefixed twice; control characters and invalid UTF-8 in
+/// it are escaped (model::printable), so it stays one line. Never throws.
 void log_line(config::LogLevel level, const std::string& message) noexcept;
 
 } // namespace irf::intercept

@@ -8,6 +8,7 @@ irf_target_warnings(irf_fault_harness)
 irf_add_gtest(NAME test_fault_inject LABEL integration
     SOURCES test_fault_config.cpp test_fault_output.cpp test_fault_exit.cpp
             test_fault_process.cpp test_fault_env.cpp test_fault_security.cpp
+            test_fault_hostile_text.cpp
     LIBS nlohmann_json::nlohmann_json
     DEFS IRF_FAULT_HARNESS_BIN="$<TARGET_FILE:irf_fault_harness>"
          IRF_LIBIRF="$<TARGET_FILE:irf_inject>" IRF_HARNESS_BIN="$<TARGET_FILE:irf_fault_harness>"
