@@ -83,18 +83,30 @@ std::string write_file_atomic(const std::string& path, const std::string& conten
 std::string read_file_bounded(const std::string& path, std::string& out,
                               std::size_t max_bytes) noexcept {
     try {
-        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        // O_NONBLOCK: opening a FIFO for reading otherwise waits for a writer, forever; a
+        // device (a tape, a terminal) may block too. Input is refused unless it is a regular
+        // file, so the flag never changes how the read below behaves.
+        const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
         if (fd < 0) {
             return errno_text("cannot open", path);
         }
         struct stat st {};
-        if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        if (::fstat(fd, &st) != 0) {
+            const std::string reason = errno_text("cannot read", path);
+            ::close(fd);
+            return reason;
+        }
+        if (S_ISDIR(st.st_mode)) {
             ::close(fd);
             return "cannot read " + path + ": is a directory";
         }
-        // Refuse an oversized regular file before reading any of it (pipes are still bounded
-        // by the loop below).
-        if (S_ISREG(st.st_mode) && static_cast<std::size_t>(st.st_size) > max_bytes) {
+        if (!S_ISREG(st.st_mode)) {
+            ::close(fd);
+            return "cannot read " + path + ": not a regular file (a FIFO, socket or device)";
+        }
+        // Refuse an oversized file before reading any of it (the loop below still bounds a file
+        // that grows while it is read).
+        if (static_cast<std::size_t>(st.st_size) > max_bytes) {
             ::close(fd);
             return "cannot read " + path + ": larger than " + std::to_string(max_bytes) + " bytes";
         }

@@ -15,8 +15,9 @@ namespace irf::common {
 [[nodiscard]] std::string write_file_atomic(const std::string& path, const std::string& content,
                                             void (*on_temporary)(const char*) = nullptr) noexcept;
 
-/// Reads a whole file into `out`; returns "" on success, otherwise a one-line reason.
-/// Files larger than `max_bytes` are refused (bounded memory for hostile input).
+/// Reads a whole regular file into `out`; returns "" on success, otherwise a one-line reason.
+/// Files larger than `max_bytes` are refused (bounded memory for hostile input); FIFOs, sockets
+/// and devices are refused without blocking ("not a regular file").
 [[nodiscard]] std::string read_file_bounded(const std::string& path, std::string& out,
                                             std::size_t max_bytes = 1ull << 30) noexcept;
 

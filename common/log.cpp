@@ -6,6 +6,8 @@
 
 #include <unistd.h>
 
+#include "common/text_safety.hpp"
+
 namespace irf::common {
 namespace {
 
@@ -27,7 +29,10 @@ void log_line(LogLevel level, const std::string& message) noexcept {
     }
     try {
         // One write(2) per line so lines of concurrent processes (MPI ranks) do not interleave.
-        std::string line = message.rfind("[irf] ", 0) == 0 ? message : "[irf] " + message;
+        // The message quotes names and IRF_* values: escaped, so a line break or an escape
+        // sequence in them can neither forge an "[irf]" line nor drive the terminal.
+        const std::string body = message.rfind("[irf] ", 0) == 0 ? message.substr(6) : message;
+        std::string line = "[irf] " + printable(body);
         line += '\n';
         const char* data = line.data();
         std::size_t left = line.size();

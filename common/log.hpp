@@ -17,7 +17,8 @@ void set_log_level(LogLevel level) noexcept;
 [[nodiscard]] bool log_enabled(LogLevel level) noexcept;
 
 /// Writes "[irf] message\n" to stderr in one write(2) when `level` is enabled; a message that
-/// already starts with "[irf] " is not prefixed twice. Never throws.
+/// already starts with "[irf] " is not prefixed twice; control characters and invalid UTF-8 in
+/// it are escaped (printable, common/text_safety.hpp), so it stays one line. Never throws.
 void log_line(LogLevel level, const std::string& message) noexcept;
 
 } // namespace irf::common

@@ -5,12 +5,14 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <regex>
+#include <unordered_set>
 
 #include <yaml-cpp/yaml.h>
 
 #include "config/ceilings_rules.hpp"
+#include "config/yaml_guard.hpp"
+#include "common/file_io.hpp"
 
 namespace irf::config {
 namespace {
@@ -45,14 +47,14 @@ struct Parser {
     /// Fails on a duplicate key of `map`, or one not in `allowed` (empty = any name).
     void check_keys(const YAML::Node& map, const std::string& path,
                     const std::vector<std::string>& allowed) {
-        std::vector<std::string> seen;
+        // A hash set: with a list, 350k keys under `details` took minutes (quadratic).
+        std::unordered_set<std::string> seen;
         for (const auto& entry : map) {
             const auto key = entry.first.Scalar();
-            if (rules::contains(seen, key)) {
+            if (!seen.insert(key).second) {
                 // yaml-cpp keeps one of two equal keys silently; a ceilings file must not.
                 fail(entry.first, join_path(path, key), "duplicate key");
             }
-            seen.push_back(key);
             note(entry.first, join_path(path, key));
             if (!allowed.empty() && !rules::contains(allowed, key)) {
                 fail(entry.first, join_path(path, key),
@@ -264,7 +266,8 @@ std::map<std::string, Quantity> Parser::group(const YAML::Node& node, const std:
     for (const auto& entry : node) {
         const auto key = entry.first.Scalar();
         const auto sub = path + "." + key;
-        if (keys.empty() && !std::regex_match(key, std::regex("[a-z][a-z0-9_]*"))) {
+        static const std::regex s_detail_name("[a-z][a-z0-9_]*");
+        if (keys.empty() && !std::regex_match(key, s_detail_name)) {
             fail(entry.first, sub, "detail names are lower_snake_case");
         }
         out[key] = quantity(entry.second, sub, rules::required_unit(section, key), false);
@@ -351,6 +354,7 @@ Ceilings parse_strict(const std::string& text, const std::string& origin) {
     Parser parser{origin, {}};
     YAML::Node root;
     try {
+        refuse_yaml_aliases(text, origin);
         root = YAML::Load(text);
     } catch (const YAML::Exception& e) {
         const auto line = e.mark.is_null() ? std::string() : std::to_string(e.mark.line + 1) + ":";
@@ -372,18 +376,14 @@ Ceilings parse_ceilings_yaml(const std::string& text, const std::string& origin)
 }
 
 Ceilings load_ceilings_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        throw CeilingsError(path + ": (file): cannot open");
+    // Ceilings files are a few KB; refuse anything absurd rather than read it all, and never
+    // block on a FIFO or device (read_file_bounded takes regular files only).
+    constexpr std::size_t k_max_bytes = 4u << 20;
+    std::string text;
+    if (const std::string error = common::read_file_bounded(path, text, k_max_bytes);
+        !error.empty()) {
+        throw CeilingsError(path + ": (file): " + error);
     }
-    // Ceilings files are a few KB; refuse anything absurd rather than read it all.
-    constexpr std::streamsize k_max_bytes = 4 << 20;
-    std::string text(static_cast<std::size_t>(k_max_bytes) + 1, '\0');
-    in.read(text.data(), k_max_bytes + 1);
-    if (in.gcount() > k_max_bytes) {
-        throw CeilingsError(path + ": (file): larger than 4 MiB, not a ceilings file");
-    }
-    text.resize(static_cast<std::size_t>(in.gcount()));
     return parse_ceilings_yaml(text, path);
 }
 

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <sstream>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config/kernel_regex.hpp"
@@ -99,6 +100,12 @@ bool apply_samples(Config& c, const std::string& v, std::string& problem) {
 bool apply_ceilings(Config& c, const std::string& v, std::string& problem) {
     if (::access(v.c_str(), R_OK) != 0) {
         problem = "file not readable";
+        return false;
+    }
+    // A FIFO or device would block the read at exit (stat never opens, so it cannot block).
+    struct stat st {};
+    if (::stat(v.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
+        problem = "not a regular file";
         return false;
     }
     c.ceilings = v;

@@ -103,6 +103,8 @@ struct StemContext {
 
 /// Expands %a %h %p %r %j %q{VAR} %% in a stem accepted by check_stem. '/' in %a %h %j values
 /// becomes '_'; %q{VAR} is inserted as is (it may name a directory); unset VAR gives "".
+/// Throws std::invalid_argument (one line naming IRF_OUTPUT) when a path component written
+/// with placeholders expands to nothing ("%q{UNSET}/p" would be "/p", "%q{UNSET}" a hidden file).
 [[nodiscard]] std::string expand_stem(const std::string& stem, const StemContext& context);
 
 /// Name of a summary mode / log level as written in IRF_SUMMARY / IRF_LOG.

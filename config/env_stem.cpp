@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Output stem placeholders (%a %h %p %r %j %q{VAR} %%) and the batch job id.
+#include <stdexcept>
 #include <string>
 
 #include "config/env.hpp"
@@ -92,7 +93,25 @@ std::string stem_with_rank(const std::string& stem, std::optional<int> rank) {
 
 std::string expand_stem(const std::string& stem, const StemContext& context) {
     std::string out;
+    // Where the current '/'-separated component of `stem` starts, in `stem` and in `out`: a
+    // component written with placeholders that expands to nothing would turn "%q{V}/p" into
+    // "/p" (the root) or "%q{V}" into "" (a hidden ".json"), so it is refused.
+    std::size_t component_in = 0, component_out = 0;
+    const auto end_component = [&](std::size_t in_pos) {
+        if (in_pos > component_in && out.size() == component_out) {
+            throw std::invalid_argument(
+                "IRF_OUTPUT=" + stem + ": \"" + stem.substr(component_in, in_pos - component_in) +
+                "\" expands to an empty path component (unset or empty variable?)");
+        }
+    };
     for (std::size_t i = 0; i < stem.size(); ++i) {
+        if (stem[i] == '/') {
+            end_component(i);
+            out += '/';
+            component_in = i + 1;
+            component_out = out.size();
+            continue;
+        }
         if (stem[i] != '%' || i + 1 >= stem.size()) {
             out += stem[i];
             continue;
@@ -131,6 +150,7 @@ std::string expand_stem(const std::string& stem, const StemContext& context) {
             break;
         }
     }
+    end_component(stem.size());
     return out;
 }
 

@@ -250,8 +250,15 @@ Profile load_profile(const std::string& path) {
     }
 }
 
+std::string dump_json(const nlohmann::json& document) {
+    // Names, argv, environment values and file names are bytes, not always UTF-8; nlohmann's
+    // strict dump throws on them and the whole profile would be lost. Replace each invalid byte
+    // with U+FFFD instead (the rule of common::valid_utf8).
+    return document.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
 std::string dump_profile(const Profile& profile) {
-    return profile_to_json(profile).dump(2) + "\n";
+    return dump_json(profile_to_json(profile));
 }
 
 } // namespace irf::model

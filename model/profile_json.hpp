@@ -29,7 +29,10 @@ public:
 /// Reads and parses a profile file (bounded read); FormatError messages start with the path.
 [[nodiscard]] Profile load_profile(const std::string& path);
 
-/// Pretty JSON (2-space indent, deterministic key order, trailing newline).
+/// Pretty JSON (2-space indent, trailing newline); bytes that are not UTF-8 become U+FFFD.
+[[nodiscard]] std::string dump_json(const nlohmann::json& document);
+
+/// Pretty JSON (2-space indent, deterministic key order, trailing newline) of dump_json.
 [[nodiscard]] std::string dump_profile(const Profile& profile);
 
 } // namespace irf::model

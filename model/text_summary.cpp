@@ -8,6 +8,8 @@
 #include <numeric>
 #include <sstream>
 
+#include "common/text_safety.hpp"
+
 namespace irf::model {
 
 namespace {
@@ -28,7 +30,9 @@ std::string format(const char* fmt, ...) {
 
 // Drops the parameter list of a demangled name ("f<int>(float*, int)" -> "f<int>(...)") and
 // cuts what is left to the column width, so the template and function names stay readable.
-std::string short_name(const std::string& name) {
+// Control characters are escaped and the cut falls between whole UTF-8 characters.
+std::string short_name(const std::string& raw) {
+    const std::string name = printable(raw);
     std::string out = name;
     int depth = 0;
     for (std::size_t i = 0; i < name.size(); ++i) {
@@ -41,8 +45,8 @@ std::string short_name(const std::string& name) {
             break;
         }
     }
-    if (out.size() > s_name_width) {
-        out = out.substr(0, s_name_width - 3) + "...";
+    if (utf8_length(out) > s_name_width) {
+        out = utf8_prefix(out, s_name_width - 3) + "...";
     }
     return out;
 }
@@ -85,9 +89,10 @@ std::string row(const KernelRecord& k, std::size_t rank, double total_ns,
                duration(k.time_ns.total).c_str(), pct, static_cast<unsigned long long>(k.launches));
     const KernelAnalysis* a = k.analysis ? &*k.analysis : nullptr;
     const bool irm = a != nullptr && a->irm && !a->irm->bound.empty();
-    line += format(" %-6s", irm ? a->irm->bound.c_str() : "-");
+    line += format(" %-6s", irm ? printable(a->irm->bound).c_str() : "-");
     line += irm ? format(" %6.1f%%", a->irm->roofline_pct) : format(" %7s", "-");
-    line += format(" %-10s", a && a->walls.global ? a->walls.global->pattern.c_str() : "-");
+    line +=
+        format(" %-10s", a && a->walls.global ? printable(a->walls.global->pattern).c_str() : "-");
     line += a && a->walls.shared ? format(" %5.1fx", a->walls.shared->conflict_ways)
                                  : format(" %6s", "-");
     line += a && a->predication ? format(" %5.2f", *a->predication) : format(" %5s", "-");
@@ -150,7 +155,7 @@ std::string missing_section(const std::vector<const KernelRecord*>& order, std::
         for (std::size_t j = 0; who.empty() && j < ranks.size(); ++j) {
             who += (j ? "," : "") + std::to_string(ranks[j]);
         }
-        out += format("  %-10s ", who.c_str()) + text + "\n";
+        out += format("  %-10s ", who.c_str()) + printable(text) + "\n";
     }
     return out.empty() ? out : "\nVerdicts left out (by kernel #):\n" + out;
 }
@@ -200,10 +205,11 @@ std::string projection_section(const Profile& p, const std::vector<std::string>&
     out += format("  %-20s %10s %10s %21s %8s %s\n", "target", "here", "projected", "interval",
                   "speedup", "low-confidence");
     for (const TargetTotal& t : totals) {
-        out += format(
-            "  %-20s %10s %10s %10s - %-8s %7.2fx %zu of %zu\n", t.target.substr(0, 20).c_str(),
-            duration(t.source_ns).c_str(), duration(t.point_ns).c_str(), duration(t.low_ns).c_str(),
-            duration(t.high_ns).c_str(), t.source_ns / t.point_ns, t.low_confidence, t.kernels);
+        out += format("  %-20s %10s %10s %10s - %-8s %7.2fx %zu of %zu\n",
+                      utf8_prefix(printable(t.target), 20).c_str(), duration(t.source_ns).c_str(),
+                      duration(t.point_ns).c_str(), duration(t.low_ns).c_str(),
+                      duration(t.high_ns).c_str(), t.source_ns / t.point_ns, t.low_confidence,
+                      t.kernels);
     }
     return out;
 }
@@ -212,16 +218,20 @@ std::string projection_section(const Profile& p, const std::vector<std::string>&
 
 std::string text_summary(const Profile& p, std::size_t top) {
     std::ostringstream out;
-    out << "irf " << p.version << " profile of " << (p.app.empty() ? "(unknown app)" : p.app)
+    // Every text from the run (names, warnings quoting IRF_* values) is escaped: the summary
+    // goes to the terminal, where control characters would act or forge lines.
+    out << "irf " << printable(p.version) << " profile of "
+        << (p.app.empty() ? "(unknown app)" : printable(p.app))
         << (p.rank ? " rank " + std::to_string(*p.rank) : std::string()) << " on "
-        << (p.gpu.name.empty() ? "(unknown GPU)" : p.gpu.name) << "\n";
+        << (p.gpu.name.empty() ? "(unknown GPU)" : printable(p.gpu.name)) << "\n";
     if (p.ceilings) {
         // The source names the entry ("shipped:<key> (<path>)"); the bare name only when it does
         // not.
         const CeilingsUsed& c = *p.ceilings;
         out << "ceilings: "
-            << (c.source.find(c.name) != std::string::npos ? c.source
-                                                           : c.name + " (" + c.source + ")")
+            << printable(c.source.find(c.name) != std::string::npos
+                             ? c.source
+                             : c.name + " (" + c.source + ")")
             << "\n";
     }
     std::vector<const KernelRecord*> order;
@@ -247,7 +257,7 @@ std::string text_summary(const Profile& p, std::size_t top) {
         format("%3s  %-40s %10s %6s %9s %-6s %7s %-10s %6s %5s", "#", "kernel", "time", "time%",
                "launches", "bound", "roof%", "global", "shared", "pred");
     for (const std::string& t : targets) {
-        header += format(" %*s", target_width(t), ("->" + t.substr(0, 30)).c_str());
+        header += format(" %*s", target_width(t), ("->" + utf8_prefix(printable(t), 30)).c_str());
     }
     out << header << "\n";
     for (std::size_t i = 0; i < shown; ++i) {
@@ -265,7 +275,7 @@ std::string text_summary(const Profile& p, std::size_t top) {
     if (!p.warnings.empty()) {
         out << "\nWarnings:\n";
         for (const std::string& w : p.warnings) {
-            out << "  " << w << "\n";
+            out << "  " << printable(w) << "\n";
         }
     }
     return out.str();

@@ -10,6 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "common/text_safety.hpp"
 #include "model/version.hpp"
 #include "tools/irf/launch.hpp"
 #include "tools/irf/trajectory.hpp"
@@ -70,8 +71,8 @@ int exec_application(const RunOptions& options) {
     argv.push_back(nullptr);
     execvp(argv[0], argv.data());
     const int error = errno;
-    std::cerr << "irf: cannot run '" << options.command.front() << "': " << std::strerror(error)
-              << "\n";
+    std::cerr << "irf: cannot run '" << irf::common::printable(options.command.front())
+              << "': " << std::strerror(error) << "\n";
     return error == ENOENT ? 127 : 126;
 }
 
@@ -119,7 +120,7 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        std::cerr << "irf: " << e.what()
+        std::cerr << "irf: " << irf::common::printable(e.what())
                   << " (usage: irf run [options] -- app args; see irf run --help)\n";
         return 2;
     }
@@ -132,7 +133,7 @@ int main(int argc, char** argv) {
         irf::launcher::validate(options);
         return exec_application(options);
     } catch (const irf::launcher::UsageError& e) {
-        std::cerr << "irf: error: " << e.what() << "\n";
+        std::cerr << "irf: error: " << irf::common::printable(e.what()) << "\n";
         return 2;
     }
 }

@@ -4,6 +4,8 @@
 #include <iostream>
 
 #include "common/file_io.hpp"
+#include "model/profile_json.hpp"
+#include "common/text_safety.hpp"
 #include "tools/irf_report/command.hpp"
 #include "tools/irf_report/tools_common.hpp"
 #include "tools/irf_report/tools_merge.hpp"
@@ -19,14 +21,15 @@ struct MergeOptions {
 
 void print_table(const MergedJob& merged, const std::string& output) {
     std::printf("merged %zu rank profiles of %s on %s -> %s\n", merged.files.size(),
-                merged.job.app.c_str(), describe_gpu(merged.job.gpu).c_str(), output.c_str());
+                common::printable(merged.job.app).c_str(), describe_gpu(merged.job.gpu).c_str(),
+                common::printable(output).c_str());
     std::printf("%-36s %7s %10s %10s %10s %10s %9s %7s\n", "kernel", "ranks", "total", "min",
                 "median", "max", "imbalance", "slowest");
     for (std::size_t i = 0; i < merged.stats.size(); ++i) {
         const RankStats& s = merged.stats[i];
         std::string name = short_name(merged.job.kernels[i].name);
-        if (name.size() > 36) {
-            name = name.substr(0, 35) + "~";
+        if (common::utf8_length(name) > 36) {
+            name = common::utf8_prefix(name, 35) + "~";
         }
         const std::string ranks =
             std::to_string(s.ranks_present) + "/" + std::to_string(s.per_rank.size());
@@ -37,7 +40,8 @@ void print_table(const MergedJob& merged, const std::string& output) {
     }
     for (const std::string& w : merged.job.warnings) {
         if (w.rfind("merge: ", 0) == 0) {
-            std::fprintf(stderr, "irf-report: warning: %s\n", w.c_str() + 7);
+            std::fprintf(stderr, "irf-report: warning: %s\n",
+                         common::printable(w.substr(7)).c_str());
         }
     }
 }
@@ -48,7 +52,7 @@ int run_merge(const MergeOptions& o) {
         profiles.push_back(load_input(path));
     }
     const MergedJob merged = merge_profiles(profiles, o.inputs, o.allow_mixed);
-    const std::string text = merged_to_json(merged).dump(2) + "\n";
+    const std::string text = model::dump_json(merged_to_json(merged));
     if (const std::string error = common::write_file_atomic(o.output, text); !error.empty()) {
         throw InputError(error);
     }

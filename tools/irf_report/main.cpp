@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 
+#include "common/text_safety.hpp"
 #include "model/version.hpp"
 #include "tools/irf_report/command.hpp"
 
@@ -49,7 +50,8 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        std::cerr << "irf-report: " << e.what() << " (see irf-report --help)\n";
+        std::cerr << "irf-report: " << irf::common::printable(e.what())
+                  << " (see irf-report --help)\n";
         return 2;
     }
     try {
@@ -59,10 +61,10 @@ int main(int argc, char** argv) {
             }
         }
     } catch (const InputError& e) {
-        std::cerr << "irf-report: error: " << e.what() << "\n";
+        std::cerr << "irf-report: error: " << irf::common::printable(e.what()) << "\n";
         return 2;
     } catch (const std::exception& e) {
-        std::cerr << "irf-report: internal error: " << e.what() << "\n";
+        std::cerr << "irf-report: internal error: " << irf::common::printable(e.what()) << "\n";
         return 3;
     }
     return 2;

@@ -9,6 +9,7 @@
 
 #include "config/kernel_regex.hpp"
 #include "model/profile_json.hpp"
+#include "common/text_safety.hpp"
 #include "tools/irf_report/command.hpp"
 
 namespace irf::report {
@@ -114,7 +115,7 @@ KernelMatch match_kernels(const std::vector<model::KernelRecord>& before,
 }
 
 std::string short_name(const std::string& name) {
-    std::string text = name;
+    std::string text = common::printable(name);
     for (const char* prefix : {"void ", "auto ", "int ", "float ", "double "}) {
         if (text.rfind(prefix, 0) == 0) {
             text = text.substr(std::string(prefix).size());
@@ -169,8 +170,9 @@ std::string format_launch(const model::LaunchConfig& l) {
 }
 
 std::string describe_gpu(const model::GpuInfo& gpu) {
-    return (gpu.name.empty() ? std::string("unknown GPU") : gpu.name) + " (" +
-           (gpu.chip.empty() ? "?" : gpu.chip) + ", cc " + (gpu.cc.empty() ? "?" : gpu.cc) + ")";
+    return common::printable((gpu.name.empty() ? std::string("unknown GPU") : gpu.name) + " (" +
+                            (gpu.chip.empty() ? "?" : gpu.chip) + ", cc " +
+                            (gpu.cc.empty() ? "?" : gpu.cc) + ")");
 }
 
 } // namespace irf::report

@@ -33,7 +33,8 @@ struct KernelMatch {
 [[nodiscard]] KernelMatch match_kernels(const std::vector<model::KernelRecord>& before,
                                         const std::vector<model::KernelRecord>& after);
 
-/// A kernel label for tables: no return type, no parameter list ("f<int>(float*)" -> "f<int>").
+/// A kernel label for tables: no return type, no parameter list ("f<int>(float*)" -> "f<int>"),
+/// control characters escaped (common::printable).
 [[nodiscard]] std::string short_name(const std::string& name);
 
 /// "1.23 ms", "456 us", "789 ns" with three significant digits.
@@ -45,7 +46,7 @@ struct KernelMatch {
 /// "grid [a,b,c] block [x,y,z]".
 [[nodiscard]] std::string format_launch(const model::LaunchConfig& launch);
 
-/// The GPU a profile ran on, for messages: "NVIDIA H100 80GB HBM3 (GH100, cc 9.0)".
+/// The GPU a profile ran on, for messages: "NVIDIA H100 80GB HBM3 (GH100, cc 9.0)", escaped.
 [[nodiscard]] std::string describe_gpu(const model::GpuInfo& gpu);
 
 } // namespace irf::report

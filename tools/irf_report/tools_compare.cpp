@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "common/text_safety.hpp"
 #include "tools/irf_report/tools_common.hpp"
 
 namespace irf::report {
@@ -126,7 +127,8 @@ std::string pair(std::optional<double> b, std::optional<double> a, int digits = 
 }
 
 std::string global_wall(const model::Walls& w) {
-    return w.global ? format_number(w.global->intensity) + " " + w.global->pattern : "-";
+    return w.global ? format_number(w.global->intensity) + " " + common::printable(w.global->pattern)
+                    : "-";
 }
 
 std::string shared_wall(const model::Walls& w) {
@@ -143,9 +145,9 @@ void kernel_block(std::ostringstream& out, const KernelRecord& b, const KernelRe
     const model::IrmResult* ib = irm_of(b);
     const model::IrmResult* ia = irm_of(a);
     if (ib && ia) {
-        out << "  bound        " << ib->bound << " -> " << ia->bound << ", "
-            << format_number(ib->roofline_pct) << "% -> " << format_number(ia->roofline_pct)
-            << "% of roofline\n";
+        out << "  bound        " << common::printable(ib->bound) << " -> "
+            << common::printable(ia->bound) << ", " << format_number(ib->roofline_pct) << "% -> "
+            << format_number(ia->roofline_pct) << "% of roofline\n";
         out << "  warp GIPS    " << pair(ib->gips_warp, ia->gips_warp) << "   thread GIPS "
             << pair(ib->gips_thread, ia->gips_thread) << "\n";
         out << "  II L1        " << pair(ib->ii.l1, ia->ii.l1) << "   L2 "
@@ -180,9 +182,9 @@ std::string compare_reading(const KernelRecord& before, const KernelRecord& afte
 std::string compare_text(const model::Profile& before, const std::string& before_name,
                          const model::Profile& after, const std::string& after_name) {
     std::ostringstream out;
-    out << "before: " << before_name << " (" << describe_gpu(before.gpu) << ", "
+    out << "before: " << common::printable(before_name) << " (" << describe_gpu(before.gpu) << ", "
         << before.kernels.size() << " kernels)\n";
-    out << "after:  " << after_name << " (" << describe_gpu(after.gpu) << ", "
+    out << "after:  " << common::printable(after_name) << " (" << describe_gpu(after.gpu) << ", "
         << after.kernels.size() << " kernels)\n";
     if (before.gpu.name != after.gpu.name || before.gpu.cc != after.gpu.cc) {
         out << "note: the profiles come from different GPUs; movements mix code and machine\n";

@@ -4,9 +4,12 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <set>
 #include <vector>
+
+#include "common/text_safety.hpp"
 
 namespace irf::report {
 namespace {
@@ -129,12 +132,31 @@ void add_projection_columns(std::vector<std::pair<std::string, Cell>>& c,
 
 } // namespace
 
+/// True when a spreadsheet would take `cell` as a formula: it starts with = + - @, or with a tab
+/// or CR (which some strip before looking), and is not simply a number such as -1.5.
+bool looks_like_formula(const std::string& cell) {
+    if (cell.empty() || std::string("=+-@\t\r").find(cell[0]) == std::string::npos) {
+        return false;
+    }
+    char* end = nullptr;
+    (void)std::strtod(cell.c_str(), &end);
+    const bool number = cell[0] != '\t' && cell[0] != '\r' && end == cell.c_str() + cell.size();
+    return !number;
+}
+
 std::string csv_field(const std::string& text) {
-    if (text.find_first_of(",\"\r\n") == std::string::npos) {
-        return text;
+    std::string cell = common::valid_utf8(text);
+    // Formula injection (a kernel named "=cmd|' /C calc'!A0"): prefix a quote, which makes the
+    // spreadsheet show the text as it is, and quote the field (docs/tools.md).
+    const bool formula = looks_like_formula(cell);
+    if (formula) {
+        cell = "'" + cell;
+    }
+    if (!formula && cell.find_first_of(",\"\r\n") == std::string::npos) {
+        return cell;
     }
     std::string out = "\"";
-    for (const char ch : text) {
+    for (const char ch : cell) {
         out += ch == '"' ? "\"\"" : std::string(1, ch);
     }
     return out + "\"";

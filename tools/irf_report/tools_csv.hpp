@@ -8,7 +8,9 @@
 
 namespace irf::report {
 
-/// Quotes a CSV field when RFC 4180 requires it (comma, double quote, CR or LF inside).
+/// Quotes a CSV field when RFC 4180 requires it (comma, double quote, CR or LF inside); a cell a
+/// spreadsheet would run as a formula (= + - @ tab CR first, not a number) gets a leading ' and
+/// quotes; bytes that are not UTF-8 become U+FFFD.
 [[nodiscard]] std::string csv_field(const std::string& text);
 
 /// The profile as CSV: a header row, then one row per kernel in profile order; absent values

@@ -3,6 +3,9 @@
 #include "tools/irf_report/tools_merge.hpp"
 
 #include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -20,7 +23,7 @@ RankStats rank_stats(std::vector<RankTime> ranks) {
     std::sort(ranks.begin(), ranks.end(),
               [](const RankTime& a, const RankTime& b) { return a.rank < b.rank; });
     std::vector<double> times;
-    double sum = 0;
+    long double sum = 0; // the sum of finite doubles stays finite in long double
     for (const RankTime& r : ranks) {
         times.push_back(r.time_ns);
         sum += r.time_ns;
@@ -35,7 +38,7 @@ RankStats rank_stats(std::vector<RankTime> ranks) {
     const std::size_t n = times.size();
     s.min = times.front();
     s.median = n % 2 == 1 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
-    s.mean = sum / static_cast<double>(n);
+    s.mean = static_cast<double>(sum / static_cast<long double>(n));
     if (s.mean > 0) {
         s.imbalance = s.max / s.mean;
     }
@@ -67,8 +70,29 @@ std::vector<std::string> differences(const model::Profile& first, const std::str
     return out;
 }
 
+/// Refuses one run given twice (the same file twice, or a copy): same host, pid and start time
+/// (rank-less profiles with a start time are compared). A rank-less profile takes its input
+/// position as rank and would otherwise be counted twice.
+void refuse_same_run_twice(const std::vector<model::Profile>& inputs,
+                           const std::vector<std::string>& files) {
+    std::map<std::string, std::string> seen;
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        const model::Profile& p = inputs[i];
+        if (p.rank || p.start_time.empty()) { // ranked ones: a repeated rank is refused below
+            continue;
+        }
+        const std::string run = p.host + "|" + std::to_string(p.pid) + "|" + p.start_time;
+        if (const auto it = seen.find(run); it != seen.end()) {
+            throw InputError(files[i] + ": the same run as " + it->second +
+                             " (host, pid and start time); each profile counts once");
+        }
+        seen[run] = files[i];
+    }
+}
+
 std::vector<int> assign_ranks(const std::vector<model::Profile>& inputs,
                               const std::vector<std::string>& files) {
+    refuse_same_run_twice(inputs, files);
     std::vector<int> ranks;
     std::map<int, std::string> seen;
     for (std::size_t i = 0; i < inputs.size(); ++i) {
@@ -84,6 +108,24 @@ std::vector<int> assign_ranks(const std::vector<model::Profile>& inputs,
     return ranks;
 }
 
+/// Sums that would wrap (counts) or reach infinity (times, which JSON cannot hold) stop at the
+/// largest value instead, and `saturated` says that it happened.
+struct Saturating {
+    bool saturated = false;
+
+    void add(std::uint64_t& sum, std::uint64_t value) {
+        const std::uint64_t max = std::numeric_limits<std::uint64_t>::max();
+        saturated = saturated || value > max - sum;
+        sum = value > max - sum ? max : sum + value;
+    }
+
+    void add(double& sum, double value) {
+        const double result = sum + value;
+        saturated = saturated || !std::isfinite(result);
+        sum = std::isfinite(result) ? result : (result > 0 ? DBL_MAX : -DBL_MAX);
+    }
+};
+
 // One kernel of the job while it is being merged.
 struct Pending {
     model::KernelRecord record;
@@ -91,7 +133,7 @@ struct Pending {
     std::map<int, const model::KernelRecord*> by_rank;
 };
 
-void add_kernel(Pending& p, const model::KernelRecord& k, int rank) {
+void add_kernel(Pending& p, const model::KernelRecord& k, int rank, Saturating& sums) {
     model::KernelRecord& r = p.record;
     if (p.by_rank.empty()) {
         r = k;
@@ -99,9 +141,9 @@ void add_kernel(Pending& p, const model::KernelRecord& k, int rank) {
         r.time_ns = {};
         r.time_ns.min = k.time_ns.min;
     }
-    r.launches += k.launches;
-    r.profiled_launches += k.profiled_launches;
-    r.time_ns.total += k.time_ns.total;
+    sums.add(r.launches, k.launches);
+    sums.add(r.profiled_launches, k.profiled_launches);
+    sums.add(r.time_ns.total, k.time_ns.total);
     r.time_ns.min = std::min(r.time_ns.min, k.time_ns.min);
     r.time_ns.max = std::max(r.time_ns.max, k.time_ns.max);
     p.ranks.push_back({rank, k.launches, k.time_ns.total});
@@ -131,13 +173,14 @@ MergedJob merge_profiles(const std::vector<model::Profile>& inputs,
     }
     std::map<std::string, Pending> pending;
     std::vector<std::string> order;
+    Saturating sums;
     for (std::size_t i = 0; i < inputs.size(); ++i) {
         const model::Profile& p = inputs[i];
         const int rank = merged.ranks[i];
         job.start_time = std::min(job.start_time, p.start_time);
         job.end_time = std::max(job.end_time, p.end_time);
-        job.coverage.launches += p.coverage.launches;
-        job.coverage.profiled_launches += p.coverage.profiled_launches;
+        sums.add(job.coverage.launches, p.coverage.launches);
+        sums.add(job.coverage.profiled_launches, p.coverage.profiled_launches);
         job.coverage.passes = std::max(job.coverage.passes, p.coverage.passes);
         for (const std::string& w : p.warnings) {
             job.warnings.push_back("rank " + std::to_string(rank) + ": " + w);
@@ -147,8 +190,12 @@ MergedJob merge_profiles(const std::vector<model::Profile>& inputs,
             if (pending.find(key) == pending.end()) {
                 order.push_back(key);
             }
-            add_kernel(pending[key], k, rank);
+            add_kernel(pending[key], k, rank, sums);
         }
+    }
+    if (sums.saturated) {
+        job.warnings.push_back("merge: launch counts or times too large to sum; capped at the "
+                               "largest value (2^64-1 launches, 1.8e308 ns)");
     }
     for (const std::string& key : order) {
         Pending& p = pending[key];

@@ -72,7 +72,9 @@ TEST(CeilingsYaml, EveryBadFileGivesItsExpectedMessage) {
 }
 
 TEST(CeilingsYaml, MissingFileNamesPath) {
-    EXPECT_EQ(error_of("/nonexistent/x.yaml"), "/nonexistent/x.yaml: (file): cannot open");
+    EXPECT_EQ(error_of("/nonexistent/x.yaml"),
+              "/nonexistent/x.yaml: (file): cannot open /nonexistent/x.yaml: No such file or "
+              "directory");
 }
 
 TEST(CeilingsYaml, ErrorWithoutPositionForEmptyDocument) {

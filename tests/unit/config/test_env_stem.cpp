@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Output stem placeholders, the rank suffix and the job id.
 #include <map>
+#include <stdexcept>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -32,6 +33,24 @@ TEST(Stem, EveryPlaceholder) {
               "/scratch/u/x");
     EXPECT_EQ(expand_stem("a%q{UNSET}b", context()), "ab");
     EXPECT_EQ(expand_stem("100%%-%p", context()), "100%-4242");
+}
+
+TEST(Stem, AComponentThatExpandsToNothingIsRefused) {
+    // "%q{UNSET}/p" would write /p.json at the root, "%q{EMPTY}" a hidden ".json" in the cwd,
+    // "dir/%q{UNSET}" a hidden "dir/.json" (issue 22 item 12).
+    const StemContext c = context(std::nullopt, {{"EMPTY", ""}});
+    for (const char* stem : {"%q{UNSET}/p", "%q{EMPTY}", "dir/%q{UNSET}", "a/%q{EMPTY}/b"}) {
+        EXPECT_THROW((void)expand_stem(stem, c), std::invalid_argument) << stem;
+    }
+    try {
+        (void)expand_stem("%q{UNSET}/p", c);
+    } catch (const std::invalid_argument& e) {
+        EXPECT_STREQ(e.what(), "IRF_OUTPUT=%q{UNSET}/p: \"%q{UNSET}\" expands to an empty path "
+                               "component (unset or empty variable?)");
+    }
+    // Components without placeholders stay as written: "/abs" and "a//b" are the user's choice.
+    EXPECT_EQ(expand_stem("/abs/%q{UNSET}x", c), "/abs/x");
+    EXPECT_EQ(expand_stem("a//b", c), "a//b");
 }
 
 TEST(Stem, SlashesInNamesCannotEscape) {

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // irf-report merge/compare/csv internals: per-rank statistics, CSV quoting, kernel matching and
 // the one-line compare reading.
+#include <cfloat>
+#include <cstdint>
+
 #include <gtest/gtest.h>
 
 #include "tools/irf_report/command.hpp"
@@ -53,6 +56,8 @@ irf::model::Profile rank_profile(int rank, double time_ns, const std::string& gp
     p.rank = rank;
     p.gpu.name = gpu;
     p.host = "node" + std::to_string(rank % 2);
+    p.pid = 1000 + rank;
+    p.start_time = "2026-11-22T10:00:00Z";
     KernelRecord k;
     k.name = "k";
     k.launches = 2;
@@ -92,6 +97,55 @@ TEST(ToolsMerge, DuplicateRanksAreRefused) {
     EXPECT_THROW((void)irf::report::merge_profiles(
                      {rank_profile(0, 1, "G"), rank_profile(0, 1, "G")}, {"a", "b"}, false),
                  irf::report::InputError);
+}
+
+TEST(ToolsMerge, TheSameRunGivenTwiceIsRefused) {
+    // Rank-less profiles take their input position as rank: the same file twice counted twice.
+    irf::model::Profile p = rank_profile(0, 100, "G");
+    p.rank.reset();
+    try {
+        (void)irf::report::merge_profiles({p, p}, {"a.json", "a-copy.json"}, false);
+        FAIL() << "merged one run twice";
+    } catch (const irf::report::InputError& e) {
+        EXPECT_STREQ(e.what(), "a-copy.json: the same run as a.json (host, pid and start time); "
+                               "each profile counts once");
+    }
+}
+
+TEST(ToolsMerge, SumsTooLargeSaturateAndSaySo) {
+    // 2 x (2^64 - 1) launches wrapped to 2^64 - 2; 2 x 1e308 ns summed to inf (written null).
+    std::vector<irf::model::Profile> inputs{rank_profile(0, 1e308, "G"),
+                                            rank_profile(1, 1e308, "G")};
+    for (auto& p : inputs) {
+        p.kernels[0].launches = UINT64_MAX;
+        p.coverage.launches = UINT64_MAX;
+    }
+    const auto merged = irf::report::merge_profiles(inputs, {"a", "b"}, false);
+    const KernelRecord& k = merged.job.kernels[0];
+    EXPECT_EQ(k.launches, UINT64_MAX);
+    EXPECT_EQ(merged.job.coverage.launches, UINT64_MAX);
+    EXPECT_EQ(k.time_ns.total, DBL_MAX);
+    EXPECT_DOUBLE_EQ(merged.stats[0].mean, 1e308); // (1e308 + 1e308) / 2 in long double
+    ASSERT_EQ(merged.job.warnings.size(), 1u);
+    EXPECT_NE(merged.job.warnings[0].find("capped"), std::string::npos);
+    const auto json = irf::report::merged_to_json(merged);
+    EXPECT_TRUE(json["kernels"][0]["time_ns"]["total"].is_number());
+}
+
+TEST(ToolsCsv, FormulaCellsAreNeutralised) {
+    // A spreadsheet runs a cell that starts with = + - @ (or tab/CR before one) as a formula.
+    EXPECT_EQ(irf::report::csv_field("=cmd|' /C calc'!A0"), "\"'=cmd|' /C calc'!A0\"");
+    EXPECT_EQ(irf::report::csv_field("+1+2"), "\"'+1+2\"");
+    EXPECT_EQ(irf::report::csv_field("-x"), "\"'-x\"");
+    EXPECT_EQ(irf::report::csv_field("@SUM(A1)"), "\"'@SUM(A1)\"");
+    EXPECT_EQ(irf::report::csv_field("\t=1"), "\"'\t=1\"");
+    EXPECT_EQ(irf::report::csv_field("\r=1"), "\"'\r=1\"");
+    // Numbers stay numbers; '=' inside a name is harmless.
+    EXPECT_EQ(irf::report::csv_field("-1.5"), "-1.5");
+    EXPECT_EQ(irf::report::csv_field("+2e3"), "+2e3");
+    EXPECT_EQ(irf::report::csv_field("a=b"), "a=b");
+    // Bytes that are not UTF-8 become U+FFFD, as in the JSON.
+    EXPECT_EQ(irf::report::csv_field("caf\xE9"), "caf\xEF\xBF\xBD");
 }
 
 TEST(ToolsCsv, QuotesOnlyWhenNeeded) {

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: Apache-2.0
+// Hostile ceilings YAML under the 4 MiB limit (issue 22 items 7 and 8): alias bombs are refused
+// before any expansion, key checks are linear, FIFOs are refused without blocking.
+#include <sys/stat.h>
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "config/ceilings_yaml.hpp"
+#include "tests/support/temp_dir.hpp"
+
+namespace irf::config {
+namespace {
+
+const char* const s_head = "schema: irf.ceilings/v1\n"
+                           "gpu:\n"
+                           "  name: \"Test GPU\"\n"
+                           "  cc: \"8.0\"\n"
+                           "  sms: 10\n"
+                           "  boost_clock_mhz: 1000\n";
+const char* const s_ceilings = "ceilings:\n"
+                               "  warp_gips: {value: 40, unit: warp-GIPS, provenance: derived, "
+                               "method: \"10 SMs x 4 x 1000 MHz\"}\n";
+
+std::string error_of_text(const std::string& text) {
+    try {
+        (void)parse_ceilings_yaml(text, "bomb.yaml");
+    } catch (const CeilingsError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+TEST(CeilingsHostile, AliasBombIsRefusedBeforeExpansion) {
+    // 100k aliases of a 1 MB string (3 MB of text): expanded, 100 GB (std::bad_alloc before).
+    std::string text =
+        std::string(s_head) + "  note: &big \"" + std::string(1 << 20, 'x') + "\"\n  aliases: [";
+    for (int i = 0; i < 100000; ++i) {
+        text += i ? ",*big" : "*big";
+    }
+    text += "]\n" + std::string(s_ceilings);
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_EQ(error_of_text(text), "bomb.yaml:8: (document): YAML aliases (*name) are not allowed "
+                                   "in ceilings files; write the value out");
+    EXPECT_LT(seconds_since(start), 20.0);
+}
+
+TEST(CeilingsHostile, AnAnchorWithoutAliasIsHarmless) {
+    const std::string text = std::string(s_head) + "  aliases: &a [\"T\"]\n" + s_ceilings;
+    EXPECT_EQ(parse_ceilings_yaml(text, "anchor.yaml").gpu.aliases.size(), 1u);
+}
+
+TEST(CeilingsHostile, ManyKeysAreCheckedInLinearTime) {
+    // 150k detail keys and a duplicate at the end: with a list of seen keys, 1.1e10 string
+    // comparisons (350k keys took 220 s); with a hash set, one pass.
+    std::string text = std::string(s_ceilings) + "  details:\n";
+    for (int i = 0; i < 150000; ++i) {
+        text += "    k" + std::to_string(i) + ": 0\n";
+    }
+    text += "    k0: 0\n";
+    const auto start = std::chrono::steady_clock::now();
+    const std::string error = error_of_text(std::string(s_head) + text);
+    EXPECT_NE(error.find("ceilings.details.k0: duplicate key"), std::string::npos) << error;
+    EXPECT_LT(seconds_since(start), 25.0);
+}
+
+TEST(CeilingsHostile, FifoIsRefusedWithoutBlocking) {
+    test::TempDir dir;
+    const std::filesystem::path fifo = dir.path() / "fifo.yaml";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    try {
+        (void)load_ceilings_file(fifo.string()); // blocked in open(2) for a writer before
+        FAIL() << "a FIFO was accepted";
+    } catch (const CeilingsError& e) {
+        EXPECT_NE(std::string(e.what()).find("not a regular file"), std::string::npos) << e.what();
+    }
+}
+
+} // namespace
+} // namespace irf::config
