@@ -3,6 +3,7 @@
 // ceiling (projection-upcoming-gpus Eq. 2).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,6 +44,11 @@ inline constexpr double k_v100_flops_per_hmma = 512.0;
 [[nodiscard]] std::optional<FlopsResult> flop_roofline(const Counters& counters,
                                                        const config::Ceilings& ceilings,
                                                        std::vector<std::string>& missing);
+
+/// FLOPs of a kernel per precision: fp64, fp32, fp16 from the thread FP counters (add + mul +
+/// 2 x fma) and tensor_<type> from tensor_ops_<type>. Precisions whose counters are absent are
+/// left out; entries with 0 FLOPs are kept.
+[[nodiscard]] std::map<std::string, double> flops_by_precision(const Counters& counters);
 
 /// The FMA-mix ceiling of `precision` (fp64, fp32, fp16) from the FP thread counters and the
 /// `<precision>_fma` / `<precision>_nofma` GFLOP/s ceilings (no-FMA = FMA / 2 when absent);
