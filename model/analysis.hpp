@@ -101,6 +101,8 @@ struct CeilingsUsed {
     double warp_gips = 0;
     std::map<std::string, double> gtxn_per_s; ///< l1, shared, l2, hbm
     std::map<std::string, double> gflops;     ///< per precision key
+    /// Provenance of each ceiling in effect (measured maxima preferred, projection section 4.1)
+    std::map<std::string, std::string> provenance;
 };
 
 } // namespace irf::model

@@ -280,7 +280,8 @@ json ceilings_used_to_json(const CeilingsUsed& u) {
                 {"source", u.source},
                 {"warp_gips", finite_or_null(u.warp_gips)},
                 {"gtxn_per_s", number_map(u.gtxn_per_s)},
-                {"gflops", number_map(u.gflops)}};
+                {"gflops", number_map(u.gflops)},
+                {"provenance", u.provenance}};
 }
 
 CeilingsUsed ceilings_used_from_json(const JsonNode& n) {
@@ -294,6 +295,13 @@ CeilingsUsed ceilings_used_from_json(const JsonNode& n) {
     }
     if (n.has("gflops")) {
         u.gflops = number_map_from(n.at("gflops"));
+    }
+    if (n.has("provenance")) {
+        const JsonNode prov = n.at("provenance");
+        prov.expect_object();
+        for (auto it = prov.value().begin(); it != prov.value().end(); ++it) {
+            u.provenance[it.key()] = prov.at(it.key()).as_str();
+        }
     }
     return u;
 }

@@ -11,6 +11,7 @@
 #include "model/flop_roofline.hpp"
 #include "model/instruction_roofline.hpp"
 #include "model/kernel_ceilings.hpp"
+#include "model/measured_ceilings.hpp"
 #include "model/resource_times.hpp"
 
 namespace irf::model {
@@ -67,6 +68,18 @@ void confidence_rules(const KernelRecord& k, const config::Ceilings& s, const co
                           " blocks < " + std::to_string(t.gpu.sms) +
                           " SMs on the target: idle SMs do not follow the ceilings");
     }
+}
+
+// Which target ceilings are measured maxima rather than peaks (projection section 4.1).
+void note_measured(const config::Ceilings& t, std::vector<std::string>& notes) {
+    std::string keys;
+    for (const auto& [key, provenance] : ceiling_provenance(t)) {
+        if (provenance == "measured" || provenance == "published") {
+            keys += (keys.empty() ? "" : ", ") + key;
+        }
+    }
+    notes.push_back("target ceilings measured (others are peaks): " +
+                    (keys.empty() ? std::string("none") : keys));
 }
 
 using LevelTimes = std::array<std::optional<double>, 3>; // L1, L2, HBM
@@ -194,6 +207,7 @@ std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a
     p.resource_ns_target = known_times(rt);
     p.confidence = "high";
     confidence_rules(k, s, t, p);
+    note_measured(t, p.notes);
     // The projected quantity: the kernel's total time over all launches (Eq. 9 is a ratio).
     const double total = k.time_ns.total > 0 ? k.time_ns.total : *time;
     set_times(p, level_times(*bytes, s, t, *c_s, *c_t, total), rs, rt, *c_s, *c_t, total);

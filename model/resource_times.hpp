@@ -35,11 +35,9 @@ struct ResourceTimes {
 
 /// Compute time = sum over precisions of FLOPs_p / Perf_p (hierarchical Eq. 2-3 per precision).
 /// nullopt, with the reason in `unknown`, when a precision with FLOPs has no ceiling.
-[[nodiscard]] std::optional<double> flop_time_ns(const Counters& counters,
-                                                 const config::Ceilings& ceilings,
-                                                 double predication,
-                                                 std::map<std::string, double>& terms,
-                                                 std::vector<std::string>& unknown);
+[[nodiscard]] std::optional<double>
+flop_time_ns(const Counters& counters, const config::Ceilings& ceilings, double predication,
+             std::map<std::string, double>& terms, std::vector<std::string>& unknown);
 
 /// All resource times of a kernel on a GPU: issue = inst_warp / peak warp GIPS (instruction-
 /// roofline Eq. 2), flops = flop_time_ns, and each memory level = its 32-byte transactions x 32 /

@@ -55,10 +55,10 @@ TEST(ModelFindings, IssueBoundIntegerKernelH100ToL40s) {
 
 TEST(ModelFindings, Fp64PlusFp32KernelH100ToL40s) {
     KernelRecord k = kernel(2.1e8);
-    k.counters["thread_dfma"] = 2e12;     // 4e12 FP64 FLOPs
-    k.counters["thread_ffma"] = 3e12;     // 6e12 FP32 FLOPs
-    k.counters["inst_warp"] = 1.5625e11;  // (2e12 + 3e12) / 32: 1.4946e8 ns of issue on the H100
-    k.counters["inst_thread"] = 5e12;     // no predication
+    k.counters["thread_dfma"] = 2e12;    // 4e12 FP64 FLOPs
+    k.counters["thread_ffma"] = 3e12;    // 6e12 FP32 FLOPs
+    k.counters["inst_warp"] = 1.5625e11; // (2e12 + 3e12) / 32: 1.4946e8 ns of issue on the H100
+    k.counters["inst_thread"] = 5e12;    // no predication
     const Projection p = project_one(k, "h100-sxm5", "l40s");
     EXPECT_EQ(p.bound_source, "flops");
     // H100: 4e12 / 33454.1 + 6e12 / 66908.2 = 1.19567e8 + 8.9675e7 = 2.09242e8 ns

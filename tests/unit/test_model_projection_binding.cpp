@@ -145,7 +145,7 @@ TEST(ModelProjectionBinding, L1BoundKernelFollowsTheL1) {
     KernelRecord k = kernel();
     k.counters["wavefronts_shared_ld"] = 1e6; // 4e6 L1 transactions: 1.28e8 B / 14000 = 9142.9 ns
     k.counters["sectors_global_ld"] = 1e4;
-    k.counters["l2_sectors_read"] = 1e4; // 3.2e5 B / 2996 = 106.8 ns
+    k.counters["l2_sectors_read"] = 1e4;   // 3.2e5 B / 2996 = 106.8 ns
     k.counters["dram_sectors_read"] = 1e4; // 3.2e5 B / 828 = 386.5 ns
     config::Ceilings target = test::v100();
     target.gpu.key = "l1-2x";
