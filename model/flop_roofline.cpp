@@ -80,15 +80,25 @@ double tensor_flops(const Counters& counters, std::string& top_type) {
 }
 
 std::optional<double> hmma_ceiling(const Counters& counters, const config::Ceilings& ceilings,
-                                   double tensor, const std::string& type) {
+                                   double tensor, const std::string& type,
+                                   std::vector<std::string>& missing) {
     const auto peak = ceilings.tensor_tflops.find(type.empty() ? "fp16" : type);
     if (peak == ceilings.tensor_tflops.end() || peak->second.value <= 0) {
         return std::nullopt;
     }
-    // Measured FLOPs per tensor instruction when both counters exist, else the V100 figure.
+    // Measured FLOPs per tensor instruction when both counters exist; 512 is Volta's HMMA only.
     const auto inst = counter(counters, "inst_tensor");
-    const auto per_inst = inst ? safe_ratio(tensor, *inst) : std::nullopt;
-    return hmma_gips(peak->second.value, per_inst ? *per_inst : k_v100_flops_per_hmma);
+    auto per_inst = inst && tensor > 0 ? safe_ratio(tensor, *inst) : std::nullopt;
+    if (!per_inst && ceilings.gpu.cc == "7.0") {
+        per_inst = k_v100_flops_per_hmma;
+    }
+    if (!per_inst) {
+        missing.push_back("flops.hmma_gips_ceiling: FLOPs per tensor instruction unknown on cc " +
+                          ceilings.gpu.cc + " (512 is Volta's HMMA only)");
+        return std::nullopt;
+    }
+    const double gips = hmma_gips(peak->second.value, *per_inst);
+    return gips > 0 ? std::optional<double>(gips) : std::nullopt; // never a zero ceiling
 }
 
 // Per precision (hierarchical Eq. 2-4 applied to each precision's FLOPs alone): GFLOP/s, AI per
@@ -205,7 +215,7 @@ std::optional<FlopsResult> flop_roofline(const Counters& counters, const config:
         r.fma_mix_ceiling_gflops = fma_mix_ceiling(counters, ceilings, r.precision);
     }
     if (inst_tensor && *inst_tensor > 0) {
-        r.hmma_gips_ceiling = hmma_ceiling(counters, ceilings, r.tensor, tensor_type);
+        r.hmma_gips_ceiling = hmma_ceiling(counters, ceilings, r.tensor, tensor_type, missing);
     }
     return r;
 }

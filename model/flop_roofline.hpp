@@ -31,7 +31,8 @@ namespace irf::model {
                                              double adds, double muls);
 
 /// Tensor instruction (HMMA) GIPS ceiling = tensor FLOP/s / FLOPs per instruction
-/// (125 TFLOP/s / 512 = 244 GIPS on V100, instruction-roofline-gpus section 4.x).
+/// (125 TFLOP/s / 512 = 244 GIPS on V100, instruction-roofline-gpus section 4.x). 512 FLOPs per
+/// instruction is Volta's HMMA only; other GPUs need it measured (tensor_ops / inst_tensor).
 [[nodiscard]] double hmma_gips(double tensor_tflops, double flops_per_instruction);
 
 /// FLOPs per tensor instruction the paper assumes for V100 HMMA when it cannot be measured.

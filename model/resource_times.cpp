@@ -56,6 +56,17 @@ std::optional<double> flop_time_ns(const Counters& counters, const config::Ceili
                                    std::vector<std::string>& unknown) {
     const auto flops = flops_by_precision(counters);
     bool complete = true;
+    const auto inst_tensor = counter(counters, "inst_tensor");
+    double tensor_flops = 0;
+    for (const auto& [precision, n] : flops) {
+        tensor_flops += precision.rfind(s_tensor_prefix, 0) == 0 ? n : 0.0;
+    }
+    if (inst_tensor && *inst_tensor > 0 && !(tensor_flops > 0)) {
+        // Tensor work was seen but not measured: its time is unknown, so the bound is undecided
+        // and the projection says so with low confidence (DESIGN section 4 collects the ops).
+        unknown.push_back("flops: tensor instructions without tensor_ops_* counters");
+        complete = false;
+    }
     double total = 0;
     for (const auto& [precision, n] : flops) {
         if (!(n > 0)) {
