@@ -21,15 +21,7 @@ config::Ceilings shipped(const std::string& key) {
 }
 
 KernelRecord kernel(double time_ns) {
-    KernelRecord k;
-    k.name = "k";
-    k.launches = 1;
-    k.profiled_launches = 1;
-    k.time_ns.total = time_ns;
-    k.launch.grid = {100000, 1, 1};
-    k.counters = test::zero_counters();
-    k.counters["time_ns"] = time_ns;
-    return k;
+    return test::kernel_record(time_ns, 100000);
 }
 
 Projection project_one(const KernelRecord& k, const std::string& from, const std::string& to) {

@@ -38,14 +38,7 @@ TEST(ModelMeasuredCeilings, AMeasuredValueIsKept) {
 
 TEST(ModelMeasuredCeilings, AnalyzeUsesAndRecordsThem) {
     Profile p;
-    KernelRecord k;
-    k.name = "k";
-    k.launches = 1;
-    k.profiled_launches = 1;
-    k.time_ns.total = 1e5;
-    k.launch.grid = {1000, 1, 1};
-    k.counters = test::zero_counters();
-    k.counters["time_ns"] = 1e5;
+    KernelRecord k = test::kernel_record(1e5, 1000);
     k.counters["inst_warp"] = 1e6;
     k.counters["sectors_global_ld"] = 2.5e6;
     k.counters["l2_sectors_read"] = 2.5e6;

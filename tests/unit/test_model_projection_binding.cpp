@@ -15,14 +15,7 @@ namespace irf::model {
 namespace {
 
 KernelRecord kernel() {
-    KernelRecord k;
-    k.name = "k";
-    k.launches = 1;
-    k.profiled_launches = 1;
-    k.time_ns.total = 1e5;
-    k.launch.grid = {1000, 1, 1};
-    k.counters = test::zero_counters();
-    k.counters["time_ns"] = 1e5;
+    KernelRecord k = test::kernel_record(1e5, 1000);
     k.counters["inst_warp"] = 1e6; // issue: 1e6 / 489.6 = 2042.5 ns on the V100
     return k;
 }
