@@ -44,11 +44,20 @@ struct Walls {
     std::optional<SharedWall> shared;
 };
 
+/// One precision's share of the FLOP roofline (hierarchical-roofline-gpus Eq. 2-4 per precision).
+struct PrecisionFlops {
+    double flops = 0;                     ///< FLOPs of this precision
+    double gflops = 0;                    ///< its FLOPs / kernel time
+    PerLevel ai;                          ///< its FLOPs per byte at each level
+    std::optional<double> ceiling_gflops; ///< Perf_ceil (Eq. 3) or the tensor peak
+};
+
 /// Hierarchical FLOP roofline (hierarchical-roofline-gpus Eq. 2-7).
 struct FlopsResult {
-    double fp64 = 0, fp32 = 0, fp16 = 0, tensor = 0; ///< FLOP counts
-    double gflops = 0;                               ///< all FLOPs / time
-    PerLevel ai;                                     ///< FLOPs per byte at each level
+    std::map<std::string, PrecisionFlops> by_precision; ///< fp64, fp32, fp16, tensor_<type>
+    double fp64 = 0, fp32 = 0, fp16 = 0, tensor = 0;    ///< FLOP counts
+    double gflops = 0;                                  ///< all FLOPs / time
+    PerLevel ai;                                        ///< FLOPs per byte at each level
     std::optional<double> fma_mix_ceiling_gflops;
     std::optional<double> hmma_gips_ceiling;
     std::string
@@ -58,10 +67,16 @@ struct FlopsResult {
 /// Projected time of a kernel on another GPU (projection-upcoming-gpus Eq. 9).
 struct Projection {
     std::string target; ///< ceilings key or file
-    std::string basis;  ///< "flops" or "instructions"
+    std::string basis;  ///< compute side on the source: "flops" or "instructions" (issue)
     double time_low_ns = 0, time_point_ns = 0, time_high_ns = 0;
-    double speedup_point = 0;       ///< source time / projected point time
-    std::string confidence;         ///< "high" or "low"
+    double time_mean_ns = 0;  ///< the interval's mean (the paper's red line), see docs
+    double speedup_point = 0; ///< source time / projected point time
+    std::string point_method; ///< "binding-resource" or "interval-mean"
+    std::string bound_source; ///< resource binding on the source ("" = undecided)
+    std::string bound_target; ///< resource binding on the target ("" = undecided)
+    std::map<std::string, double> resource_ns_source; ///< known resource times, source GPU
+    std::map<std::string, double> resource_ns_target; ///< known resource times, target GPU
+    std::string confidence;                           ///< "high" or "low"
     std::vector<std::string> notes; ///< why confidence is low, which level bounds, ...
 };
 
@@ -86,6 +101,8 @@ struct CeilingsUsed {
     double warp_gips = 0;
     std::map<std::string, double> gtxn_per_s; ///< l1, shared, l2, hbm
     std::map<std::string, double> gflops;     ///< per precision key
+    /// Provenance of each ceiling in effect (measured maxima preferred, projection section 4.1)
+    std::map<std::string, std::string> provenance;
 };
 
 } // namespace irf::model

@@ -48,6 +48,38 @@ std::map<std::string, double> number_map_from(const JsonNode& n) {
     return out;
 }
 
+json null_if_empty(const std::string& s) {
+    return s.empty() ? json(nullptr) : json(s);
+}
+
+json by_precision_json(const std::map<std::string, PrecisionFlops>& m) {
+    json out = json::object();
+    for (const auto& [name, p] : m) {
+        out[name] = {{"flops", finite_or_null(p.flops)},
+                     {"gflops", finite_or_null(p.gflops)},
+                     {"ai", per_level(p.ai)},
+                     {"ceiling_gflops", opt(p.ceiling_gflops)}};
+    }
+    return out;
+}
+
+std::map<std::string, PrecisionFlops> by_precision_from(const JsonNode& n) {
+    n.expect_object();
+    std::map<std::string, PrecisionFlops> out;
+    for (auto it = n.value().begin(); it != n.value().end(); ++it) {
+        const JsonNode e = n.at(it.key());
+        PrecisionFlops p;
+        p.flops = e.num("flops");
+        p.gflops = e.num("gflops");
+        if (e.has("ai")) {
+            p.ai = per_level_from(e.at("ai"));
+        }
+        p.ceiling_gflops = e.opt_num("ceiling_gflops");
+        out[it.key()] = p;
+    }
+    return out;
+}
+
 json irm_json(const IrmResult& r) {
     return json{{"gips_warp", finite_or_null(r.gips_warp)},
                 {"gips_thread", finite_or_null(r.gips_thread)},
@@ -80,7 +112,8 @@ json flops_json(const FlopsResult& f) {
              {"gflops", finite_or_null(f.gflops)},
              {"ai", per_level(f.ai)},
              {"fma_mix_ceiling_gflops", opt(f.fma_mix_ceiling_gflops)},
-             {"hmma_gips_ceiling", opt(f.hmma_gips_ceiling)}};
+             {"hmma_gips_ceiling", opt(f.hmma_gips_ceiling)},
+             {"by_precision", by_precision_json(f.by_precision)}};
     if (!f.precision.empty()) {
         out["precision"] = f.precision;
     }
@@ -100,19 +133,30 @@ FlopsResult flops_from(const JsonNode& n) {
     f.fma_mix_ceiling_gflops = n.opt_num("fma_mix_ceiling_gflops");
     f.hmma_gips_ceiling = n.opt_num("hmma_gips_ceiling");
     f.precision = n.str("precision");
+    if (n.has("by_precision")) {
+        f.by_precision = by_precision_from(n.at("by_precision"));
+    }
     return f;
 }
 
 json projection_json(const Projection& p) {
-    return json{{"target", p.target},
-                {"basis", p.basis},
-                {"time_ns",
-                 {{"low", finite_or_null(p.time_low_ns)},
-                  {"point", finite_or_null(p.time_point_ns)},
-                  {"high", finite_or_null(p.time_high_ns)}}},
-                {"speedup_point", finite_or_null(p.speedup_point)},
-                {"confidence", p.confidence},
-                {"notes", p.notes}};
+    return json{
+        {"target", p.target},
+        {"basis", p.basis},
+        {"time_ns",
+         {{"low", finite_or_null(p.time_low_ns)},
+          {"point", finite_or_null(p.time_point_ns)},
+          {"high", finite_or_null(p.time_high_ns)},
+          {"mean", finite_or_null(p.time_mean_ns)}}},
+        {"speedup_point", finite_or_null(p.speedup_point)},
+        {"point_method", p.point_method},
+        {"bound",
+         {{"source", null_if_empty(p.bound_source)}, {"target", null_if_empty(p.bound_target)}}},
+        {"resource_ns",
+         {{"source", number_map(p.resource_ns_source)},
+          {"target", number_map(p.resource_ns_target)}}},
+        {"confidence", p.confidence},
+        {"notes", p.notes}};
 }
 
 Projection projection_from(const JsonNode& n) {
@@ -125,6 +169,21 @@ Projection projection_from(const JsonNode& n) {
         p.time_low_ns = t.num("low");
         p.time_point_ns = t.num("point");
         p.time_high_ns = t.num("high");
+        p.time_mean_ns = t.num("mean");
+    }
+    p.point_method = n.str("point_method");
+    if (n.has("bound")) {
+        p.bound_source = n.at("bound").str("source");
+        p.bound_target = n.at("bound").str("target");
+    }
+    if (n.has("resource_ns")) {
+        const JsonNode r = n.at("resource_ns");
+        if (r.has("source")) {
+            p.resource_ns_source = number_map_from(r.at("source"));
+        }
+        if (r.has("target")) {
+            p.resource_ns_target = number_map_from(r.at("target"));
+        }
     }
     p.speedup_point = n.num("speedup_point");
     p.confidence = n.str("confidence");
@@ -221,7 +280,8 @@ json ceilings_used_to_json(const CeilingsUsed& u) {
                 {"source", u.source},
                 {"warp_gips", finite_or_null(u.warp_gips)},
                 {"gtxn_per_s", number_map(u.gtxn_per_s)},
-                {"gflops", number_map(u.gflops)}};
+                {"gflops", number_map(u.gflops)},
+                {"provenance", u.provenance}};
 }
 
 CeilingsUsed ceilings_used_from_json(const JsonNode& n) {
@@ -235,6 +295,13 @@ CeilingsUsed ceilings_used_from_json(const JsonNode& n) {
     }
     if (n.has("gflops")) {
         u.gflops = number_map_from(n.at("gflops"));
+    }
+    if (n.has("provenance")) {
+        const JsonNode prov = n.at("provenance");
+        prov.expect_object();
+        for (auto it = prov.value().begin(); it != prov.value().end(); ++it) {
+            u.provenance[it.key()] = prov.at(it.key()).as_str();
+        }
     }
     return u;
 }

@@ -9,6 +9,7 @@
 #include "model/instruction_mix.hpp"
 #include "model/instruction_roofline.hpp"
 #include "model/kernel_ceilings.hpp"
+#include "model/measured_ceilings.hpp"
 #include "model/predication.hpp"
 #include "model/projection.hpp"
 #include "model/walls.hpp"
@@ -71,6 +72,7 @@ CeilingsUsed ceilings_used(const config::Ceilings& c) {
     for (const auto& [key, q] : c.tensor_tflops) {
         u.gflops["tensor_" + key] = q.value * 1e3;
     }
+    u.provenance = ceiling_provenance(c);
     return u;
 }
 
@@ -96,9 +98,15 @@ KernelAnalysis analyze_kernel(const KernelRecord& kernel, const config::Ceilings
 
 void analyze(Profile& profile, const config::Ceilings& source,
              const std::vector<config::Ceilings>& targets) {
-    profile.ceilings = ceilings_used(source);
+    // Measured maxima over peaks for the roofline and the projection (projection section 4.1).
+    const config::Ceilings measured_source = prefer_measured(source);
+    std::vector<config::Ceilings> measured_targets;
+    for (const config::Ceilings& t : targets) {
+        measured_targets.push_back(prefer_measured(t));
+    }
+    profile.ceilings = ceilings_used(measured_source);
     for (KernelRecord& kernel : profile.kernels) {
-        kernel.analysis = analyze_kernel(kernel, source, targets);
+        kernel.analysis = analyze_kernel(kernel, measured_source, measured_targets);
     }
 }
 

@@ -6,6 +6,8 @@
 
 #include "model/counters.hpp"
 #include "model/instruction_roofline.hpp"
+#include "model/predication.hpp"
+#include "model/resource_times.hpp"
 
 namespace irf::model {
 
@@ -78,18 +80,69 @@ double tensor_flops(const Counters& counters, std::string& top_type) {
 }
 
 std::optional<double> hmma_ceiling(const Counters& counters, const config::Ceilings& ceilings,
-                                   double tensor, const std::string& type) {
+                                   double tensor, const std::string& type,
+                                   std::vector<std::string>& missing) {
     const auto peak = ceilings.tensor_tflops.find(type.empty() ? "fp16" : type);
     if (peak == ceilings.tensor_tflops.end() || peak->second.value <= 0) {
         return std::nullopt;
     }
-    // Measured FLOPs per tensor instruction when both counters exist, else the V100 figure.
+    // Measured FLOPs per tensor instruction when both counters exist; 512 is Volta's HMMA only.
     const auto inst = counter(counters, "inst_tensor");
-    const auto per_inst = inst ? safe_ratio(tensor, *inst) : std::nullopt;
-    return hmma_gips(peak->second.value, per_inst ? *per_inst : k_v100_flops_per_hmma);
+    auto per_inst = inst && tensor > 0 ? safe_ratio(tensor, *inst) : std::nullopt;
+    if (!per_inst && ceilings.gpu.cc == "7.0") {
+        per_inst = k_v100_flops_per_hmma;
+    }
+    if (!per_inst) {
+        missing.push_back("flops.hmma_gips_ceiling: FLOPs per tensor instruction unknown on cc " +
+                          ceilings.gpu.cc + " (512 is Volta's HMMA only)");
+        return std::nullopt;
+    }
+    const double gips = hmma_gips(peak->second.value, *per_inst);
+    return gips > 0 ? std::optional<double>(gips) : std::nullopt; // never a zero ceiling
+}
+
+// Per precision (hierarchical Eq. 2-4 applied to each precision's FLOPs alone): GFLOP/s, AI per
+// level with the same transactions as the total, and the ceiling the precision runs at.
+void fill_by_precision(const Counters& counters, const config::Ceilings& ceilings, FlopsResult& r) {
+    const auto time = counter(counters, "time_ns");
+    const auto txn = std::array<std::optional<double>, 3>{
+        {l1_transactions(counters), l2_transactions(counters), hbm_transactions(counters)}};
+    const auto ai = [](double flops, std::optional<double> t) {
+        return t ? safe_ratio(flops, *t * 32.0) : std::nullopt;
+    };
+    std::vector<std::string> ignored; // predication's own reasons are reported by analyze
+    const double predication = model::predication(counters, ignored).value_or(1.0);
+    for (const auto& [name, n] : flops_by_precision(counters)) {
+        PrecisionFlops p;
+        p.flops = n;
+        p.gflops = time ? safe_ratio(n, *time).value_or(0.0) : 0.0;
+        if (n > 0) {
+            p.ai = PerLevel{ai(n, txn[0]), ai(n, txn[1]), ai(n, txn[2])};
+        }
+        p.ceiling_gflops = precision_ceiling_gflops(counters, ceilings, name, predication);
+        r.by_precision[name] = p;
+    }
 }
 
 } // namespace
+
+std::map<std::string, double> flops_by_precision(const Counters& counters) {
+    std::map<std::string, double> out;
+    for (const auto& p : s_precisions) {
+        const auto adds = counter(counters, p.add);
+        const auto muls = counter(counters, p.mul);
+        const auto fmas = counter(counters, p.fma);
+        if (adds && muls && fmas) {
+            out[p.name] = flop_count(*adds, *muls, *fmas);
+        }
+    }
+    for (const char* type : s_tensor_types) {
+        if (const auto v = counter(counters, std::string("tensor_ops_") + type)) {
+            out[std::string("tensor_") + type] = *v;
+        }
+    }
+    return out;
+}
 
 std::optional<double> fma_mix_ceiling(const Counters& counters, const config::Ceilings& ceilings,
                                       const std::string& precision) {
@@ -157,11 +210,12 @@ std::optional<FlopsResult> flop_roofline(const Counters& counters, const config:
     r.ai.l1 = ai(bytes(l1_transactions(counters)));
     r.ai.l2 = ai(bytes(l2_transactions(counters)));
     r.ai.hbm = ai(bytes(hbm_transactions(counters)));
+    fill_by_precision(counters, ceilings, r);
     if (!r.precision.empty()) {
         r.fma_mix_ceiling_gflops = fma_mix_ceiling(counters, ceilings, r.precision);
     }
     if (inst_tensor && *inst_tensor > 0) {
-        r.hmma_gips_ceiling = hmma_ceiling(counters, ceilings, r.tensor, tensor_type);
+        r.hmma_gips_ceiling = hmma_ceiling(counters, ceilings, r.tensor, tensor_type, missing);
     }
     return r;
 }

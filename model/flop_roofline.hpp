@@ -3,6 +3,7 @@
 // ceiling (projection-upcoming-gpus Eq. 2).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,7 +31,8 @@ namespace irf::model {
                                              double adds, double muls);
 
 /// Tensor instruction (HMMA) GIPS ceiling = tensor FLOP/s / FLOPs per instruction
-/// (125 TFLOP/s / 512 = 244 GIPS on V100, instruction-roofline-gpus section 4.x).
+/// (125 TFLOP/s / 512 = 244 GIPS on V100, instruction-roofline-gpus section 4.x). 512 FLOPs per
+/// instruction is Volta's HMMA only; other GPUs need it measured (tensor_ops / inst_tensor).
 [[nodiscard]] double hmma_gips(double tensor_tflops, double flops_per_instruction);
 
 /// FLOPs per tensor instruction the paper assumes for V100 HMMA when it cannot be measured.
@@ -43,6 +45,11 @@ inline constexpr double k_v100_flops_per_hmma = 512.0;
 [[nodiscard]] std::optional<FlopsResult> flop_roofline(const Counters& counters,
                                                        const config::Ceilings& ceilings,
                                                        std::vector<std::string>& missing);
+
+/// FLOPs of a kernel per precision: fp64, fp32, fp16 from the thread FP counters (add + mul +
+/// 2 x fma) and tensor_<type> from tensor_ops_<type>. Precisions whose counters are absent are
+/// left out; entries with 0 FLOPs are kept.
+[[nodiscard]] std::map<std::string, double> flops_by_precision(const Counters& counters);
 
 /// The FMA-mix ceiling of `precision` (fp64, fp32, fp16) from the FP thread counters and the
 /// `<precision>_fma` / `<precision>_nofma` GFLOP/s ceilings (no-FMA = FMA / 2 when absent);

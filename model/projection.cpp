@@ -11,6 +11,8 @@
 #include "model/flop_roofline.hpp"
 #include "model/instruction_roofline.hpp"
 #include "model/kernel_ceilings.hpp"
+#include "model/measured_ceilings.hpp"
+#include "model/resource_times.hpp"
 
 namespace irf::model {
 
@@ -41,64 +43,8 @@ std::string megabytes(double bytes) {
     return buf;
 }
 
-// Work and compute ceilings of one basis on both GPUs.
-struct Basis {
-    std::string name;
-    double work = 0;
-    double compute_source = 0, compute_target = 0;
-};
-
-// Compute ceiling of the FLOP basis on one GPU (Eq. 2-3), or 0 when the GPU lacks it.
-double flop_compute(const Counters& counters, const KernelAnalysis& a, const config::Ceilings& c) {
-    const FlopsResult& f = *a.flops;
-    const double total = f.fp64 + f.fp32 + f.fp16 + f.tensor;
-    if (f.tensor > total / 2) {
-        std::string type = "fp16";
-        double top = -1;
-        for (const char* t : {"fp16", "bf16", "tf32", "fp8", "fp64", "int8"}) {
-            const auto v = counter(counters, std::string("tensor_ops_") + t);
-            if (v && *v > top) {
-                top = *v;
-                type = t;
-            }
-        }
-        const auto it = c.tensor_tflops.find(type);
-        return it == c.tensor_tflops.end() ? 0.0 : it->second.value * 1e3;
-    }
-    const auto mix = fma_mix_ceiling(counters, c, f.precision);
-    return mix ? perf_ceil(a.predication.value_or(1.0), *mix) : 0.0;
-}
-
-Basis choose_basis(const KernelRecord& k, const KernelAnalysis& a, const config::Ceilings& s,
-                   const config::Ceilings& t, std::vector<std::string>& notes) {
-    Basis b;
-    if (a.flops) {
-        const double total = a.flops->fp64 + a.flops->fp32 + a.flops->fp16 + a.flops->tensor;
-        if (total > 0) {
-            b.compute_source = flop_compute(k.counters, a, s);
-            b.compute_target = flop_compute(k.counters, a, t);
-            if (b.compute_source > 0 && b.compute_target > 0) {
-                b.name = "flops";
-                b.work = total;
-                return b;
-            }
-            notes.push_back("basis: instructions (no matching GFLOP/s ceiling on both GPUs)");
-        } else {
-            notes.push_back("basis: instructions (the kernel executes no FP FLOPs)");
-        }
-    } else {
-        notes.push_back("basis: instructions (FP counters absent)");
-    }
-    b.name = "instructions";
-    b.work = counter(k.counters, "inst_warp").value_or(0.0);
-    b.compute_source = warp_gips_of(s);
-    b.compute_target = warp_gips_of(t);
-    return b;
-}
-
 void confidence_rules(const KernelRecord& k, const config::Ceilings& s, const config::Ceilings& t,
                       Projection& p) {
-    p.confidence = "high";
     const auto dram = counter_sum(k.counters, {"dram_sectors_read", "dram_sectors_write"});
     const double launches = std::max<double>(1.0, static_cast<double>(k.profiled_launches));
     if (dram && s.gpu.l2_bytes > 0 && t.gpu.l2_bytes > 0) {
@@ -124,35 +70,63 @@ void confidence_rules(const KernelRecord& k, const config::Ceilings& s, const co
     }
 }
 
-using LevelTimes = std::array<std::optional<double>, 3>; // L1, L2, HBM
-const std::array<const char*, 3> s_levels{{"l1", "l2", "hbm"}};
+// Which target ceilings are measured maxima rather than peaks (projection section 4.1).
+void note_measured(const config::Ceilings& t, std::vector<std::string>& notes) {
+    std::string keys;
+    for (const auto& [key, provenance] : ceiling_provenance(t)) {
+        if (provenance == "measured" || provenance == "published") {
+            keys += (keys.empty() ? "" : ", ") + key;
+        }
+    }
+    notes.push_back("target ceilings measured (others are peaks): " +
+                    (keys.empty() ? std::string("none") : keys));
+}
 
-// Eq. 1 and 9 at each level with the kernel-specific bandwidth ceilings of Eq. 6-8 on both GPUs.
+using LevelTimes = std::array<std::optional<double>, 3>; // L1, L2, HBM
+
+// Compute-side time of a GPU: the longer of issue and the per-precision FLOP sum; nullopt when
+// the issue time is unknown.
+std::optional<double> compute_time(const ResourceTimes& r) {
+    const auto issue = r.ns.at("issue");
+    const auto flops = r.ns.at("flops");
+    if (!issue) {
+        return std::nullopt;
+    }
+    return flops ? std::max(*issue, *flops) : *issue;
+}
+
+// Eq. 9 at each level in time form. roofline(OI) = min(BW x OI, Perf) = work / max(N/BW,
+// work/Perf), so t_t = t_s x max(N/BW_t, C_t) / max(N/BW_s, C_s), with N/BW the level's time at
+// the kernel-specific ceiling of Eq. 6-8 and C the compute-side time.
 LevelTimes level_times(const LevelBytes& bytes, const config::Ceilings& s,
-                       const config::Ceilings& t, const Basis& basis, double total) {
+                       const config::Ceilings& t, double c_s, double c_t, double total) {
     const BandwidthCeilings cs = bandwidth_ceilings(bytes, bandwidths(s));
     const BandwidthCeilings ct = bandwidth_ceilings(bytes, bandwidths(t));
-    const LevelTimes n{{cs.bytes.l1, cs.bytes.l2, cs.bytes.hbm}};
-    const LevelTimes bw_s{{cs.gbs.l1, cs.gbs.l2, cs.gbs.hbm}};
-    const LevelTimes bw_t{{ct.gbs.l1, ct.gbs.l2, ct.gbs.hbm}};
+    const LevelTimes mem_s{{cs.time_ns.l1, cs.time_ns.l2, cs.time_ns.hbm}};
+    const LevelTimes mem_t{{ct.time_ns.l1, ct.time_ns.l2, ct.time_ns.hbm}};
     LevelTimes times;
     for (std::size_t i = 0; i < times.size(); ++i) {
-        if (!n[i] || !bw_s[i] || !bw_t[i]) {
-            continue;
+        if (mem_s[i] && mem_t[i]) {
+            times[i] = projected_time_ns(total, std::max(*mem_t[i], c_t), std::max(*mem_s[i], c_s));
         }
-        const double oi = basis.work / *n[i]; // Eq. 10 (same memory traffic on the target)
-        const double r_s = roofline(oi, *bw_s[i], basis.compute_source);
-        const double r_t = roofline(oi, *bw_t[i], basis.compute_target);
-        times[i] = projected_time_ns(total, r_s, r_t);
     }
     return times;
 }
 
-// Interval = min/max over the levels; point = the level bounding the kernel on the source.
-void set_interval(Projection& p, const LevelTimes& times, const std::string& bound,
-                  const Basis& basis, double total) {
-    const double compute_only =
-        projected_time_ns(total, basis.compute_source, basis.compute_target);
+std::map<std::string, double> known_times(const ResourceTimes& r) {
+    std::map<std::string, double> out;
+    for (const auto& [name, v] : r.ns) {
+        if (v) {
+            out[name] = *v;
+        }
+    }
+    return out;
+}
+
+// The paper's interval (min/max of the level times), its mean, and the point: the binding
+// resource's time ratio when both GPUs' bounds are decided, else the interval mean.
+void set_times(Projection& p, const LevelTimes& times, const ResourceTimes& rs,
+               const ResourceTimes& rt, double c_s, double c_t, double total) {
     double low = INFINITY, high = 0;
     for (const auto& v : times) {
         if (v) {
@@ -161,29 +135,48 @@ void set_interval(Projection& p, const LevelTimes& times, const std::string& bou
         }
     }
     if (!(high > 0) || !std::isfinite(low)) {
-        low = high = compute_only;
-        p.notes.push_back("no memory level could be projected: compute ceilings only");
+        low = high = projected_time_ns(total, c_t, c_s);
+        p.notes.push_back("no memory level could be projected: compute side only");
     }
-    double point = std::sqrt(low * high);
-    std::string why = "point: geometric mean of the interval (no bound on the source)";
-    for (std::size_t i = 0; i < times.size(); ++i) {
-        if (bound == s_levels[i] && times[i]) {
-            point = *times[i];
-            why = std::string("point: ") + s_levels[i] + " level (bounds the kernel on the source)";
-        }
-    }
-    if (bound == "issue") {
-        point = std::clamp(compute_only, low, high);
-        why = "point: compute ceilings (the kernel is issue-bound on the source)";
-    }
-    p.notes.insert(p.notes.begin(), why);
     p.time_low_ns = low;
     p.time_high_ns = high;
-    p.time_point_ns = point;
-    p.speedup_point = point > 0 ? total / point : 0.0;
+    p.time_mean_ns = interval_mean_ns(low, high);
+    p.bound_source = binding_resource(rs);
+    p.bound_target = binding_resource(rt);
+    if (!p.bound_source.empty() && !p.bound_target.empty()) {
+        p.point_method = "binding-resource";
+        p.time_point_ns = projected_time_ns(total, longest_time_ns(rt), longest_time_ns(rs));
+        p.notes.insert(p.notes.begin(), "point: " + p.bound_source + " binds on the source, " +
+                                            p.bound_target +
+                                            " on the target; t = t_s x t_target / t_source");
+        if (p.time_point_ns < low || p.time_point_ns > high) {
+            p.notes.push_back("point lies outside the Eq. 9 interval: the levels overlap "
+                              "(hierarchical roofline) instead of adding up (Eq. 6-8)");
+        }
+    } else {
+        p.point_method = "interval-mean";
+        p.time_point_ns = p.time_mean_ns;
+        p.confidence = "low";
+        std::string why;
+        for (const std::string& u : p.bound_source.empty() ? rs.unknown : rt.unknown) {
+            why += (why.empty() ? "" : "; ") + u;
+        }
+        p.notes.insert(p.notes.begin(),
+                       std::string("point: interval mean (bound undecided on the ") +
+                           (p.bound_source.empty() ? "source" : "target") + ": " + why + ")");
+    }
+    p.speedup_point = p.time_point_ns > 0 ? total / p.time_point_ns : 0.0;
 }
 
 } // namespace
+
+double interval_mean_ns(double low_ns, double high_ns) {
+    // The interval is one of performance (work / time); its mean in time is the harmonic mean.
+    if (!(low_ns > 0) || !(high_ns > 0)) {
+        return 0.0;
+    }
+    return 2.0 / (1.0 / low_ns + 1.0 / high_ns);
+}
 
 std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a,
                                   const config::Ceilings& s, const config::Ceilings& t,
@@ -197,19 +190,27 @@ std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a
                                   : std::string("kernel time is 0 ns or absent")));
         return std::nullopt;
     }
-    Projection p;
-    p.target = name;
-    const Basis basis = choose_basis(k, a, s, t, p.notes);
-    p.basis = basis.name;
-    if (!(basis.work > 0) || !(basis.compute_source > 0) || !(basis.compute_target > 0)) {
-        missing.push_back("projection[" + name + "]: no work or no compute ceiling to project");
+    const double predication = a.predication.value_or(1.0);
+    const ResourceTimes rs = resource_times(k.counters, s, predication);
+    const ResourceTimes rt = resource_times(k.counters, t, predication);
+    const auto c_s = compute_time(rs);
+    const auto c_t = compute_time(rt);
+    if (!c_s || !c_t || !(*c_s > 0) || !(*c_t > 0)) {
+        missing.push_back("projection[" + name + "]: no instructions or no issue ceiling");
         return std::nullopt;
     }
+    Projection p;
+    p.target = name;
+    const auto flops_s = rs.ns.at("flops");
+    p.basis = flops_s && *flops_s > *rs.ns.at("issue") ? "flops" : "instructions";
+    p.resource_ns_source = known_times(rs);
+    p.resource_ns_target = known_times(rt);
+    p.confidence = "high";
+    confidence_rules(k, s, t, p);
+    note_measured(t, p.notes);
     // The projected quantity: the kernel's total time over all launches (Eq. 9 is a ratio).
     const double total = k.time_ns.total > 0 ? k.time_ns.total : *time;
-    set_interval(p, level_times(*bytes, s, t, basis, total), a.irm ? a.irm->bound : "", basis,
-                 total);
-    confidence_rules(k, s, t, p);
+    set_times(p, level_times(*bytes, s, t, *c_s, *c_t, total), rs, rt, *c_s, *c_t, total);
     return p;
 }
 

@@ -20,15 +20,19 @@ namespace irf::model {
 /// Peak warp GIPS of a ceilings entry: its warp_gips value, else SMs x schedulers x boost clock.
 [[nodiscard]] double warp_gips_of(const config::Ceilings& ceilings);
 
-/// Projects `kernel` (already analysed on `source`: `analysis` holds its irm, flops and
-/// predication) onto `target`. One projected time per level (L1, L2, HBM) using the
-/// kernel-specific rooflines of Eq. 1-8 on both GPUs with the source's intensities; low/high are
-/// their min/max and the point is the level that bounds the kernel on the source (irm.bound;
-/// "issue" uses the compute ceilings' ratio, kept inside [low, high]). The basis is FLOPs when
-/// the kernel has FP FLOPs and both GPUs have the matching compute ceiling, else warp
-/// instructions. Confidence is "low" when the working set (DRAM bytes per launch) fits in one
-/// GPU's L2 and not the other's, or the grid has fewer blocks than the target has SMs; the notes
-/// say why. nullopt, with a reason in `missing`, when time or memory counters are absent.
+/// The mean of a projected time interval as the paper's red line: the interval is of
+/// performance (work / time), so in time it is the harmonic mean 2 / (1/low + 1/high).
+[[nodiscard]] double interval_mean_ns(double low_ns, double high_ns);
+
+/// Projects `kernel` (already analysed on `source`) onto `target`.
+/// Interval: Eq. 9 at L1, L2 and HBM with the kernel-specific ceilings of Eq. 6-8 and a compute
+/// side of max(issue time, sum over precisions of FLOPs_p / Perf_p); low/high = min/max, mean =
+/// interval_mean_ns. Point: t_s x (slowest resource time on the target) / (slowest on the
+/// source), over issue, FLOPs, L1, L2 and HBM (resource_times); the interval mean, with low
+/// confidence, when an unknown resource leaves either bound undecided. Confidence is also "low"
+/// when the working set fits one GPU's L2 only, or the grid has fewer blocks than the target has
+/// SMs; the notes say why. nullopt, with a reason in `missing`, when time, instructions or memory
+/// counters are absent.
 [[nodiscard]] std::optional<Projection>
 project(const KernelRecord& kernel, const KernelAnalysis& analysis, const config::Ceilings& source,
         const config::Ceilings& target, std::vector<std::string>& missing);

@@ -50,4 +50,17 @@ inline model::Counters zero_counters() {
     return c;
 }
 
+/// A kernel of one launch over `blocks` blocks, `time_ns` long, with every counter at 0.
+inline model::KernelRecord kernel_record(double time_ns, std::uint32_t blocks) {
+    model::KernelRecord k;
+    k.name = "k";
+    k.launches = 1;
+    k.profiled_launches = 1;
+    k.time_ns.total = time_ns;
+    k.launch.grid = {blocks, 1, 1};
+    k.counters = zero_counters();
+    k.counters["time_ns"] = time_ns;
+    return k;
+}
+
 } // namespace irf::test

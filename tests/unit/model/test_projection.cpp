@@ -74,9 +74,10 @@ TEST(ModelProjection, IssueBoundFp64KernelOntoTwiceTheSms) {
     ASSERT_TRUE(a.irm.has_value());
     EXPECT_EQ(a.irm->bound, "issue");
     const Projection& p = only_projection(a);
-    EXPECT_EQ(p.basis, "flops");
-    // Compute binds at every level (AI 2e8 / 32000 B x 828 GB/s >> 7800 GFLOP/s):
-    // t = 1e5 x Perf_ceil_s / Perf_ceil_t = 1e5 x 7800 / 15600 = 5e4
+    // Issue (4.896e7 / 489.6 = 1e5 ns) outlasts the FLOPs (2e8 / 7800 = 25641 ns) on both GPUs
+    EXPECT_EQ(p.basis, "instructions");
+    EXPECT_EQ(p.bound_source, "issue");
+    // Compute binds at every level: t = 1e5 x (4.896e7 / 979.2) / (4.896e7 / 489.6) = 5e4
     EXPECT_NEAR(p.time_low_ns, 5e4, 1e-6);
     EXPECT_NEAR(p.time_point_ns, 5e4, 1e-6);
     EXPECT_NEAR(p.time_high_ns, 5e4, 1e-6);
@@ -98,15 +99,21 @@ TEST(ModelProjection, IntegerOnlyL2BoundKernelWithFewBlocks) {
     EXPECT_EQ(a.irm->bound, "l2"); // 1 x 93.625 < 437.5 (L1) < 489.6 < 100 x 25.875 (HBM)
     const Projection& p = only_projection(a);
     EXPECT_EQ(p.basis, "instructions");
-    // L2 level, Eq. 7: L2 hits 3.168e7 B, HBM 3.2e5 B;
+    // Point, the binding resource (L2 on both): 3.2e7 B at 2996 then 5992 GB/s;
+    // t = 1e5 x (3.2e7/5992) / (3.2e7/2996) = 5e4
+    EXPECT_EQ(p.bound_source, "l2");
+    EXPECT_EQ(p.bound_target, "l2");
+    EXPECT_NEAR(p.time_point_ns, 5e4, 1e-6);
+    EXPECT_NEAR(p.speedup_point, 2, 1e-9);
+    // Eq. 9 interval. L2 level, Eq. 7: L2 hits 3.168e7 B, HBM 3.2e5 B;
     // t = 1e5 x (3.168e7/5992 + 3.2e5/828) / (3.168e7/2996 + 3.2e5/828) = 51763.0
     const double l2 = 1e5 * (3.168e7 / 5992 + 3.2e5 / 828) / (3.168e7 / 2996 + 3.2e5 / 828);
-    EXPECT_NEAR(p.time_point_ns, l2, 1e-6);
-    EXPECT_NEAR(p.time_point_ns, 51763.0, 0.1);
     EXPECT_NEAR(p.time_low_ns, l2, 1e-6); // L1 level has no L1 hits: same as L2
+    EXPECT_NEAR(p.time_low_ns, 51763.0, 0.1);
     // HBM level: 1e6 / (3.2e5/828) GIPS > 489.6 on both, so issue binds: ratio 1
     EXPECT_NEAR(p.time_high_ns, 1e5, 1e-6);
-    EXPECT_NEAR(p.speedup_point, 1e5 / l2, 1e-9); // 1.93
+    // Mean (performance interval, so harmonic in time): 2 / (1/51763.0 + 1/1e5) = 68215.9
+    EXPECT_NEAR(p.time_mean_ns, 2 / (1 / l2 + 1 / 1e5), 1e-6);
     EXPECT_EQ(p.confidence, "low");
     bool said_why = false;
     for (const std::string& n : p.notes) {

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: Apache-2.0
+// Time a kernel needs from each resource of a GPU (hierarchical-roofline-gpus Eq. 2-4;
+// projection-upcoming-gpus Eq. 2-4; instruction-roofline-gpus Eq. 2).
+#include "model/resource_times.hpp"
+
+#include <algorithm>
+
+#include "model/counters.hpp"
+#include "model/flop_roofline.hpp"
+#include "model/instruction_roofline.hpp"
+#include "model/kernel_ceilings.hpp"
+#include "model/projection.hpp"
+
+namespace irf::model {
+
+namespace {
+
+const char* const s_tensor_prefix = "tensor_";
+
+// Time of `transactions` 32-byte transactions at `gbs`; nullopt when either is unknown.
+std::optional<double> level_time(std::optional<double> transactions,
+                                 const std::optional<config::Quantity>& gbs) {
+    if (!transactions) {
+        return std::nullopt;
+    }
+    if (*transactions <= 0) {
+        return 0.0;
+    }
+    if (!gbs || gbs->value <= 0) {
+        return std::nullopt;
+    }
+    return *transactions * 32.0 / gbs->value; // bytes / (1e9 B/s) = ns
+}
+
+} // namespace
+
+std::optional<double> precision_ceiling_gflops(const Counters& counters,
+                                               const config::Ceilings& ceilings,
+                                               const std::string& precision, double predication) {
+    if (precision.rfind(s_tensor_prefix, 0) == 0) {
+        const auto it = ceilings.tensor_tflops.find(precision.substr(7));
+        if (it == ceilings.tensor_tflops.end() || it->second.value <= 0) {
+            return std::nullopt;
+        }
+        return it->second.value * 1e3; // TFLOP/s -> GFLOP/s
+    }
+    const auto mix = fma_mix_ceiling(counters, ceilings, precision);
+    if (!mix || !(*mix > 0)) {
+        return std::nullopt;
+    }
+    return perf_ceil(predication, *mix); // projection Eq. 3
+}
+
+std::optional<double> flop_time_ns(const Counters& counters, const config::Ceilings& ceilings,
+                                   double predication, std::map<std::string, double>& terms,
+                                   std::vector<std::string>& unknown) {
+    const auto flops = flops_by_precision(counters);
+    bool complete = true;
+    const auto inst_tensor = counter(counters, "inst_tensor");
+    double tensor_flops = 0;
+    for (const auto& [precision, n] : flops) {
+        tensor_flops += precision.rfind(s_tensor_prefix, 0) == 0 ? n : 0.0;
+    }
+    if (inst_tensor && *inst_tensor > 0 && !(tensor_flops > 0)) {
+        // Tensor work was seen but not measured: its time is unknown, so the bound is undecided
+        // and the projection says so with low confidence (DESIGN section 4 collects the ops).
+        unknown.push_back("flops: tensor instructions without tensor_ops_* counters");
+        complete = false;
+    }
+    double total = 0;
+    for (const auto& [precision, n] : flops) {
+        if (!(n > 0)) {
+            continue;
+        }
+        const auto ceiling = precision_ceiling_gflops(counters, ceilings, precision, predication);
+        if (!ceiling) {
+            unknown.push_back("flops: no " + precision + " ceiling");
+            complete = false;
+            continue;
+        }
+        terms[precision] = n / *ceiling; // FLOPs / (FLOPs per ns)
+        total += terms[precision];
+    }
+    if (!complete) {
+        return std::nullopt;
+    }
+    return total;
+}
+
+ResourceTimes resource_times(const Counters& counters, const config::Ceilings& ceilings,
+                             double predication) {
+    ResourceTimes t;
+    const auto inst = counter(counters, "inst_warp");
+    const double gips = warp_gips_of(ceilings);
+    t.ns["issue"] = inst && gips > 0 ? std::optional<double>(*inst / gips) : std::nullopt;
+    t.ns["flops"] = flop_time_ns(counters, ceilings, predication, t.flops_ns, t.unknown);
+    t.ns["l1"] = level_time(l1_transactions(counters), ceilings.l1_gbs);
+    t.ns["l2"] = level_time(l2_transactions(counters), ceilings.l2_gbs);
+    t.ns["hbm"] = level_time(hbm_transactions(counters), ceilings.hbm_gbs);
+    for (const char* r : {"issue", "l1", "l2", "hbm"}) {
+        if (!t.ns[r]) {
+            t.unknown.push_back(std::string(r) + ": counters or ceiling unknown");
+        }
+    }
+    return t;
+}
+
+double longest_time_ns(const ResourceTimes& times) {
+    double longest = 0;
+    for (const auto& [name, v] : times.ns) {
+        if (v) {
+            longest = std::max(longest, *v);
+        }
+    }
+    return longest;
+}
+
+std::string binding_resource(const ResourceTimes& times) {
+    if (!times.unknown.empty()) {
+        return "";
+    }
+    std::string bound;
+    double longest = -1;
+    for (const char* r : k_resources) {
+        const auto it = times.ns.find(r);
+        if (it != times.ns.end() && it->second && *it->second > longest) {
+            longest = *it->second;
+            bound = r;
+        }
+    }
+    return bound;
+}
+
+} // namespace irf::model

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: Apache-2.0
+// Time a kernel needs from each resource of a GPU at its peak: the issue slots, the FLOP units of
+// each precision and the memory levels (hierarchical-roofline-gpus Eq. 2-4; projection-upcoming-
+// gpus Eq. 2-4; instruction-roofline-gpus Eq. 2). The slowest resource binds the kernel.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/ceilings.hpp"
+#include "model/profile.hpp"
+
+namespace irf::model {
+
+/// Names of the resources, in tie-break order (issue first, as in irm.bound).
+inline constexpr const char* k_resources[] = {"issue", "flops", "l1", "l2", "hbm"};
+
+/// Per-resource times in ns on one GPU. A resource is absent (nullopt) when a counter or a
+/// ceiling it needs is unknown; 0 when the kernel does not use it.
+struct ResourceTimes {
+    std::map<std::string, std::optional<double>> ns; ///< keys of k_resources
+    std::map<std::string, double> flops_ns;          ///< the terms of the FLOP sum, per precision
+    std::vector<std::string> unknown;                ///< "flops: no fp64_fma ceiling", ...
+};
+
+/// The ceiling in GFLOP/s a precision's FLOPs run at on `ceilings`: Perf_ceil = predication x
+/// Perf_mix (projection Eq. 2-3) for fp64/fp32/fp16, the dense tensor TFLOP/s x 1e3 for
+/// tensor_<type>. nullopt when the ceiling is unknown.
+[[nodiscard]] std::optional<double> precision_ceiling_gflops(const Counters& counters,
+                                                             const config::Ceilings& ceilings,
+                                                             const std::string& precision,
+                                                             double predication);
+
+/// Compute time = sum over precisions of FLOPs_p / Perf_p (hierarchical Eq. 2-3 per precision).
+/// nullopt, with the reason in `unknown`, when a precision with FLOPs has no ceiling.
+[[nodiscard]] std::optional<double>
+flop_time_ns(const Counters& counters, const config::Ceilings& ceilings, double predication,
+             std::map<std::string, double>& terms, std::vector<std::string>& unknown);
+
+/// All resource times of a kernel on a GPU: issue = inst_warp / peak warp GIPS (instruction-
+/// roofline Eq. 2), flops = flop_time_ns, and each memory level = its 32-byte transactions x 32 /
+/// the level's GB/s (the same transactions as the Instruction Roofline's intensities).
+[[nodiscard]] ResourceTimes resource_times(const Counters& counters,
+                                           const config::Ceilings& ceilings, double predication);
+
+/// The resource with the longest time, or "" when an unknown resource could be longer.
+[[nodiscard]] std::string binding_resource(const ResourceTimes& times);
+
+/// The longest known time (0 when none is known).
+[[nodiscard]] double longest_time_ns(const ResourceTimes& times);
+
+} // namespace irf::model

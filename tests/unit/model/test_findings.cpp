@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: Apache-2.0
+// The three findings of issue 18 (model fidelity), reproduced on the shipped ceilings: each kernel
+// is projected on the resource that binds it (projection-upcoming-gpus Eq. 9 in time form, with
+// the per-precision compute time of hierarchical-roofline-gpus Eq. 2-3), and the L2 ceilings
+// follow one method per die x SMs x clock (docs/ceilings.md).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "config/gpu_database.hpp"
+#include "model/analyze.hpp"
+#include "tests/unit/model/model_fixtures.hpp"
+
+namespace irf::model {
+namespace {
+
+config::Ceilings shipped(const std::string& key) {
+    const auto dir = std::filesystem::path(IRF_SOURCE_DIR) / "config" / "gpus";
+    return config::load_shipped(key, {dir.string()});
+}
+
+KernelRecord kernel(double time_ns) {
+    return test::kernel_record(time_ns, 100000);
+}
+
+Projection project_one(const KernelRecord& k, const std::string& from, const std::string& to) {
+    const KernelAnalysis a = analyze_kernel(k, shipped(from), {shipped(to)});
+    EXPECT_EQ(a.projection.size(), 1u);
+    return a.projection.empty() ? Projection{} : a.projection.front();
+}
+
+TEST(ModelFindings, IssueBoundIntegerKernelH100ToL40s) {
+    KernelRecord k = kernel(1e6);
+    k.counters["inst_warp"] = 1.0454e9; // 1.0454e9 / 1045.4 warp GIPS = 1e6 ns: issue-bound
+    k.counters["thread_dfma"] = 1e6;    // 2e6 FLOPs = 2 GFLOP/s; on the L40S 2e6 / 1431.4 = 1397 ns
+    k.counters["sectors_global_ld"] = 1e6;
+    k.counters["l2_sectors_read"] = 1e6;
+    k.counters["dram_sectors_read"] = 1e6;
+    const Projection p = project_one(k, "h100-sxm5", "l40s");
+    EXPECT_EQ(p.bound_source, "issue");
+    EXPECT_EQ(p.bound_target, "issue");
+    // t = 1e6 x (1.0454e9 / 1431.4) / 1e6 = 730334 ns: 1045.4 / 1431.4 -> 1.369x faster
+    EXPECT_NEAR(p.time_point_ns, 1e6 * 1045.4 / 1431.4, 1e-3);
+    EXPECT_NEAR(p.speedup_point, 1.369, 0.001);
+}
+
+TEST(ModelFindings, Fp64PlusFp32KernelH100ToL40s) {
+    KernelRecord k = kernel(2.1e8);
+    k.counters["thread_dfma"] = 2e12;    // 4e12 FP64 FLOPs
+    k.counters["thread_ffma"] = 3e12;    // 6e12 FP32 FLOPs
+    k.counters["inst_warp"] = 1.5625e11; // (2e12 + 3e12) / 32: 1.4946e8 ns of issue on the H100
+    k.counters["inst_thread"] = 5e12;    // no predication
+    const Projection p = project_one(k, "h100-sxm5", "l40s");
+    EXPECT_EQ(p.bound_source, "flops");
+    // H100: 4e12 / 33454.1 + 6e12 / 66908.2 = 1.19567e8 + 8.9675e7 = 2.09242e8 ns
+    // L40S: 4e12 / 1431.4 + 6e12 / 91607 = 2.79447e9 + 6.5497e7 = 2.85997e9 ns
+    // t = 2.1e8 x 2.85997e9 / 2.09242e8 = 2.8703e9 ns: 13.67x slower (not 1.37x faster)
+    const double ratio = (4e12 / 1431.4 + 6e12 / 91607) / (4e12 / 33454.1 + 6e12 / 66908.2);
+    EXPECT_NEAR(p.time_point_ns, 2.1e8 * ratio, 1.0);
+    EXPECT_NEAR(1.0 / p.speedup_point, 13.67, 0.01);
+}
+
+TEST(ModelFindings, L2BoundKernelH100ToH200IsNotFaster) {
+    KernelRecord k = kernel(4e6);
+    k.counters["inst_warp"] = 1e9;         // 1e9 / 1045.4 = 956,572 ns
+    k.counters["sectors_global_ld"] = 1e9; // L1: 3.2e10 B / 33454 = 956,535 ns
+    k.counters["l2_sectors_read"] = 1e9;   // L2: 3.2e10 B / 10300 = 3,106,796 ns on both GPUs
+    k.counters["dram_sectors_read"] = 1e7; // HBM: 3.2e8 B / 3352.3 = 95,457 ns (4800 on the H200)
+    const Projection p = project_one(k, "h100-sxm5", "h200-sxm");
+    EXPECT_EQ(p.bound_source, "l2");
+    EXPECT_EQ(p.bound_target, "l2");
+    // Same die, SMs, clock and L2: t = 4e6 x 3106796 / 3106796 = 4e6 (was 1.30x faster)
+    EXPECT_NEAR(p.time_point_ns, 4e6, 1e-3);
+    EXPECT_NEAR(p.speedup_point, 1.0, 1e-12);
+}
+
+TEST(CeilingsDatabaseL2, OneFigurePerDieSmsAndClock) {
+    // GH100 at 132 SMs x 1980 MHz: 10300 GB/s (H200 gpu-l2-cache plateau = 39.41 B/clk/SM)
+    EXPECT_DOUBLE_EQ(shipped("h100-sxm5").l2_gbs->value, shipped("h200-sxm").l2_gbs->value);
+    EXPECT_DOUBLE_EQ(shipped("gh200").l2_gbs->value, shipped("h200-sxm").l2_gbs->value);
+    // B200: 148 SMs x 39.41 B/clk/SM x 1980 MHz = 11548.9 GB/s (GH100's per-SM rate assumed)
+    EXPECT_NEAR(shipped("b200").l2_gbs->value, 148 * 39.41 * 1.98, 1.0);
+    // A100: the gpu-l2-cache plateau, 5480 GB/s (108 x 35.99 B/clk/SM x 1.41 GHz), like the others
+    for (const char* key : {"a100-pcie", "a100-sxm4-40gb", "a100-sxm4-80gb"}) {
+        EXPECT_DOUBLE_EQ(shipped(key).l2_gbs->value, 5480) << key;
+        EXPECT_EQ(shipped(key).l2_gbs->provenance, config::Provenance::published) << key;
+    }
+    // AD102: L40S 142 x 14.99 x 2.52 = 5363.9; RTX 4090 128 x 14.99 x 2.52 = 4835.0
+    EXPECT_NEAR(shipped("l40s").l2_gbs->value / 142, shipped("rtx-4090").l2_gbs->value / 128, 0.01);
+}
+
+TEST(CeilingsDatabaseL2, Rtx4090Int8IsDense) {
+    // 128 SMs x 2048 op/clk/SM x 2.52 GHz = 660.6 TOPS dense; 1321.2 is the 2:4-sparse figure
+    EXPECT_NEAR(shipped("rtx-4090").tensor_tflops.at("int8").value, 660.6, 0.05);
+    EXPECT_NEAR(shipped("rtx-4090").tensor_sparse_tflops.at("int8").value, 1321.2, 0.05);
+}
+
+TEST(CeilingsDatabaseL2, PaperV100ErtFiguresAreSelectable) {
+    const config::Ceilings ert = shipped("v100-sxm2-ert");
+    // instruction-roofline-gpus 3.1: 14000 / 2996 / 828 GB/s = 437.5 / 93.6 / 25.9 GTXN/s
+    EXPECT_NEAR(config::gtxn_per_s(ert.l1_gbs->value), 437.5, 1e-9);
+    EXPECT_NEAR(config::gtxn_per_s(ert.l2_gbs->value), 93.6, 0.05);
+    EXPECT_NEAR(config::gtxn_per_s(ert.hbm_gbs->value), 25.9, 0.05);
+}
+
+} // namespace
+} // namespace irf::model

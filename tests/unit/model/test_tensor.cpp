@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
+// Tensor cores (issue 18 item 3): 512 FLOPs per instruction is Volta's HMMA only
+// (instruction-roofline-gpus section 4), and unmeasured tensor work leaves the bound undecided.
+#include <gtest/gtest.h>
+
+#include "model/analyze.hpp"
+#include "model/flop_roofline.hpp"
+#include "model/resource_times.hpp"
+#include "tests/unit/model/model_fixtures.hpp"
+
+namespace irf::model {
+namespace {
+
+Counters tensor_only_instructions() {
+    Counters c = test::zero_counters();
+    c["time_ns"] = 1000;
+    c["inst_warp"] = 1000;
+    c["inst_tensor"] = 100; // tensor_ops_* are 0: ops by type not collected on this sample
+    return c;
+}
+
+TEST(ModelTensor, VoltaFallsBackTo512FlopsPerHmma) {
+    config::Ceilings v100 = test::v100();
+    v100.gpu.cc = "7.0";
+    std::vector<std::string> missing;
+    const auto f = flop_roofline(tensor_only_instructions(), v100, missing);
+    ASSERT_TRUE(f.has_value());
+    // 125 TFLOP/s / 512 FLOPs per HMMA = 244.14 GIPS
+    EXPECT_DOUBLE_EQ(*f->hmma_gips_ceiling, 125000.0 / 512);
+}
+
+TEST(ModelTensor, OtherArchitecturesNeverUse512) {
+    config::Ceilings h100 = test::v100();
+    h100.gpu.cc = "9.0";
+    std::vector<std::string> missing;
+    const auto f = flop_roofline(tensor_only_instructions(), h100, missing);
+    ASSERT_TRUE(f.has_value());
+    EXPECT_FALSE(f->hmma_gips_ceiling.has_value()); // absent, never 125000 / 512 nor 0
+    bool said = false;
+    for (const std::string& m : missing) {
+        said = said || m.find("512 is Volta's HMMA only") != std::string::npos;
+    }
+    EXPECT_TRUE(said);
+}
+
+TEST(ModelTensor, UnmeasuredTensorWorkLeavesTheBoundUndecided) {
+    const ResourceTimes r = resource_times(tensor_only_instructions(), test::v100(), 1.0);
+    EXPECT_FALSE(r.ns.at("flops").has_value());
+    EXPECT_EQ(binding_resource(r), "");
+    ASSERT_FALSE(r.unknown.empty());
+    EXPECT_EQ(r.unknown.front(), "flops: tensor instructions without tensor_ops_* counters");
+}
+
+} // namespace
+} // namespace irf::model
