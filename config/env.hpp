@@ -31,6 +31,8 @@ struct Config {
     SummaryMode summary = SummaryMode::both;   ///< IRF_SUMMARY
     std::string kernels;                       ///< IRF_KERNELS regex; empty = every kernel
     std::string exclude = k_default_exclude;   ///< IRF_EXCLUDE regex; empty = nothing excluded
+    std::string nvtx_include; ///< IRF_NVTX_INCLUDE expressions (config/nvtx_expr.hpp)
+    std::string nvtx_exclude; ///< IRF_NVTX_EXCLUDE expressions
     std::uint64_t launch_skip = 0;             ///< IRF_LAUNCH_SKIP
     std::optional<std::uint64_t> launch_count; ///< IRF_LAUNCH_COUNT; nullopt = unlimited
     int samples = 1;                           ///< IRF_SAMPLES per distinct kernel

@@ -7,7 +7,9 @@ add_library(irf_intercept STATIC
     ${CMAKE_CURRENT_LIST_DIR}/sampler.cpp
     ${CMAKE_CURRENT_LIST_DIR}/call_site.cpp
     ${CMAKE_CURRENT_LIST_DIR}/collector.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/collector_profile.cpp)
+    ${CMAKE_CURRENT_LIST_DIR}/collector_profile.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/nvtx_stack.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/nvtx_filter.cpp)
 target_include_directories(irf_intercept PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_libraries(irf_intercept PUBLIC irf_config irf_model Threads::Threads
                       PRIVATE PkgConfig::LIBUNWIND ${CMAKE_DL_LIBS})

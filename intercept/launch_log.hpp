@@ -19,6 +19,7 @@ struct LaunchLogEntry {
     KernelStats* stats = nullptr;
     bool cold = false;     ///< first launch of its function (lazy module load inside)
     bool profiled = false; ///< on_launch answered profile
+    std::uint32_t region = 0; ///< the thread's NVTX path id at launch (nvtx_stack.hpp)
 };
 
 /// Appended to by exactly one thread, drained by any thread holding the collector's lock.

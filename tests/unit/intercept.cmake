@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # intercept unit tests: IRF_* parsing and stems, filters, sampler, collector, fake script.
-irf_add_gtest(NAME test_env LABEL unit SOURCES test_env.cpp test_env_stem.cpp LIBS irf_config)
+irf_add_gtest(NAME test_env LABEL unit SOURCES test_env.cpp test_env_stem.cpp test_nvtx_expr.cpp LIBS irf_config)
 irf_add_gtest(NAME test_intercept LABEL unit
     SOURCES test_intercept_filter.cpp test_intercept_sampler.cpp test_intercept_collector.cpp
+            test_nvtx_stack.cpp
     LIBS irf_intercept)
 if(TARGET irf_fake)
     irf_add_gtest(NAME test_intercept_fake LABEL unit

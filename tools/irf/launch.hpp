@@ -20,6 +20,8 @@ public:
 struct RunOptions {
     std::optional<std::string> kernels;  ///< IRF_KERNELS (ECMAScript regex)
     std::optional<std::string> exclude;  ///< IRF_EXCLUDE (ECMAScript regex)
+    std::vector<std::string> nvtx_include; ///< IRF_NVTX_INCLUDE, joined with ';'
+    std::vector<std::string> nvtx_exclude; ///< IRF_NVTX_EXCLUDE, joined with ';'
     std::optional<long> samples;         ///< IRF_SAMPLES (>= 1)
     std::optional<std::string> output;   ///< IRF_OUTPUT (path stem with placeholders)
     std::optional<std::string> targets;  ///< IRF_TARGETS (comma list, all, none)
@@ -37,7 +39,7 @@ struct RunOptions {
 void validate(const RunOptions& options);
 
 /// The variables to set in the application's environment (name, value), in a fixed order:
-/// CUDA_INJECTION64_PATH = `library` (made absolute) and one IRF_* per option given. The stem
+/// CUDA_INJECTION64_PATH and NVTX_INJECTION64_PATH = `library` (made absolute) and one IRF_* per option given. The stem
 /// is passed on unchanged: libirf.so itself adds "-r%r" under a launcher that sets a rank
 /// variable, so the ranks of `mpirun -np N irf run` write distinct files.
 [[nodiscard]] std::vector<std::pair<std::string, std::string>>

@@ -27,6 +27,12 @@ using irf::launcher::RunOptions;
 void add_run_options(CLI::App& run, RunOptions& o) {
     run.add_option("--kernels", o.kernels, "Profile only kernels matching this regex");
     run.add_option("--exclude", o.exclude, "Never profile kernels matching this regex");
+    run.add_option("--nvtx-include", o.nvtx_include,
+                   "Profile only kernels inside matching NVTX ranges (repeatable; docs/regions.md)")
+        ->allow_extra_args(false);
+    run.add_option("--nvtx-exclude", o.nvtx_exclude,
+                   "Never profile kernels inside matching NVTX ranges (repeatable)")
+        ->allow_extra_args(false);
     run.add_option("--samples", o.samples, "Profiled launches per distinct kernel");
     run.add_option("--output", o.output, "Output path stem (%a %h %p %r %j %q{VAR} %%)");
     run.add_option("--targets", o.targets, "GPUs to project onto: comma list, all or none");
