@@ -45,4 +45,5 @@ target_sources(irf-report PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/irf_report/tools_compare.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/irf_report/cmd_compare.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/irf_report/tools_csv.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/irf_report/tools_csv_regions.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/irf_report/cmd_csv.cpp)

@@ -7,7 +7,7 @@ set_target_properties(irf_harness PROPERTIES ENABLE_EXPORTS ON)
 irf_target_warnings(irf_harness)
 
 irf_add_gtest(NAME test_inject_fake LABEL integration
-    SOURCES test_inject_fake.cpp test_inject_lifecycle.cpp
+    SOURCES test_inject_fake.cpp test_inject_lifecycle.cpp test_inject_regions.cpp
     LIBS irf_model nlohmann_json::nlohmann_json
     DEFS IRF_HARNESS_BIN="$<TARGET_FILE:irf_harness>" IRF_LIBIRF="$<TARGET_FILE:irf_inject>"
     TIMEOUT 300)
