@@ -281,13 +281,17 @@ const std::vector<OptionSpec>& option_table() {
          "`;`-separated NVTX expressions (ncu `--nvtx-include` subset, docs/regions.md); only "
          "kernels launched inside a matching range are profiled (all are still timed).",
          "irf disabled", true,
-         [](Config& c, const std::string& v, std::string& p) { return apply_nvtx(c.nvtx_include, v, p); },
+         [](Config& c, const std::string& v, std::string& p) {
+             return apply_nvtx(c.nvtx_include, v, p);
+         },
          [](const Config& c) { return c.nvtx_include; }},
         {"IRF_NVTX_EXCLUDE", "none",
          "`;`-separated NVTX expressions; kernels launched inside a matching range are only "
          "timed, never profiled.",
          "irf disabled", true,
-         [](Config& c, const std::string& v, std::string& p) { return apply_nvtx(c.nvtx_exclude, v, p); },
+         [](Config& c, const std::string& v, std::string& p) {
+             return apply_nvtx(c.nvtx_exclude, v, p);
+         },
          [](const Config& c) { return c.nvtx_exclude; }},
         {"IRF_LAUNCH_SKIP", "`0`",
          "Matching launches (all kernels together) that are never profiled before profiling "

@@ -197,9 +197,8 @@ LaunchDecision Collector::on_launch(const LaunchEvent& event) noexcept {
         }
     }
     LaunchLog* log = t_slot.owner == m_id ? t_slot.log : register_thread();
-    if (log == nullptr ||
-        !log->append(
-            {event.correlation_id, stats, cold, decision == LaunchDecision::profile, region})) {
+    if (log == nullptr || !log->append({event.correlation_id, stats, cold,
+                                        decision == LaunchDecision::profile, region})) {
         m_dropped.fetch_add(1, std::memory_order_relaxed);
         return LaunchDecision::time_only; // unattributable: do not spend a counter range on it
     }

@@ -51,14 +51,14 @@ struct KernelStats {
     RawStack call_stack; ///< of the first launch of this configuration
     SampleState sampling;
     std::uint64_t launches = 0;
-    DurationAccumulator warm;        ///< launches after each function's first
-    DurationAccumulator cold;        ///< first launches (lazy module load inside)
-    model::Counters counters;        ///< summed over samples after the first launch
-    std::uint64_t profiled = 0;      ///< samples in `counters`
-    double profiled_ns = 0;          ///< activity durations of those samples
-    model::Counters cold_counters;   ///< the provisional first-launch sample(s)
-    std::uint64_t cold_profiled = 0; ///< samples in `cold_counters`
-    double cold_profiled_ns = 0;     ///< activity durations of those samples
+    DurationAccumulator warm;                     ///< launches after each function's first
+    DurationAccumulator cold;                     ///< first launches (lazy module load inside)
+    model::Counters counters;                     ///< summed over samples after the first launch
+    std::uint64_t profiled = 0;                   ///< samples in `counters`
+    double profiled_ns = 0;                       ///< activity durations of those samples
+    model::Counters cold_counters;                ///< the provisional first-launch sample(s)
+    std::uint64_t cold_profiled = 0;              ///< samples in `cold_counters`
+    double cold_profiled_ns = 0;                  ///< activity durations of those samples
     std::map<std::uint32_t, RegionStats> regions; ///< by NVTX path id (nvtx_stack.hpp)
 };
 

@@ -28,7 +28,7 @@ private:
     bool m_active = false;  ///< any expression at all
     bool m_dynamic = false; ///< a start/end expression: the answer depends on the moment
     bool m_valid = true;
-    std::uint32_t m_id;     ///< tags cached answers, so another filter never reads them
+    std::uint32_t m_id; ///< tags cached answers, so another filter never reads them
     mutable std::atomic<std::uint32_t> m_root_cache{0};
 };
 

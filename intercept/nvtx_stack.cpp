@@ -147,7 +147,9 @@ std::uint32_t current_path() noexcept {
     return s.depth == 0 ? k_root : s.ids[std::min(s.depth, k_max_depth) - 1];
 }
 
-int depth() noexcept { return t_stack.depth; }
+int depth() noexcept {
+    return t_stack.depth;
+}
 
 void set_stack(const std::vector<std::string>& names) noexcept {
     t_stack.depth = 0;
@@ -237,8 +239,8 @@ std::vector<std::string> open_ranges() {
 }
 
 NvtxStats stats() noexcept {
-    return {s_unbalanced.load(std::memory_order_relaxed), s_too_deep.load(std::memory_order_relaxed),
-            s_dropped.load(std::memory_order_relaxed)};
+    return {s_unbalanced.load(std::memory_order_relaxed),
+            s_too_deep.load(std::memory_order_relaxed), s_dropped.load(std::memory_order_relaxed)};
 }
 
 } // namespace irf::intercept::nvtx

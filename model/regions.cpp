@@ -116,10 +116,9 @@ void roll_up_regions(Profile& profile) {
     for (const auto& [path, parts] : by_path) {
         profile.regions.push_back(roll_up_region(path, parts));
     }
-    std::stable_sort(profile.regions.begin(), profile.regions.end(),
-                     [](const RegionRecord& a, const RegionRecord& b) {
-                         return a.time_ns > b.time_ns;
-                     });
+    std::stable_sort(
+        profile.regions.begin(), profile.regions.end(),
+        [](const RegionRecord& a, const RegionRecord& b) { return a.time_ns > b.time_ns; });
 }
 
 } // namespace irf::model

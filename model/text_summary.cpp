@@ -242,12 +242,11 @@ std::string regions_section(const Profile& p, std::size_t top, double total) {
             path = "..." + path.substr(path.size() - (s_name_width - 3));
         }
         const bool gips = r.analysis && r.analysis->gips_warp;
-        out += format("%3zu  %-40s %10s %6.1f %9llu %7llu %9s  %s\n", i + 1, path.c_str(),
-                      duration(r.time_ns).c_str(), total > 0 ? 100.0 * r.time_ns / total : 0.0,
-                      static_cast<unsigned long long>(r.launches),
-                      static_cast<unsigned long long>(r.kernels),
-                      gips ? format("%.1f", *r.analysis->gips_warp).c_str() : "-",
-                      bound_shares(r).c_str());
+        out += format(
+            "%3zu  %-40s %10s %6.1f %9llu %7llu %9s  %s\n", i + 1, path.c_str(),
+            duration(r.time_ns).c_str(), total > 0 ? 100.0 * r.time_ns / total : 0.0,
+            static_cast<unsigned long long>(r.launches), static_cast<unsigned long long>(r.kernels),
+            gips ? format("%.1f", *r.analysis->gips_warp).c_str() : "-", bound_shares(r).c_str());
     }
     return out;
 }

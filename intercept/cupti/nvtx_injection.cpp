@@ -38,9 +38,8 @@ template <typename F> auto with_message(const nvtxEventAttributes_t* attributes,
     case NVTX_MESSAGE_TYPE_UNICODE: {
         char narrow[k_wide_buffer];
         std::size_t n = 0;
-        for (const wchar_t* w = attributes->message.unicode; w != nullptr && *w != 0 &&
-                                                             n + 1 < k_wide_buffer;
-             ++w) {
+        for (const wchar_t* w = attributes->message.unicode;
+             w != nullptr && *w != 0 && n + 1 < k_wide_buffer; ++w) {
             narrow[n++] = *w > 0 && *w < 128 ? static_cast<char>(*w) : '?';
         }
         return f(std::string_view(narrow, n));
@@ -50,16 +49,22 @@ template <typename F> auto with_message(const nvtxEventAttributes_t* attributes,
     }
 }
 
-std::string_view wide_placeholder() noexcept { return "(unicode)"; }
+std::string_view wide_placeholder() noexcept {
+    return "(unicode)";
+}
 
 int NVTX_API push_a(const char* message) noexcept {
     return push(k_default_domain, message != nullptr ? message : "(unnamed)");
 }
-int NVTX_API push_w(const wchar_t*) noexcept { return push(k_default_domain, wide_placeholder()); }
+int NVTX_API push_w(const wchar_t*) noexcept {
+    return push(k_default_domain, wide_placeholder());
+}
 int NVTX_API push_ex(const nvtxEventAttributes_t* a) noexcept {
     return with_message(a, [](std::string_view m) { return push(k_default_domain, m); });
 }
-int NVTX_API pop_core() noexcept { return pop(); }
+int NVTX_API pop_core() noexcept {
+    return pop();
+}
 nvtxRangeId_t NVTX_API start_a(const char* message) noexcept {
     return start_range(k_default_domain, message != nullptr ? message : "(unnamed)");
 }
@@ -69,16 +74,22 @@ nvtxRangeId_t NVTX_API start_w(const wchar_t*) noexcept {
 nvtxRangeId_t NVTX_API start_ex(const nvtxEventAttributes_t* a) noexcept {
     return with_message(a, [](std::string_view m) { return start_range(k_default_domain, m); });
 }
-void NVTX_API end_core(nvtxRangeId_t id) noexcept { end_range(id); }
+void NVTX_API end_core(nvtxRangeId_t id) noexcept {
+    end_range(id);
+}
 
 int NVTX_API domain_push(nvtxDomainHandle_t d, const nvtxEventAttributes_t* a) noexcept {
     return with_message(a, [d](std::string_view m) { return push(domain_index(d), m); });
 }
-int NVTX_API domain_pop(nvtxDomainHandle_t) noexcept { return pop(); }
+int NVTX_API domain_pop(nvtxDomainHandle_t) noexcept {
+    return pop();
+}
 nvtxRangeId_t NVTX_API domain_start(nvtxDomainHandle_t d, const nvtxEventAttributes_t* a) noexcept {
     return with_message(a, [d](std::string_view m) { return start_range(domain_index(d), m); });
 }
-void NVTX_API domain_end(nvtxDomainHandle_t, nvtxRangeId_t id) noexcept { end_range(id); }
+void NVTX_API domain_end(nvtxDomainHandle_t, nvtxRangeId_t id) noexcept {
+    end_range(id);
+}
 nvtxDomainHandle_t NVTX_API domain_create(const char* name) noexcept {
     return reinterpret_cast<nvtxDomainHandle_t>(
         static_cast<std::uintptr_t>(domain(name != nullptr ? name : "")));

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "intercept/fake/fake_script.hpp"
-#include "intercept/nvtx_stack.hpp"
 #include "intercept/log.hpp"
+#include "intercept/nvtx_stack.hpp"
 #include "model/file_io.hpp"
 
 namespace irf::intercept {

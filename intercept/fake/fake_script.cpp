@@ -95,10 +95,9 @@ void parse_nvtx(const json& j, const std::string& where, ScriptLaunch& l) {
 }
 
 ScriptLaunch parse_launch(const json& j, const std::string& where) {
-    static const char* const k_keys[] = {"kernel", "function",    "grid",     "block",
-                                         "smem",   "regs",        "device",   "thread",
-                                         "repeat", "duration_ns", "counters", "graph",
-                                         "nvtx"};
+    static const char* const k_keys[] = {"kernel",   "function", "grid",   "block",  "smem",
+                                         "regs",     "device",   "thread", "repeat", "duration_ns",
+                                         "counters", "graph",    "nvtx"};
     if (!j.is_object()) {
         fail(where, "expected an object");
     }

@@ -38,7 +38,7 @@ TEST_F(InjectRegions, KernelsAndTheProfileListTheirRanges) {
     const nlohmann::json gemm = kernel_named(p, "gemm(");
     ASSERT_FALSE(gemm.is_null());
     EXPECT_EQ(region(gemm["regions"], "train_step/forward")["launches"], 3);
-    EXPECT_EQ(region(gemm["regions"], "train_step/forward")["time_ns"], 12000); // 3 x 4000
+    EXPECT_EQ(region(gemm["regions"], "train_step/forward")["time_ns"], 12000);  // 3 x 4000
     EXPECT_EQ(region(gemm["regions"], "train_step/backward")["time_ns"], 12000); // 2 x 6000
     const nlohmann::json backward = region(p["regions"], "train_step/backward");
     ASSERT_FALSE(backward.is_null());

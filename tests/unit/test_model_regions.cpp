@@ -14,12 +14,8 @@ KernelRecord kernel(const std::string& name, std::uint64_t profiled, double time
     KernelRecord k;
     k.name = name;
     k.profiled_launches = profiled;
-    k.counters = {{"time_ns", time_ns},
-                  {"inst_warp", inst},
-                  {"l2_sectors_read", l2},
-                  {"l2_sectors_write", 0},
-                  {"l2_sectors_atom", 0},
-                  {"l2_sectors_red", 0}};
+    k.counters = {{"time_ns", time_ns},    {"inst_warp", inst},    {"l2_sectors_read", l2},
+                  {"l2_sectors_write", 0}, {"l2_sectors_atom", 0}, {"l2_sectors_red", 0}};
     k.analysis = KernelAnalysis{};
     k.analysis->irm = IrmResult{};
     k.analysis->irm->bound = bound;
@@ -48,28 +44,28 @@ TEST(Regions, RollUpWeighsBoundsByTimeAndSumsProfiledLaunches) {
     ASSERT_EQ(p.regions.size(), 2u);
     const RegionRecord& fwd = p.regions[0]; // 4000 ns before bwd's 250 ns
     EXPECT_EQ(fwd.path, "step/fwd");
-    EXPECT_EQ(fwd.time_ns, 4000);  // 1000 + 3000: every launch
-    EXPECT_EQ(fwd.launches, 15u);  // 10 + 5
+    EXPECT_EQ(fwd.time_ns, 4000); // 1000 + 3000: every launch
+    EXPECT_EQ(fwd.launches, 15u); // 10 + 5
     EXPECT_EQ(fwd.kernels, 2u);
     ASSERT_TRUE(fwd.analysis);
     const RegionAnalysis& a = *fwd.analysis;
     EXPECT_DOUBLE_EQ(a.bound_shares.at("hbm"), 0.25);   // 1000 / 4000
     EXPECT_DOUBLE_EQ(a.bound_shares.at("issue"), 0.75); // 3000 / 4000
     // A's share of its profiled launches under fwd: 1/4; B's: 2/2.
-    EXPECT_EQ(a.profiled_launches, 3u);                  // 1 + 2
-    EXPECT_DOUBLE_EQ(a.profiled_time_ns, 300);           // 0.25 x 400 + 200
-    EXPECT_DOUBLE_EQ(a.inst_warp, 850);                  // 0.25 x 1000 + 600
-    EXPECT_DOUBLE_EQ(a.fp32, 200);                       // 0.25 x 800
-    EXPECT_DOUBLE_EQ(a.fp64, 300);                       // 1 x 300
+    EXPECT_EQ(a.profiled_launches, 3u);        // 1 + 2
+    EXPECT_DOUBLE_EQ(a.profiled_time_ns, 300); // 0.25 x 400 + 200
+    EXPECT_DOUBLE_EQ(a.inst_warp, 850);        // 0.25 x 1000 + 600
+    EXPECT_DOUBLE_EQ(a.fp32, 200);             // 0.25 x 800
+    EXPECT_DOUBLE_EQ(a.fp64, 300);             // 1 x 300
     ASSERT_TRUE(a.transactions.l2);
-    EXPECT_DOUBLE_EQ(*a.transactions.l2, 75);            // 0.25 x 100 + 50
-    EXPECT_FALSE(a.transactions.l1);                     // no L1 counters: absent, not 0
-    EXPECT_DOUBLE_EQ(*a.gips_warp, 850.0 / 300.0);       // ratio of sums: 2.833
-    EXPECT_DOUBLE_EQ(*a.gflops, 500.0 / 300.0);          // (200 + 300) / 300
-    EXPECT_DOUBLE_EQ(*a.ii.l2, 850.0 / 75.0);            // 11.33 inst per transaction
-    EXPECT_DOUBLE_EQ(*a.ai.l2, 500.0 / (32.0 * 75.0));   // 0.2083 FLOPs per byte
+    EXPECT_DOUBLE_EQ(*a.transactions.l2, 75);          // 0.25 x 100 + 50
+    EXPECT_FALSE(a.transactions.l1);                   // no L1 counters: absent, not 0
+    EXPECT_DOUBLE_EQ(*a.gips_warp, 850.0 / 300.0);     // ratio of sums: 2.833
+    EXPECT_DOUBLE_EQ(*a.gflops, 500.0 / 300.0);        // (200 + 300) / 300
+    EXPECT_DOUBLE_EQ(*a.ii.l2, 850.0 / 75.0);          // 11.33 inst per transaction
+    EXPECT_DOUBLE_EQ(*a.ai.l2, 500.0 / (32.0 * 75.0)); // 0.2083 FLOPs per byte
     const RegionAnalysis& bwd = *p.regions[1].analysis;
-    EXPECT_DOUBLE_EQ(bwd.inst_warp, 750);                // 3/4 x 1000
+    EXPECT_DOUBLE_EQ(bwd.inst_warp, 750); // 3/4 x 1000
     EXPECT_DOUBLE_EQ(bwd.bound_shares.at("hbm"), 1.0);
 }
 

@@ -26,13 +26,13 @@ const std::vector<NvtxRange> k_stack{{"", "train"}, {"", "forward"}, {"", "aten:
 TEST(NvtxExpr, PushPopRangesNestAnywhereUnlessAnchored) {
     EXPECT_TRUE(matches("forward/", k_stack));
     EXPECT_TRUE(matches("train/forward/", k_stack));
-    EXPECT_FALSE(matches("train/aten::mm/", k_stack)); // not directly nested
+    EXPECT_FALSE(matches("train/aten::mm/", k_stack));  // not directly nested
     EXPECT_TRUE(matches("train/*/aten::mm/", k_stack)); // '*': any number of ranges
     EXPECT_TRUE(matches("[train/", k_stack));
     EXPECT_FALSE(matches("[forward/", k_stack)); // not the outermost
     EXPECT_TRUE(matches("aten::mm]", k_stack));
-    EXPECT_FALSE(matches("forward]", k_stack)); // not the innermost
-    EXPECT_TRUE(matches("aten::m?/", k_stack));  // fnmatch globs inside a name
+    EXPECT_FALSE(matches("forward]", k_stack));          // not the innermost
+    EXPECT_TRUE(matches("aten::m?/", k_stack));          // fnmatch globs inside a name
     EXPECT_TRUE(matches("backward/;aten::*/", k_stack)); // ';' = or
     EXPECT_FALSE(matches("forward/", {}));
 }

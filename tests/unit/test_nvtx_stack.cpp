@@ -185,7 +185,7 @@ TEST(NvtxCollector, LaunchesAreAttributedToTheirThreadsPath) {
     const auto& bwd = regions[0].path == "step/fwd" ? regions[1] : regions[0];
     EXPECT_EQ(fwd.path, "step/fwd");
     EXPECT_EQ(fwd.launches, 2u);
-    EXPECT_EQ(fwd.time_ns, 600); // 500 + 100
+    EXPECT_EQ(fwd.time_ns, 600);          // 500 + 100
     EXPECT_EQ(fwd.profiled_launches, 1u); // the warm sample; the cold one is dropped
     EXPECT_EQ(bwd.launches, 2u);
     EXPECT_EQ(bwd.time_ns, 500); // 200 + 300

@@ -56,8 +56,8 @@ void check_nvtx(const char* option, const std::vector<std::string>& expressions)
         std::string problem;
         if (e.empty() || e.find(';') != std::string::npos ||
             !irf::config::parse_nvtx_list(e, parsed, problem)) {
-            throw UsageError(std::string(option) + " '" + e + "': " +
-                             (problem.empty() ? "expected one NVTX expression" : problem));
+            throw UsageError(std::string(option) + " '" + e +
+                             "': " + (problem.empty() ? "expected one NVTX expression" : problem));
         }
     }
 }

@@ -193,9 +193,9 @@ std::string bound_of(const model::RegionRecord& r) {
     if (!r.analysis || r.analysis->bound_shares.empty()) {
         return "?";
     }
-    const auto top = std::max_element(
-        r.analysis->bound_shares.begin(), r.analysis->bound_shares.end(),
-        [](const auto& a, const auto& b) { return a.second < b.second; });
+    const auto top =
+        std::max_element(r.analysis->bound_shares.begin(), r.analysis->bound_shares.end(),
+                         [](const auto& a, const auto& b) { return a.second < b.second; });
     return top->first;
 }
 

@@ -39,8 +39,8 @@ std::string regions_csv(const model::Profile& profile) {
     }
     out += "\r\n";
     for (const model::RegionRecord& r : profile.regions) {
-        out += csv_field(r.path) + "," + csv_number(r.time_ns) + "," +
-               std::to_string(r.launches) + "," + std::to_string(r.kernels) + "," +
+        out += csv_field(r.path) + "," + csv_number(r.time_ns) + "," + std::to_string(r.launches) +
+               "," + std::to_string(r.kernels) + "," +
                (r.analysis ? std::to_string(r.analysis->profiled_launches) : "") + "," +
                analysed(r, [](const auto& a) { return a.gips_warp; }) + "," +
                analysed(r, [](const auto& a) { return a.gflops; }) + "," +

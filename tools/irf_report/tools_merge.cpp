@@ -96,8 +96,9 @@ struct Pending {
 void add_regions(std::vector<model::KernelRegion>& into,
                  const std::vector<model::KernelRegion>& from) {
     for (const model::KernelRegion& r : from) {
-        const auto same = std::find_if(into.begin(), into.end(),
-                                       [&r](const model::KernelRegion& x) { return x.path == r.path; });
+        const auto same =
+            std::find_if(into.begin(), into.end(),
+                         [&r](const model::KernelRegion& x) { return x.path == r.path; });
         if (same == into.end()) {
             into.push_back(r);
         } else {
