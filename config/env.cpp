@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "config/kernel_regex.hpp"
+#include "config/nvtx_expr.hpp"
 #include "config/text_list.hpp"
 
 namespace irf::config {
@@ -72,6 +73,15 @@ bool apply_exclude(Config& c, const std::string& v, std::string& problem) {
         return false;
     }
     c.exclude = v;
+    return true;
+}
+
+bool apply_nvtx(std::string& into, const std::string& v, std::string& problem) {
+    std::vector<NvtxExpr> parsed;
+    if (!parse_nvtx_list(v, parsed, problem)) {
+        return false;
+    }
+    into = v;
     return true;
 }
 
@@ -233,6 +243,22 @@ const std::vector<OptionSpec>& option_table() {
          "RE2 regex of kernels never profiled, only timed. The default keeps NCCL and "
          "NVSHMEM collectives out of kernel replay, which can deadlock them.",
          "irf disabled", true, apply_exclude, [](const Config& c) { return c.exclude; }},
+        {"IRF_NVTX_INCLUDE", "all ranges",
+         "`;`-separated NVTX expressions (ncu `--nvtx-include` subset, docs/regions.md); only "
+         "kernels launched inside a matching range are profiled (all are still timed).",
+         "irf disabled", true,
+         [](Config& c, const std::string& v, std::string& p) {
+             return apply_nvtx(c.nvtx_include, v, p);
+         },
+         [](const Config& c) { return c.nvtx_include; }},
+        {"IRF_NVTX_EXCLUDE", "none",
+         "`;`-separated NVTX expressions; kernels launched inside a matching range are only "
+         "timed, never profiled.",
+         "irf disabled", true,
+         [](Config& c, const std::string& v, std::string& p) {
+             return apply_nvtx(c.nvtx_exclude, v, p);
+         },
+         [](const Config& c) { return c.nvtx_exclude; }},
         {"IRF_LAUNCH_SKIP", "`0`",
          "Matching launches (all kernels together) that are never profiled before profiling "
          "starts.",

@@ -28,11 +28,13 @@ inline constexpr const char* k_default_output = "irf-%a-%h-%p";
 
 /// Every IRF_* setting, with its default.
 struct Config {
-    std::string output = k_default_output;     ///< stem with placeholders (see expand_stem)
-    SummaryMode summary = SummaryMode::both;   ///< IRF_SUMMARY
-    std::string kernels;                       ///< IRF_KERNELS regex; empty = every kernel
-    std::string exclude = k_default_exclude;   ///< IRF_EXCLUDE regex; empty = nothing excluded
-    std::uint64_t launch_skip = 0;             ///< IRF_LAUNCH_SKIP
+    std::string output = k_default_output;   ///< stem with placeholders (see expand_stem)
+    SummaryMode summary = SummaryMode::both; ///< IRF_SUMMARY
+    std::string kernels;                     ///< IRF_KERNELS regex; empty = every kernel
+    std::string exclude = k_default_exclude; ///< IRF_EXCLUDE regex; empty = nothing excluded
+    std::string nvtx_include;      ///< IRF_NVTX_INCLUDE expressions (config/nvtx_expr.hpp)
+    std::string nvtx_exclude;      ///< IRF_NVTX_EXCLUDE expressions
+    std::uint64_t launch_skip = 0; ///< IRF_LAUNCH_SKIP
     std::optional<std::uint64_t> launch_count; ///< IRF_LAUNCH_COUNT; nullopt = unlimited
     int samples = 1;                           ///< IRF_SAMPLES per distinct kernel
     std::string ceilings;                      ///< IRF_CEILINGS file; empty = auto

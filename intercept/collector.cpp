@@ -6,6 +6,7 @@
 
 #include "common/demangle.hpp"
 #include "common/log.hpp"
+#include "intercept/nvtx_stack.hpp"
 
 namespace irf::intercept {
 namespace {
@@ -72,6 +73,7 @@ Collector::Collector(const config::Config& config)
     : m_id(s_next_collector_id.fetch_add(1)), m_callstack(config.callstack),
       m_filter(config.kernels, config.exclude),
       m_sampler(config.samples, config.launch_skip, config.launch_count),
+      m_nvtx(config.nvtx_include, config.nvtx_exclude),
       m_buckets(new std::atomic<Function*>[k_buckets]) {
     for (std::size_t i = 0; i < k_buckets; ++i) {
         m_buckets[i].store(nullptr, std::memory_order_relaxed);
@@ -193,16 +195,18 @@ LaunchDecision Collector::on_launch(const LaunchEvent& event) noexcept {
     // exchange only on the first launch: afterwards this is a plain load of a shared line.
     const bool cold = !fn->launched.load(std::memory_order_relaxed) &&
                       !fn->launched.exchange(true, std::memory_order_relaxed);
+    const std::uint32_t region = nvtx::current_path();
     LaunchDecision decision = LaunchDecision::time_only;
-    if (fn->selected && !event.graph && !variant->saturated.load(std::memory_order_relaxed)) {
+    if (fn->selected && !event.graph && !variant->saturated.load(std::memory_order_relaxed) &&
+        m_nvtx.allows(region)) {
         decision = m_sampler.decide(stats->sampling, cold);
         if (decision == LaunchDecision::time_only && m_sampler.saturated(stats->sampling)) {
             variant->saturated.store(true, std::memory_order_relaxed);
         }
     }
     LaunchLog* log = t_slot.owner == m_id ? t_slot.log : register_thread();
-    if (log == nullptr ||
-        !log->append({event.correlation_id, stats, cold, decision == LaunchDecision::profile})) {
+    if (log == nullptr || !log->append({event.correlation_id, stats, cold,
+                                        decision == LaunchDecision::profile, region})) {
         m_dropped.fetch_add(1, std::memory_order_relaxed);
         return LaunchDecision::time_only; // unattributable: do not spend a counter range on it
     }

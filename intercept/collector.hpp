@@ -20,6 +20,7 @@
 #include "intercept/call_site.hpp"
 #include "intercept/kernel_filter.hpp"
 #include "intercept/launch_log.hpp"
+#include "intercept/nvtx_filter.hpp"
 #include "intercept/sampler.hpp"
 #include "model/profile.hpp"
 
@@ -33,6 +34,14 @@ struct DurationAccumulator {
     void add(double ns) noexcept;
 };
 
+/// One kernel's launches under one NVTX range path.
+struct RegionStats {
+    std::uint64_t launches = 0;
+    double time_ns = 0;              ///< summed durations of its timed launches
+    std::uint64_t profiled = 0;      ///< samples after the kernel's first launch
+    std::uint64_t cold_profiled = 0; ///< provisional first-launch samples
+};
+
 /// Everything known about one distinct kernel (demangled name + launch configuration).
 /// Sampling state is atomic; the rest is guarded by the collector's aggregation lock.
 struct KernelStats {
@@ -42,14 +51,15 @@ struct KernelStats {
     RawStack call_stack; ///< of the first launch of this configuration
     SampleState sampling;
     std::uint64_t launches = 0;
-    DurationAccumulator warm;        ///< launches after each function's first
-    DurationAccumulator cold;        ///< first launches (lazy module load inside)
-    model::Counters counters;        ///< summed over samples after the first launch
-    std::uint64_t profiled = 0;      ///< samples in `counters`
-    double profiled_ns = 0;          ///< activity durations of those samples
-    model::Counters cold_counters;   ///< the provisional first-launch sample(s)
-    std::uint64_t cold_profiled = 0; ///< samples in `cold_counters`
-    double cold_profiled_ns = 0;     ///< activity durations of those samples
+    DurationAccumulator warm;                     ///< launches after each function's first
+    DurationAccumulator cold;                     ///< first launches (lazy module load inside)
+    model::Counters counters;                     ///< summed over samples after the first launch
+    std::uint64_t profiled = 0;                   ///< samples in `counters`
+    double profiled_ns = 0;                       ///< activity durations of those samples
+    model::Counters cold_counters;                ///< the provisional first-launch sample(s)
+    std::uint64_t cold_profiled = 0;              ///< samples in `cold_counters`
+    double cold_profiled_ns = 0;                  ///< activity durations of those samples
+    std::map<std::uint32_t, RegionStats> regions; ///< by NVTX path id (nvtx_stack.hpp)
 };
 
 /// Counts for the exit log line and the tests.
@@ -99,6 +109,7 @@ private:
         bool profiled = false;
         bool timed = false;
         bool counted = false;
+        std::uint32_t region = 0; ///< NVTX path id at launch
     };
 
     Function* find_function(const void* handle) const noexcept;
@@ -117,6 +128,7 @@ private:
     const int m_callstack;
     KernelFilter m_filter;
     Sampler m_sampler;
+    NvtxFilter m_nvtx;
 
     // Per-function cache: fixed buckets of lock-free lists, written under m_mutex.
     std::unique_ptr<std::atomic<Function*>[]> m_buckets;

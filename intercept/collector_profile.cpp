@@ -5,6 +5,8 @@
 
 #include "common/log.hpp"
 #include "intercept/collector.hpp"
+#include "intercept/nvtx_stack.hpp"
+#include "model/regions.hpp"
 
 namespace irf::intercept {
 namespace {
@@ -53,6 +55,19 @@ void finish_counters(const KernelStats& k, model::KernelRecord& r) {
     }
 }
 
+/// The kernel's NVTX paths (launches outside every range are not listed), the profiled count
+/// taken from the same samples as finish_counters.
+std::vector<model::KernelRegion> kernel_regions(const KernelStats& k) {
+    std::vector<model::KernelRegion> out;
+    for (const auto& [path, region] : k.regions) {
+        if (path != nvtx::k_root) {
+            out.push_back({nvtx::path_name(path), region.launches, region.time_ns,
+                           k.profiled > 0 ? region.profiled : region.cold_profiled});
+        }
+    }
+    return out;
+}
+
 model::KernelRecord to_record(const KernelStats& k, Symbolizer& symbolizer, int frames) {
     model::KernelRecord r;
     r.name = k.name;
@@ -72,7 +87,26 @@ model::KernelRecord to_record(const KernelStats& k, Symbolizer& symbolizer, int 
         r.notes.push_back("timed only at a first launch: includes lazy module loading");
     }
     finish_counters(k, r);
+    r.regions = kernel_regions(k);
     return r;
+}
+
+void add_nvtx_warnings(std::vector<std::string>& warnings) {
+    const nvtx::NvtxStats n = nvtx::stats();
+    if (n.unbalanced_pops > 0) {
+        warnings.push_back(std::to_string(n.unbalanced_pops) +
+                           " NVTX pops had no open range (unbalanced push/pop; ignored)");
+    }
+    if (n.too_deep > 0) {
+        warnings.push_back(std::to_string(n.too_deep) + " NVTX pushes went deeper than " +
+                           std::to_string(nvtx::k_max_depth) +
+                           " ranges (attributed to the deepest kept range)");
+    }
+    if (n.paths_dropped > 0) {
+        warnings.push_back(std::to_string(n.paths_dropped) +
+                           " new NVTX range paths were not kept (limit reached; attributed to "
+                           "the enclosing range)");
+    }
 }
 
 } // namespace
@@ -95,7 +129,9 @@ void Collector::drain_locked() {
         log->drain([this](const LaunchLogEntry& e) {
             ++m_stats.launches;
             ++e.stats->launches;
-            m_pending[e.correlation_id] = Pending{e.stats, e.cold, e.profiled, false, false};
+            ++e.stats->regions[e.region].launches;
+            m_pending[e.correlation_id] =
+                Pending{e.stats, e.cold, e.profiled, false, false, e.region};
         });
     }
     // Records that arrived before their launch was drained (a writer between its append and
@@ -117,6 +153,7 @@ bool Collector::apply_duration_locked(const DurationRecord& record) {
     const double ns =
         record.end_ns > record.start_ns ? static_cast<double>(record.end_ns - record.start_ns) : 0;
     (p.cold ? p.stats->cold : p.stats->warm).add(ns);
+    p.stats->regions[p.region].time_ns += ns;
     if (p.profiled) {
         (p.cold ? p.stats->cold_profiled_ns : p.stats->profiled_ns) += ns;
     }
@@ -134,9 +171,11 @@ bool Collector::apply_counters_locked(const CounterSample& sample) {
     if (p.cold) {
         add_counters(p.stats->cold_counters, sample.counters);
         ++p.stats->cold_profiled;
+        ++p.stats->regions[p.region].cold_profiled;
     } else {
         add_counters(p.stats->counters, sample.counters);
         ++p.stats->profiled;
+        ++p.stats->regions[p.region].profiled;
     }
     ++m_stats.samples;
     p.counted = true;
@@ -236,6 +275,8 @@ void Collector::fill_profile(model::Profile& profile) {
         profile.warnings.push_back(std::to_string(s.unmatched_durations) +
                                    " kernel durations had no intercepted launch (not counted)");
     }
+    add_nvtx_warnings(profile.warnings);
+    model::roll_up_regions(profile);
     if (s.profile_decisions > s.samples) {
         profile.warnings.push_back(std::to_string(s.profile_decisions - s.samples) +
                                    " launches chosen for profiling delivered no counters");

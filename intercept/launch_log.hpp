@@ -17,8 +17,9 @@ struct KernelStats;
 struct LaunchLogEntry {
     std::uint64_t correlation_id = 0;
     KernelStats* stats = nullptr;
-    bool cold = false;     ///< first launch of its function (lazy module load inside)
-    bool profiled = false; ///< on_launch answered profile
+    bool cold = false;        ///< first launch of its function (lazy module load inside)
+    bool profiled = false;    ///< on_launch answered profile
+    std::uint32_t region = 0; ///< the thread's NVTX path id at launch (nvtx_stack.hpp)
 };
 
 /// Appended to by exactly one thread, drained by one reader at a time (the collector holds its

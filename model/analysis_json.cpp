@@ -12,8 +12,6 @@ json finite_or_null(double value) {
     return std::isfinite(value) ? json(value) : json(nullptr);
 }
 
-namespace {
-
 json opt(const std::optional<double>& v) {
     return v ? finite_or_null(*v) : json(nullptr);
 }
@@ -26,6 +24,8 @@ PerLevel per_level_from(const JsonNode& n) {
     n.expect_object();
     return PerLevel{n.opt_num("l1"), n.opt_num("l2"), n.opt_num("hbm")};
 }
+
+namespace {
 
 json number_map(const std::map<std::string, double>& m) {
     json out = json::object();

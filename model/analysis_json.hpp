@@ -12,6 +12,15 @@ namespace irf::model {
 /// A finite number, or null (the writer never emits NaN or infinity).
 [[nodiscard]] nlohmann::json finite_or_null(double value);
 
+/// An optional number: finite_or_null of it, null when absent.
+[[nodiscard]] nlohmann::json opt(const std::optional<double>& value);
+
+/// {"l1", "l2", "hbm"} of optional numbers.
+[[nodiscard]] nlohmann::json per_level(const PerLevel& levels);
+
+/// Reads {"l1", "l2", "hbm"} (absent or null -> nullopt).
+[[nodiscard]] PerLevel per_level_from(const JsonNode& node);
+
 /// The `analysis` object of a kernel; absent verdicts are null.
 [[nodiscard]] nlohmann::json analysis_to_json(const KernelAnalysis& analysis);
 

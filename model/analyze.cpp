@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Runs the whole model over a profile (DESIGN.md section 5).
 #include "model/analyze.hpp"
+#include "model/regions.hpp"
 
 #include <cstdio>
 
@@ -108,6 +109,7 @@ void analyze(Profile& profile, const config::Ceilings& source,
     for (KernelRecord& kernel : profile.kernels) {
         kernel.analysis = analyze_kernel(kernel, measured_source, measured_targets);
     }
+    roll_up_regions(profile);
 }
 
 } // namespace irf::model

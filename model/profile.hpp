@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/analysis.hpp"
+#include "model/region_types.hpp"
 
 namespace irf::model {
 
@@ -41,6 +42,7 @@ struct KernelRecord {
     Counters counters; ///< raw canonical counters (time_ns: summed duration of profiled launches)
     std::vector<std::string> notes; ///< e.g. "first launch only: duration includes module load"
     std::optional<KernelAnalysis> analysis; ///< filled by model::analyze
+    std::vector<KernelRegion> regions;      ///< one per NVTX range path it ran under
 };
 
 /// The GPU the profile was taken on.
@@ -83,6 +85,7 @@ struct Profile {
     std::optional<CeilingsUsed> ceilings; ///< filled by model::analyze
     Coverage coverage;
     std::vector<KernelRecord> kernels;
+    std::vector<RegionRecord> regions; ///< by time, rolled up by model::roll_up_regions
     std::vector<std::string> warnings;
 };
 

@@ -7,6 +7,7 @@
 #include "common/file_io.hpp"
 #include "model/analysis_json.hpp"
 #include "model/json_reader.hpp"
+#include "model/regions_json.hpp"
 
 namespace irf::model {
 
@@ -42,6 +43,9 @@ json kernel_to_json(const KernelRecord& k) {
              {"notes", k.notes}};
     if (k.analysis) {
         out["analysis"] = analysis_to_json(*k.analysis);
+    }
+    if (!k.regions.empty()) { // absent when the application used no NVTX ranges
+        out["regions"] = kernel_regions_to_json(k.regions);
     }
     return out;
 }
@@ -109,6 +113,9 @@ KernelRecord kernel_from_json(const JsonNode& n) {
     }
     if (n.has("analysis")) {
         k.analysis = analysis_from_json(n.at("analysis"));
+    }
+    if (n.has("regions")) {
+        k.regions = kernel_regions_from_json(n.at("regions"));
     }
     return k;
 }
@@ -192,6 +199,9 @@ json profile_to_json(const Profile& p) {
     for (const KernelRecord& k : p.kernels) {
         out["kernels"].push_back(kernel_to_json(k));
     }
+    if (!p.regions.empty()) {
+        out["regions"] = regions_to_json(p.regions);
+    }
     return out;
 }
 
@@ -226,6 +236,9 @@ Profile profile_from_json(const json& document) {
     }
     if (root.has("warnings")) {
         p.warnings = root.at("warnings").as_strings();
+    }
+    if (root.has("regions")) {
+        p.regions = regions_from_json(root.at("regions"));
     }
     return p;
 }

@@ -216,6 +216,47 @@ std::string projection_section(const Profile& p, const std::vector<std::string>&
 
 } // namespace
 
+// "hbm 80% issue 20%": the bounds of a region by share of its time, largest first.
+std::string bound_shares(const RegionRecord& r) {
+    if (!r.analysis) {
+        return "-";
+    }
+    std::vector<std::pair<std::string, double>> shares(r.analysis->bound_shares.begin(),
+                                                       r.analysis->bound_shares.end());
+    std::stable_sort(shares.begin(), shares.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    std::string out;
+    for (const auto& [bound, share] : shares) {
+        out += (out.empty() ? "" : " ") + bound + format(" %.0f%%", 100.0 * share);
+    }
+    return out.empty() ? "-" : out;
+}
+
+// The `top` NVTX regions by time, before the kernels: a phase of the job is what users act on.
+std::string regions_section(const Profile& p, std::size_t top, double total) {
+    if (p.regions.empty()) {
+        return "";
+    }
+    const std::size_t shown = std::min(top, p.regions.size());
+    std::string out = format("\nTop %zu of %zu NVTX regions by time\n", shown, p.regions.size()) +
+                      format("%3s  %-40s %10s %6s %9s %7s %9s  %s\n", "#", "region", "time",
+                             "time%", "launches", "kernels", "GIPS", "bound (share of time)");
+    for (std::size_t i = 0; i < shown; ++i) {
+        const RegionRecord& r = p.regions[i];
+        std::string path = r.path;
+        if (path.size() > s_name_width) { // keep the innermost ranges: they name the phase
+            path = "..." + path.substr(path.size() - (s_name_width - 3));
+        }
+        const bool gips = r.analysis && r.analysis->gips_warp;
+        out += format(
+            "%3zu  %-40s %10s %6.1f %9llu %7llu %9s  %s\n", i + 1, path.c_str(),
+            duration(r.time_ns).c_str(), total > 0 ? 100.0 * r.time_ns / total : 0.0,
+            static_cast<unsigned long long>(r.launches), static_cast<unsigned long long>(r.kernels),
+            gips ? format("%.1f", *r.analysis->gips_warp).c_str() : "-", bound_shares(r).c_str());
+    }
+    return out;
+}
+
 std::string text_summary(const Profile& p, std::size_t top) {
     std::ostringstream out;
     // Every text from the run (names, warnings quoting IRF_* values) is escaped: the summary
@@ -251,6 +292,7 @@ std::string text_summary(const Profile& p, std::size_t top) {
     // section below and the JSON (or irf-report csv) carry the per-kernel projections.
     const std::vector<std::string> targets =
         all_targets.size() <= s_max_target_columns ? all_targets : std::vector<std::string>{};
+    out << regions_section(p, top, total);
     out << "\nTop " << shown << " of " << order.size() << " kernels by time (total "
         << duration(total) << ")\n";
     std::string header =

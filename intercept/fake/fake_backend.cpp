@@ -16,6 +16,7 @@
 #include "common/log.hpp"
 #include "intercept/fake/fake_script.hpp"
 #include "intercept/launch_log.hpp"
+#include "intercept/nvtx_stack.hpp"
 
 namespace irf::intercept {
 namespace {
@@ -148,6 +149,7 @@ private:
         event.device = l.device;
         event.graph = l.graph;
         event.correlation_id = m_next_correlation.fetch_add(1);
+        nvtx::set_stack(l.nvtx); // what the application's NVTX calls would have left
         const LaunchDecision decision = m_sink->on_launch(event);
         const double ns = l.duration_ns[index % l.duration_ns.size()];
         if (decision == LaunchDecision::profile) {

@@ -81,10 +81,23 @@ void parse_durations(const json& j, const std::string& where, ScriptLaunch& l) {
     }
 }
 
+/// The launching thread's NVTX push/pop stack, outermost first.
+void parse_nvtx(const json& j, const std::string& where, ScriptLaunch& l) {
+    if (!j.is_array()) {
+        fail(where, "expected an array of range names");
+    }
+    for (const json& name : j) {
+        if (!name.is_string() || name.get<std::string>().empty()) {
+            fail(where, "expected non-empty strings");
+        }
+        l.nvtx.push_back(name.get<std::string>());
+    }
+}
+
 ScriptLaunch parse_launch(const json& j, const std::string& where) {
-    static const char* const k_keys[] = {"kernel", "function",    "grid",     "block",
-                                         "smem",   "regs",        "device",   "thread",
-                                         "repeat", "duration_ns", "counters", "graph"};
+    static const char* const k_keys[] = {"kernel",   "function", "grid",   "block",  "smem",
+                                         "regs",     "device",   "thread", "repeat", "duration_ns",
+                                         "counters", "graph",    "nvtx"};
     if (!j.is_object()) {
         fail(where, "expected an object");
     }
@@ -128,6 +141,9 @@ ScriptLaunch parse_launch(const json& j, const std::string& where) {
             fail(where + ".graph", "expected true or false");
         }
         l.graph = j["graph"].get<bool>();
+    }
+    if (j.contains("nvtx")) {
+        parse_nvtx(j["nvtx"], where + ".nvtx", l);
     }
     return l;
 }

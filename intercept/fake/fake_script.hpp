@@ -22,6 +22,7 @@ struct ScriptLaunch {
     model::Counters counters;        ///< delivered for each profiled launch
     std::uint64_t repeat = 1;
     bool graph = false;
+    std::vector<std::string> nvtx; ///< the thread's NVTX range stack at launch, outermost first
 };
 
 /// A whole script.

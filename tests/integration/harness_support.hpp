@@ -29,6 +29,8 @@ inline RunOptions isolated_run_options(const std::map<std::string, std::string>&
                      "IRF_SUMMARY",
                      "IRF_KERNELS",
                      "IRF_EXCLUDE",
+                     "IRF_NVTX_INCLUDE",
+                     "IRF_NVTX_EXCLUDE",
                      "IRF_LAUNCH_SKIP",
                      "IRF_LAUNCH_COUNT",
                      "IRF_SAMPLES",

@@ -112,6 +112,8 @@ TEST_F(FaultConfig, EveryVariableWithInvalidValuesBehavesAsDocumented) {
         {"IRF_KERNELS", "%s%n%s[a-"},
         {"IRF_EXCLUDE", "*abc"},
         {"IRF_EXCLUDE", "a{2,1}"},
+        {"IRF_NVTX_INCLUDE", "a//b/"},
+        {"IRF_NVTX_EXCLUDE", "[start-end"},
         {"IRF_LAUNCH_SKIP", "-1"},
         {"IRF_LAUNCH_SKIP", "ten"},
         {"IRF_LAUNCH_SKIP", "99999999999999999999999"},

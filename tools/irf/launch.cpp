@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "config/kernel_regex.hpp"
+#include "config/nvtx_expr.hpp"
 
 namespace irf::launcher {
 namespace {
@@ -47,11 +48,36 @@ std::string absolute_path(const std::string& path) {
     return ec ? path : absolute.lexically_normal().string();
 }
 
+void check_nvtx(const char* option, const std::vector<std::string>& expressions) {
+    for (const std::string& e : expressions) {
+        std::vector<irf::config::NvtxExpr> parsed;
+        std::string problem;
+        if (e.empty() || e.find(';') != std::string::npos ||
+            !irf::config::parse_nvtx_list(e, parsed, problem)) {
+            throw UsageError(std::string(option) + " '" + e +
+                             "': " + (problem.empty() ? "expected one NVTX expression" : problem));
+        }
+    }
+}
+
+std::optional<std::string> joined(const std::vector<std::string>& parts) {
+    if (parts.empty()) {
+        return std::nullopt;
+    }
+    std::string out;
+    for (const std::string& p : parts) {
+        out += (out.empty() ? "" : ";") + p;
+    }
+    return out;
+}
+
 } // namespace
 
 void validate(const RunOptions& options) {
     check_regex("--kernels", options.kernels);
     check_regex("--exclude", options.exclude);
+    check_nvtx("--nvtx-include", options.nvtx_include);
+    check_nvtx("--nvtx-exclude", options.nvtx_exclude);
     if (options.samples && *options.samples < 1) {
         throw UsageError("--samples " + std::to_string(*options.samples) +
                          ": expected an integer >= 1");
@@ -89,6 +115,7 @@ std::vector<std::pair<std::string, std::string>> build_environment(const RunOpti
                                                                    const std::string& library) {
     std::vector<std::pair<std::string, std::string>> vars;
     vars.emplace_back("CUDA_INJECTION64_PATH", absolute_path(library));
+    vars.emplace_back("NVTX_INJECTION64_PATH", absolute_path(library)); // NVTX range capture
     const auto set = [&vars](const char* name, const std::optional<std::string>& value) {
         if (value) {
             vars.emplace_back(name, *value);
@@ -96,6 +123,8 @@ std::vector<std::pair<std::string, std::string>> build_environment(const RunOpti
     };
     set("IRF_KERNELS", options.kernels);
     set("IRF_EXCLUDE", options.exclude);
+    set("IRF_NVTX_INCLUDE", joined(options.nvtx_include));
+    set("IRF_NVTX_EXCLUDE", joined(options.nvtx_exclude));
     if (options.samples) {
         vars.emplace_back("IRF_SAMPLES", std::to_string(*options.samples));
     }

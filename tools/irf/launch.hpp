@@ -18,18 +18,20 @@ public:
 
 /// The options of `irf run`; an empty optional leaves the variable as the environment has it.
 struct RunOptions {
-    std::optional<std::string> kernels;  ///< IRF_KERNELS (RE2 regex)
-    std::optional<std::string> exclude;  ///< IRF_EXCLUDE (RE2 regex)
-    std::optional<long> samples;         ///< IRF_SAMPLES (>= 1)
-    std::optional<std::string> output;   ///< IRF_OUTPUT (path stem with placeholders)
-    std::optional<std::string> targets;  ///< IRF_TARGETS (comma list, all, none)
-    std::optional<std::string> ceilings; ///< IRF_CEILINGS (YAML file)
-    std::optional<long> callstack;       ///< IRF_CALLSTACK (>= 0 frames)
-    std::optional<std::string> log;      ///< IRF_LOG (error, warn, info, debug)
-    std::optional<std::string> summary;  ///< IRF_SUMMARY (stderr, file, both, none)
-    std::optional<std::string> metrics;  ///< IRF_METRICS (default, all, pipe_mix, tensor_types)
-    std::optional<std::string> lib;      ///< libirf.so to inject instead of the one found
-    std::vector<std::string> command;    ///< the application and its arguments
+    std::optional<std::string> kernels;    ///< IRF_KERNELS (RE2 regex)  
+    std::optional<std::string> exclude;    ///< IRF_EXCLUDE (RE2 regex)  
+    std::vector<std::string> nvtx_include; ///< IRF_NVTX_INCLUDE, joined with ';'
+    std::vector<std::string> nvtx_exclude; ///< IRF_NVTX_EXCLUDE, joined with ';'
+    std::optional<long> samples;           ///< IRF_SAMPLES (>= 1)
+    std::optional<std::string> output;     ///< IRF_OUTPUT (path stem with placeholders)
+    std::optional<std::string> targets;    ///< IRF_TARGETS (comma list, all, none)
+    std::optional<std::string> ceilings;   ///< IRF_CEILINGS (YAML file)
+    std::optional<long> callstack;         ///< IRF_CALLSTACK (>= 0 frames)
+    std::optional<std::string> log;        ///< IRF_LOG (error, warn, info, debug)
+    std::optional<std::string> summary;    ///< IRF_SUMMARY (stderr, file, both, none)
+    std::optional<std::string> metrics;    ///< IRF_METRICS (default, all, pipe_mix, tensor_types)
+    std::optional<std::string> lib;        ///< libirf.so to inject instead of the one found
+    std::vector<std::string> command;      ///< the application and its arguments
 };
 
 /// Checks every option value (regexes compile, numbers in range, names known, files exist);
@@ -37,9 +39,9 @@ struct RunOptions {
 void validate(const RunOptions& options);
 
 /// The variables to set in the application's environment (name, value), in a fixed order:
-/// CUDA_INJECTION64_PATH = `library` (made absolute) and one IRF_* per option given. The stem
-/// is passed on unchanged: libirf.so itself adds "-r%r" under a launcher that sets a rank
-/// variable, so the ranks of `mpirun -np N irf run` write distinct files.
+/// CUDA_INJECTION64_PATH and NVTX_INJECTION64_PATH = `library` (made absolute) and one IRF_* per
+/// option given. The stem is passed on unchanged: libirf.so itself adds "-r%r" under a launcher
+/// that sets a rank variable, so the ranks of `mpirun -np N irf run` write distinct files.
 [[nodiscard]] std::vector<std::pair<std::string, std::string>>
 build_environment(const RunOptions& options, const std::string& library);
 

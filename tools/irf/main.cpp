@@ -30,6 +30,12 @@ void add_run_options(CLI::App& run, RunOptions& o) {
     run.add_option("-k,--kernels", o.kernels,
                    "Profile only kernels matching this RE2 regex (ncu's regex: prefix accepted)");
     run.add_option("--exclude", o.exclude, "Never profile kernels matching this RE2 regex");
+    run.add_option("--nvtx-include", o.nvtx_include,
+                   "Profile only kernels inside matching NVTX ranges (repeatable; docs/regions.md)")
+        ->allow_extra_args(false);
+    run.add_option("--nvtx-exclude", o.nvtx_exclude,
+                   "Never profile kernels inside matching NVTX ranges (repeatable)")
+        ->allow_extra_args(false);
     run.add_option("--samples", o.samples, "Profiled launches per distinct kernel");
     run.add_option("--output", o.output, "Output path stem (%a %h %p %r %j %q{VAR} %%)");
     run.add_option("--targets", o.targets, "GPUs to project onto: comma list, all or none");
@@ -95,8 +101,8 @@ int main(int argc, char** argv) {
     traj->add_option("-o,--output", trajectory.output,
                      "Output stem: STEM-smN.json per run, STEM.trajectory.json")
         ->capture_default_str();
-    traj->add_option("--kernels", trajectory.run.kernels,
-                     "Profile only kernels matching this regex");
+    traj->add_option("-k,--kernels", trajectory.run.kernels,
+                     "Profile only kernels matching this RE2 regex");
     traj->add_option("--lib", trajectory.run.lib, "libirf.so to inject");
     traj->add_option("command", trajectory.run.command, "The application and its arguments");
     // Everything after the first "--" belongs to the application, even what looks like options;

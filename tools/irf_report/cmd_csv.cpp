@@ -12,10 +12,12 @@ namespace {
 
 struct CsvOptions {
     std::string input, output;
+    bool regions = false;
 };
 
 int run_csv(const CsvOptions& o) {
-    const std::string text = profile_csv(load_input(o.input));
+    const model::Profile profile = load_input(o.input);
+    const std::string text = o.regions ? regions_csv(profile) : profile_csv(profile);
     if (o.output.empty()) {
         std::cout << text;
         return 0;
@@ -33,6 +35,8 @@ const bool s_registered =
                           sub.add_option("profile", options->input, "Profile JSON")->required();
                           sub.add_option("-o,--output", options->output,
                                          "Write to this file (default: standard output)");
+                          sub.add_flag("--regions", options->regions,
+                                       "One row per NVTX region instead (docs/regions.md)");
                           return [options] { return run_csv(*options); };
                       }});
 

@@ -2,6 +2,7 @@
 // irf-report compare: how each kernel moved between two profiles.
 #include "tools/irf_report/tools_compare.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -179,6 +180,55 @@ std::string compare_reading(const KernelRecord& before, const KernelRecord& afte
     return movement(*b, *a) + side_notes(before, after) + "; " + time;
 }
 
+namespace {
+
+const model::RegionRecord* region_named(const model::Profile& p, const std::string& path) {
+    for (const model::RegionRecord& r : p.regions) {
+        if (r.path == path) {
+            return &r;
+        }
+    }
+    return nullptr;
+}
+
+std::string bound_of(const model::RegionRecord& r) {
+    if (!r.analysis || r.analysis->bound_shares.empty()) {
+        return "?";
+    }
+    const auto top =
+        std::max_element(r.analysis->bound_shares.begin(), r.analysis->bound_shares.end(),
+                         [](const auto& a, const auto& b) { return a.second < b.second; });
+    return top->first;
+}
+
+// NVTX regions matched by path: time (and its change), launches, the bound with most time.
+void regions_section(std::ostringstream& out, const model::Profile& before,
+                     const model::Profile& after) {
+    if (before.regions.empty() && after.regions.empty()) {
+        return;
+    }
+    out << "\nNVTX regions (before -> after):\n";
+    for (const model::RegionRecord& b : before.regions) {
+        const model::RegionRecord* a = region_named(after, b.path);
+        out << "  " << b.path << ": ";
+        if (a == nullptr) {
+            out << "only before (" << format_time(b.time_ns) << ")\n";
+            continue;
+        }
+        out << format_time(b.time_ns) << " -> " << format_time(a->time_ns)
+            << percent_change(b.time_ns, a->time_ns) << ", " << time_change(b.time_ns, a->time_ns)
+            << "; launches " << b.launches << " -> " << a->launches << "; bound " << bound_of(b)
+            << " -> " << bound_of(*a) << "\n";
+    }
+    for (const model::RegionRecord& a : after.regions) {
+        if (region_named(before, a.path) == nullptr) {
+            out << "  " << a.path << ": only after (" << format_time(a.time_ns) << ")\n";
+        }
+    }
+}
+
+} // namespace
+
 std::string compare_text(const model::Profile& before, const std::string& before_name,
                          const model::Profile& after, const std::string& after_name) {
     std::ostringstream out;
@@ -204,6 +254,7 @@ std::string compare_text(const model::Profile& before, const std::string& before
         out << "only after:  " << short_name(after.kernels[j].name) << "  ("
             << format_time(after.kernels[j].time_ns.total) << ")\n";
     }
+    regions_section(out, before, after);
     return out.str();
 }
 

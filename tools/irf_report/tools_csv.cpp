@@ -162,6 +162,10 @@ std::string csv_field(const std::string& text) {
     return out + "\"";
 }
 
+std::string csv_number(std::optional<double> value) {
+    return num(value);
+}
+
 std::string profile_csv(const model::Profile& profile) {
     auto columns = base_columns();
     std::set<std::string> targets;

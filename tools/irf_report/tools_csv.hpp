@@ -2,6 +2,7 @@
 // irf-report csv: one row per kernel with the analysed values (RFC 4180).
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "model/profile.hpp"
@@ -16,5 +17,11 @@ namespace irf::report {
 /// The profile as CSV: a header row, then one row per kernel in profile order; absent values
 /// are empty cells; projection columns per target (sorted); lines end in CRLF (RFC 4180).
 [[nodiscard]] std::string profile_csv(const model::Profile& profile);
+
+/// A number with ten significant digits; "" when absent or not finite.
+[[nodiscard]] std::string csv_number(std::optional<double> value);
+
+/// `csv --regions`: one row per NVTX region (path, time, launches, kernels, rolled-up analysis).
+[[nodiscard]] std::string regions_csv(const model::Profile& profile);
 
 } // namespace irf::report

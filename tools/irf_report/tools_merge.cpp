@@ -10,6 +10,7 @@
 #include <set>
 
 #include "model/profile_json.hpp"
+#include "model/regions.hpp"
 #include "tools/irf_report/command.hpp"
 #include "tools/irf_report/tools_common.hpp"
 
@@ -133,10 +134,28 @@ struct Pending {
     std::map<int, const model::KernelRecord*> by_rank;
 };
 
+// Sums a rank's launches, time and profiled launches per NVTX path into the job's kernel.
+void add_regions(std::vector<model::KernelRegion>& into,
+                 const std::vector<model::KernelRegion>& from) {
+    for (const model::KernelRegion& r : from) {
+        const auto same =
+            std::find_if(into.begin(), into.end(),
+                         [&r](const model::KernelRegion& x) { return x.path == r.path; });
+        if (same == into.end()) {
+            into.push_back(r);
+        } else {
+            same->launches += r.launches;
+            same->time_ns += r.time_ns;
+            same->profiled_launches += r.profiled_launches;
+        }
+    }
+}
+
 void add_kernel(Pending& p, const model::KernelRecord& k, int rank, Saturating& sums) {
     model::KernelRecord& r = p.record;
     if (p.by_rank.empty()) {
         r = k;
+        r.regions.clear();
         r.launches = r.profiled_launches = 0;
         r.time_ns = {};
         r.time_ns.min = k.time_ns.min;
@@ -144,6 +163,7 @@ void add_kernel(Pending& p, const model::KernelRecord& k, int rank, Saturating& 
     sums.add(r.launches, k.launches);
     sums.add(r.profiled_launches, k.profiled_launches);
     sums.add(r.time_ns.total, k.time_ns.total);
+    add_regions(r.regions, k.regions);
     r.time_ns.min = std::min(r.time_ns.min, k.time_ns.min);
     r.time_ns.max = std::max(r.time_ns.max, k.time_ns.max);
     p.ranks.push_back({rank, k.launches, k.time_ns.total});
@@ -218,6 +238,9 @@ MergedJob merge_profiles(const std::vector<model::Profile>& inputs,
         merged.stats.push_back(std::move(stats));
     }
     job.coverage.kernels = job.kernels.size();
+    // Regions across ranks: the slowest rank's counters (which stand for the job) are shared out
+    // by each path's part of the profiled launches of all ranks.
+    model::roll_up_regions(job);
     std::set<std::string> hosts;
     for (const model::Profile& p : inputs) {
         hosts.insert(p.host);

@@ -203,9 +203,10 @@ TEST(Env, MetricGroups) {
 
 TEST(Env, TableCoversDesignVariablesOnce) {
     const std::vector<std::string> design = {
-        "IRF_OUTPUT",       "IRF_SUMMARY", "IRF_KERNELS",  "IRF_EXCLUDE", "IRF_LAUNCH_SKIP",
-        "IRF_LAUNCH_COUNT", "IRF_SAMPLES", "IRF_CEILINGS", "IRF_TARGETS", "IRF_CALLSTACK",
-        "IRF_LOG",          "IRF_DISABLE", "IRF_BACKEND",  "IRF_METRICS"};
+        "IRF_OUTPUT",       "IRF_SUMMARY",      "IRF_KERNELS",     "IRF_EXCLUDE",
+        "IRF_NVTX_INCLUDE", "IRF_NVTX_EXCLUDE", "IRF_LAUNCH_SKIP", "IRF_LAUNCH_COUNT",
+        "IRF_SAMPLES",      "IRF_CEILINGS",     "IRF_TARGETS",     "IRF_CALLSTACK",
+        "IRF_LOG",          "IRF_DISABLE",      "IRF_BACKEND",     "IRF_METRICS"};
     ASSERT_EQ(option_table().size(), design.size());
     for (std::size_t i = 0; i < design.size(); ++i) {
         EXPECT_EQ(option_table()[i].name, design[i]);

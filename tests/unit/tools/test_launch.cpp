@@ -61,9 +61,24 @@ TEST(Launcher, OptionsBecomeVariables) {
 
 TEST(Launcher, UnsetOptionsLeaveTheEnvironmentAlone) {
     const auto vars = as_map(with_app(), "/l/libirf.so");
-    // Only the library is always set; the stem (and its rank suffix) is libirf.so's business.
-    EXPECT_EQ(vars.size(), 1u);
+    // Only the library is always set (for CUDA and for NVTX); the stem (and its rank suffix) is
+    // libirf.so's business.
+    EXPECT_EQ(vars.size(), 2u);
     EXPECT_EQ(vars.at("CUDA_INJECTION64_PATH"), "/l/libirf.so");
+    EXPECT_EQ(vars.at("NVTX_INJECTION64_PATH"), "/l/libirf.so");
+}
+
+TEST(Launcher, NvtxOptionsAreJoinedAndChecked) {
+    RunOptions o = with_app();
+    o.nvtx_include = {"train/forward/", "io@checkpoint"};
+    o.nvtx_exclude = {"warmup/"};
+    const auto vars = as_map(o, "/l/libirf.so");
+    EXPECT_EQ(vars.at("IRF_NVTX_INCLUDE"), "train/forward/;io@checkpoint");
+    EXPECT_EQ(vars.at("IRF_NVTX_EXCLUDE"), "warmup/");
+    o.nvtx_include = {"a//b/"};
+    EXPECT_THROW(irf::launcher::validate(o), UsageError);
+    o.nvtx_include = {"a/;b/"}; // one expression per option
+    EXPECT_THROW(irf::launcher::validate(o), UsageError);
 }
 
 TEST(Launcher, BadValuesAreOneLineErrors) {

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: Apache-2.0
+// NVTX regions end to end: fake-backend launches with "nvtx" stacks through libirf.so (profile
+// regions, filters, summary), and libirf.so's NVTX injection entry point driven like NVTX does.
+#include <dlfcn.h>
+
+#include <gtest/gtest.h>
+
+#include "tests/integration/harness_support.hpp"
+
+namespace irf::test {
+namespace {
+
+class InjectRegions : public TempDirTest {
+protected:
+    nlohmann::json run_regions(std::map<std::string, std::string> env = {}) {
+        env.emplace("IRF_BACKEND", "fake:" + fake_script("regions.json"));
+        env.emplace("IRF_OUTPUT", (m_tmp / "out").string());
+        env.emplace("IRF_SUMMARY", "file");
+        env.emplace("IRF_SAMPLES", "1");
+        m_result = run_harness(env);
+        EXPECT_EQ(m_result.exit_code, 0) << m_result.err;
+        return read_json(m_tmp / "out.json");
+    }
+    ProcessResult m_result;
+};
+
+nlohmann::json region(const nlohmann::json& list, const std::string& path) {
+    for (const nlohmann::json& r : list) {
+        if (r["path"] == path) {
+            return r;
+        }
+    }
+    return nullptr;
+}
+
+TEST_F(InjectRegions, KernelsAndTheProfileListTheirRanges) {
+    const nlohmann::json p = run_regions();
+    const nlohmann::json gemm = kernel_named(p, "gemm(");
+    ASSERT_FALSE(gemm.is_null());
+    EXPECT_EQ(region(gemm["regions"], "train_step/forward")["launches"], 3);
+    EXPECT_EQ(region(gemm["regions"], "train_step/forward")["time_ns"], 12000);  // 3 x 4000
+    EXPECT_EQ(region(gemm["regions"], "train_step/backward")["time_ns"], 12000); // 2 x 6000
+    const nlohmann::json backward = region(p["regions"], "train_step/backward");
+    ASSERT_FALSE(backward.is_null());
+    EXPECT_EQ(backward["time_ns"], 14000); // gemm 12000 + axpy 4 x 500
+    EXPECT_EQ(backward["launches"], 6);
+    EXPECT_EQ(backward["kernels"], 2);
+    EXPECT_TRUE(backward["analysis"].is_object()); // rolled up after the analysis
+    // The last axpy launch ran outside every range: in the kernel's time, in no region.
+    EXPECT_EQ(kernel_named(p, "axpy(")["launches"], 5);
+    EXPECT_EQ(kernel_named(p, "axpy(")["regions"].size(), 1u);
+    const std::string text = read_file(m_tmp / "out.txt");
+    EXPECT_LT(text.find("NVTX regions by time"), text.find("kernels by time")) << text;
+}
+
+TEST_F(InjectRegions, ExcludeKeepsKernelsTimedButUnprofiled) {
+    const nlohmann::json p = run_regions({{"IRF_NVTX_EXCLUDE", "train_step/backward/"}});
+    const nlohmann::json gemm = kernel_named(p, "gemm(");
+    EXPECT_EQ(gemm["launches"], 5);
+    EXPECT_EQ(region(gemm["regions"], "train_step/backward")["profiled_launches"], 0);
+    EXPECT_GT(region(gemm["regions"], "train_step/forward")["profiled_launches"], 0);
+    EXPECT_EQ(gemm["time_ns"]["total"], 24000); // every launch still timed
+}
+
+TEST_F(InjectRegions, ABadExpressionDisablesIrfWithOneLine) {
+    std::map<std::string, std::string> env{{"IRF_BACKEND", "fake:" + fake_script("regions.json")},
+                                           {"IRF_OUTPUT", (m_tmp / "out").string()},
+                                           {"IRF_NVTX_INCLUDE", "a//b/"}};
+    const ProcessResult r = run_harness(env);
+    EXPECT_EQ(r.exit_code, 0); // the application is never affected
+    EXPECT_NE(r.err.find("IRF_NVTX_INCLUDE"), std::string::npos) << r.err;
+}
+
+// NVTX's callback tables (nvtx3/nvtxDetail/nvtxTypes.h): module CORE = 1, slot RangePushA = 9,
+// RangePop = 11; module CORE2 = 5. Each slot is a pointer to the function pointer to fill.
+using Slot = void (*)();
+Slot s_core[16];
+Slot* s_core_slots[16];
+Slot s_core2[16];
+Slot* s_core2_slots[16];
+
+int get_module_table(int module, Slot*** out_table, unsigned* out_size) {
+    Slot** slots = module == 1 ? s_core_slots : module == 5 ? s_core2_slots : nullptr;
+    if (slots == nullptr) {
+        return 0;
+    }
+    *out_table = slots;
+    *out_size = 16;
+    return 1;
+}
+
+struct CallbacksTable {
+    std::size_t struct_size = sizeof(CallbacksTable);
+    int (*get)(int, Slot***, unsigned*) = &get_module_table;
+} s_callbacks;
+
+const void* get_export_table(std::uint32_t id) {
+    return id == 1 ? &s_callbacks : nullptr;
+}
+
+TEST(NvtxInjection, LibirfFillsTheRangeCallbacksAndToleratesUnbalancedPops) {
+    for (int i = 0; i < 16; ++i) {
+        s_core[i] = nullptr;
+        s_core_slots[i] = &s_core[i];
+        s_core2[i] = nullptr;
+        s_core2_slots[i] = &s_core2[i];
+    }
+    void* lib = dlopen(IRF_LIBIRF, RTLD_NOW | RTLD_LOCAL);
+    ASSERT_NE(lib, nullptr) << dlerror();
+    using Init = int (*)(const void* (*)(std::uint32_t));
+    const auto init = reinterpret_cast<Init>(dlsym(lib, "InitializeInjectionNvtx2"));
+    ASSERT_NE(init, nullptr) << "InitializeInjectionNvtx2 not exported";
+    ASSERT_EQ(init(&get_export_table), 1);
+    ASSERT_NE(s_core[9], nullptr);
+    ASSERT_NE(s_core[11], nullptr);
+    ASSERT_NE(s_core2[4], nullptr); // DomainRangePushEx
+    const auto push = reinterpret_cast<int (*)(const char*)>(s_core[9]);
+    const auto pop = reinterpret_cast<int (*)()>(s_core[11]);
+    EXPECT_EQ(push("outer"), 0);
+    EXPECT_EQ(push("inner"), 1);
+    EXPECT_EQ(pop(), 1);
+    EXPECT_EQ(pop(), 0);
+    EXPECT_EQ(pop(), -1); // unbalanced: reported, not a crash
+    EXPECT_EQ(push("left-open-at-exit"), 0);
+}
+
+} // namespace
+} // namespace irf::test

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: Apache-2.0
+// irf-report csv --regions: one row per NVTX region with its rolled-up analysis.
+#include <algorithm>
+#include <set>
+
+#include "tools/irf_report/tools_csv.hpp"
+
+namespace irf::report {
+namespace {
+
+std::string bound_cell(const model::RegionRecord& r, const std::string& bound) {
+    if (!r.analysis) {
+        return "";
+    }
+    const auto found = r.analysis->bound_shares.find(bound);
+    return csv_number(found == r.analysis->bound_shares.end() ? 0.0 : found->second);
+}
+
+template <typename F> std::string analysed(const model::RegionRecord& r, F f) {
+    return r.analysis ? csv_number(f(*r.analysis)) : "";
+}
+
+} // namespace
+
+std::string regions_csv(const model::Profile& profile) {
+    std::set<std::string> bounds; // one share column per bound present in the profile
+    for (const model::RegionRecord& r : profile.regions) {
+        if (r.analysis) {
+            for (const auto& [bound, share] : r.analysis->bound_shares) {
+                (void)share;
+                bounds.insert(bound);
+            }
+        }
+    }
+    std::string out = "path,time_ns,launches,kernels,profiled_launches,gips_warp,gflops,ii_l1,"
+                      "ii_l2,ii_hbm";
+    for (const std::string& b : bounds) {
+        out += "," + csv_field("share_" + b);
+    }
+    out += "\r\n";
+    for (const model::RegionRecord& r : profile.regions) {
+        out += csv_field(r.path) + "," + csv_number(r.time_ns) + "," + std::to_string(r.launches) +
+               "," + std::to_string(r.kernels) + "," +
+               (r.analysis ? std::to_string(r.analysis->profiled_launches) : "") + "," +
+               analysed(r, [](const auto& a) { return a.gips_warp; }) + "," +
+               analysed(r, [](const auto& a) { return a.gflops; }) + "," +
+               analysed(r, [](const auto& a) { return a.ii.l1; }) + "," +
+               analysed(r, [](const auto& a) { return a.ii.l2; }) + "," +
+               analysed(r, [](const auto& a) { return a.ii.hbm; });
+        for (const std::string& b : bounds) {
+            out += "," + bound_cell(r, b);
+        }
+        out += "\r\n";
+    }
+    return out;
+}
+
+} // namespace irf::report
