@@ -263,9 +263,9 @@ const std::vector<OptionSpec>& option_table() {
          "ECMAScript regex searched in the demangled kernel name; only matching kernels are "
          "profiled (the others are still timed).",
          "irf disabled", true, apply_kernels, [](const Config& c) { return c.kernels; }},
-        {"IRF_EXCLUDE", "`(^|[^A-Za-z0-9_])(nccl|nvshmem)`",
-         "ECMAScript regex of kernels never profiled, only timed. The default keeps NCCL and "
-         "NVSHMEM collectives out of kernel replay, which can deadlock them.",
+        {"IRF_EXCLUDE", "collectives, custom all-reduce, flag-spinning kernels (list below)",
+         "ECMAScript regex of kernels never profiled, only timed. The default keeps kernels that "
+         "wait on other GPUs or the host out of kernel replay, which can deadlock them.",
          "irf disabled", true, apply_exclude, [](const Config& c) { return c.exclude; }},
         {"IRF_LAUNCH_SKIP", "`0`",
          "Matching launches (all kernels together) that are never profiled before profiling "

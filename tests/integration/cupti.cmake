@@ -16,3 +16,9 @@ if(TARGET irf_cupti)
     target_include_directories(test_metrics_backend_callbacks SYSTEM PRIVATE
         ${CUDAToolkit_INCLUDE_DIRS})
 endif()
+if(TARGET irf_cupti)
+    irf_add_gtest(NAME test_cupti_sampled_path LABEL integration
+        SOURCES test_cupti_sampled_path.cpp LIBS irf_cupti Threads::Threads)
+    target_include_directories(test_cupti_sampled_path SYSTEM PRIVATE
+        ${CUDAToolkit_INCLUDE_DIRS})
+endif()
