@@ -239,9 +239,9 @@ const std::vector<OptionSpec>& option_table() {
          "characters of the demangled kernel name; only matching kernels are "
          "profiled (the others are still timed).",
          "irf disabled", true, apply_kernels, [](const Config& c) { return c.kernels; }},
-        {"IRF_EXCLUDE", "`(^|[^A-Za-z0-9_])(nccl|nvshmem)`",
-         "RE2 regex of kernels never profiled, only timed. The default keeps NCCL and "
-         "NVSHMEM collectives out of kernel replay, which can deadlock them.",
+        {"IRF_EXCLUDE", "collectives, custom all-reduce, flag-spinning kernels (list below)",
+         "RE2 regex of kernels never profiled, only timed. The default keeps kernels that "
+         "wait on other GPUs or the host out of kernel replay, which can deadlock them.",
          "irf disabled", true, apply_exclude, [](const Config& c) { return c.exclude; }},
         {"IRF_NVTX_INCLUDE", "all ranges",
          "`;`-separated NVTX expressions (ncu `--nvtx-include` subset, docs/regions.md); only "

@@ -21,7 +21,12 @@ using LogLevel = common::LogLevel;
 
 /// Kernels never profiled by default: NCCL and NVSHMEM collectives (kernel replay serializes
 /// launches, which deadlocks multi-kernel communication protocols).
-inline constexpr const char* k_default_exclude = "(^|[^A-Za-z0-9_])(nccl|nvshmem)";
+/// Kernels kernel replay can deadlock or corrupt (collectives, custom all-reduce, flag-spinning
+/// peers); each entry is explained in docs/configuration.md, "Default exclude". Plain syntax
+/// that RE2 and ECMAScript read alike.
+inline constexpr const char* k_default_exclude =
+    "(^|[^A-Za-z0-9_])(nccl|nvshmem|mscclpp|deep_ep|cross_device_reduce|symmetric_memory)"
+    "|(^|[^A-Za-z])all_?reduce|All_?[Rr]educe";
 
 /// Default output stem (before the "-r%r" rank suffix is added in a parallel job).
 inline constexpr const char* k_default_output = "irf-%a-%h-%p";

@@ -21,6 +21,9 @@ struct LaunchEvent {
     std::uint64_t stream = 0;
     std::uint64_t correlation_id = 0; ///< matches CounterSample and DurationRecord
     bool graph = false;               ///< launched as part of a CUDA graph (timed only)
+    /// Bumped by every module unload: a new kernel at a reused `function` address is a new
+    /// function (its name, filter decision and attributes are not inherited).
+    std::uint64_t module_epoch = 0;
 };
 
 /// What the sink tells the backend to do with a launch.
@@ -56,6 +59,13 @@ public:
     virtual void on_duration(const DurationRecord& record) noexcept = 0;
     /// Something the user should know (goes to the profile's warnings and the log).
     virtual void on_warning(const std::string& message) noexcept = 0;
+    /// A launch chosen for profiling whose counters were thrown away; `reason` is a short
+    /// key (docs/output-schema.md, coverage.discarded_samples). Sinks that do not count
+    /// discards may ignore it.
+    virtual void on_discarded_sample(std::uint64_t correlation_id, const char* reason) noexcept {
+        static_cast<void>(correlation_id);
+        static_cast<void>(reason);
+    }
 };
 
 /// A source of launches. start() may fail; the injection then runs without it (fail closed).

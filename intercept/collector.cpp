@@ -53,6 +53,7 @@ struct Collector::Variant {
 /// configuration is stored inline so that the usual launch reads one cache line.
 struct alignas(64) Collector::Function {
     const void* handle = nullptr;
+    std::uint64_t epoch = 0; ///< module epoch: a reused handle after an unload is a new function
     bool selected = false;
     std::atomic<bool> launched{false};
     Variant first;
@@ -82,10 +83,11 @@ Collector::Collector(const config::Config& config)
 
 Collector::~Collector() = default;
 
-Collector::Function* Collector::find_function(const void* handle) const noexcept {
+Collector::Function* Collector::find_function(const void* handle,
+                                              std::uint64_t epoch) const noexcept {
     for (Function* f = m_buckets[bucket_of(handle)].load(std::memory_order_acquire); f != nullptr;
          f = f->next) {
-        if (f->handle == handle) {
+        if (f->handle == handle && f->epoch == epoch) {
             return f;
         }
     }
@@ -95,11 +97,12 @@ Collector::Function* Collector::find_function(const void* handle) const noexcept
 Collector::Function* Collector::add_function(const LaunchEvent& event) noexcept {
     try {
         const std::lock_guard<std::mutex> lock(m_mutex);
-        if (Function* existing = find_function(event.function)) {
+        if (Function* existing = find_function(event.function, event.module_epoch)) {
             return existing;
         }
         auto fn = std::make_unique<Function>();
         fn->handle = event.function;
+        fn->epoch = event.module_epoch;
         fn->mangled = event.mangled != nullptr ? event.mangled : "";
         fn->name = common::demangle(event.mangled);
         fn->selected = m_filter.selects(fn->name); // the only regex use, once per function
@@ -180,7 +183,7 @@ LaunchDecision Collector::on_launch(const LaunchEvent& event) noexcept {
     if (!m_recording.load(std::memory_order_relaxed)) {
         return LaunchDecision::time_only; // finalizing: the launch runs, unrecorded
     }
-    Function* fn = find_function(event.function);
+    Function* fn = find_function(event.function, event.module_epoch);
     if (fn == nullptr && (fn = add_function(event)) == nullptr) {
         m_dropped.fetch_add(1, std::memory_order_relaxed);
         return LaunchDecision::time_only;
@@ -214,6 +217,16 @@ LaunchDecision Collector::on_launch(const LaunchEvent& event) noexcept {
         m_profile_decisions.fetch_add(1, std::memory_order_relaxed);
     }
     return decision;
+}
+
+void Collector::on_discarded_sample(std::uint64_t correlation_id, const char* reason) noexcept {
+    static_cast<void>(correlation_id); // counted by reason only; the launch stays timed
+    try {
+        const std::lock_guard<std::mutex> lock(m_agg_mutex);
+        ++m_discarded[reason != nullptr ? reason : "unknown"];
+        ++m_stats.discarded;
+    } catch (...) {
+    }
 }
 
 void Collector::on_warning(const std::string& message) noexcept {

@@ -51,14 +51,15 @@ struct KernelStats {
     RawStack call_stack; ///< of the first launch of this configuration
     SampleState sampling;
     std::uint64_t launches = 0;
-    DurationAccumulator warm;                     ///< launches after each function's first
-    DurationAccumulator cold;                     ///< first launches (lazy module load inside)
-    model::Counters counters;                     ///< summed over samples after the first launch
-    std::uint64_t profiled = 0;                   ///< samples in `counters`
-    double profiled_ns = 0;                       ///< activity durations of those samples
-    model::Counters cold_counters;                ///< the provisional first-launch sample(s)
-    std::uint64_t cold_profiled = 0;              ///< samples in `cold_counters`
-    double cold_profiled_ns = 0;                  ///< activity durations of those samples
+    DurationAccumulator warm;        ///< launches after each function's first
+    DurationAccumulator cold;        ///< first launches (lazy module load inside)
+    DurationAccumulator replayed;    ///< profiled launches (kernel replay): out of time stats
+    model::Counters counters;        ///< summed over samples after the first launch
+    std::uint64_t profiled = 0;      ///< samples in `counters`
+    double profiled_ns = 0;          ///< activity durations of those samples
+    model::Counters cold_counters;   ///< the provisional first-launch sample(s)
+    std::uint64_t cold_profiled = 0; ///< samples in `cold_counters`
+    double cold_profiled_ns = 0;     ///< activity durations of those samples
     std::map<std::uint32_t, RegionStats> regions; ///< by NVTX path id (nvtx_stack.hpp)
 };
 
@@ -71,6 +72,8 @@ struct CollectorStats {
     std::uint64_t dropped = 0;             ///< launches lost (log allocation failed)
     std::uint64_t unmatched_durations = 0; ///< durations whose launch was never seen
     std::uint64_t unmatched_samples = 0;   ///< samples whose launch was never seen
+    std::uint64_t invalid_durations = 0;   ///< records with zero or reversed timestamps
+    std::uint64_t discarded = 0;           ///< samples discarded (all reasons)
 };
 
 /// The LaunchSink that libirf.so installs. Thread-safe; no member throws into a backend.
@@ -88,6 +91,7 @@ public:
     void on_counters(const CounterSample& sample) noexcept override;
     void on_duration(const DurationRecord& record) noexcept override;
     void on_warning(const std::string& message) noexcept override;
+    void on_discarded_sample(std::uint64_t correlation_id, const char* reason) noexcept override;
 
     /// Fills `profile.kernels` (sorted by total time), `coverage` (passes excepted) and appends
     /// the collector's warnings. Call after the backend's flush.
@@ -112,7 +116,7 @@ private:
         std::uint32_t region = 0; ///< NVTX path id at launch
     };
 
-    Function* find_function(const void* handle) const noexcept;
+    Function* find_function(const void* handle, std::uint64_t epoch) const noexcept;
     Function* add_function(const LaunchEvent& event) noexcept;
     static Variant* find_variant(Function& function,
                                  const std::array<std::uint32_t, 8>& key) noexcept;
@@ -148,6 +152,7 @@ private:
     std::unordered_map<std::uint64_t, DurationRecord> m_early_durations;
     std::unordered_map<std::uint64_t, CounterSample> m_early_samples;
     std::vector<std::string> m_warnings;
+    std::map<std::string, std::uint64_t> m_discarded; ///< reason -> samples
     CollectorStats m_stats;
     bool m_final_drain_done = false; ///< drained once after stop_recording
 };

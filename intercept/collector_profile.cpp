@@ -76,7 +76,12 @@ model::KernelRecord to_record(const KernelStats& k, Symbolizer& symbolizer, int 
     r.launch = k.launch;
     r.launches = k.launches;
     const double total = k.warm.total + k.cold.total;
-    if (k.warm.count > 0) {
+    if (k.warm.count == 0 && k.cold.count == 0 && k.replayed.count > 0) {
+        // Every timed launch ran under kernel replay: better than nothing, but flagged.
+        r.time_ns = to_time_stats(k.replayed, k.replayed.total);
+        r.notes.push_back("timed only under kernel replay (profiled launches): durations include "
+                          "replay overhead");
+    } else if (k.warm.count > 0) {
         r.time_ns = to_time_stats(k.warm, total);
         if (k.cold.count > 0) {
             r.notes.push_back("first launch excluded from min/mean/max (lazy module loading): " +
@@ -152,10 +157,15 @@ bool Collector::apply_duration_locked(const DurationRecord& record) {
     Pending& p = found->second;
     const double ns =
         record.end_ns > record.start_ns ? static_cast<double>(record.end_ns - record.start_ns) : 0;
-    (p.cold ? p.stats->cold : p.stats->warm).add(ns);
+    // Regions take every launch's time, a replayed launch's pass included (about its kernel's).
     p.stats->regions[p.region].time_ns += ns;
     if (p.profiled) {
+        // A replayed launch's duration is one replay pass (with save/restore around it), not
+        // the application's kernel: it feeds time_ns of the counters, never min/mean/total.
+        p.stats->replayed.add(ns);
         (p.cold ? p.stats->cold_profiled_ns : p.stats->profiled_ns) += ns;
+    } else {
+        (p.cold ? p.stats->cold : p.stats->warm).add(ns);
     }
     p.timed = true;
     retire_locked(record.correlation_id, p);
@@ -201,6 +211,10 @@ bool Collector::stopped_and_drained_locked() {
 void Collector::on_duration(const DurationRecord& record) noexcept {
     try {
         const std::lock_guard<std::mutex> lock(m_agg_mutex);
+        if ((record.start_ns == 0 && record.end_ns == 0) || record.end_ns < record.start_ns) {
+            ++m_stats.invalid_durations; // no timestamps, or an end before the start
+            return;
+        }
         if (apply_duration_locked(record)) {
             return;
         }
@@ -265,6 +279,8 @@ void Collector::fill_profile(model::Profile& profile) {
     profile.coverage.launches = s.launches;
     profile.coverage.kernels = kernels.size();
     profile.coverage.profiled_launches = s.samples;
+    profile.coverage.discarded_samples = m_discarded;
+    profile.coverage.invalid_durations = s.invalid_durations;
     profile.kernels = std::move(kernels);
     profile.warnings.insert(profile.warnings.end(), m_warnings.begin(), m_warnings.end());
     if (s.dropped > 0) {
@@ -277,8 +293,17 @@ void Collector::fill_profile(model::Profile& profile) {
     }
     add_nvtx_warnings(profile.warnings);
     model::roll_up_regions(profile);
-    if (s.profile_decisions > s.samples) {
-        profile.warnings.push_back(std::to_string(s.profile_decisions - s.samples) +
+    if (s.discarded > 0) {
+        profile.warnings.push_back(std::to_string(s.discarded) +
+                                   " samples were discarded (coverage.discarded_samples says why)");
+    }
+    if (s.invalid_durations > 0) {
+        profile.warnings.push_back(std::to_string(s.invalid_durations) +
+                                   " kernel activity records had zero or reversed timestamps "
+                                   "(dropped, coverage.invalid_durations)");
+    }
+    if (s.profile_decisions > s.samples + s.discarded) {
+        profile.warnings.push_back(std::to_string(s.profile_decisions - s.samples - s.discarded) +
                                    " launches chosen for profiling delivered no counters");
     }
 }

@@ -66,6 +66,9 @@ struct Coverage {
     std::uint64_t kernels = 0;           ///< distinct kernels
     std::uint64_t profiled_launches = 0; ///< launches run under a counter range
     int passes = 0;                      ///< replay passes per profiled launch
+    /// Samples thrown away, by reason (docs/output-schema.md); absent from JSON when empty.
+    std::map<std::string, std::uint64_t> discarded_samples;
+    std::uint64_t invalid_durations = 0; ///< activity records with zero or reversed timestamps
 };
 
 /// A whole process profile as written to <stem>.json.

@@ -192,6 +192,13 @@ json profile_to_json(const Profile& p) {
     if (p.rank) {
         out["rank"] = *p.rank;
     }
+    // Written only when something happened, so clean profiles keep their shape.
+    if (!p.coverage.discarded_samples.empty()) {
+        out["coverage"]["discarded_samples"] = p.coverage.discarded_samples;
+    }
+    if (p.coverage.invalid_durations > 0) {
+        out["coverage"]["invalid_durations"] = p.coverage.invalid_durations;
+    }
     if (p.ceilings) {
         out["ceilings_used"] = ceilings_used_to_json(*p.ceilings);
     }
@@ -226,8 +233,19 @@ Profile profile_from_json(const json& document) {
     if (root.has("coverage")) {
         const JsonNode c = root.at("coverage");
         c.expect_object();
-        p.coverage = Coverage{c.count("launches"), c.count("kernels"), c.count("profiled_launches"),
-                              static_cast<int>(c.integer("passes"))};
+        p.coverage = Coverage{c.count("launches"),
+                              c.count("kernels"),
+                              c.count("profiled_launches"),
+                              static_cast<int>(c.integer("passes")),
+                              {},
+                              c.count("invalid_durations")};
+        if (c.has("discarded_samples")) {
+            const JsonNode d = c.at("discarded_samples");
+            d.expect_object();
+            for (const auto& item : d.value().items()) {
+                p.coverage.discarded_samples[item.key()] = d.count(item.key());
+            }
+        }
     }
     const JsonNode kernels = root.at("kernels");
     kernels.expect_array();

@@ -62,10 +62,9 @@ std::optional<KernelActivity> decode_kernel_record(const CUpti_Activity* record)
         return std::nullopt;
     }
     // Both kinds use CUpti_ActivityKernel10 in CUDA 13 (cupti_activity.h).
+    // Records without timestamps (start == end == 0: no device memory for them) still go
+    // to the sink, which counts them as invalid durations.
     const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
-    if (k->start == 0 && k->end == 0) {
-        return std::nullopt;
-    }
     KernelActivity a;
     a.correlation_id = k->correlationId;
     a.start_ns = k->start;

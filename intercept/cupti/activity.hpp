@@ -26,8 +26,8 @@ struct KernelActivity {
     bool device_launched = false;
 };
 
-/// Decodes a CONCURRENT_KERNEL or KERNEL record; nullopt for other kinds and for records
-/// without timing (start == end == 0: CUPTI ran out of device memory for timestamps).
+/// Decodes a CONCURRENT_KERNEL or KERNEL record; nullopt for other kinds. Timestamps are
+/// passed on as they are (zero or reversed ones are counted and dropped by the sink).
 [[nodiscard]] std::optional<KernelActivity>
 decode_kernel_record(const CUpti_Activity* record) noexcept;
 

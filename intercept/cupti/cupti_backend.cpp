@@ -56,6 +56,7 @@ bool CuptiBackend::start(LaunchSink& sink) noexcept {
         }
         std::string error;
         if (!activity_start(kernel_record, this, error)) {
+            m_activity_failed = true;
             warn("kernel timing disabled: " + error);
         }
         m_running = true;
@@ -87,12 +88,17 @@ bool CuptiBackend::enable_callbacks() noexcept {
         const CUptiResult r = cuptiEnableCallback(1, m_subscriber, domain, cbid);
         return r == CUPTI_SUCCESS ? std::string() : call_error("cuptiEnableCallback", r);
     };
-    // Launch callbacks are essential; without them irf sees nothing.
+    // cuLaunchKernel(Ex) and their _ptsz twins carry every runtime launch: without them irf
+    // sees nothing. The legacy and cooperative ones are optional (docs/cupti-notes.md).
     for (const CUpti_CallbackId cbid : launch_cbids()) {
         const std::string error = enable(CUPTI_CB_DOMAIN_DRIVER_API, cbid);
-        if (!error.empty()) {
+        if (!error.empty() && is_required_launch_cbid(cbid)) {
             warn("CUPTI refused a launch callback (" + error + "); irf records nothing");
             return false;
+        }
+        if (!error.empty()) {
+            warn_once("optional-cbid", "CUPTI refused an optional launch callback (" + error +
+                                           "); launches through that API are not seen");
         }
     }
     // Without context callbacks a profiler could outlive its context: time only.
@@ -111,6 +117,7 @@ bool CuptiBackend::enable_callbacks() noexcept {
         static_cast<void>(enable(CUPTI_CB_DOMAIN_DRIVER_API, cbid));
     }
     static_cast<void>(enable(CUPTI_CB_DOMAIN_STATE, CUPTI_CBID_STATE_FATAL_ERROR));
+    static_cast<void>(enable(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING));
     return true;
 }
 
@@ -124,6 +131,7 @@ void CuptiBackend::flush() noexcept {
                                  " kernel activity records were dropped (no buffer); durations "
                                  "are incomplete");
     }
+    warn_lost_activity();
     const std::uint64_t graphs = m_graph_launches.load();
     if (graphs > 0) {
         warn_once("graphs", std::to_string(graphs) +
@@ -166,15 +174,17 @@ void CuptiBackend::on_callback(CUpti_CallbackDomain domain, CUpti_CallbackId cbi
         if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
             const auto& cb = *static_cast<const CUpti_CallbackData*>(data);
             const bool enter = cb.callbackSite == CUPTI_API_ENTER;
-            if (!decode_launch(cbid, cb.functionParams)) {
+            if (!is_launch_cbid(cbid)) {
                 // A teardown cbid: deliver records while the context is alive (cupti.md 1.3).
                 if (enter && m_running) {
                     activity_flush(false);
                 }
-            } else if (enter) {
-                on_launch_enter(cbid, cb);
-            } else {
+            } else if (!enter) {
                 on_launch_exit(cb);
+            } else if (const auto decoded = decode_launch(cbid, cb.functionParams)) {
+                on_launch_enter(*decoded, cb); // the one decode of this launch
+            } else if (cb.correlationData != nullptr) {
+                *cb.correlationData = 0;
             }
         } else if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
             on_resource(cbid, *static_cast<const CUpti_ResourceData*>(data));
@@ -187,23 +197,45 @@ void CuptiBackend::on_callback(CUpti_CallbackDomain domain, CUpti_CallbackId cbi
 }
 
 void CuptiBackend::on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData& data) noexcept {
+    if (cbid == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING) {
+        on_module_unload();
+        return;
+    }
+    const std::uint32_t device = m_platform->device_of(data.context);
     if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
-        std::uint32_t device = 0;
-        if (cuptiGetDeviceId(data.context, &device) != CUPTI_SUCCESS) {
-            return;
+        {
+            std::lock_guard<std::mutex> lock(m_state);
+            if (m_have_gpu) {
+                return;
+            }
         }
+        // Driver queries outside m_state (the activity thread takes it).
+        model::GpuInfo gpu = device_info(static_cast<CUdevice>(device));
+        gpu.chip = m_platform->chip(static_cast<CUdevice>(device));
         std::lock_guard<std::mutex> lock(m_state);
         if (!m_have_gpu) {
-            m_gpu = device_info(static_cast<CUdevice>(device));
-            m_gpu.chip = chip_name(static_cast<CUdevice>(device));
+            m_gpu = std::move(gpu);
             m_have_gpu = true;
         }
     } else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
         // Finish this context's profiler while it is alive: CUDA's teardown runs before atexit.
-        std::unique_lock<std::shared_timed_mutex> sample(m_sample_lock, k_lock_wait);
-        std::lock_guard<std::mutex> lock(m_state);
-        m_sessions.erase(data.context); // ~ContextProfiler stops and disables it
-        ++m_context_epoch;
+        std::unique_lock<std::shared_timed_mutex> sample(m_sample_locks[device % k_lock_slots],
+                                                         m_lock_wait);
+        std::unique_ptr<RangeProfiler> retired;
+        {
+            std::lock_guard<std::mutex> lock(m_state);
+            const auto it = m_sessions.find(data.context);
+            if (it != m_sessions.end()) {
+                retired = std::move(it->second.profiler);
+                m_sessions.erase(it);
+            }
+            const auto enabled = m_enabled.find(device);
+            if (enabled != m_enabled.end() && enabled->second == data.context) {
+                m_enabled.erase(enabled);
+            }
+            ++m_context_epoch;
+        }
+        retired.reset(); // stops and disables it, outside m_state
     }
 }
 

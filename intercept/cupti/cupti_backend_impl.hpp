@@ -2,6 +2,7 @@
 // The CUPTI backend's class (internal to intercept/cupti): callbacks, profilers, activity.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -23,7 +24,8 @@
 #include "intercept/cupti/cupti_backend.hpp"
 #include "intercept/cupti/driver_api.hpp"
 #include "intercept/cupti/launch_params.hpp"
-#include "intercept/cupti/range_profiler.hpp"
+#include "intercept/cupti/profiler_seam.hpp"
+#include "intercept/cupti/sample_check.hpp"
 
 namespace irf::intercept::cupti {
 
@@ -39,24 +41,41 @@ struct ContextIds {
 /// Longest wait for the sample lock before a launch goes on without it.
 constexpr std::chrono::seconds k_lock_wait{10};
 
-/// Bits kept in CUpti_CallbackData::correlationData between a launch's ENTER and EXIT.
+/// Longest a sample (start -> stop, decode) may take before that kernel is sampled no more.
+constexpr std::chrono::seconds k_sample_budget{30};
+
+/// Sample locks: one per device (ordinals beyond share a slot; sharing only serializes more).
+constexpr std::size_t k_lock_slots = 16;
+
+/// Bits kept in CUpti_CallbackData::correlationData between a launch's ENTER and EXIT; the
+/// device's lock slot is kept above k_slot_shift.
 enum LaunchFlags : std::uint64_t {
-    k_holds_shared = 1,    ///< this launch holds the sample lock shared
+    k_holds_shared = 1,    ///< this launch holds its device's sample lock shared
     k_holds_exclusive = 2, ///< this launch is being profiled (sample lock exclusive)
     k_started = 4,         ///< the range profiler was started at ENTER
+    k_slot_shift = 8,
 };
 
 /// One context's profiler and the metrics it collects.
 struct ContextSession {
-    std::unique_ptr<ContextProfiler> profiler;
+    std::unique_ptr<RangeProfiler> profiler;
     std::vector<config::MetricBinding> bindings;
     std::vector<std::string> metrics;
+    std::uint32_t device = 0;
+};
+
+/// Test knobs of the sampled path (production uses the defaults).
+struct SamplingSeam {
+    std::unique_ptr<ProfilerPlatform> platform;
+    std::chrono::milliseconds lock_wait = k_lock_wait;
+    std::chrono::milliseconds sample_budget = k_sample_budget;
 };
 
 /// The Backend on CUPTI (see cupti_backend.hpp and docs/cupti-notes.md).
 class CuptiBackend final : public Backend {
 public:
-    explicit CuptiBackend(const CuptiOptions& options) : m_options(options) {}
+    explicit CuptiBackend(const CuptiOptions& options)
+        : m_options(options), m_platform(make_cupti_platform()) {}
     CuptiBackend(const CuptiBackend&) = delete;
     CuptiBackend& operator=(const CuptiBackend&) = delete;
     ~CuptiBackend() override { stop(); }
@@ -73,6 +92,13 @@ public:
     void attach_sink_for_test(LaunchSink& sink) noexcept {
         std::unique_lock<std::shared_mutex> lock(m_lifecycle);
         m_sink = &sink;
+    }
+
+    /// Test seam: replaces the range profiler platform and the waits (before any launch).
+    void set_sampling_seam_for_test(SamplingSeam seam) noexcept {
+        m_platform = std::move(seam.platform);
+        m_lock_wait = seam.lock_wait;
+        m_sample_budget = seam.sample_budget;
     }
 
     /// Entry point of every CUPTI callback (the C trampoline forwards here).
@@ -92,16 +118,29 @@ private:
     template <class Fn> void with_sink(Fn&& fn) noexcept;
 
     // launch_callbacks.cpp: the launch path.
-    void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData& data) noexcept;
+    void on_launch_enter(const DecodedLaunch& decoded, const CUpti_CallbackData& data) noexcept;
     void on_launch_exit(const CUpti_CallbackData& data) noexcept;
-    void hold_shared(const CUpti_CallbackData& data) noexcept;
-    bool begin_sample(const CUpti_CallbackData& data, std::uint32_t device) noexcept;
+    LaunchEvent make_event(const DecodedLaunch& decoded, const CUpti_CallbackData& data,
+                           const ContextIds& ids) noexcept;
+    void hold_shared(const CUpti_CallbackData& data, std::size_t slot) noexcept;
+    enum class Begin : std::uint8_t { sampling, declined, timed_out };
+    Begin begin_sample(const CUpti_CallbackData& data, const DecodedLaunch& decoded,
+                       std::uint32_t device) noexcept;
+    void start_profiler(const CUpti_CallbackData& data, std::uint32_t device) noexcept;
     void end_sample(const CUpti_CallbackData& data) noexcept;
+    void deliver_sample(const CUpti_CallbackData& data, const ContextSession& session,
+                        const std::vector<double>& values, const RangeReport& report) noexcept;
+    void discard(std::uint64_t correlation_id, const char* reason) noexcept;
     ContextIds context_ids(CUcontext context) noexcept;
     FunctionAttributes attributes(CUfunction function, CUdevice device) noexcept;
+    bool over_budget(CUfunction function) noexcept;
     ContextSession* session_for(CUcontext context, std::uint32_t device) noexcept;
-    ProfilerStatus setup_session(ContextSession& session, CUcontext context, std::uint32_t device);
+    ProfilerStatus setup_session(ContextSession& session, CUcontext context, std::uint32_t device,
+                                 std::vector<std::uint8_t>& availability);
+    void on_module_unload() noexcept;
+    void report_setup(const ProfilerStatus& status) noexcept;
     bool first_duration(std::uint64_t correlation_id) noexcept;
+    void warn_lost_activity() noexcept;
 
     CuptiOptions m_options;
 
@@ -112,21 +151,37 @@ private:
     std::atomic<bool> m_running{false};
     std::atomic<bool> m_cupti_failed{false}; ///< fatal error: no CUPTI call any more
 
-    // Sample exclusion: every launch holds it shared from ENTER to EXIT, a profiled launch
-    // exclusive, so no other launch lands inside its Start/Stop window (cupti.md 3.3).
-    std::shared_timed_mutex m_sample_lock;
+    std::unique_ptr<ProfilerPlatform> m_platform;
+    std::chrono::milliseconds m_lock_wait{k_lock_wait};
+    std::chrono::milliseconds m_sample_budget{k_sample_budget};
+
+    // Sample exclusion per device: every launch holds its device's lock shared from ENTER to
+    // EXIT, a profiled launch exclusive, so no other launch lands inside its Start/Stop window
+    // (cupti.md 3.3). A launch that gave up waiting bumps its slot's breach count.
+    std::array<std::shared_timed_mutex, k_lock_slots> m_sample_locks;
+    std::array<std::atomic<std::uint64_t>, k_lock_slots> m_breaches{};
     std::atomic<bool> m_profiling{true};
 
-    mutable std::mutex m_state;                     // guards everything below
+    // Guards everything below. Never held across a CUPTI or driver call: CUPTI's activity
+    // thread takes it in first_duration while the driver may hold its own locks.
+    mutable std::mutex m_state;
     std::map<CUcontext, ContextSession> m_sessions; ///< a null profiler: setup failed
+    std::map<std::uint32_t, CUcontext> m_enabled;   ///< the one enabled profiler per device
+    std::map<std::uint32_t, std::vector<std::uint8_t>> m_availability; ///< per device
     std::set<std::string> m_warned;
     model::GpuInfo m_gpu;
     bool m_have_gpu = false;
     std::unordered_set<std::uint64_t> m_profiled_ids; ///< correlation ids of profiled launches
     std::unordered_set<std::uint64_t> m_timed_profiled_ids;
 
-    std::shared_mutex m_attribute_lock;
+    std::shared_mutex m_attribute_lock; ///< guards the two maps below (cleared at unload)
     std::unordered_map<CUfunction, FunctionAttributes> m_attributes;
+    std::unordered_set<CUfunction> m_over_budget; ///< kernels no longer sampled
+    std::atomic<std::uint64_t> m_module_epoch{0};
+
+    std::atomic<std::uint64_t> m_launches_seen{0};
+    std::atomic<std::uint64_t> m_records_seen{0};
+    std::atomic<bool> m_activity_failed{false};
 
     std::atomic<int> m_passes{0};
     std::atomic<std::uint64_t> m_context_epoch{1};

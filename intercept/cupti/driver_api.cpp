@@ -30,6 +30,8 @@ DriverApi load_driver_api() noexcept {
     resolve(handle, "cuDeviceGetName", api.device_get_name);
     resolve(handle, "cuDeviceTotalMem_v2", api.device_total_mem);
     resolve(handle, "cuDriverGetVersion", api.driver_get_version);
+    resolve(handle, "cuStreamIsCapturing", api.stream_is_capturing);
+    resolve(handle, "cuStreamIsCapturing_ptsz", api.stream_is_capturing_ptsz);
     return api;
 }
 
@@ -76,6 +78,16 @@ FunctionAttributes function_attributes(CUfunction function, CUdevice device) noe
     attributes.static_smem =
         function_attribute(function, device, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
     return attributes;
+}
+
+bool stream_is_capturing(CUstream stream, bool per_thread) noexcept {
+    const DriverApi& api = driver_api();
+    const auto query = per_thread && api.stream_is_capturing_ptsz != nullptr
+                           ? api.stream_is_capturing_ptsz
+                           : api.stream_is_capturing;
+    CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+    return query != nullptr && query(stream, &status) == CUDA_SUCCESS &&
+           status != CU_STREAM_CAPTURE_STATUS_NONE;
 }
 
 std::string format_driver_version(int version) {

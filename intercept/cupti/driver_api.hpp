@@ -21,6 +21,8 @@ struct DriverApi {
     decltype(&::cuDeviceGetName) device_get_name = nullptr;
     decltype(&::cuDeviceTotalMem) device_total_mem = nullptr;
     decltype(&::cuDriverGetVersion) driver_get_version = nullptr;
+    decltype(&::cuStreamIsCapturing) stream_is_capturing = nullptr;
+    decltype(&::cuStreamIsCapturing) stream_is_capturing_ptsz = nullptr;
 
     /// True when the functions needed for launch attributes were found.
     [[nodiscard]] bool usable() const noexcept {
@@ -41,6 +43,10 @@ struct FunctionAttributes {
 /// Reads the attributes of `function` on `device` (tries cuFuncGetAttribute, then
 /// cuKernelGetAttribute for a CUkernel handle).
 [[nodiscard]] FunctionAttributes function_attributes(CUfunction function, CUdevice device) noexcept;
+
+/// True when `stream` is capturing into a graph (cuStreamIsCapturing; the _ptsz entry for a
+/// per-thread-default-stream launch). False when the driver cannot tell.
+[[nodiscard]] bool stream_is_capturing(CUstream stream, bool per_thread) noexcept;
 
 /// Name, cc, SMs, clock, L2, memory and driver version of `device` (chip is left empty).
 [[nodiscard]] model::GpuInfo device_info(CUdevice device) noexcept;

@@ -34,12 +34,15 @@ public:
         }
     }
 
+    /// Creates the host object; keeps its own copy of `availability`, which CUPTI may read
+    /// for as long as the host object lives.
     HostStatus init(const std::string& chip, const std::vector<std::uint8_t>& availability) {
+        m_availability = availability;
         auto p = make_params<CUpti_Profiler_Host_Initialize_Params>(
             CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
         p.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
         p.pChipName = chip.c_str();
-        p.pCounterAvailabilityImage = availability.empty() ? nullptr : availability.data();
+        p.pCounterAvailabilityImage = m_availability.empty() ? nullptr : m_availability.data();
         const CUptiResult r = cuptiProfilerHostInitialize(&p);
         if (r != CUPTI_SUCCESS) {
             return host_fail("cuptiProfilerHostInitialize", r);
@@ -114,6 +117,7 @@ public:
 
 private:
     CUpti_Profiler_Host_Object* m_object = nullptr;
+    std::vector<std::uint8_t> m_availability; ///< outlives every call on m_object
 };
 
 } // namespace irf::intercept::cupti

@@ -10,8 +10,22 @@ namespace {
 
 thread_local ContextIds t_context_ids;
 
-bool is_profiler_fatal(ProfilerFailure failure) {
-    return failure == ProfilerFailure::permission || failure == ProfilerFailure::unsupported;
+/// The sample this thread has open between its launch's ENTER and EXIT (one at a time: a
+/// thread is inside one launch call).
+struct OpenSample {
+    std::uint64_t breaches = 0; ///< the slot's breach count at ENTER
+    std::uint64_t grid_ctas = 0;
+    CUfunction function = nullptr;
+    std::chrono::steady_clock::time_point started;
+};
+thread_local OpenSample t_open_sample;
+
+std::size_t slot_of(std::uint32_t device) noexcept {
+    return device % k_lock_slots;
+}
+
+std::size_t slot_of_flags(std::uint64_t flags) noexcept {
+    return static_cast<std::size_t>(flags >> k_slot_shift) % k_lock_slots;
 }
 
 } // namespace
@@ -23,7 +37,7 @@ ContextIds CuptiBackend::context_ids(CUcontext context) noexcept {
         ids.context = context;
         ids.epoch = epoch;
         static_cast<void>(cuptiGetContextId(context, &ids.context_id));
-        static_cast<void>(cuptiGetDeviceId(context, &ids.device));
+        ids.device = m_platform->device_of(context);
         t_context_ids = ids;
     }
     return t_context_ids;
@@ -37,7 +51,7 @@ FunctionAttributes CuptiBackend::attributes(CUfunction function, CUdevice device
             return it->second;
         }
     }
-    // First launch of this handle: two driver queries, then cached for the process.
+    // First launch of this handle (since the last module unload): two driver queries, cached.
     const FunctionAttributes found = function_attributes(function, device);
     try {
         std::unique_lock<std::shared_mutex> lock(m_attribute_lock);
@@ -47,84 +61,111 @@ FunctionAttributes CuptiBackend::attributes(CUfunction function, CUdevice device
     return found;
 }
 
-void CuptiBackend::on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData& data) noexcept {
-    const auto decoded = decode_launch(cbid, data.functionParams);
-    if (data.correlationData != nullptr) {
-        *data.correlationData = 0;
-    }
-    if (!decoded) {
-        return;
-    }
-    if (decoded->kind == LaunchKind::graph) {
-        ++m_graph_launches; // graph kernels are reported from their activity records
-        hold_shared(data);
-        return;
-    }
-    const ContextIds ids = context_ids(data.context);
+bool CuptiBackend::over_budget(CUfunction function) noexcept {
+    std::shared_lock<std::shared_mutex> lock(m_attribute_lock);
+    return m_over_budget.count(function) != 0;
+}
+
+void CuptiBackend::on_module_unload() noexcept {
+    // A later module may put a new kernel at a freed CUfunction address (issue 17 item 5).
+    std::unique_lock<std::shared_mutex> lock(m_attribute_lock);
+    m_attributes.clear();
+    m_over_budget.clear();
+    ++m_module_epoch;
+}
+
+LaunchEvent CuptiBackend::make_event(const DecodedLaunch& decoded, const CUpti_CallbackData& data,
+                                     const ContextIds& ids) noexcept {
     LaunchEvent event;
-    event.function = decoded->function;
+    event.function = decoded.function;
     event.mangled = data.symbolName;
-    event.launch = decoded->config;
+    event.launch = decoded.config;
     const FunctionAttributes attrs =
-        attributes(decoded->function, static_cast<CUdevice>(ids.device));
+        attributes(decoded.function, static_cast<CUdevice>(ids.device));
     event.launch.regs = attrs.regs;
     event.launch.smem_bytes += attrs.static_smem;
     event.device = ids.device;
     event.context = ids.context_id;
     std::uint32_t stream = 0;
-    if (cuptiGetStreamIdEx(data.context, decoded->stream, decoded->per_thread_stream ? 1 : 0,
+    if (cuptiGetStreamIdEx(data.context, decoded.stream, decoded.per_thread_stream ? 1 : 0,
                            &stream) == CUPTI_SUCCESS) {
         event.stream = stream;
     }
     event.correlation_id = data.correlationId;
-    LaunchDecision decision = LaunchDecision::time_only;
-    with_sink([&](LaunchSink& sink) { decision = sink.on_launch(event); });
-    const bool profile = decision == LaunchDecision::profile &&
-                         decoded->kind == LaunchKind::kernel && m_profiling.load();
-    if (profile && begin_sample(data, ids.device)) {
+    event.module_epoch = m_module_epoch.load(std::memory_order_relaxed);
+    return event;
+}
+
+void CuptiBackend::on_launch_enter(const DecodedLaunch& decoded,
+                                   const CUpti_CallbackData& data) noexcept {
+    if (data.correlationData != nullptr) {
+        *data.correlationData = 0;
+    }
+    const ContextIds ids = context_ids(data.context);
+    if (decoded.kind == LaunchKind::graph) {
+        ++m_graph_launches; // graph kernels are reported from their activity records
+        hold_shared(data, slot_of(ids.device));
         return;
     }
-    hold_shared(data);
+    if (m_platform->is_capturing(decoded.stream, decoded.per_thread_stream)) {
+        return; // recorded into a graph, not run now: neither a launch nor a sample
+    }
+    ++m_launches_seen;
+    const LaunchEvent event = make_event(decoded, data, ids);
+    LaunchDecision decision = LaunchDecision::time_only;
+    with_sink([&](LaunchSink& sink) { decision = sink.on_launch(event); });
+    if (decision == LaunchDecision::profile && decoded.kind == LaunchKind::kernel &&
+        m_profiling.load()) {
+        const Begin begun = begin_sample(data, decoded, ids.device);
+        if (begun == Begin::sampling) {
+            return;
+        }
+        if (begun == Begin::timed_out) {
+            // No second wait: the launch goes on unprotected, and any open window knows it.
+            ++m_breaches[slot_of(ids.device)];
+            return;
+        }
+    }
+    hold_shared(data, slot_of(ids.device));
 }
 
-void CuptiBackend::hold_shared(const CUpti_CallbackData& data) noexcept {
+void CuptiBackend::hold_shared(const CUpti_CallbackData& data, std::size_t slot) noexcept {
     // Bounded wait: if the driver ever blocks a sample's Stop/Decode on this thread (open
-    // question 4), the launch goes on unprotected after k_lock_wait instead of hanging.
-    if (data.correlationData != nullptr && m_sample_lock.try_lock_shared_for(k_lock_wait)) {
-        *data.correlationData = k_holds_shared;
+    // question 4), the launch goes on unprotected after the wait instead of hanging.
+    if (data.correlationData == nullptr) {
+        return;
+    }
+    if (m_sample_locks[slot].try_lock_shared_for(m_lock_wait)) {
+        *data.correlationData = k_holds_shared | (std::uint64_t{slot} << k_slot_shift);
+    } else {
+        ++m_breaches[slot];
     }
 }
 
-bool CuptiBackend::begin_sample(const CUpti_CallbackData& data, std::uint32_t device) noexcept {
+CuptiBackend::Begin CuptiBackend::begin_sample(const CUpti_CallbackData& data,
+                                               const DecodedLaunch& decoded,
+                                               std::uint32_t device) noexcept {
     if (data.correlationData == nullptr) {
-        return false;
+        return Begin::declined;
     }
-    // Waits until other threads' launches are submitted; if that takes too long the launch is
-    // timed only (the sink's sample is lost, with one warning).
-    if (!m_sample_lock.try_lock_for(k_lock_wait)) {
+    if (over_budget(decoded.function)) {
+        discard(data.correlationId, k_discard_budget);
+        return Begin::declined;
+    }
+    const std::size_t slot = slot_of(device);
+    // Waits until other threads' launches on this device are submitted; if that takes too
+    // long the launch is timed only (the sample is discarded, with one warning).
+    if (!m_sample_locks[slot].try_lock_for(m_lock_wait)) {
         warn_once("lock", "a sampled launch waited too long for other threads' launches and "
                           "was timed only");
-        return false;
+        discard(data.correlationId, k_discard_lock);
+        return Begin::timed_out;
     }
-    *data.correlationData = k_holds_exclusive;
-    ContextSession* session = session_for(data.context, device);
-    if (session == nullptr || !session->profiler) {
-        return true; // timed only; the lock is released at EXIT
-    }
-    const ProfilerStatus status = session->profiler->start();
-    if (status.ok()) {
-        *data.correlationData |= k_started;
-        try {
-            std::lock_guard<std::mutex> lock(m_state);
-            m_profiled_ids.insert(data.correlationId);
-        } catch (...) {
-        }
-    } else if (is_profiler_fatal(status.failure)) {
-        disable_profiling(status.error);
-    } else {
-        warn("a sampled launch was not profiled: " + status.error);
-    }
-    return true;
+    *data.correlationData = k_holds_exclusive | (std::uint64_t{slot} << k_slot_shift);
+    t_open_sample = {m_breaches[slot].load(), grid_ctas(decoded.config), decoded.function,
+                     std::chrono::steady_clock::now()};
+    start_profiler(data, device);
+    return Begin::sampling;
 }
 
 void CuptiBackend::on_launch_exit(const CUpti_CallbackData& data) noexcept {
@@ -132,13 +173,14 @@ void CuptiBackend::on_launch_exit(const CUpti_CallbackData& data) noexcept {
         return;
     }
     const std::uint64_t flags = *data.correlationData;
+    std::shared_timed_mutex& lock = m_sample_locks[slot_of_flags(flags)];
     if ((flags & k_holds_shared) != 0) {
-        m_sample_lock.unlock_shared();
+        lock.unlock_shared();
     } else if ((flags & k_holds_exclusive) != 0) {
         if ((flags & k_started) != 0) {
             end_sample(data);
         }
-        m_sample_lock.unlock();
+        lock.unlock();
     }
     *data.correlationData = 0;
 }
@@ -154,20 +196,54 @@ void CuptiBackend::end_sample(const CUpti_CallbackData& data) noexcept {
         return;
     }
     std::vector<double> values;
-    const ProfilerStatus status = session->profiler->stop_and_evaluate(values);
+    RangeReport report;
+    const ProfilerStatus status = session->profiler->stop_and_evaluate(values, report);
+    const auto took = std::chrono::steady_clock::now() - t_open_sample.started;
+    if (took > m_sample_budget) {
+        try {
+            {
+                std::unique_lock<std::shared_mutex> lock(m_attribute_lock);
+                m_over_budget.insert(t_open_sample.function);
+            }
+            const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(took).count();
+            warn(std::string("sampling ") + (data.symbolName != nullptr ? data.symbolName : "?") +
+                 " took " + std::to_string(ms) + " ms (budget " +
+                 std::to_string(m_sample_budget.count()) +
+                 " ms); that kernel is timed only from "
+                 "now on");
+        } catch (...) {
+        }
+    }
     if (!status.ok()) {
-        if (is_profiler_fatal(status.failure)) {
+        if (status.failure == ProfilerFailure::permission ||
+            status.failure == ProfilerFailure::unsupported) {
             disable_profiling(status.error);
+        } else if (report.dropped > 0) {
+            discard(data.correlationId, k_discard_dropped);
         } else {
             warn("counters of a sampled launch were lost: " + status.error);
         }
         return;
     }
+    deliver_sample(data, *session, values, report);
+}
+
+void CuptiBackend::deliver_sample(const CUpti_CallbackData& data, const ContextSession& session,
+                                  const std::vector<double>& values,
+                                  const RangeReport& report) noexcept {
     try {
         CounterSample sample;
         sample.correlation_id = data.correlationId;
-        sample.counters = to_counters(session->bindings, session->metrics, values);
-        sample.passes = session->profiler->passes();
+        sample.counters = to_counters(session.bindings, session.metrics, values);
+        sample.passes = session.profiler->passes();
+        const std::size_t slot = slot_of(session.device);
+        const SampleEvidence evidence{report.ranges, report.dropped,
+                                      m_breaches[slot].load() != t_open_sample.breaches,
+                                      t_open_sample.grid_ctas};
+        if (const char* problem = sample_problem(evidence, sample.counters)) {
+            discard(data.correlationId, problem);
+            return;
+        }
         m_passes = std::max(m_passes.load(), sample.passes);
         with_sink([&sample](LaunchSink& sink) { sink.on_counters(sample); });
     } catch (...) {
@@ -175,89 +251,8 @@ void CuptiBackend::end_sample(const CUpti_CallbackData& data) noexcept {
     }
 }
 
-ContextSession* CuptiBackend::session_for(CUcontext context, std::uint32_t device) noexcept {
-    ContextSession* session = nullptr;
-    ProfilerStatus status;
-    try {
-        std::lock_guard<std::mutex> lock(m_state);
-        const auto it = m_sessions.find(context);
-        if (it != m_sessions.end()) {
-            return &it->second;
-        }
-        session = &m_sessions[context]; // a failed setup stays profiler-less
-        status = setup_session(*session, context, device);
-    } catch (...) {
-        return nullptr;
-    }
-    // Warnings go through the sink, never under m_state.
-    if (is_profiler_fatal(status.failure)) {
-        disable_profiling(status.error);
-    } else if (!status.ok()) {
-        warn("hardware counters unavailable on one context: " + status.error);
-    }
-    return session;
-}
-
-ProfilerStatus CuptiBackend::setup_session(ContextSession& session, CUcontext context,
-                                           std::uint32_t device) {
-    ProfilerStatus status = initialize_profiler();
-    if (!status.ok()) {
-        // Process-wide: no context can profile, so stop asking (one warning, not one per context).
-        status.failure = ProfilerFailure::unsupported;
-        return status;
-    }
-    const std::string chip = chip_name(static_cast<CUdevice>(device));
-    const auto family = config::chip_family(chip);
-    if (!family) {
-        return {ProfilerFailure::unsupported, "irf has no metric map for chip '" + chip + "'"};
-    }
-    session.bindings = config::metric_bindings(*family, m_options.collect_pipe_mix,
-                                               m_options.collect_tensor_types);
-    session.metrics = config::metric_names(session.bindings);
-    auto profiler = std::make_unique<ContextProfiler>();
-    status = profiler->setup(context, static_cast<CUdevice>(device), chip, session.metrics);
-    if (status.ok()) {
-        session.profiler = std::move(profiler);
-    }
-    return status;
-}
-
-bool CuptiBackend::first_duration(std::uint64_t correlation_id) noexcept {
-    try {
-        std::lock_guard<std::mutex> lock(m_state);
-        if (m_profiled_ids.count(correlation_id) == 0) {
-            return true;
-        }
-        // Kernel replay may emit one record per pass (open question 3): keep the first.
-        return m_timed_profiled_ids.insert(correlation_id).second;
-    } catch (...) {
-        return true;
-    }
-}
-
-void CuptiBackend::on_kernel_record(const KernelActivity& record) noexcept {
-    if (record.device_launched) {
-        return; // device-side launches have no host launch to match
-    }
-    std::uint64_t correlation_id = record.correlation_id;
-    if (record.graph_id != 0) {
-        // Graph nodes have no launch callback: report each as a timed-only launch of its own.
-        correlation_id = m_next_graph_id++;
-        LaunchEvent event;
-        event.function = record.name; // CUPTI shares one name string per kernel
-        event.mangled = record.name;
-        event.launch = record.launch;
-        event.device = record.device;
-        event.context = record.context;
-        event.stream = record.stream;
-        event.correlation_id = correlation_id;
-        event.graph = true;
-        with_sink([&event](LaunchSink& sink) { static_cast<void>(sink.on_launch(event)); });
-    } else if (correlation_id == 0 || !first_duration(correlation_id)) {
-        return;
-    }
-    const DurationRecord duration{correlation_id, record.start_ns, record.end_ns};
-    with_sink([&duration](LaunchSink& sink) { sink.on_duration(duration); });
+void CuptiBackend::discard(std::uint64_t correlation_id, const char* reason) noexcept {
+    with_sink([&](LaunchSink& sink) { sink.on_discarded_sample(correlation_id, reason); });
 }
 
 } // namespace irf::intercept::cupti

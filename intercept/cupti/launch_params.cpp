@@ -5,6 +5,8 @@
 #define __CUDA_API_VERSION_INTERNAL 1
 #include "intercept/cupti/launch_params.hpp"
 
+#include <algorithm>
+
 #include <cupti_driver_cbid.h>
 #include <generated_cuda_meta.h>
 
@@ -94,6 +96,18 @@ const std::vector<CUpti_CallbackId>& launch_cbids() {
         CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
     };
     return s_cbids;
+}
+
+bool is_required_launch_cbid(CUpti_CallbackId cbid) noexcept {
+    return cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel ||
+           cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz ||
+           cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx ||
+           cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz;
+}
+
+bool is_launch_cbid(CUpti_CallbackId cbid) noexcept {
+    const auto& all = launch_cbids();
+    return std::find(all.begin(), all.end(), cbid) != all.end();
 }
 
 const std::vector<CUpti_CallbackId>& teardown_cbids() {

@@ -33,6 +33,13 @@ struct DecodedLaunch {
 /// The driver cbids irf enables: every kernel launch API and the graph launches.
 [[nodiscard]] const std::vector<CUpti_CallbackId>& launch_cbids();
 
+/// True for cuLaunchKernel, cuLaunchKernelEx and their _ptsz variants: every runtime launch
+/// goes through them, so irf cannot work without them; the other launch cbids are optional.
+[[nodiscard]] bool is_required_launch_cbid(CUpti_CallbackId cbid) noexcept;
+
+/// True for every cbid in launch_cbids() (no params needed).
+[[nodiscard]] bool is_launch_cbid(CUpti_CallbackId cbid) noexcept;
+
 /// Driver cbids before which activity is flushed (context teardown).
 [[nodiscard]] const std::vector<CUpti_CallbackId>& teardown_cbids();
 

@@ -2,8 +2,12 @@
 // Range Profiler session per context (CUDA 13 cupti_range_profiler.h), cupti.md section 3.2.
 #include "intercept/cupti/range_profiler.hpp"
 
+#include <memory>
 #include <mutex>
 
+#include "intercept/cupti/driver_api.hpp"
+
+#include <cupti_driver_cbid.h>
 #include <cupti_profiler_target.h>
 #include <cupti_target.h>
 
@@ -120,7 +124,8 @@ std::string chip_name(CUdevice device) noexcept {
 }
 
 ProfilerStatus ContextProfiler::setup(CUcontext context, CUdevice device, const std::string& chip,
-                                      const std::vector<std::string>& metrics) noexcept {
+                                      const std::vector<std::string>& metrics,
+                                      std::vector<std::uint8_t>& availability) noexcept {
     try {
         m_context = context;
         m_metrics = metrics;
@@ -129,8 +134,9 @@ ProfilerStatus ContextProfiler::setup(CUcontext context, CUdevice device, const 
             m_metric_ptrs.push_back(metric.c_str());
         }
         ProfilerStatus status = device_supported(device);
-        std::vector<std::uint8_t> availability;
-        if (status.ok()) {
+        // One image per device, read once: asking again while another context of the device
+        // has a profiler enabled is not allowed (cupti.md 3.5).
+        if (status.ok() && availability.empty()) {
             status = counter_availability(context, availability);
         }
         if (status.ok()) {
@@ -167,8 +173,8 @@ ProfilerStatus ContextProfiler::enable_and_configure() noexcept {
     sp.pRangeProfilerObject = m_profiler;
     sp.pMetricNames = m_metric_ptrs.data();
     sp.numMetrics = m_metric_ptrs.size();
-    sp.maxNumOfRanges = 1;
-    sp.maxNumRangeTreeNodes = 1;
+    sp.maxNumOfRanges = k_max_ranges;
+    sp.maxNumRangeTreeNodes = k_max_ranges;
     status =
         check("cuptiRangeProfilerGetCounterDataSize", cuptiRangeProfilerGetCounterDataSize(&sp));
     if (!status.ok()) {
@@ -183,6 +189,17 @@ ProfilerStatus ContextProfiler::enable_and_configure() noexcept {
     if (!status.ok()) {
         return status;
     }
+    status = set_config(false);
+    if (!status.ok() && status.failure == ProfilerFailure::other) {
+        // Some drivers refuse irf's nesting values; NVIDIA's range-profiler sample utility
+        // passes targetNestingLevel 0 and maxRangesPerPass = the image's ranges (cupti-notes.md).
+        const ProfilerStatus retry = set_config(true);
+        status = retry.ok() ? retry : status;
+    }
+    return status;
+}
+
+ProfilerStatus ContextProfiler::set_config(bool sample_utility_values) noexcept {
     auto cp = make_params<CUpti_RangeProfiler_SetConfig_Params>(
         CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
     cp.pRangeProfilerObject = m_profiler;
@@ -192,11 +209,11 @@ ProfilerStatus ContextProfiler::enable_and_configure() noexcept {
     cp.pCounterDataImage = m_counter_data.data();
     cp.range = CUPTI_AutoRange;
     cp.replayMode = CUPTI_KernelReplay;
-    cp.maxRangesPerPass = 1;
+    cp.maxRangesPerPass = k_max_ranges;
     cp.numNestingLevels = 1; // must be 1 in auto range
     cp.minNestingLevel = 1;
     cp.passIndex = 0;
-    cp.targetNestingLevel = 1;
+    cp.targetNestingLevel = sample_utility_values ? 0 : 1;
     return check("cuptiRangeProfilerSetConfig", cuptiRangeProfilerSetConfig(&cp));
 }
 
@@ -222,7 +239,8 @@ ProfilerStatus ContextProfiler::start() noexcept {
     return status;
 }
 
-ProfilerStatus ContextProfiler::stop_and_evaluate(std::vector<double>& values) noexcept {
+ProfilerStatus ContextProfiler::stop_and_evaluate(std::vector<double>& values,
+                                                  RangeReport& report) noexcept {
     if (!m_started) {
         return {ProfilerFailure::other, "range profiler not started"};
     }
@@ -246,6 +264,8 @@ ProfilerStatus ContextProfiler::stop_and_evaluate(std::vector<double>& values) n
         status = check("cuptiRangeProfilerGetCounterDataInfo",
                        cuptiRangeProfilerGetCounterDataInfo(&ip));
     }
+    report.ranges = status.ok() ? ip.numTotalRanges : 0;
+    report.dropped = dp.numOfRangeDropped;
     if (status.ok() && ip.numTotalRanges < 1) {
         status = {ProfilerFailure::other,
                   "no range recorded (" + std::to_string(dp.numOfRangeDropped) + " dropped)"};
@@ -277,6 +297,42 @@ void ContextProfiler::teardown() noexcept {
     dp.pRangeProfilerObject = m_profiler;
     static_cast<void>(cuptiRangeProfilerDisable(&dp));
     m_profiler = nullptr;
+}
+
+} // namespace irf::intercept::cupti
+
+namespace irf::intercept::cupti {
+namespace {
+
+/// The platform on the real CUPTI and driver (see profiler_seam.hpp).
+class CuptiPlatform final : public ProfilerPlatform {
+public:
+    ProfilerStatus initialize() noexcept override { return initialize_profiler(); }
+    std::string chip(CUdevice device) noexcept override { return chip_name(device); }
+    std::unique_ptr<RangeProfiler> make_profiler() override {
+        return std::make_unique<ContextProfiler>();
+    }
+    bool is_capturing(CUstream stream, bool per_thread) noexcept override {
+        return stream_is_capturing(stream, per_thread);
+    }
+    std::uint32_t device_of(CUcontext context) noexcept override {
+        std::uint32_t device = 0;
+        static_cast<void>(cuptiGetDeviceId(context, &device));
+        return device;
+    }
+    bool subscription_alive(void* subscriber) noexcept override {
+        std::uint32_t enabled = 1;
+        const CUptiResult r = cuptiGetCallbackState(
+            &enabled, static_cast<CUpti_SubscriberHandle>(subscriber), CUPTI_CB_DOMAIN_DRIVER_API,
+            CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel);
+        return r != CUPTI_SUCCESS || enabled != 0; // an unanswered query proves nothing
+    }
+};
+
+} // namespace
+
+std::unique_ptr<ProfilerPlatform> make_cupti_platform() {
+    return std::make_unique<CuptiPlatform>();
 }
 
 } // namespace irf::intercept::cupti

@@ -11,44 +11,41 @@
 #include <cupti_range_profiler.h>
 
 #include "intercept/cupti/host_object.hpp"
+#include "intercept/cupti/profiler_seam.hpp"
 
 namespace irf::intercept::cupti {
 
-/// Why a profiler step failed: `permission` and `unsupported` disable profiling everywhere.
-enum class ProfilerFailure : std::uint8_t { none, permission, unsupported, other };
+/// Ranges one counter-data image holds: a second launch inside the window shows as a second
+/// range (discarded sample) instead of silently replacing the first.
+constexpr std::size_t k_max_ranges = 2;
 
-/// Outcome of a profiler step.
-struct ProfilerStatus {
-    ProfilerFailure failure = ProfilerFailure::none;
-    std::string error;
-    [[nodiscard]] bool ok() const noexcept { return failure == ProfilerFailure::none; }
-};
-
-/// Counter collection for one CUDA context (cupti.md 3.2). Not thread-safe: the backend
-/// serializes every call on it under its sample lock.
-class ContextProfiler {
+/// The RangeProfiler on CUPTI's Range Profiler API (cupti.md 3.2).
+class ContextProfiler final : public RangeProfiler {
 public:
     ContextProfiler() = default;
     ContextProfiler(const ContextProfiler&) = delete;
     ContextProfiler& operator=(const ContextProfiler&) = delete;
-    ~ContextProfiler() { teardown(); }
+    ~ContextProfiler() override { teardown(); }
 
     /// Steps 2-9: support check, availability, config image, enable, counter data, config.
     ProfilerStatus setup(CUcontext context, CUdevice device, const std::string& chip,
-                         const std::vector<std::string>& metrics) noexcept;
+                         const std::vector<std::string>& metrics,
+                         std::vector<std::uint8_t>& availability) noexcept override;
     /// Step 10, at the launch's ENTER callback.
-    ProfilerStatus start() noexcept;
+    ProfilerStatus start() noexcept override;
     /// Steps 11-14 at EXIT: stop, decode (synchronizes the context), evaluate range 0 into
     /// `values` (one per metric), reset the image.
-    ProfilerStatus stop_and_evaluate(std::vector<double>& values) noexcept;
+    ProfilerStatus stop_and_evaluate(std::vector<double>& values,
+                                     RangeReport& report) noexcept override;
     /// Step 15: stop if started, disable; idempotent. Call at context destruction.
-    void teardown() noexcept;
+    void teardown() noexcept override;
 
     /// Replay passes of the config image (0 before setup).
-    [[nodiscard]] int passes() const noexcept { return m_passes; }
+    [[nodiscard]] int passes() const noexcept override { return m_passes; }
 
 private:
     ProfilerStatus enable_and_configure() noexcept;
+    ProfilerStatus set_config(bool sample_utility_values) noexcept;
     ProfilerStatus reset_counter_data() noexcept;
 
     CUcontext m_context = nullptr;

@@ -68,8 +68,9 @@ TEST(FaultCollector, ManyThreadsLoseAndDoubleCountNothing) {
         }
     }
     EXPECT_EQ(launches, 80000u);
-    EXPECT_DOUBLE_EQ(total_ns, 80000.0 * 100.0); // every duration attributed exactly once
     const CollectorStats s = c.stats();
+    // Every duration attributed exactly once; profiled (replayed) launches stay out of time_ns.
+    EXPECT_DOUBLE_EQ(total_ns, 100.0 * static_cast<double>(80000 - s.samples));
     EXPECT_EQ(s.dropped, 0u);
     EXPECT_EQ(s.unmatched_durations, 0u);
 }

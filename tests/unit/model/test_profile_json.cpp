@@ -30,7 +30,7 @@ Profile sample_profile() {
     p.gpu.sms = 80;
     p.gpu.clock_hz = 1.53e9;
     p.gpu.l2_bytes = 6ull << 20;
-    p.coverage = Coverage{12, 3, 3, 4};
+    p.coverage = Coverage{12, 3, 3, 4, {}, 0};
     KernelRecord triad;
     triad.name = "void triad<double>(double*, double const*, double const*, double)";
     triad.mangled = "_Z5triadIdEvPT_PKS0_S3_S0_";

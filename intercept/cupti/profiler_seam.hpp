@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: Apache-2.0
+// The seam of the sampled path: the range profiler and the few CUPTI/driver queries the launch
+// path needs, behind interfaces so tests drive begin -> end -> counters without a GPU.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <cuda.h>
+
+namespace irf::intercept::cupti {
+
+/// Why a profiler step failed: `permission` and `unsupported` disable profiling everywhere.
+enum class ProfilerFailure : std::uint8_t { none, permission, unsupported, other };
+
+/// Outcome of a profiler step.
+struct ProfilerStatus {
+    ProfilerFailure failure = ProfilerFailure::none;
+    std::string error;
+    [[nodiscard]] bool ok() const noexcept { return failure == ProfilerFailure::none; }
+};
+
+/// What the decoded counter data held: a sample is one kernel only when ranges == 1 and
+/// nothing was dropped (another launch inside the window adds or drops a range).
+struct RangeReport {
+    std::size_t ranges = 0;
+    std::size_t dropped = 0;
+};
+
+/// Counter collection for one CUDA context (cupti.md 3.2). Not thread-safe: the backend
+/// serializes every call on it under its device's sample lock.
+class RangeProfiler {
+public:
+    virtual ~RangeProfiler() = default;
+    /// Support check, config image, enable, counter data, config. `availability` is the
+    /// device's counter-availability image: read from the context when empty, else reused.
+    virtual ProfilerStatus setup(CUcontext context, CUdevice device, const std::string& chip,
+                                 const std::vector<std::string>& metrics,
+                                 std::vector<std::uint8_t>& availability) noexcept = 0;
+    /// Opens the range, at the launch's ENTER callback.
+    virtual ProfilerStatus start() noexcept = 0;
+    /// At EXIT: stop, decode, evaluate range 0 into `values` (one per metric), report ranges.
+    virtual ProfilerStatus stop_and_evaluate(std::vector<double>& values,
+                                             RangeReport& report) noexcept = 0;
+    /// Stops if started and disables; idempotent (the profiler of a device can then be
+    /// enabled on another context).
+    virtual void teardown() noexcept = 0;
+    /// Replay passes of the config image (0 before setup).
+    [[nodiscard]] virtual int passes() const noexcept = 0;
+};
+
+/// Process-level CUPTI/driver queries of the sampled path.
+class ProfilerPlatform {
+public:
+    virtual ~ProfilerPlatform() = default;
+    /// Once per process before the first profiler (cuptiProfilerInitialize).
+    virtual ProfilerStatus initialize() noexcept = 0;
+    /// The CUPTI chip name of a device ("GH100"); empty when unknown.
+    virtual std::string chip(CUdevice device) noexcept = 0;
+    /// A new, not yet set up, profiler.
+    virtual std::unique_ptr<RangeProfiler> make_profiler() = 0;
+    /// True when `stream` is being captured into a graph (its launches do not run now).
+    virtual bool is_capturing(CUstream stream, bool per_thread) noexcept = 0;
+    /// The device ordinal of `context` (0 when CUPTI cannot tell).
+    virtual std::uint32_t device_of(CUcontext context) noexcept = 0;
+    /// False when `subscriber`'s launch callbacks were switched off behind irf's back.
+    virtual bool subscription_alive(void* subscriber) noexcept = 0;
+};
+
+/// The platform on the real CUPTI and driver.
+std::unique_ptr<ProfilerPlatform> make_cupti_platform();
+
+} // namespace irf::intercept::cupti

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: Apache-2.0
+// CUPTI backend: one range profiler per context, one enabled per device, and kernel records.
+#include "intercept/cupti/cupti_backend_impl.hpp"
+
+namespace irf::intercept::cupti {
+namespace {
+
+bool is_profiler_fatal(ProfilerFailure failure) {
+    return failure == ProfilerFailure::permission || failure == ProfilerFailure::unsupported;
+}
+
+} // namespace
+
+void CuptiBackend::start_profiler(const CUpti_CallbackData& data, std::uint32_t device) noexcept {
+    ContextSession* session = session_for(data.context, device);
+    if (session == nullptr || !session->profiler) {
+        return; // timed only; the lock is released at EXIT
+    }
+    const ProfilerStatus status = session->profiler->start();
+    if (status.ok()) {
+        *data.correlationData |= k_started;
+        try {
+            std::lock_guard<std::mutex> lock(m_state);
+            m_profiled_ids.insert(data.correlationId);
+        } catch (...) {
+        }
+    } else if (is_profiler_fatal(status.failure)) {
+        disable_profiling(status.error);
+    } else {
+        warn("a sampled launch was not profiled: " + status.error);
+    }
+}
+
+// Called with the device's sample lock held exclusively, so no other sample of this device
+// runs. CUPTI calls happen outside m_state (the activity thread takes it).
+ContextSession* CuptiBackend::session_for(CUcontext context, std::uint32_t device) noexcept {
+    std::unique_ptr<RangeProfiler> previous;
+    std::vector<std::uint8_t> availability;
+    try {
+        {
+            std::lock_guard<std::mutex> lock(m_state);
+            const auto it = m_sessions.find(context);
+            if (it != m_sessions.end()) {
+                return &it->second;
+            }
+            // One enabled range profiler per device: retire the other context's first, as
+            // NVIDIA's profiling_injection sample does (cupti-notes.md).
+            const auto enabled = m_enabled.find(device);
+            if (enabled != m_enabled.end()) {
+                const auto old = m_sessions.find(enabled->second);
+                if (old != m_sessions.end()) {
+                    previous = std::move(old->second.profiler);
+                    m_sessions.erase(old);
+                }
+                m_enabled.erase(enabled);
+            }
+            availability = m_availability[device];
+        }
+        if (previous) {
+            previous->teardown();
+            previous.reset();
+        }
+        ContextSession fresh;
+        fresh.device = device;
+        const ProfilerStatus status = setup_session(fresh, context, device, availability);
+        ContextSession* session = nullptr;
+        {
+            std::lock_guard<std::mutex> lock(m_state);
+            if (status.ok()) {
+                m_enabled[device] = context;
+            }
+            if (!availability.empty()) {
+                m_availability[device] = availability;
+            }
+            session = &(m_sessions[context] = std::move(fresh)); // failed: stays profiler-less
+        }
+        report_setup(status);
+        return session;
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+void CuptiBackend::report_setup(const ProfilerStatus& status) noexcept {
+    if (is_profiler_fatal(status.failure)) {
+        disable_profiling(status.error);
+    } else if (!status.ok()) {
+        warn("hardware counters unavailable on one context: " + status.error);
+    }
+}
+
+ProfilerStatus CuptiBackend::setup_session(ContextSession& session, CUcontext context,
+                                           std::uint32_t device,
+                                           std::vector<std::uint8_t>& availability) {
+    ProfilerStatus status = m_platform->initialize();
+    if (!status.ok()) {
+        // Process-wide: no context can profile, so stop asking (one warning, not one per context).
+        status.failure = ProfilerFailure::unsupported;
+        return status;
+    }
+    const std::string chip = m_platform->chip(static_cast<CUdevice>(device));
+    const auto family = config::chip_family(chip);
+    if (!family) {
+        return {ProfilerFailure::unsupported, "irf has no metric map for chip '" + chip + "'"};
+    }
+    session.bindings = config::metric_bindings(*family, m_options.collect_pipe_mix,
+                                               m_options.collect_tensor_types);
+    session.metrics = config::metric_names(session.bindings);
+    std::unique_ptr<RangeProfiler> profiler = m_platform->make_profiler();
+    status = profiler->setup(context, static_cast<CUdevice>(device), chip, session.metrics,
+                             availability);
+    if (status.ok()) {
+        session.profiler = std::move(profiler);
+    }
+    return status;
+}
+
+bool CuptiBackend::first_duration(std::uint64_t correlation_id) noexcept {
+    try {
+        std::lock_guard<std::mutex> lock(m_state);
+        if (m_profiled_ids.count(correlation_id) == 0) {
+            return true;
+        }
+        // Kernel replay may emit one record per pass (open question 3): keep the first.
+        return m_timed_profiled_ids.insert(correlation_id).second;
+    } catch (...) {
+        return true;
+    }
+}
+
+void CuptiBackend::on_kernel_record(const KernelActivity& record) noexcept {
+    ++m_records_seen;
+    if (record.device_launched) {
+        return; // device-side launches have no host launch to match
+    }
+    std::uint64_t correlation_id = record.correlation_id;
+    if (record.graph_id != 0) {
+        // Graph nodes have no launch callback: report each as a timed-only launch of its own.
+        correlation_id = m_next_graph_id++;
+        LaunchEvent event;
+        event.function = record.name; // CUPTI shares one name string per kernel
+        event.mangled = record.name;
+        event.launch = record.launch;
+        event.device = record.device;
+        event.context = record.context;
+        event.stream = record.stream;
+        event.correlation_id = correlation_id;
+        event.graph = true;
+        with_sink([&event](LaunchSink& sink) { static_cast<void>(sink.on_launch(event)); });
+    } else if (correlation_id == 0 || !first_duration(correlation_id)) {
+        return;
+    }
+    const DurationRecord duration{correlation_id, record.start_ns, record.end_ns};
+    with_sink([&duration](LaunchSink& sink) { sink.on_duration(duration); });
+}
+
+void CuptiBackend::warn_lost_activity() noexcept {
+    const std::uint64_t launches = m_launches_seen.load();
+    if (!m_activity_failed && launches > 0 && m_records_seen.load() == 0) {
+        warn_once("no-activity",
+                  std::to_string(launches) +
+                      " launches were seen but no kernel activity record arrived: another CUPTI "
+                      "client (PyTorch's kineto, Nsight Systems, Nsight Compute) may have taken "
+                      "the activity stream; kernel durations are missing (docs/cupti-notes.md)");
+    }
+    if (m_subscriber != nullptr && !m_platform->subscription_alive(m_subscriber)) {
+        warn_once("lost-subscription",
+                  "irf's CUPTI launch callbacks were switched off during the run (another CUPTI "
+                  "client?); launches after that point were not seen (docs/cupti-notes.md)");
+    }
+}
+
+} // namespace irf::intercept::cupti

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: Apache-2.0
+// Test doubles of the sampled path: a sink that records everything, a scripted range profiler
+// and platform, and helpers that play one launch's ENTER/EXIT callbacks like CUPTI does.
+#pragma once
+
+#include <cstring>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <cupti_driver_cbid.h>
+
+#include "intercept/cupti/cupti_backend_impl.hpp"
+
+namespace irf::intercept::cupti::test {
+
+/// cuLaunchKernel_params layout (driver ABI; see test_metric_sets_cupti.cpp).
+struct LaunchKernelParams {
+    CUfunction f;
+    unsigned int gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes;
+    CUstream hStream;
+    void** kernelParams;
+    void** extra;
+};
+
+/// Records every sink call; answers `profile` for symbols listed in `profiled`.
+class RecordingSink final : public LaunchSink {
+public:
+    explicit RecordingSink(LaunchDecision answer = LaunchDecision::time_only) : m_answer(answer) {}
+    LaunchDecision on_launch(const LaunchEvent& event) noexcept override {
+        std::lock_guard<std::mutex> lock(mutex);
+        launches.push_back(event);
+        const std::string name = event.mangled != nullptr ? event.mangled : "";
+        names.push_back(name);
+        return profiled.count(name) != 0 ? LaunchDecision::profile : m_answer;
+    }
+    void on_counters(const CounterSample& sample) noexcept override {
+        std::lock_guard<std::mutex> lock(mutex);
+        samples.push_back(sample);
+    }
+    void on_duration(const DurationRecord& record) noexcept override {
+        std::lock_guard<std::mutex> lock(mutex);
+        durations.push_back(record);
+    }
+    void on_warning(const std::string& message) noexcept override {
+        std::lock_guard<std::mutex> lock(mutex);
+        warnings.push_back(message);
+    }
+    void on_discarded_sample(std::uint64_t /*id*/, const char* reason) noexcept override {
+        std::lock_guard<std::mutex> lock(mutex);
+        discards.emplace_back(reason);
+    }
+    /// True when some warning contains `text`.
+    bool warned(const std::string& text) {
+        std::lock_guard<std::mutex> lock(mutex);
+        for (const auto& w : warnings) {
+            if (w.find(text) != std::string::npos) {
+                return true;
+            }
+        }
+        return false;
+    }
+    std::mutex mutex;
+    std::map<std::string, int> profiled;
+    std::vector<LaunchEvent> launches;
+    std::vector<std::string> names;
+    std::vector<CounterSample> samples;
+    std::vector<DurationRecord> durations;
+    std::vector<std::string> warnings;
+    std::vector<std::string> discards;
+
+private:
+    LaunchDecision m_answer;
+};
+
+/// What the fake profilers did and will answer; shared by every profiler of one platform.
+struct FakeScript {
+    std::mutex mutex;
+    std::vector<std::string>
+        journal; ///< "setup <ctx>", "start <ctx>", "stop <ctx>", "teardown <ctx>"
+    RangeReport report{1, 0};
+    double value = 3; ///< every metric evaluates to this
+    int passes = 2;
+    std::vector<std::uint8_t> seen_availability; ///< what the last setup was handed
+    std::function<void()> during_setup;          ///< runs inside setup (e.g. another thread's call)
+    std::function<void()> during_stop;
+    bool capturing = false;
+    std::map<CUcontext, std::uint32_t> devices;
+    void log(const std::string& what, CUcontext context) {
+        std::lock_guard<std::mutex> lock(mutex);
+        journal.push_back(what + " " + std::to_string(reinterpret_cast<std::uintptr_t>(context)));
+    }
+};
+
+/// A RangeProfiler that follows a FakeScript.
+class FakeProfiler final : public RangeProfiler {
+public:
+    explicit FakeProfiler(FakeScript& script) : m_script(script) {}
+    ~FakeProfiler() override { teardown(); }
+    ProfilerStatus setup(CUcontext context, CUdevice /*device*/, const std::string& /*chip*/,
+                         const std::vector<std::string>& metrics,
+                         std::vector<std::uint8_t>& availability) noexcept override {
+        m_context = context;
+        m_metrics = metrics.size();
+        m_script.seen_availability = availability;
+        if (availability.empty()) {
+            availability = {7, 7, 7}; // read from the "device" once
+        }
+        m_script.log("setup", context);
+        if (m_script.during_setup) {
+            m_script.during_setup();
+        }
+        m_enabled = true;
+        return {};
+    }
+    ProfilerStatus start() noexcept override {
+        m_script.log("start", m_context);
+        return {};
+    }
+    ProfilerStatus stop_and_evaluate(std::vector<double>& values,
+                                     RangeReport& report) noexcept override {
+        m_script.log("stop", m_context);
+        if (m_script.during_stop) {
+            m_script.during_stop();
+        }
+        values.assign(m_metrics, m_script.value);
+        report = m_script.report;
+        return {};
+    }
+    void teardown() noexcept override {
+        if (m_enabled) {
+            m_script.log("teardown", m_context);
+            m_enabled = false;
+        }
+    }
+    [[nodiscard]] int passes() const noexcept override { return m_script.passes; }
+
+private:
+    FakeScript& m_script;
+    CUcontext m_context = nullptr;
+    std::size_t m_metrics = 0;
+    bool m_enabled = false;
+};
+
+/// A ProfilerPlatform that follows a FakeScript (chip GH100, so real metric bindings).
+class FakePlatform final : public ProfilerPlatform {
+public:
+    explicit FakePlatform(FakeScript& script) : m_script(script) {}
+    ProfilerStatus initialize() noexcept override { return {}; }
+    std::string chip(CUdevice /*device*/) noexcept override { return "GH100"; }
+    std::unique_ptr<RangeProfiler> make_profiler() override {
+        return std::make_unique<FakeProfiler>(m_script);
+    }
+    bool is_capturing(CUstream /*stream*/, bool /*per_thread*/) noexcept override {
+        return m_script.capturing;
+    }
+    std::uint32_t device_of(CUcontext context) noexcept override {
+        const auto it = m_script.devices.find(context);
+        return it != m_script.devices.end() ? it->second : 0;
+    }
+    bool subscription_alive(void* /*subscriber*/) noexcept override { return true; }
+
+private:
+    FakeScript& m_script;
+};
+
+/// The callback data of one cuLaunchKernel; keep it alive from enter() to exit().
+struct FakeLaunch {
+    LaunchKernelParams params{};
+    std::uint64_t scratch = 0;
+    CUpti_CallbackData data{};
+
+    FakeLaunch(std::uint32_t correlation_id, const char* symbol, CUcontext context = nullptr,
+               std::uintptr_t function = 0x1000) {
+        params = {reinterpret_cast<CUfunction>(function),
+                  8,
+                  2,
+                  1,
+                  256,
+                  1,
+                  1,
+                  4096,
+                  nullptr,
+                  nullptr,
+                  nullptr};
+        std::memset(&data, 0, sizeof data);
+        data.functionName = "cuLaunchKernel";
+        data.functionParams = &params;
+        data.symbolName = symbol;
+        data.correlationData = &scratch;
+        data.correlationId = correlation_id;
+        data.context = context;
+    }
+    void enter(CuptiBackend& backend) {
+        data.callbackSite = CUPTI_API_ENTER;
+        backend.on_callback(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+                            &data);
+    }
+    void exit(CuptiBackend& backend) {
+        data.callbackSite = CUPTI_API_EXIT;
+        backend.on_callback(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+                            &data);
+    }
+    void run(CuptiBackend& backend) {
+        enter(backend);
+        exit(backend);
+    }
+};
+
+} // namespace irf::intercept::cupti::test
