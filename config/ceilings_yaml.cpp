@@ -10,9 +10,9 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "common/file_io.hpp"
 #include "config/ceilings_rules.hpp"
 #include "config/yaml_guard.hpp"
-#include "common/file_io.hpp"
 
 namespace irf::config {
 namespace {

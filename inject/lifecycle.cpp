@@ -240,9 +240,8 @@ void install_lifecycle(void (*finalize)() noexcept, void (*child_reset)() noexce
     ::pthread_atfork(nullptr, nullptr, at_fork_child);
     if (!finalizer) {
         common::log_line(common::LogLevel::error,
-                            std::string("cannot start the finalizer thread (") +
-                                std::strerror(errno) +
-                                "): a fatal signal ends the process without a profile");
+                         std::string("cannot start the finalizer thread (") + std::strerror(errno) +
+                             "): a fatal signal ends the process without a profile");
         return;
     }
     install_handlers();

@@ -12,6 +12,10 @@
 
 namespace irf::model {
 
+using common::printable;
+using common::utf8_length;
+using common::utf8_prefix;
+
 namespace {
 
 const std::size_t s_name_width = 40;

@@ -18,8 +18,8 @@ public:
 
 /// The options of `irf run`; an empty optional leaves the variable as the environment has it.
 struct RunOptions {
-    std::optional<std::string> kernels;    ///< IRF_KERNELS (RE2 regex)  
-    std::optional<std::string> exclude;    ///< IRF_EXCLUDE (RE2 regex)  
+    std::optional<std::string> kernels;    ///< IRF_KERNELS (RE2 regex)
+    std::optional<std::string> exclude;    ///< IRF_EXCLUDE (RE2 regex)
     std::vector<std::string> nvtx_include; ///< IRF_NVTX_INCLUDE, joined with ';'
     std::vector<std::string> nvtx_exclude; ///< IRF_NVTX_EXCLUDE, joined with ';'
     std::optional<long> samples;           ///< IRF_SAMPLES (>= 1)

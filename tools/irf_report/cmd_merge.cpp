@@ -4,8 +4,8 @@
 #include <iostream>
 
 #include "common/file_io.hpp"
-#include "model/profile_json.hpp"
 #include "common/text_safety.hpp"
+#include "model/profile_json.hpp"
 #include "tools/irf_report/command.hpp"
 #include "tools/irf_report/tools_common.hpp"
 #include "tools/irf_report/tools_merge.hpp"

@@ -46,9 +46,8 @@ int run_trajectory(const TrajectoryOptions& o) {
             return a.gpu.sms_active.value_or(a.gpu.sms) < b.gpu.sms_active.value_or(b.gpu.sms);
         });
     if (!o.output.empty()) {
-        const std::string error =
-            common::write_file_atomic(o.output, model::dump_trajectories(kernels, *widest.ceilings,
-                                                                           widest.gpu.sms));
+        const std::string error = common::write_file_atomic(
+            o.output, model::dump_trajectories(kernels, *widest.ceilings, widest.gpu.sms));
         if (!error.empty()) {
             throw InputError(error);
         }

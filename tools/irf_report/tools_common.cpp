@@ -7,9 +7,9 @@
 #include <cstdio>
 #include <map>
 
+#include "common/text_safety.hpp"
 #include "config/kernel_regex.hpp"
 #include "model/profile_json.hpp"
-#include "common/text_safety.hpp"
 #include "tools/irf_report/command.hpp"
 
 namespace irf::report {
@@ -171,8 +171,8 @@ std::string format_launch(const model::LaunchConfig& l) {
 
 std::string describe_gpu(const model::GpuInfo& gpu) {
     return common::printable((gpu.name.empty() ? std::string("unknown GPU") : gpu.name) + " (" +
-                            (gpu.chip.empty() ? "?" : gpu.chip) + ", cc " +
-                            (gpu.cc.empty() ? "?" : gpu.cc) + ")");
+                             (gpu.chip.empty() ? "?" : gpu.chip) + ", cc " +
+                             (gpu.cc.empty() ? "?" : gpu.cc) + ")");
 }
 
 } // namespace irf::report

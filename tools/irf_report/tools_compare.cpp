@@ -128,8 +128,9 @@ std::string pair(std::optional<double> b, std::optional<double> a, int digits = 
 }
 
 std::string global_wall(const model::Walls& w) {
-    return w.global ? format_number(w.global->intensity) + " " + common::printable(w.global->pattern)
-                    : "-";
+    return w.global
+               ? format_number(w.global->intensity) + " " + common::printable(w.global->pattern)
+               : "-";
 }
 
 std::string shared_wall(const model::Walls& w) {

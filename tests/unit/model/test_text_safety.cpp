@@ -4,11 +4,17 @@
 
 #include <nlohmann/json.hpp>
 
-#include "model/profile_json.hpp"
 #include "common/text_safety.hpp"
+#include "model/profile_json.hpp"
 #include "model/text_summary.hpp"
 
-namespace irf::common {
+namespace irf::model {
+
+using common::printable;
+using common::utf8_length;
+using common::utf8_prefix;
+using common::utf8_sequence_length;
+using common::valid_utf8;
 namespace {
 
 const std::string s_fffd = "\xEF\xBF\xBD";
@@ -92,4 +98,4 @@ TEST(TextSafety, SummaryEscapesNamesAndWarningsAndCutsWholeCharacters) {
 }
 
 } // namespace
-} // namespace irf::common
+} // namespace irf::model
