@@ -29,9 +29,14 @@ std::optional<double> level_of(const PerLevel& p, const std::string& level) {
     return level == "l2" ? p.l2 : p.hbm;
 }
 
-std::string format(const char* fmt, double a, double b = 0, double c = 0, double d = 0) {
-    char buf[256];
-    std::snprintf(buf, sizeof buf, fmt, a, b, c, d);
+// `v` with `digits` decimals ("%+" sign when `sign`); percentages are the caller's business.
+std::string fixed(double v, int digits, bool sign = false) {
+    char buf[64];
+    if (sign) {
+        std::snprintf(buf, sizeof buf, "%+.*f", digits, v);
+    } else {
+        std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+    }
     return buf;
 }
 
@@ -111,25 +116,24 @@ TrajectoryVerdict classify_trajectory(const std::vector<TrajectoryPoint>& points
     const auto [use_level, use] = shared_use(last, ceilings);
     v.shared_use = use;
     const double change = v.intensity_change.value_or(0.0);
-    const std::string numbers = format("%.2fx faster on %.2fx the SMs (efficiency %.0f%%)",
-                                       v.speedup, v.sm_ratio, 100.0 * v.efficiency);
+    const std::string numbers = fixed(v.speedup, 2) + "x faster on " + fixed(v.sm_ratio, 2) +
+                                "x the SMs (efficiency " + fixed(100.0 * v.efficiency, 0) + "%)";
     if (blocks > 0 && blocks < last.sms && v.efficiency < t.ideal_efficiency) {
         v.kind = "not_scaling";
-        v.reason = numbers +
-                   format(": the grid has %.0f blocks for %.0f SMs (occupancy)", blocks, last.sms);
+        v.reason = numbers + ": the grid has " + fixed(blocks, 0) + " blocks for " +
+                   std::to_string(last.sms) + " SMs (occupancy)";
     } else if (v.efficiency >= t.ideal_efficiency && change >= -t.intensity_tolerance) {
         v.kind = "ideal";
-        v.reason = numbers + format(", intensity %+.0f%%", 100.0 * change);
+        v.reason = numbers + ", intensity " + fixed(100.0 * change, 0, true) + "%";
     } else if (change < -t.intensity_tolerance) {
         v.kind = "degrading_intensity";
-        v.reason = numbers + ", " + v.level +
-                   format(" intensity %+.0f%%: more traffic per instruction as SMs contend",
-                          100.0 * change);
+        v.reason = numbers + ", " + v.level + " intensity " + fixed(100.0 * change, 0, true) +
+                   "%: more traffic per instruction as SMs contend";
     } else if (use && *use >= t.saturated_share) {
         v.kind = "saturating";
         v.level = use_level;
-        v.reason = numbers + ": " + use_level +
-                   format(" traffic at %.0f%% of the full GPU's ceiling", 100.0 * *use);
+        v.reason = numbers + ": " + use_level + " traffic at " + fixed(100.0 * *use, 0) +
+                   "% of the full GPU's ceiling";
     } else if (v.speedup < t.flat_speedup) {
         v.kind = "not_scaling";
         v.reason = numbers + ": performance is flat (warp efficiency or serialisation)";

@@ -42,12 +42,12 @@ nlohmann::json point_json(const TrajectoryPoint& p) {
             {"counters_sms", p.counters_sms}};
 }
 
-std::string cell(const std::optional<double>& v, const char* fmt) {
+std::string cell(const std::optional<double>& v, int digits) {
     if (!v) {
         return "-";
     }
     char buf[64];
-    std::snprintf(buf, sizeof buf, fmt, *v);
+    std::snprintf(buf, sizeof buf, "%.*f", digits, *v);
     return buf;
 }
 
@@ -92,8 +92,8 @@ std::string trajectory_table(const std::vector<KernelTrajectory>& kernels, std::
         for (const TrajectoryPoint& p : k.points) {
             char row[200];
             std::snprintf(row, sizeof row, "  %6d  %9.3f us  %11s  %12s  %9s%s\n", p.sms,
-                          p.time_ns / 1e3, cell(p.gips_warp, "%.1f").c_str(),
-                          cell(p.ceiling_gips, "%.1f").c_str(), cell(p.ii.hbm, "%.3f").c_str(),
+                          p.time_ns / 1e3, cell(p.gips_warp, 1).c_str(),
+                          cell(p.ceiling_gips, 1).c_str(), cell(p.ii.hbm, 3).c_str(),
                           p.counters_sms != p.sms ? "  (counters of the full run)" : "");
             out += row;
         }

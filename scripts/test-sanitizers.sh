@@ -15,8 +15,8 @@ presets=("$@")
 # Sanitizer findings fail the test that triggered them. Leak checking is off: libirf keeps its
 # state alive on purpose (finalization runs from atexit and signal handlers, after static
 # destructors). TSan must let forked children of threaded parents run on (fork tests), and not
-# report the allocation in irf's fatal-signal handler, which writes the profile of a dying
-# process on purpose (docs/reliability.md, Known limits).
+# report signal-unsafe calls (report_signal_unsafe=0): irf's own handler only writes a byte to a
+# pipe now (docs/reliability.md), but the fault harness's applications call exit paths from theirs.
 export ASAN_OPTIONS="detect_leaks=0:abort_on_error=0:strict_string_checks=1"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 export TSAN_OPTIONS="die_after_fork=0:second_deadlock_stack=1:report_signal_unsafe=0"
@@ -40,6 +40,9 @@ for preset in "${presets[@]}"; do
     exclude='install_layout|fuzz|MetricsHost\.|MetricsCommand\.'
     if [[ "$preset" == tsan ]]; then
         exclude+='|InjectFake\.ThreadsAllCounted|CuptiBackendCallbacks\.LaunchesFromManyThreads'
+        # 50 processes of six launching threads each take 17-23 s under TSan (over 15 min in
+        # all); the signal path stays under TSan in the other FaultSignals and FaultExit rows.
+        exclude+='|FaultSignals\.RandomSignalWhileSixThreadsLaunchFiftyTimes'
     fi
     if ! ctest --test-dir "$build" -L 'unit|integration' -LE gpu -E "$exclude" \
         -j "$jobs" --output-on-failure --timeout 900 --no-tests=error; then

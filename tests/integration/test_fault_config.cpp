@@ -168,13 +168,15 @@ TEST_F(FaultConfig, EveryVariableBadAtOnceStillRunsTheApplication) {
     // An empty table would make this test pass vacuously (no variable set, no line expected).
     ASSERT_FALSE(documented_consequences().empty()) << "no rows read from docs/configuration.md";
     for (const auto& entry : documented_consequences()) {
-        env[entry.first] = "%n%s%x(,"; // invalid for every variable (a trailing comma too)
+        // Invalid for every variable: an unterminated NVTX start/end range and regex class, an
+        // unknown placeholder, no number, and a trailing comma (an empty target).
+        env[entry.first] = "[%n%s%x(,";
     }
     const ProcessResult r = run_fault_harness(env, {"return:3"}, m_tmp.path().string());
     EXPECT_EQ(r.exit_code, 3) << r.err;
     EXPECT_EQ(r.signal, 0);
     // One line per variable, each quoting the value literally (never used as a format).
-    EXPECT_EQ(irf_lines_with(r.err, "=%n%s%x(,: ").size(), documented_consequences().size())
+    EXPECT_EQ(irf_lines_with(r.err, "=[%n%s%x(,: ").size(), documented_consequences().size())
         << r.err;
     EXPECT_TRUE(files_in(m_tmp.path()).empty());
 }

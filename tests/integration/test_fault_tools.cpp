@@ -179,7 +179,7 @@ TEST_F(FaultTools, HugeFilesAreRefusedWithinTheLimit) {
     // The reason is the size limit, not some later parse error.
     expect_refused({IRF_REPORT_BIN, "analyze", profile.string()}, profile,
                    "larger than 1073741824 bytes");
-    expect_refused({IRF_REPORT_BIN, "ceilings", yaml.string()}, yaml, "larger than 4 MiB");
+    expect_refused({IRF_REPORT_BIN, "ceilings", yaml.string()}, yaml, "larger than 4194304 bytes");
 }
 
 // A number too large for a double makes nlohmann throw out_of_range (406) from parse();
