@@ -11,6 +11,7 @@
 #include "calibrate/benchmarks.hpp"
 #include "calibrate/device_info.hpp"
 #include "calibrate/identity.hpp"
+#include "common/cli.hpp"
 #include "config/ceilings_yaml.hpp"
 #include "config/gpu_database.hpp"
 
@@ -126,32 +127,27 @@ int main(int argc, char** argv) {
                  "L1, shared, L2, DRAM, PCIe) and write them as irf.ceilings/v1 YAML. Progress "
                  "goes to standard error.",
                  "irf-calibrate"};
-    app.set_version_flag("--version", std::string("irf-calibrate ") + IRF_VERSION);
+    irf::common::set_version(app, "irf-calibrate", IRF_VERSION);
     app.footer("Exit status: 0 done; 1 no CUDA device, a benchmark failed or the output could "
-               "not be written; 2 bad arguments. Clocks are not locked: every value records the "
-               "SM clock it was measured at.");
+               "not be written; 2 bad arguments; 3 internal error. Clocks are not locked: every "
+               "value records the SM clock it was measured at.");
     Options o;
     add_options(app, o);
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::CallForVersion& e) {
-        return app.exit(e);
-    } catch (const CLI::ParseError& e) {
-        std::cerr << "irf-calibrate: " << e.what() << " (see irf-calibrate --help)\n";
-        return 2;
+    if (const auto done = irf::common::parse_command_line(app, argc, argv, "irf-calibrate",
+                                                          "see irf-calibrate --help")) {
+        return *done;
     }
-    try {
-        return run(o);
-    } catch (const std::invalid_argument& e) {
-        std::cerr << "irf-calibrate: " << e.what() << "\n";
-        return 2;
-    } catch (const NoDevice& e) {
-        std::cerr << "irf-calibrate: no CUDA device: " << e.what() << "\n";
-        return 1;
-    } catch (const std::exception& e) {
-        std::cerr << "irf-calibrate: " << e.what() << "\n";
-        return 1;
-    }
+    return irf::common::run_tool("irf-calibrate", [&] {
+        try {
+            return run(o);
+        } catch (const std::invalid_argument& e) { // --only and other values checked in run()
+            throw irf::common::BadInput(e.what());
+        } catch (const NoDevice& e) {
+            std::cerr << "irf-calibrate: no CUDA device: " << e.what() << "\n";
+            return int{irf::common::exit_failed};
+        } catch (const std::runtime_error& e) { // a CUDA call or a benchmark failed
+            std::cerr << "irf-calibrate: " << e.what() << "\n";
+            return int{irf::common::exit_failed};
+        }
+    });
 }

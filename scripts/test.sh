@@ -22,6 +22,12 @@ if [[ -z "$total" || "$total" -eq 0 ]]; then
     echo "[irf] error: no test ran" >&2
     exit 1
 fi
+# Golden files are snapshots checked in: a test run (IRF_UPDATE_GOLDEN=1 included) must leave
+# tests/data as committed.
+if ! git diff --exit-code --stat -- tests/data; then
+    echo "[irf] error: tests/data changed during the test run (golden update? commit or revert)" >&2
+    exit 1
+fi
 # The sanitizer builds run even when the plain suite failed: their reports help with the failure.
 sanitizers=0
 scripts/test-sanitizers.sh asan tsan || sanitizers=$?

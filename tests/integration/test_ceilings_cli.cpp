@@ -22,19 +22,22 @@ std::size_t lines(const std::string& text) {
     return n;
 }
 
-ProcessResult calibrate(const std::vector<std::string>& args) {
+ProcessResult calibrate(const std::vector<std::string>& args, bool expect_error = false) {
     std::vector<std::string> argv = {IRF_CALIBRATE_BIN};
     argv.insert(argv.end(), args.begin(), args.end());
     RunOptions options;
+    options.expect_irf_error = expect_error;
     // Hide any GPU, so the no-device path is tested on every machine.
     options.env["CUDA_VISIBLE_DEVICES"] = "";
     return run_process(argv, options);
 }
 
-ProcessResult report(const std::vector<std::string>& args, const std::string& gpus_dir = "") {
+ProcessResult report(const std::vector<std::string>& args, const std::string& gpus_dir = "",
+                     bool expect_error = false) {
     std::vector<std::string> argv = {IRF_REPORT_BIN, "ceilings"};
     argv.insert(argv.end(), args.begin(), args.end());
     RunOptions options;
+    options.expect_irf_error = expect_error;
     if (gpus_dir.empty()) {
         options.unset.push_back("IRF_GPUS_DIR");
     } else {
@@ -80,9 +83,9 @@ TEST(CalibrateCli, ListNamesEveryBenchmarkWithoutDevice) {
 }
 
 TEST(CalibrateCli, UnknownOnlyItemIsBadInput) {
-    const auto r = calibrate({"--only", "issue,bogus"});
+    const auto r = calibrate({"--only", "issue,bogus"}, true);
     EXPECT_EQ(r.exit_code, 2);
-    EXPECT_EQ(r.err, "irf-calibrate: --only: unknown benchmark 'bogus' (see --list)\n");
+    EXPECT_EQ(r.err, "irf-calibrate: error: --only: unknown benchmark 'bogus' (see --list)\n");
 }
 
 TEST(CalibrateCli, BadOptionIsBadInput) {
@@ -123,7 +126,7 @@ TEST(ReportCeilings, PrintsAFile) {
 }
 
 TEST(ReportCeilings, UnknownNameIsOneLineExit2) {
-    const auto r = report({"h999"});
+    const auto r = report({"h999"}, "", true);
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_EQ(r.err.rfind("irf-report: error: gpus: h999: no such shipped entry", 0), 0u) << r.err;
     EXPECT_EQ(lines(r.err), 1u);
@@ -132,7 +135,7 @@ TEST(ReportCeilings, UnknownNameIsOneLineExit2) {
 
 TEST(ReportCeilings, BadFileIsOneLineExit2) {
     const auto file = std::string(IRF_TEST_DATA_DIR) + "/ceilings/bad/wrong_unit_hbm.yaml";
-    const auto r = report({file});
+    const auto r = report({file}, "", true);
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_EQ(r.err, "irf-report: error: " + file +
                          ":30: ceilings.hbm_gbs.unit: unit 'TB/s' is wrong here (expected "

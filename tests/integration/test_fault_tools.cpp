@@ -85,6 +85,7 @@ protected:
         SCOPED_TRACE(argv[1] + " " + input.filename().string());
         RunOptions o;
         o.timeout_s = 60;
+        o.expect_irf_error = true;
         const ProcessResult r = run_process(argv, o);
         EXPECT_FALSE(r.timed_out);
         EXPECT_EQ(r.signal, 0) << r.err;

@@ -116,7 +116,9 @@ TEST(MetricsCommand, ListsOptionalGroupsOnRequest) {
 }
 
 TEST(MetricsCommand, UnknownChipIsBadInput) {
-    const auto r = test::run_process({IRF_REPORT_BIN, "metrics", "--chip", "GK110"});
+    test::RunOptions options;
+    options.expect_irf_error = true;
+    const auto r = test::run_process({IRF_REPORT_BIN, "metrics", "--chip", "GK110"}, options);
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("GK110"), std::string::npos) << r.err;
     EXPECT_TRUE(r.out.empty()) << r.out;

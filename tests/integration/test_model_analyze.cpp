@@ -15,9 +15,15 @@ using irf::test::ProcessResult;
 
 class ModelAnalyze : public irf::test::TempDirTest {
 protected:
-    static ProcessResult analyze(std::vector<std::string> args) {
+    static ProcessResult analyze(std::vector<std::string> args, bool expect_error = false) {
         args.insert(args.begin(), {IRF_REPORT_BIN, "analyze"});
-        return irf::test::run_process(args);
+        irf::test::RunOptions options;
+        options.expect_irf_error = expect_error;
+        return irf::test::run_process(args, options);
+    }
+    /// analyze() for a run that must fail with an error line.
+    static ProcessResult analyze_bad(std::vector<std::string> args) {
+        return analyze(std::move(args), true);
     }
     static std::string ceilings() { return data_path("model/paper-v100.yaml"); }
     static std::string target() { return data_path("model/paper-v100-hbm2x.yaml"); }
@@ -38,6 +44,13 @@ TEST_F(ModelAnalyze, TextMatchesGoldenAndJsonIsAnalysed) {
         text.replace(at, ceilings().size(), "paper-v100.yaml");
     }
     EXPECT_TRUE(irf::test::matches_golden("model_analyze.txt", text));
+    // Hand-computed from small.json's time_ns totals (ms): 1.25 + 0.50 + 0.20 + 0.08 + 0 = 2.03.
+    EXPECT_NE(text.find("(total 2.03 ms)"), std::string::npos);
+    // triad: 1.25 / 2.03 = 0.6158 -> 61.6%; HBM-bound, 1656 / 828 GB/s -> 2.00x.
+    EXPECT_NE(text.find("1.25 ms  61.6%"), std::string::npos);
+    EXPECT_NE(text.find("2.00x"), std::string::npos);
+    // Projected kernels (triad, hash_keys, transpose): 1.25 + 0.50 + 0.20 = 1.95 ms here.
+    EXPECT_NE(text.find("paper-v100-hbm2x        1.95 ms"), std::string::npos);
     EXPECT_NE(r.err.find("2 of 5 kernels have no Instruction Roofline bound"), std::string::npos)
         << r.err;
     const std::string json_text = irf::test::read_file(out);
@@ -83,7 +96,7 @@ TEST_F(ModelAnalyze, BadOrUnmatchedKernelsIsOneLine) {
 TEST_F(ModelAnalyze, WrongTypeNamesFileAndJsonPath) {
     const std::string out = (m_tmp / "never.json").string();
     const std::string in = data_path("model/bad-type.json");
-    const ProcessResult r = analyze({in, "--ceilings", ceilings(), "--json", out});
+    const ProcessResult r = analyze_bad({in, "--ceilings", ceilings(), "--json", out});
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_EQ(r.err, "irf-report: error: " + in + ": kernels[0].launches: expected a number\n");
     EXPECT_TRUE(r.out.empty());
@@ -92,7 +105,7 @@ TEST_F(ModelAnalyze, WrongTypeNamesFileAndJsonPath) {
 
 TEST_F(ModelAnalyze, TruncatedJsonIsOneLine) {
     const std::string in = data_path("model/truncated.json");
-    const ProcessResult r = analyze({in, "--ceilings", ceilings()});
+    const ProcessResult r = analyze_bad({in, "--ceilings", ceilings()});
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_EQ(r.err.rfind("irf-report: error: " + in + ": not valid JSON", 0), 0u) << r.err;
     EXPECT_EQ(lines(r.err), 1u) << r.err;
@@ -100,10 +113,10 @@ TEST_F(ModelAnalyze, TruncatedJsonIsOneLine) {
 
 TEST_F(ModelAnalyze, OtherSchemaAndMissingFileAreRejected) {
     const std::string in = data_path("model/wrong-schema.json");
-    ProcessResult r = analyze({in});
+    ProcessResult r = analyze_bad({in});
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find(in + ": schema: \"irf.ceilings/v1\" is not"), std::string::npos) << r.err;
-    r = analyze({(m_tmp / "absent.json").string()});
+    r = analyze_bad({(m_tmp / "absent.json").string()});
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("absent.json"), std::string::npos);
     EXPECT_EQ(lines(r.err), 1u) << r.err;
@@ -112,11 +125,11 @@ TEST_F(ModelAnalyze, OtherSchemaAndMissingFileAreRejected) {
 TEST_F(ModelAnalyze, BadCeilingsOrTargetNameTheProblem) {
     const std::string yaml = (m_tmp / "broken.yaml").string();
     irf::test::write_file(yaml, "schema: irf.ceilings/v1\ngpu: [\n");
-    ProcessResult r = analyze({data_path("model/small.json"), "--ceilings", yaml});
+    ProcessResult r = analyze_bad({data_path("model/small.json"), "--ceilings", yaml});
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("broken.yaml"), std::string::npos) << r.err;
     EXPECT_EQ(lines(r.err), 1u) << r.err;
-    r = analyze(
+    r = analyze_bad(
         {data_path("model/small.json"), "--ceilings", ceilings(), "--targets", "no-such-gpu"});
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("no-such-gpu"), std::string::npos) << r.err;
@@ -138,7 +151,7 @@ TEST_F(ModelAnalyze, CeilingsAcceptAShippedName) {
     ProcessResult r = analyze({data_path("model/small.json"), "--ceilings", "h100-sxm5"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("ceilings: shipped:h100-sxm5 ("), std::string::npos) << r.out;
-    r = analyze({data_path("model/small.json"), "--ceilings", "no-such-gpu"});
+    r = analyze_bad({data_path("model/small.json"), "--ceilings", "no-such-gpu"});
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("--ceilings: no-such-gpu: unknown"), std::string::npos) << r.err;
     EXPECT_EQ(lines(r.err), 1u) << r.err;

@@ -98,7 +98,10 @@ TEST_F(ToolsMpi, ThreeRanksMergeIntoOneJob) {
 }
 
 TEST_F(ToolsMpi, BadOptionIsOneLineAndExitTwo) {
-    const auto r = irf::test::run_process({IRF_BIN, "run", "--samples", "0", "--", "/bin/true"});
+    irf::test::RunOptions options;
+    options.expect_irf_error = true;
+    const auto r =
+        irf::test::run_process({IRF_BIN, "run", "--samples", "0", "--", "/bin/true"}, options);
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_EQ(r.err, "irf: error: --samples 0: expected an integer >= 1\n");
 }

@@ -31,10 +31,11 @@ protected:
                             "(apt-get install python3-matplotlib)";
         }
     }
-    irf::test::ProcessResult plot(std::vector<std::string> args) {
+    irf::test::ProcessResult plot(std::vector<std::string> args, bool expect_error = false) {
         args.insert(args.begin(), IRF_PLOT_BIN);
         irf::test::RunOptions options;
         options.timeout_s = 180;
+        options.expect_irf_error = expect_error;
         return irf::test::run_process(args, options);
     }
     void expect_image(const std::string& name) {
@@ -104,7 +105,7 @@ TEST_F(ToolsPlot, BadInputIsOneLineAndExitTwo) {
              {s_before, "-o", m_tmp.path().string(), "--format", "gif"},
              // More series than the 20 distinct colours of the palette.
              {s_before, "-o", m_tmp.path().string(), "--top", "21"}}) {
-        const auto r = plot(args);
+        const auto r = plot(args, true);
         EXPECT_EQ(r.exit_code, 2) << args[0] << ": " << r.err;
         EXPECT_EQ(r.err.rfind("irf-plot: error: ", 0), 0u) << r.err;
         EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;

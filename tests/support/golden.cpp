@@ -35,11 +35,15 @@ std::string first_difference(const std::string& expected, const std::string& act
 } // namespace
 
 ::testing::AssertionResult matches_golden(const std::string& name, const std::string& actual) {
-    const std::string path = data_path("golden/" + name);
+    return matches_golden_file(data_path("golden/" + name), actual);
+}
+
+::testing::AssertionResult matches_golden_file(const std::string& path, const std::string& actual) {
     const char* update = std::getenv("IRF_UPDATE_GOLDEN");
     if (update && std::string(update) == "1") {
         write_file(path, actual);
-        return ::testing::AssertionSuccess() << "updated " << path;
+        return ::testing::AssertionFailure()
+               << path << " updated, re-run without IRF_UPDATE_GOLDEN";
     }
     if (!std::filesystem::exists(path)) {
         return ::testing::AssertionFailure()

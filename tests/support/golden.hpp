@@ -12,8 +12,13 @@ namespace irf::test {
 [[nodiscard]] std::string data_path(const std::string& relative);
 
 /// Succeeds when `actual` equals tests/data/golden/<name>. With IRF_UPDATE_GOLDEN=1 in the
-/// environment the golden file is (re)written instead and the check passes with a note.
+/// environment the golden file is (re)written instead and the check FAILS with "updated,
+/// re-run": an update never passes silently (scripts/test.sh then checks tests/data unchanged).
 [[nodiscard]] ::testing::AssertionResult matches_golden(const std::string& name,
                                                         const std::string& actual);
+
+/// matches_golden against the file at `path` (absolute); the same update mode.
+[[nodiscard]] ::testing::AssertionResult matches_golden_file(const std::string& path,
+                                                             const std::string& actual);
 
 } // namespace irf::test

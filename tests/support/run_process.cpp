@@ -13,6 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <gtest/gtest.h>
+
 extern char** environ;
 
 namespace irf::test {
@@ -100,6 +102,31 @@ bool pump(int out_fd, int err_fd, ProcessResult& result, double timeout_s) {
     return true;
 }
 
+/// Whether `line` is an error line of libirf ("[irf] error...") or of a tool ("irf: error: ",
+/// "irf-report: error: ", "irf-calibrate: error: ", "irf-plot: error: ").
+bool is_irf_error_line(const std::string& line) {
+    if (line.rfind("[irf] error", 0) == 0) {
+        return true;
+    }
+    const std::size_t colon = line.find(": error: ");
+    return colon != std::string::npos && line.rfind("irf", 0) == 0 &&
+           line.find_first_of(" \t") > colon;
+}
+
+/// The first error line (is_irf_error_line) of `text`, or "" when there is none.
+std::string first_irf_error_line(const std::string& text) {
+    for (std::size_t begin = 0; begin < text.size();) {
+        std::size_t end = text.find('\n', begin);
+        end = end == std::string::npos ? text.size() : end;
+        const std::string line = text.substr(begin, end - begin);
+        if (is_irf_error_line(line)) {
+            return line;
+        }
+        begin = end + 1;
+    }
+    return "";
+}
+
 } // namespace
 
 ProcessResult run_process(const std::vector<std::string>& argv, const RunOptions& options) {
@@ -142,6 +169,16 @@ ProcessResult run_process(const std::vector<std::string>& argv, const RunOptions
         result.exit_code = WEXITSTATUS(status);
     } else if (WIFSIGNALED(status)) {
         result.signal = WTERMSIG(status);
+    }
+    if (!options.expect_irf_error) {
+        for (const std::string* text : {&result.err, &result.out}) {
+            const std::string line = first_irf_error_line(*text);
+            if (!line.empty()) {
+                ADD_FAILURE() << argv[0]
+                              << " wrote an unexpected error (set expect_irf_error): " << line;
+                break;
+            }
+        }
     }
     return result;
 }

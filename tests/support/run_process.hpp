@@ -24,9 +24,15 @@ struct RunOptions {
     std::string cwd;                        ///< working directory ("" = inherit)
     double timeout_s = 60;                  ///< the child is killed (SIGKILL) after this
     std::string stdin_text;                 ///< fed to the child's standard input
+    /// A child line starting "[irf] error" or "<tool>: error: " (irf, irf-report, irf-calibrate,
+    /// irf-plot) fails the calling test unless this is set: a test that provokes an error says
+    /// so, and no other test passes over one unnoticed.
+    bool expect_irf_error = false;
 };
 
-/// Runs argv[0] (a path) with argv, waits for it, and returns its status and output.
+/// Runs argv[0] (a path) with argv, waits for it, and returns its status and output. Adds a
+/// test failure when the child wrote an error line (see expect_irf_error) and the options do
+/// not expect one.
 [[nodiscard]] ProcessResult run_process(const std::vector<std::string>& argv,
                                         const RunOptions& options = {});
 

@@ -8,12 +8,14 @@
 #include <utility>
 #include <vector>
 
+#include "common/cli.hpp"
+
 namespace irf::launcher {
 
 /// A bad option value: printed as one line, exit code 2.
-class UsageError : public std::runtime_error {
+class UsageError : public common::BadInput {
 public:
-    using std::runtime_error::runtime_error;
+    using common::BadInput::BadInput;
 };
 
 /// The options of `irf run`; an empty optional leaves the variable as the environment has it.

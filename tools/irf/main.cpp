@@ -10,7 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "common/text_safety.hpp"
+#include "common/cli.hpp"
 #include "model/version.hpp"
 #include "tools/irf/launch.hpp"
 #include "tools/irf/trajectory.hpp"
@@ -86,7 +86,7 @@ int exec_application(const RunOptions& options) {
 
 int main(int argc, char** argv) {
     CLI::App app{"irf: Instruction Roofline profiler for NVIDIA GPUs", "irf"};
-    app.set_version_flag("--version", std::string("irf ") + irf::model::version());
+    irf::common::set_version(app, "irf", irf::model::version());
     app.require_subcommand(1);
     RunOptions options;
     CLI::App* run = app.add_subcommand("run", "Run an application with irf injected");
@@ -116,21 +116,15 @@ int main(int argc, char** argv) {
             break;
         }
     }
-    try {
-        app.parse(own_argc, argv);
-        auto& command = traj->parsed() ? trajectory.run.command : options.command;
-        command.insert(command.end(), after_separator.begin(), after_separator.end());
-
-    } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::CallForVersion& e) {
-        return app.exit(e);
-    } catch (const CLI::ParseError& e) {
-        std::cerr << "irf: " << irf::common::printable(e.what())
-                  << " (usage: irf run [options] -- app args; see irf run --help)\n";
-        return 2;
+    if (const auto done =
+            irf::common::parse_command_line(app, own_argc, argv, "irf",
+                                            "usage: irf run [options] -- app args; see irf run "
+                                            "--help")) {
+        return *done;
     }
-    try {
+    auto& command = traj->parsed() ? trajectory.run.command : options.command;
+    command.insert(command.end(), after_separator.begin(), after_separator.end());
+    return irf::common::run_tool("irf", [&] {
         if (traj->parsed()) {
             irf::launcher::validate(trajectory.run);
             return irf::launcher::run_trajectory(trajectory, injected_library(trajectory.run),
@@ -138,8 +132,5 @@ int main(int argc, char** argv) {
         }
         irf::launcher::validate(options);
         return exec_application(options);
-    } catch (const irf::launcher::UsageError& e) {
-        std::cerr << "irf: error: " << irf::common::printable(e.what()) << "\n";
-        return 2;
-    }
+    });
 }

@@ -9,12 +9,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include "common/cli.hpp"
+
 namespace irf::report {
 
 /// Bad input to a tool (file, value, schema): printed as one line, exit code 2.
-class InputError : public std::runtime_error {
+class InputError : public common::BadInput {
 public:
-    using std::runtime_error::runtime_error;
+    using common::BadInput::BadInput;
 };
 
 /// A subcommand: `setup` adds its options to the CLI11 subcommand and returns the action that

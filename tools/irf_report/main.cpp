@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // irf-report: offline analysis of irf profiles (analyze, merge, compare, csv, metrics, ceilings).
 #include <algorithm>
-#include <iostream>
 #include <map>
 #include <memory>
 
-#include "common/text_safety.hpp"
+#include "common/cli.hpp"
 #include "model/version.hpp"
 #include "tools/irf_report/command.hpp"
 
@@ -36,36 +35,23 @@ std::vector<Command> registered_commands() {
 int main(int argc, char** argv) {
     using namespace irf::report;
     CLI::App app{"irf-report: analyse, merge and compare irf profiles offline", "irf-report"};
-    app.set_version_flag("--version", std::string("irf-report ") + irf::model::version());
+    irf::common::set_version(app, "irf-report", irf::model::version());
     app.require_subcommand(1);
     std::map<CLI::App*, std::function<int()>> actions;
     for (const auto& command : registered_commands()) {
         CLI::App* sub = app.add_subcommand(command.name, command.description);
         actions[sub] = command.setup(*sub);
     }
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::CallForVersion& e) {
-        return app.exit(e);
-    } catch (const CLI::ParseError& e) {
-        std::cerr << "irf-report: " << irf::common::printable(e.what())
-                  << " (see irf-report --help)\n";
-        return 2;
+    if (const auto done = irf::common::parse_command_line(app, argc, argv, "irf-report",
+                                                          "see irf-report --help")) {
+        return *done;
     }
-    try {
+    return irf::common::run_tool("irf-report", [&] {
         for (auto& [sub, action] : actions) {
             if (sub->parsed()) {
                 return action();
             }
         }
-    } catch (const InputError& e) {
-        std::cerr << "irf-report: error: " << irf::common::printable(e.what()) << "\n";
-        return 2;
-    } catch (const std::exception& e) {
-        std::cerr << "irf-report: internal error: " << irf::common::printable(e.what()) << "\n";
-        return 3;
-    }
-    return 2;
+        return int{irf::common::exit_bad_input};
+    });
 }

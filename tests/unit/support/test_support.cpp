@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // The test helpers themselves: temp dirs, golden files, child processes.
+#include <cstdlib>
 #include <filesystem>
 
+#include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
 #include "tests/support/golden.hpp"
@@ -59,6 +61,38 @@ TEST(Golden, MatchesAndReportsFirstDifference) {
     const auto r = irf::test::matches_golden("selftest.txt", "line one\nline 2\n");
     ASSERT_FALSE(r);
     EXPECT_NE(std::string(r.message()).find("line 2"), std::string::npos);
+}
+
+TEST(RunProcess, AnUnexpectedIrfErrorLineFailsTheTest) {
+    EXPECT_NONFATAL_FAILURE(
+        (void)irf::test::run_process({"/bin/sh", "-c", "echo '[irf] error: x' >&2"}),
+        "[irf] error: x");
+    EXPECT_NONFATAL_FAILURE(
+        (void)irf::test::run_process({"/bin/sh", "-c", "echo 'irf-report: error: y'"}),
+        "irf-report: error: y");
+}
+
+TEST(RunProcess, AnExpectedIrfErrorLinePasses) {
+    irf::test::RunOptions options;
+    options.expect_irf_error = true;
+    const auto r = irf::test::run_process({"/bin/sh", "-c", "echo '[irf] error: x' >&2"}, options);
+    EXPECT_EQ(r.err, "[irf] error: x\n");
+    // Other lines that mention an error are not error lines of irf.
+    const auto other = irf::test::run_process(
+        {"/bin/sh", "-c", "echo 'note: irf: error: quoted'; echo '[irf] warning: error soon'"});
+    EXPECT_EQ(other.exit_code, 0);
+}
+
+TEST_F(TempDirTest, GoldenUpdateModeRewritesTheFileAndFails) {
+    const std::string path = (m_tmp / "g.txt").string();
+    irf::test::write_file(path, "old\n");
+    ::setenv("IRF_UPDATE_GOLDEN", "1", 1);
+    const auto updated = irf::test::matches_golden_file(path, "new\n");
+    ::unsetenv("IRF_UPDATE_GOLDEN");
+    EXPECT_FALSE(updated);
+    EXPECT_NE(std::string(updated.message()).find("updated, re-run"), std::string::npos);
+    EXPECT_EQ(irf::test::read_file(path), "new\n");
+    EXPECT_TRUE(irf::test::matches_golden_file(path, "new\n"));
 }
 
 } // namespace

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "common/cli.hpp"
+
+#include "common/text_safety.hpp"
+
+#include <iostream>
+
+namespace irf::common {
+
+void set_version(CLI::App& app, const std::string& tool, const std::string& version) {
+    app.set_version_flag("--version", tool + " " + version);
+}
+
+std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv, const std::string& tool,
+                                      const std::string& hint) {
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::cerr << tool << ": " << printable(e.what()) << " (" << hint << ")\n";
+        return exit_bad_input;
+    }
+    return std::nullopt;
+}
+
+int run_tool(const std::string& tool, const std::function<int()>& action) {
+    try {
+        return action();
+    } catch (const BadInput& e) {
+        std::cerr << tool << ": error: " << printable(e.what()) << "\n";
+        return exit_bad_input;
+    } catch (const std::exception& e) {
+        std::cerr << tool << ": internal error: " << printable(e.what()) << "\n";
+        return exit_internal;
+    } catch (...) {
+        std::cerr << tool << ": internal error: unknown exception\n";
+        return exit_internal;
+    }
+}
+
+} // namespace irf::common

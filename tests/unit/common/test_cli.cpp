@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: Apache-2.0
+// The tools' command-line pattern: exit codes of parse_command_line and run_tool.
+#include <gtest/gtest.h>
+
+#include "common/cli.hpp"
+
+namespace {
+
+using namespace irf::common;
+
+std::optional<int> parse(CLI::App& app, std::vector<std::string> args) {
+    std::vector<char*> argv;
+    for (auto& arg : args) {
+        argv.push_back(arg.data());
+    }
+    return parse_command_line(app, static_cast<int>(argv.size()), argv.data(), "t", "see t --help");
+}
+
+TEST(Cli, HelpAndVersionExitZeroAndBadOptionsExitTwo) {
+    CLI::App app{"t", "t"};
+    set_version(app, "t", "1.0");
+    int n = 0;
+    app.add_option("--n", n);
+    testing::internal::CaptureStdout();
+    testing::internal::CaptureStderr();
+    EXPECT_EQ(parse(app, {"t", "--version"}), 0);
+    EXPECT_EQ(parse(app, {"t", "--help"}), 0);
+    EXPECT_EQ(parse(app, {"t", "--bogus"}), 2);
+    EXPECT_EQ(parse(app, {"t", "--n", "x"}), 2);
+    const std::string out = testing::internal::GetCapturedStdout();
+    const std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_NE(out.find("t 1.0"), std::string::npos) << out;
+    EXPECT_NE(err.find("t: "), std::string::npos) << err;
+    EXPECT_NE(err.find("(see t --help)"), std::string::npos) << err;
+    EXPECT_EQ(parse(app, {"t", "--n", "4"}), std::nullopt);
+    EXPECT_EQ(n, 4);
+}
+
+TEST(Cli, RunToolMapsExceptionsToExitCodes) {
+    testing::internal::CaptureStderr();
+    EXPECT_EQ(run_tool("t", [] { return 0; }), exit_ok);
+    EXPECT_EQ(run_tool("t", [] { return 1; }), exit_failed);
+    EXPECT_EQ(run_tool("t", []() -> int { throw BadInput("bad value"); }), exit_bad_input);
+    EXPECT_EQ(run_tool("t", []() -> int { throw std::logic_error("bug"); }), exit_internal);
+    EXPECT_EQ(run_tool("t", []() -> int { throw 7; }), exit_internal);
+    const std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_EQ(err, "t: error: bad value\nt: internal error: bug\nt: internal error: unknown "
+                   "exception\n");
+}
+
+} // namespace
