@@ -87,7 +87,8 @@ struct Stubs {
                    true);
     }
 
-    irf::test::ProcessResult run(const std::vector<std::string>& args, bool with_control = true) {
+    irf::test::ProcessResult run(const std::vector<std::string>& args, bool with_control = true,
+                                 bool expect_error = false) {
         std::vector<std::string> argv{IRF_BIN, "trajectory"};
         argv.insert(argv.end(), args.begin(), args.end());
         argv.insert(argv.end(),
@@ -95,6 +96,7 @@ struct Stubs {
         irf::test::RunOptions o;
         o.env["PATH"] = (with_control ? bin + ":" : std::string()) + "/usr/bin:/bin";
         o.unset = {"CUDA_MPS_PIPE_DIRECTORY", "CUDA_MPS_LOG_DIRECTORY"};
+        o.expect_irf_error = expect_error;
         return run_process(argv, o);
     }
 };
@@ -126,7 +128,7 @@ TEST(ToolsTrajectory, AbsoluteSmCountsBecomePercentagesOfTheProfiledGpu) {
 
 TEST(ToolsTrajectory, DaemonThatCannotStartIsOneLine) {
     Stubs s(1);
-    const auto r = s.run({"--sms", "50%,100%"});
+    const auto r = s.run({"--sms", "50%,100%"}, true, true);
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("cannot start the MPS control daemon"), std::string::npos) << r.err;
     EXPECT_EQ(read_file(s.control_log), "args:-d\n"); // never told to quit: it did not start
@@ -134,14 +136,14 @@ TEST(ToolsTrajectory, DaemonThatCannotStartIsOneLine) {
 
 TEST(ToolsTrajectory, MissingControlProgramSaysWhatToDo) {
     Stubs s;
-    const auto r = s.run({"--sms", "25%,100%"}, false);
+    const auto r = s.run({"--sms", "25%,100%"}, false, true);
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("nvidia-cuda-mps-control is not on PATH"), std::string::npos) << r.err;
 }
 
 TEST(ToolsTrajectory, BadShareIsRefusedBeforeAnyRun) {
     Stubs s;
-    const auto r = s.run({"--sms", "50%,150%"});
+    const auto r = s.run({"--sms", "50%,150%"}, true, true);
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("--sms '150%'"), std::string::npos) << r.err;
     EXPECT_EQ(read_file(s.app_log), "");

@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include "common/cli.hpp"
+#include "common/text_safety.hpp"
 #include "model/version.hpp"
 #include "tools/irf/launch.hpp"
 #include "tools/irf/trajectory.hpp"
