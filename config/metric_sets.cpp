@@ -50,6 +50,14 @@ std::vector<MetricBinding> core_bindings(Family f) {
     b.push_back({"sysmem_sectors_read", {sys + "__t_sectors_aperture_sysmem_op_read.sum"}});
     b.push_back({"sysmem_sectors_write", {sys + "__t_sectors_aperture_sysmem_op_write.sum"}});
     b.push_back({"inst_tensor", {"smsp__inst_executed_pipe_tensor.sum"}});
+    // Thread blocks the sampled range ran: equal to the launch's grid when the range holds the
+    // one kernel it claims to (issue #17 item 3, docs/cupti-notes.md).
+    b.push_back({"ctas_launched", {"sm__ctas_launched.sum"}});
+    // LDGSTS (cp.async) copies global -> shared without LSU sectors in L1 (DESIGN.md section 5):
+    // counted on Ampere and later, where the instruction exists.
+    if (f != Family::gv100 && f != Family::tu10x) {
+        b.push_back({"inst_ldgsts", {"smsp__inst_executed_op_ldgsts.sum"}});
+    }
     b.push_back({"time_ns", {"gpu__time_duration.sum"}});
     b.push_back({"clock_hz", {"sm__cycles_elapsed.avg.per_second"}});
     return b;

@@ -30,9 +30,12 @@ struct Budget {
 const std::map<std::string, Budget>& budgets() {
     // GV100: Volta's L1 sector counters need a pass each (9 core). DESIGN caps GA100/GH100 at 4.
     static const std::map<std::string, Budget> s_budgets = {
+        // Raised once on purpose (issue #17 items 3 and 10): ctas_launched and inst_ldgsts
+        // joined the core set; the default set stays at 4, the optional groups cost a pass more
+        // on some chips (GH100 pipe_mix 6 -> 7).
         {"GV100", {9, 10, 10, 10}}, {"TU102", {3, 4, 6, 5}},  {"GA100", {3, 4, 7, 10}},
-        {"GA102", {3, 4, 6, 9}},    {"AD102", {3, 4, 6, 10}}, {"GH100", {3, 4, 6, 10}},
-        {"GB100", {3, 4, 6, 9}},    {"GB202", {3, 4, 6, 11}},
+        {"GA102", {3, 4, 6, 10}},   {"AD102", {3, 4, 6, 11}}, {"GH100", {3, 4, 7, 10}},
+        {"GB100", {3, 4, 7, 9}},    {"GB202", {3, 4, 6, 11}},
     };
     return s_budgets;
 }
@@ -101,7 +104,7 @@ TEST(MetricsCommand, PrintsPassesForGh100) {
     const auto r = test::run_process({IRF_REPORT_BIN, "metrics", "--chip", "GH100"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("default passes: 4\n"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("group pipe_mix: +2 passes"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("group pipe_mix: +3 passes"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("group tensor_types: +6 passes"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("smsp__inst_executed.sum"), std::string::npos);
     EXPECT_EQ(r.out.find(" NO\n"), std::string::npos) << r.out;

@@ -40,21 +40,28 @@ TEST(MetricSets, ReferenceChipsCoverEveryFamily) {
     EXPECT_EQ(families.size(), 8u);
 }
 
-// DESIGN.md section 4 without the optional groups: 25 core + 9 FP counters on every chip.
+// DESIGN.md section 4 without the optional groups: 25 core + 9 FP counters on every chip, plus
+// issue #17's ctas_launched (every chip) and inst_ldgsts (Ampere and later: LDGSTS exists there).
 TEST(MetricSets, DefaultSetHasEveryDesignCounter) {
     for (const auto& chip : reference_chips()) {
-        const auto bindings = metric_bindings(*chip_family(chip), false, false);
-        EXPECT_EQ(bindings.size(), test::k_design_default_counters.size()) << chip;
+        const ChipFamily family = *chip_family(chip);
+        const bool has_ldgsts = family != ChipFamily::gv100 && family != ChipFamily::tu10x;
+        const auto bindings = metric_bindings(family, false, false);
+        EXPECT_EQ(bindings.size(),
+                  test::k_design_default_counters.size() + 1 + (has_ldgsts ? 1 : 0))
+            << chip;
         for (const char* name : test::k_design_default_counters) {
             EXPECT_NE(find(bindings, name), nullptr) << chip << " lacks " << name;
         }
+        EXPECT_NE(find(bindings, "ctas_launched"), nullptr) << chip;
+        EXPECT_EQ(find(bindings, "inst_ldgsts") != nullptr, has_ldgsts) << chip;
     }
 }
 
 TEST(MetricSets, GroupsAreTagged) {
     const auto core = group_bindings(ChipFamily::gh100, MetricGroup::core);
     const auto fp = group_bindings(ChipFamily::gh100, MetricGroup::fp);
-    EXPECT_EQ(core.size(), 25u);
+    EXPECT_EQ(core.size(), 27u); // DESIGN's 25 + ctas_launched + inst_ldgsts on GH100
     EXPECT_EQ(fp.size(), 9u);
     for (const auto& b : fp) {
         EXPECT_EQ(b.group, MetricGroup::fp);
