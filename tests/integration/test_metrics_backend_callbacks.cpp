@@ -13,50 +13,13 @@
 #include <cupti_driver_cbid.h>
 
 #include "intercept/cupti/cupti_backend_impl.hpp"
+#include "tests/integration/cupti_fake_platform.hpp"
 
 namespace irf::intercept::cupti {
 namespace {
 
-// cuLaunchKernel_params layout (driver ABI; see test_metric_sets_cupti.cpp).
-struct LaunchKernelParams {
-    CUfunction f;
-    unsigned int gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes;
-    CUstream hStream;
-    void** kernelParams;
-    void** extra;
-};
-
-class Sink final : public LaunchSink {
-public:
-    explicit Sink(LaunchDecision answer) : m_answer(answer) {}
-    LaunchDecision on_launch(const LaunchEvent& event) noexcept override {
-        std::lock_guard<std::mutex> lock(mutex);
-        launches.push_back(event);
-        names.emplace_back(event.mangled != nullptr ? event.mangled : "");
-        return m_answer;
-    }
-    void on_counters(const CounterSample& sample) noexcept override {
-        std::lock_guard<std::mutex> lock(mutex);
-        samples.push_back(sample);
-    }
-    void on_duration(const DurationRecord& record) noexcept override {
-        std::lock_guard<std::mutex> lock(mutex);
-        durations.push_back(record);
-    }
-    void on_warning(const std::string& message) noexcept override {
-        std::lock_guard<std::mutex> lock(mutex);
-        warnings.push_back(message);
-    }
-    std::mutex mutex;
-    std::vector<LaunchEvent> launches;
-    std::vector<std::string> names;
-    std::vector<CounterSample> samples;
-    std::vector<DurationRecord> durations;
-    std::vector<std::string> warnings;
-
-private:
-    LaunchDecision m_answer;
-};
+using test::LaunchKernelParams;
+using Sink = test::RecordingSink;
 
 // One launch's ENTER and EXIT callbacks, as CUPTI delivers them on the launching thread.
 void launch(CuptiBackend& backend, std::uint32_t correlation_id, const char* symbol) {
