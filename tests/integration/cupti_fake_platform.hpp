@@ -82,7 +82,8 @@ struct FakeScript {
     std::vector<std::string>
         journal; ///< "setup <ctx>", "start <ctx>", "stop <ctx>", "teardown <ctx>"
     RangeReport report{1, 0};
-    double value = 3; ///< every metric evaluates to this
+    double value = 3; ///< every metric evaluates to this, but:
+    double ctas = 16; ///< sm__ctas_launched.sum (a FakeLaunch's grid is 8 x 2 x 1 = 16 blocks)
     int passes = 2;
     std::vector<std::uint8_t> seen_availability; ///< what the last setup was handed
     std::function<void()> during_setup;          ///< runs inside setup (e.g. another thread's call)
@@ -104,7 +105,7 @@ public:
                          const std::vector<std::string>& metrics,
                          std::vector<std::uint8_t>& availability) noexcept override {
         m_context = context;
-        m_metrics = metrics.size();
+        m_metrics = metrics;
         m_script.seen_availability = availability;
         if (availability.empty()) {
             availability = {7, 7, 7}; // read from the "device" once
@@ -126,7 +127,12 @@ public:
         if (m_script.during_stop) {
             m_script.during_stop();
         }
-        values.assign(m_metrics, m_script.value);
+        values.assign(m_metrics.size(), m_script.value);
+        for (std::size_t i = 0; i < m_metrics.size(); ++i) {
+            if (m_metrics[i] == "sm__ctas_launched.sum") {
+                values[i] = m_script.ctas;
+            }
+        }
         report = m_script.report;
         return {};
     }
@@ -141,7 +147,7 @@ public:
 private:
     FakeScript& m_script;
     CUcontext m_context = nullptr;
-    std::size_t m_metrics = 0;
+    std::vector<std::string> m_metrics;
     bool m_enabled = false;
 };
 

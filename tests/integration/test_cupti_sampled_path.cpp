@@ -59,6 +59,14 @@ TEST(SampledPath, SecondRangeIsDiscarded) {
     EXPECT_EQ(rig.sink.discards, (std::vector<std::string>{k_discard_ranges}));
 }
 
+TEST(SampledPath, BlockCountOtherThanTheGridIsDiscarded) {
+    Rig rig;
+    rig.script.ctas = 17; // the launch's grid is 8 x 2 x 1 = 16 blocks: another kernel's range
+    FakeLaunch(1, "_Z1pv").run(rig.backend);
+    EXPECT_TRUE(rig.sink.samples.empty());
+    EXPECT_EQ(rig.sink.discards, (std::vector<std::string>{k_discard_ctas}));
+}
+
 TEST(SampledPath, CapturedLaunchIsNeitherSampledNorCounted) {
     Rig rig;
     rig.script.capturing = true;
