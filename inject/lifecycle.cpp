@@ -48,6 +48,10 @@ struct sigaction s_previous[k_signal_count];
 int s_wake[2] = {-1, -1};
 int s_done[2] = {-1, -1};
 std::atomic<pid_t> s_finalizer_pid{0}; ///< the process whose finalizer runs; 0 = none
+/// Set (release) by the finalizer when done, read (acquire) by a waiter that saw s_done: the
+/// pipe alone orders the two for the kernel but not for ThreadSanitizer, which then reports the
+/// static destructors that run after the wait as racing with the finalizer's reads.
+std::atomic<bool> s_finalized{false};
 pthread_t s_finalizer_thread{};
 
 // The temporary being written, for a handler that gives up to remove.
@@ -76,6 +80,7 @@ void* finalizer_main(void*) {
         return nullptr; // the pipe is unusable: atexit cannot wake us either (it gives up)
     }
     s_finalize();
+    s_finalized.store(true, std::memory_order_release);
     const char done = 'd';
     (void)!::write(s_done[1], &done, 1);
     return nullptr;
@@ -143,8 +148,11 @@ bool wake_and_wait(int timeout_ms) noexcept {
             return false;
         }
         const int rc = ::poll(&done, 1, static_cast<int>(left));
+        if (rc > 0) {
+            return s_finalized.load(std::memory_order_acquire); // lock-free: signal-safe
+        }
         if (rc != 0 || errno != EINTR) {
-            return rc > 0;
+            return false;
         }
     }
 }
@@ -189,6 +197,7 @@ void at_fork_child() {
     s_finalizer_pid.store(0);
     close_pipes();
     s_temporary_set.store(false);
+    s_finalized.store(false);
     s_child_reset();
     if (had_finalizer) {
         (void)start_finalizer(); // failing, atexit finalizes inline and signals pass through
