@@ -14,17 +14,11 @@
 #include <cupti_driver_cbid.h>
 
 #include "intercept/cupti/cupti_backend_impl.hpp"
+#include "tests/support/cuda_launch_abi.hpp"
 
 namespace irf::intercept::cupti::test {
 
-/// cuLaunchKernel_params layout (driver ABI; see test_metric_sets_cupti.cpp).
-struct LaunchKernelParams {
-    CUfunction f;
-    unsigned int gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes;
-    CUstream hStream;
-    void** kernelParams;
-    void** extra;
-};
+using irf::test::LaunchKernelParams;
 
 /// Records every sink call; answers `profile` for symbols listed in `profiled`.
 class RecordingSink final : public LaunchSink {

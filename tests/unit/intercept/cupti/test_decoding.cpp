@@ -11,26 +11,11 @@
 #include "intercept/cupti/counter_map.hpp"
 #include "intercept/cupti/driver_api.hpp"
 #include "intercept/cupti/launch_params.hpp"
+#include "tests/support/cuda_launch_abi.hpp"
 
-// The params structs are copied here (generated_cuda_meta.h needs internal cuda.h macros);
-// their layout is the driver's ABI, so the test also pins what launch_params.cpp assumes.
-struct LaunchKernelParams {
-    CUfunction f;
-    unsigned int gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes;
-    CUstream hStream;
-    void** kernelParams;
-    void** extra;
-};
-struct LaunchKernelExParams {
-    const CUlaunchConfig* config;
-    CUfunction f;
-    void** kernelParams;
-    void** extra;
-};
-struct GraphLaunchParams {
-    CUgraphExec hGraph;
-    CUstream hStream;
-};
+using irf::test::GraphLaunchParams;
+using irf::test::LaunchKernelExParams;
+using irf::test::LaunchKernelParams;
 
 namespace irf::intercept::cupti {
 namespace {
