@@ -43,6 +43,10 @@ for preset in "${presets[@]}"; do
         # 50 processes of six launching threads each take 17-23 s under TSan (over 15 min in
         # all); the signal path stays under TSan in the other FaultSignals and FaultExit rows.
         exclude+='|FaultSignals\.RandomSignalWhileSixThreadsLaunchFiftyTimes'
+        # TSan keeps its shadow memory at fixed addresses; the 1 TiB stack limit this row sets
+        # to make thread creation fail moves the kernel's mmap base into them and TSan aborts
+        # at start ("unexpected memory mapping"). The row stays in the plain and ASan runs.
+        exclude+='|FaultSignals\.FakeBackendThatCannotCreateAThreadSaysSoInOneLine'
     fi
     if ! ctest --test-dir "$build" -L 'unit|integration' -LE gpu -E "$exclude" \
         -j "$jobs" --output-on-failure --timeout 900 --no-tests=error; then
