@@ -41,15 +41,26 @@ protected:
     json profile(const std::string& stem) const {
         return json::parse(irf::test::read_file(m_tmp / (stem + ".json")));
     }
+    /// A run that must succeed, without summary or projections, written to `stem`: its profile
+    /// ({} when none was written).
+    json quiet_run(std::vector<std::string> args, const std::string& script,
+                   const std::string& stem) const {
+        args.insert(args.end(), {"-o", stem, "--summary", "none", "--targets", "none"});
+        const auto r = run(args, script);
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        return fs::exists(m_tmp / (stem + ".json")) ? profile(stem) : json::object();
+    }
 };
 
-const json* kernel_named(const json& p, const std::string& name) {
-    for (const json& k : p["kernels"]) {
+/// The kernel record named `name`; one with impossible values when there is none.
+json kernel_named(const json& p, const std::string& name) {
+    for (const json& k : p.value("kernels", json::array())) {
         if (k["name"] == name) {
-            return &k;
+            return k;
         }
     }
-    return nullptr;
+    ADD_FAILURE() << "no kernel " << name;
+    return {{"profiled_launches", -1}, {"time_ns", {{"total", -1.0}}}};
 }
 
 bool has_warning(const json& p, const std::string& text) {
@@ -99,59 +110,43 @@ TEST_F(ToolsRun, SaysWhereTheProfileWillGo) {
 
 // ncu's names: -k with regex:, -s/--launch-skip, -c/--launch-count, -o.
 TEST_F(ToolsRun, NcuOptionsReachTheLibrary) {
-    const auto r = run({"-k", "regex:^(step|teardown)", "-s", "1", "-c", "1", "-o", "ncu",
-                        "--summary", "none", "--targets", "none"},
-                       "capture_range.json");
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-    const json p = profile("ncu");
+    const json p = quiet_run({"-k", "regex:^(step|teardown)", "-s", "1", "-c", "1"},
+                             "capture_range.json", "ncu");
     EXPECT_EQ(p["config"]["IRF_KERNELS"], "regex:^(step|teardown)");
     EXPECT_EQ(p["config"]["IRF_LAUNCH_SKIP"], "1");
     EXPECT_EQ(p["config"]["IRF_LAUNCH_COUNT"], "1");
     // step() launches 3 times: the first matching launch is skipped, the second profiled, and
     // the count (1) is used up before teardown().
-    EXPECT_EQ((*kernel_named(p, "warmup()"))["profiled_launches"], 0);
-    EXPECT_EQ((*kernel_named(p, "step()"))["profiled_launches"], 1);
-    EXPECT_EQ((*kernel_named(p, "teardown()"))["profiled_launches"], 0);
+    EXPECT_EQ(kernel_named(p, "warmup()")["profiled_launches"], 0);
+    EXPECT_EQ(kernel_named(p, "step()")["profiled_launches"], 1);
+    EXPECT_EQ(kernel_named(p, "teardown()")["profiled_launches"], 0);
 }
 
 TEST_F(ToolsRun, SamplesZeroIsTimingOnly) {
-    const auto r = run({"--samples", "0", "-o", "timing", "--summary", "none", "--targets", "none"},
-                       "capture_range.json");
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-    const json p = profile("timing");
+    const json p = quiet_run({"--samples", "0"}, "capture_range.json", "timing");
     EXPECT_EQ(p["coverage"]["launches"], 9);
     EXPECT_EQ(p["coverage"]["profiled_launches"], 0);
-    EXPECT_DOUBLE_EQ((*kernel_named(p, "step()"))["time_ns"]["total"].get<double>(), 6000);
+    EXPECT_DOUBLE_EQ(kernel_named(p, "step()")["time_ns"]["total"].get<double>(), 6000);
 }
 
 // warmup() runs before cudaProfilerStart, step() inside, teardown() after cudaProfilerStop.
 TEST_F(ToolsRun, CaptureRangeProfilesOnlyBetweenProfilerStartAndStop) {
-    const auto r = run({"--capture-range", "cudaProfilerApi", "-o", "range", "--summary", "none",
-                        "--targets", "none"},
-                       "capture_range.json");
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-    const json p = profile("range");
+    const json p = quiet_run({"--capture-range", "cudaProfilerApi"}, "capture_range.json", "range");
     EXPECT_EQ(p["config"]["IRF_CAPTURE_RANGE"], "cudaProfilerApi");
-    EXPECT_EQ((*kernel_named(p, "warmup()"))["profiled_launches"], 0);
-    EXPECT_GE((*kernel_named(p, "step()"))["profiled_launches"], 1);
-    EXPECT_EQ((*kernel_named(p, "teardown()"))["profiled_launches"], 0);
+    EXPECT_EQ(kernel_named(p, "warmup()")["profiled_launches"], 0);
+    EXPECT_GE(kernel_named(p, "step()")["profiled_launches"], 1);
+    EXPECT_EQ(kernel_named(p, "teardown()")["profiled_launches"], 0);
     // Outside the range launches are still timed: 3 x 1000 ns.
-    EXPECT_DOUBLE_EQ((*kernel_named(p, "warmup()"))["time_ns"]["total"].get<double>(), 3000);
+    EXPECT_DOUBLE_EQ(kernel_named(p, "warmup()")["time_ns"]["total"].get<double>(), 3000);
 
     // Without a capture range every kernel is profiled.
-    const auto all =
-        run({"-o", "all", "--summary", "none", "--targets", "none"}, "capture_range.json");
-    ASSERT_EQ(all.exit_code, 0) << all.err;
-    EXPECT_GE((*kernel_named(profile("all"), "warmup()"))["profiled_launches"], 1);
-    EXPECT_GE((*kernel_named(profile("all"), "teardown()"))["profiled_launches"], 1);
+    const json all = quiet_run({}, "capture_range.json", "all");
+    EXPECT_GE(kernel_named(all, "warmup()")["profiled_launches"], 1);
+    EXPECT_GE(kernel_named(all, "teardown()")["profiled_launches"], 1);
 }
 
 TEST_F(ToolsRun, CaptureRangeNeverOpenedIsSaid) {
-    const auto r = run({"--capture-range", "cudaProfilerApi", "-o", "never", "--summary", "none",
-                        "--targets", "none"},
-                       "no_start.json");
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-    const json p = profile("never");
+    const json p = quiet_run({"--capture-range", "cudaProfilerApi"}, "no_start.json", "never");
     EXPECT_EQ(p["coverage"]["profiled_launches"], 0);
     EXPECT_TRUE(has_warning(p, "never called cudaProfilerStart")) << p["warnings"];
 }

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -98,36 +99,29 @@ TEST(Launcher, BadValuesAreOneLineErrors) {
     o = with_app();
     o.exclude = "(?!nccl)"; // ECMAScript lookahead: RE2 has none, so it is refused up front
     EXPECT_EQ(error_of(o), "--exclude '(?!nccl)': invalid RE2 regex (invalid perl operator: (?!)");
-    o = with_app();
-    o.kernels = "regex:^gemm"; // ncu's prefix
-    EXPECT_EQ(error_of(o), "");
-    o = with_app();
-    o.samples = "0"; // ncu's timing-only run: accepted (IRF_SAMPLES=0)
-    EXPECT_EQ(error_of(o), "");
-    o = with_app();
-    o.samples = "1001";
-    EXPECT_EQ(error_of(o), "--samples '1001': larger than 1000");
-    o = with_app();
-    o.launch_count = "ten";
-    EXPECT_EQ(error_of(o), "--launch-count 'ten': not a non-negative integer");
-    o = with_app();
-    o.callstack = "65";
-    EXPECT_EQ(error_of(o), "--callstack '65': larger than 64");
-    o = with_app();
-    o.capture_range = "nvtx";
-    EXPECT_EQ(error_of(o), "--capture-range 'nvtx': expected none or cudaProfilerApi");
-    o = with_app();
-    o.output = "prof/%z";
-    EXPECT_EQ(error_of(o), "--output 'prof/%z': unknown placeholder %z");
-    o = with_app();
-    o.log = "loud";
-    EXPECT_EQ(error_of(o), "--log 'loud': expected error, warn, info or debug");
-    o = with_app();
-    o.summary = "all";
-    EXPECT_NE(error_of(o).find("--summary 'all'"), std::string::npos);
-    o = with_app();
-    o.ceilings = "/no/such.yaml";
-    EXPECT_EQ(error_of(o), "--ceilings '/no/such.yaml': file not readable");
+    // One option at a time: (field, value, expected line; "" = accepted).
+    const struct {
+        std::optional<std::string> RunOptions::*field;
+        const char* value;
+        const char* expected;
+    } cases[] = {
+        {&RunOptions::kernels, "regex:^gemm", ""}, // ncu's prefix
+        {&RunOptions::samples, "0", ""},           // ncu's timing-only run (IRF_SAMPLES=0)
+        {&RunOptions::samples, "1001", "--samples '1001': larger than 1000"},
+        {&RunOptions::launch_count, "ten", "--launch-count 'ten': not a non-negative integer"},
+        {&RunOptions::callstack, "65", "--callstack '65': larger than 64"},
+        {&RunOptions::capture_range, "nvtx",
+         "--capture-range 'nvtx': expected none or cudaProfilerApi"},
+        {&RunOptions::output, "prof/%z", "--output 'prof/%z': unknown placeholder %z"},
+        {&RunOptions::log, "loud", "--log 'loud': expected error, warn, info or debug"},
+        {&RunOptions::summary, "all", "--summary 'all': expected stderr, file, both or none"},
+        {&RunOptions::ceilings, "/no/such.yaml", "--ceilings '/no/such.yaml': file not readable"},
+    };
+    for (const auto& c : cases) {
+        o = with_app();
+        o.*c.field = c.value;
+        EXPECT_EQ(error_of(o), c.expected) << c.value;
+    }
     o = with_app();
     o.lib = "/no/libirf.so";
     EXPECT_EQ(error_of(o), "--lib '/no/libirf.so': no such file");
