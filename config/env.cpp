@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "config/gpu_database.hpp"
 #include "config/kernel_regex.hpp"
 #include "config/nvtx_expr.hpp"
 #include "config/text_list.hpp"
@@ -85,6 +86,16 @@ bool apply_nvtx(std::string& into, const std::string& v, std::string& problem) {
     return true;
 }
 
+// IRF_CAPTURE_RANGE: nsys's `--capture-range` values that apply to one process.
+bool apply_capture_range(Config& c, const std::string& v, std::string& problem) {
+    if (v != "none" && v != "cudaProfilerApi") {
+        problem = "expected none or cudaProfilerApi";
+        return false;
+    }
+    c.capture_profiler_api = v == "cudaProfilerApi";
+    return true;
+}
+
 bool apply_skip(Config& c, const std::string& v, std::string& problem) {
     return parse_uint(v, UINT64_MAX, c.launch_skip, problem);
 }
@@ -107,7 +118,21 @@ bool apply_samples(Config& c, const std::string& v, std::string& problem) {
     return true;
 }
 
+// A shipped name (config/gpus/*.yaml stem: letters, digits, '-', '_', '.') is resolved at load
+// by config::load_named_ceilings, which knows the database; only files are checked here.
+bool is_shipped_name(const std::string& v) {
+    const bool key_chars = std::all_of(v.begin(), v.end(), [](char ch) {
+        return std::isalnum(static_cast<unsigned char>(ch)) != 0 || ch == '-' || ch == '_' ||
+               ch == '.';
+    });
+    return key_chars && !looks_like_path(v) && ::access(v.c_str(), F_OK) != 0;
+}
+
 bool apply_ceilings(Config& c, const std::string& v, std::string& problem) {
+    if (is_shipped_name(v)) {
+        c.ceilings = v;
+        return true;
+    }
     if (::access(v.c_str(), R_OK) != 0) {
         problem = "file not readable";
         return false;
@@ -259,6 +284,14 @@ const std::vector<OptionSpec>& option_table() {
              return apply_nvtx(c.nvtx_exclude, v, p);
          },
          [](const Config& c) { return c.nvtx_exclude; }},
+        {"IRF_CAPTURE_RANGE", "`none`",
+         "`cudaProfilerApi`: profile only launches between `cudaProfilerStart` and "
+         "`cudaProfilerStop` (or cuProfilerStart/Stop), as nsys `--capture-range`; launches "
+         "outside are only timed. `none`: from the start.",
+         "irf disabled", true, apply_capture_range,
+         [](const Config& c) {
+             return std::string(c.capture_profiler_api ? "cudaProfilerApi" : "none");
+         }},
         {"IRF_LAUNCH_SKIP", "`0`",
          "Matching launches (all kernels together) that are never profiled before profiling "
          "starts.",
@@ -273,7 +306,8 @@ const std::vector<OptionSpec>& option_table() {
          "ignored, default used", false, apply_samples,
          [](const Config& c) { return std::to_string(c.samples); }},
         {"IRF_CEILINGS", "auto",
-         "Ceilings YAML of this GPU; else the shipped entry matching the detected GPU, else "
+         "Ceilings of this GPU: a YAML file or a shipped name (`config/gpus/*.yaml` stem); else "
+         "the shipped entry matching the detected GPU, else "
          "ceilings derived from its properties.",
          "ignored, default used", false, apply_ceilings,
          [](const Config& c) { return c.ceilings.empty() ? std::string("auto") : c.ceilings; }},
@@ -349,6 +383,7 @@ ParseResult parse_env(const EnvLookup& env) {
         if (ok) {
             continue;
         }
+        result.problems.push_back({spec.name, value, problem});
         result.errors.push_back(std::string("[irf] ") + spec.name + "=" + value + ": " + problem +
                                 (spec.disables ? "; irf disabled" : "; ignored, using default"));
         result.disabled_by_error = result.disabled_by_error || spec.disables;

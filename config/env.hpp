@@ -37,9 +37,11 @@ struct Config {
     SummaryMode summary = SummaryMode::both; ///< IRF_SUMMARY
     std::string kernels;                     ///< IRF_KERNELS regex; empty = every kernel
     std::string exclude = k_default_exclude; ///< IRF_EXCLUDE regex; empty = nothing excluded
-    std::string nvtx_include;      ///< IRF_NVTX_INCLUDE expressions (config/nvtx_expr.hpp)
-    std::string nvtx_exclude;      ///< IRF_NVTX_EXCLUDE expressions
-    std::uint64_t launch_skip = 0; ///< IRF_LAUNCH_SKIP
+    std::string nvtx_include; ///< IRF_NVTX_INCLUDE expressions (config/nvtx_expr.hpp)
+    std::string nvtx_exclude; ///< IRF_NVTX_EXCLUDE expressions
+    /// IRF_CAPTURE_RANGE=cudaProfilerApi: profile only between cudaProfilerStart/Stop.
+    bool capture_profiler_api = false;
+    std::uint64_t launch_skip = 0;             ///< IRF_LAUNCH_SKIP
     std::optional<std::uint64_t> launch_count; ///< IRF_LAUNCH_COUNT; nullopt = unlimited
     int samples = 1;                           ///< IRF_SAMPLES per distinct kernel
     std::string ceilings;                      ///< IRF_CEILINGS file; empty = auto
@@ -76,11 +78,20 @@ struct OptionSpec {
 /// The option table as a Markdown table (the one in docs/configuration.md).
 [[nodiscard]] std::string options_markdown();
 
+/// One invalid value, unformatted (for tools that name their own option instead).
+struct SettingProblem {
+    std::string name;    ///< e.g. "IRF_SAMPLES"
+    std::string value;   ///< as given
+    std::string problem; ///< e.g. "larger than 1000"
+};
+
 /// Result of parsing the environment.
 struct ParseResult {
     Config config;
     /// One line per invalid value: "[irf] IRF_X=value: <problem>; <consequence>".
     std::vector<std::string> errors;
+    /// The same invalid values, one per entry of `errors`, in the same order.
+    std::vector<SettingProblem> problems;
     /// True when an invalid value of a variable that is unsafe to ignore disables irf.
     bool disabled_by_error = false;
 };

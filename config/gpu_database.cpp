@@ -69,6 +69,8 @@ std::size_t match_length(const GpuIdentity& entry, const std::string& device) {
     return best;
 }
 
+} // namespace
+
 bool looks_like_path(const std::string& item) {
     const auto ends = [&](const std::string& suffix) {
         return item.size() >= suffix.size() &&
@@ -76,8 +78,6 @@ bool looks_like_path(const std::string& item) {
     };
     return item.find('/') != std::string::npos || ends(".yaml") || ends(".yml");
 }
-
-} // namespace
 
 std::vector<std::string> gpus_dirs(const std::string& anchor_dir) {
     std::vector<std::string> candidates;

@@ -18,6 +18,10 @@ namespace irf::config {
 /// config/gpus. Duplicates are dropped.
 [[nodiscard]] std::vector<std::string> gpus_dirs(const std::string& anchor_dir);
 
+/// True when a ceilings or target item names a YAML file (contains '/' or ends in .yaml/.yml)
+/// rather than a shipped key.
+[[nodiscard]] bool looks_like_path(const std::string& item);
+
 /// Database keys (file stems of *.yaml, measured files such as "h100-sxm5.measured" included)
 /// found in `dirs`, sorted and unique.
 [[nodiscard]] std::vector<std::string> list_shipped(const std::vector<std::string>& dirs);

@@ -13,9 +13,11 @@
 #include "common/log.hpp"
 #include "config/ceilings_choice.hpp"
 #include "config/gpu_database.hpp"
+#include "config/output_path.hpp"
 #include "config/rank.hpp"
 #include "inject/lifecycle.hpp"
 #include "inject/process_info.hpp"
+#include "inject/run_notes.hpp"
 #include "model/analyze.hpp"
 #include "model/profile_json.hpp"
 #include "model/text_summary.hpp"
@@ -102,7 +104,7 @@ model::Profile build_profile(const RunInfo& run, intercept::Collector& collector
     p.app = app_name(p.argv);
     p.pid = ::getpid();
     p.rank = config::detect_rank();
-    p.host = short_host_name();
+    p.host = config::short_host_name();
     p.start_time = run.start_time;
     p.end_time = now_iso8601();
     p.config = run.config.effective();
@@ -115,6 +117,9 @@ model::Profile build_profile(const RunInfo& run, intercept::Collector& collector
         p.coverage.passes = backend->passes();
     }
     collector.fill_profile(p);
+    for (std::string& note : empty_run_notes(p, run.config.kernels)) {
+        p.warnings.push_back(std::move(note));
+    }
     return p;
 }
 
@@ -149,18 +154,7 @@ std::string write_files(const RunInfo& run, const model::Profile& profile,
 } // namespace
 
 std::string output_stem(const RunInfo& run, const std::string& app, std::optional<int> rank) {
-    config::StemContext context;
-    context.app = app;
-    context.host = short_host_name();
-    context.pid = ::getpid();
-    context.rank = rank;
-    context.env = common::process_env;
-    std::string stem =
-        config::expand_stem(config::stem_with_rank(run.config.output, rank), context);
-    if (!stem.empty() && stem[0] != '/' && !run.start_dir.empty()) {
-        stem = run.start_dir + "/" + stem;
-    }
-    return stem;
+    return config::process_output_stem(run.config.output, app, rank, run.start_dir);
 }
 
 void write_outputs(const RunInfo& run, intercept::Collector& collector,

@@ -50,15 +50,6 @@ std::string app_name(const std::vector<std::string>& argv) {
     return "app";
 }
 
-std::string short_host_name() {
-    char buf[256] = {};
-    if (::gethostname(buf, sizeof buf - 1) != 0 || buf[0] == '\0') {
-        return "host";
-    }
-    const std::string host = buf;
-    return host.substr(0, host.find('.'));
-}
-
 std::string now_iso8601() {
     const auto now = std::chrono::system_clock::now();
     const std::time_t seconds = std::chrono::system_clock::to_time_t(now);

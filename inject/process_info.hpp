@@ -13,9 +13,6 @@ namespace irf::inject {
 /// Base name of argv[0], else of /proc/self/exe, else "app".
 [[nodiscard]] std::string app_name(const std::vector<std::string>& argv);
 
-/// Short host name (up to the first '.'), "host" when unknown.
-[[nodiscard]] std::string short_host_name();
-
 /// Current time as ISO 8601 UTC with milliseconds, e.g. "2026-11-22T15:41:29.123Z".
 [[nodiscard]] std::string now_iso8601();
 

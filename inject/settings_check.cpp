@@ -3,12 +3,9 @@
 // without a GPU).
 #include "inject/settings_check.hpp"
 
-#include <filesystem>
-
-#include <unistd.h>
-
 #include "common/log.hpp"
 #include "config/gpu_database.hpp"
+#include "config/output_path.hpp"
 #include "config/rank.hpp"
 #include "inject/process_info.hpp"
 
@@ -46,14 +43,9 @@ void check_targets(RunInfo& run, const std::vector<std::string>& dirs) {
 
 void check_output(RunInfo& run) {
     const std::string stem = output_stem(run, app_name(read_argv()), config::detect_rank());
-    const std::filesystem::path dir = std::filesystem::path(stem).parent_path();
-    std::error_code ec;
-    if (!std::filesystem::is_directory(dir, ec)) {
-        report(run, "IRF_OUTPUT", run.config.output,
-               "directory " + dir.string() + " does not exist", "the profile cannot be written");
-    } else if (::access(dir.c_str(), W_OK | X_OK) != 0) {
-        report(run, "IRF_OUTPUT", run.config.output, "directory " + dir.string() + " not writable",
-               "the profile cannot be written");
+    const std::string problem = config::output_dir_problem(stem);
+    if (!problem.empty()) {
+        report(run, "IRF_OUTPUT", run.config.output, problem, "the profile cannot be written");
     }
 }
 

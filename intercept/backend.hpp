@@ -59,6 +59,10 @@ public:
     virtual void on_duration(const DurationRecord& record) noexcept = 0;
     /// Something the user should know (goes to the profile's warnings and the log).
     virtual void on_warning(const std::string& message) noexcept = 0;
+    /// The application called cudaProfilerStart/cuProfilerStart (`started`) or
+    /// cudaProfilerStop/cuProfilerStop: the capture range of IRF_CAPTURE_RANGE=cudaProfilerApi.
+    /// Sinks without a capture range ignore it.
+    virtual void on_profiler_range(bool started) noexcept { static_cast<void>(started); }
     /// A launch chosen for profiling whose counters were thrown away; `reason` is a short
     /// key (docs/output-schema.md, coverage.discarded_samples). Sinks that do not count
     /// discards may ignore it.

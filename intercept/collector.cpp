@@ -75,6 +75,7 @@ Collector::Collector(const config::Config& config)
       m_filter(config.kernels, config.exclude),
       m_sampler(config.samples, config.launch_skip, config.launch_count),
       m_nvtx(config.nvtx_include, config.nvtx_exclude),
+      m_capture_range(config.capture_profiler_api), m_in_range(!config.capture_profiler_api),
       m_buckets(new std::atomic<Function*>[k_buckets]) {
     for (std::size_t i = 0; i < k_buckets; ++i) {
         m_buckets[i].store(nullptr, std::memory_order_relaxed);
@@ -201,7 +202,7 @@ LaunchDecision Collector::on_launch(const LaunchEvent& event) noexcept {
     const std::uint32_t region = nvtx::current_path();
     LaunchDecision decision = LaunchDecision::time_only;
     if (fn->selected && !event.graph && !variant->saturated.load(std::memory_order_relaxed) &&
-        m_nvtx.allows(region)) {
+        m_in_range.load(std::memory_order_relaxed) && m_nvtx.allows(region)) {
         decision = m_sampler.decide(stats->sampling, cold);
         if (decision == LaunchDecision::time_only && m_sampler.saturated(stats->sampling)) {
             variant->saturated.store(true, std::memory_order_relaxed);
@@ -217,6 +218,16 @@ LaunchDecision Collector::on_launch(const LaunchEvent& event) noexcept {
         m_profile_decisions.fetch_add(1, std::memory_order_relaxed);
     }
     return decision;
+}
+
+void Collector::on_profiler_range(bool started) noexcept {
+    if (!m_capture_range) {
+        return;
+    }
+    if (started) {
+        m_range_opened.store(true, std::memory_order_relaxed);
+    }
+    m_in_range.store(started, std::memory_order_relaxed);
 }
 
 void Collector::on_discarded_sample(std::uint64_t correlation_id, const char* reason) noexcept {

@@ -92,6 +92,9 @@ public:
     void on_duration(const DurationRecord& record) noexcept override;
     void on_warning(const std::string& message) noexcept override;
     void on_discarded_sample(std::uint64_t correlation_id, const char* reason) noexcept override;
+    /// Opens or closes the capture range (IRF_CAPTURE_RANGE=cudaProfilerApi); outside it
+    /// launches are only timed. Without a capture range it does nothing.
+    void on_profiler_range(bool started) noexcept override;
 
     /// Fills `profile.kernels` (sorted by total time), `coverage` (passes excepted) and appends
     /// the collector's warnings. Call after the backend's flush.
@@ -133,6 +136,9 @@ private:
     KernelFilter m_filter;
     Sampler m_sampler;
     NvtxFilter m_nvtx;
+    const bool m_capture_range;              ///< IRF_CAPTURE_RANGE=cudaProfilerApi
+    std::atomic<bool> m_in_range;            ///< profiling allowed now (always without a range)
+    std::atomic<bool> m_range_opened{false}; ///< cudaProfilerStart was seen
 
     // Per-function cache: fixed buckets of lock-free lists, written under m_mutex.
     std::unique_ptr<std::atomic<Function*>[]> m_buckets;

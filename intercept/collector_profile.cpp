@@ -292,6 +292,10 @@ void Collector::fill_profile(model::Profile& profile) {
                                    " kernel durations had no intercepted launch (not counted)");
     }
     add_nvtx_warnings(profile.warnings);
+    if (m_capture_range && !m_range_opened.load(std::memory_order_relaxed) && s.launches > 0) {
+        profile.warnings.push_back("IRF_CAPTURE_RANGE=cudaProfilerApi: the application never "
+                                   "called cudaProfilerStart, so no launch was profiled");
+    }
     model::roll_up_regions(profile);
     if (s.discarded > 0) {
         profile.warnings.push_back(std::to_string(s.discarded) +

@@ -150,6 +150,9 @@ private:
         event.graph = l.graph;
         event.correlation_id = m_next_correlation.fetch_add(1);
         nvtx::set_stack(l.nvtx); // what the application's NVTX calls would have left
+        if (index == 0 && !l.profiler.empty()) {
+            m_sink->on_profiler_range(l.profiler == "start"); // cudaProfilerStart/Stop
+        }
         const LaunchDecision decision = m_sink->on_launch(event);
         const double ns = l.duration_ns[index % l.duration_ns.size()];
         if (decision == LaunchDecision::profile) {

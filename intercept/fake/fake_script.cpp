@@ -95,9 +95,9 @@ void parse_nvtx(const json& j, const std::string& where, ScriptLaunch& l) {
 }
 
 ScriptLaunch parse_launch(const json& j, const std::string& where) {
-    static const char* const k_keys[] = {"kernel",   "function", "grid",   "block",  "smem",
-                                         "regs",     "device",   "thread", "repeat", "duration_ns",
-                                         "counters", "graph",    "nvtx"};
+    static const char* const k_keys[] = {"kernel",   "function", "grid",   "block",   "smem",
+                                         "regs",     "device",   "thread", "repeat",  "duration_ns",
+                                         "counters", "graph",    "nvtx",   "profiler"};
     if (!j.is_object()) {
         fail(where, "expected an object");
     }
@@ -144,6 +144,13 @@ ScriptLaunch parse_launch(const json& j, const std::string& where) {
     }
     if (j.contains("nvtx")) {
         parse_nvtx(j["nvtx"], where + ".nvtx", l);
+    }
+    if (j.contains("profiler")) {
+        const json& p = j["profiler"];
+        if (!p.is_string() || (p.get<std::string>() != "start" && p.get<std::string>() != "stop")) {
+            fail(where + ".profiler", "expected \"start\" or \"stop\"");
+        }
+        l.profiler = p.get<std::string>();
     }
     return l;
 }

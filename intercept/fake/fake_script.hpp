@@ -23,6 +23,9 @@ struct ScriptLaunch {
     std::uint64_t repeat = 1;
     bool graph = false;
     std::vector<std::string> nvtx; ///< the thread's NVTX range stack at launch, outermost first
+    /// "start" or "stop": the thread calls cudaProfilerStart/Stop just before the first repeat
+    /// of this launch; "" = neither.
+    std::string profiler;
 };
 
 /// A whole script.

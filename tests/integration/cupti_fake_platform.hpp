@@ -47,6 +47,10 @@ public:
         std::lock_guard<std::mutex> lock(mutex);
         discards.emplace_back(reason);
     }
+    void on_profiler_range(bool started) noexcept override {
+        std::lock_guard<std::mutex> lock(mutex);
+        profiler_ranges.push_back(started);
+    }
     /// True when some warning contains `text`.
     bool warned(const std::string& text) {
         std::lock_guard<std::mutex> lock(mutex);
@@ -61,6 +65,7 @@ public:
     std::map<std::string, int> profiled;
     std::vector<LaunchEvent> launches;
     std::vector<std::string> names;
+    std::vector<bool> profiler_ranges; ///< on_profiler_range calls: true = start
     std::vector<CounterSample> samples;
     std::vector<DurationRecord> durations;
     std::vector<std::string> warnings;

@@ -114,6 +114,8 @@ TEST_F(FaultConfig, EveryVariableWithInvalidValuesBehavesAsDocumented) {
         {"IRF_EXCLUDE", "a{2,1}"},
         {"IRF_NVTX_INCLUDE", "a//b/"},
         {"IRF_NVTX_EXCLUDE", "[start-end"},
+        {"IRF_CAPTURE_RANGE", "nvtx"},
+        {"IRF_CAPTURE_RANGE", "cudaprofilerapi"},
         {"IRF_LAUNCH_SKIP", "-1"},
         {"IRF_LAUNCH_SKIP", "ten"},
         {"IRF_LAUNCH_SKIP", "99999999999999999999999"},

@@ -101,9 +101,9 @@ TEST_F(ToolsMpi, BadOptionIsOneLineAndExitTwo) {
     irf::test::RunOptions options;
     options.expect_irf_error = true;
     const auto r =
-        irf::test::run_process({IRF_BIN, "run", "--samples", "0", "--", "/bin/true"}, options);
+        irf::test::run_process({IRF_BIN, "run", "--samples", "1001", "--", "/bin/true"}, options);
     EXPECT_EQ(r.exit_code, 2);
-    EXPECT_EQ(r.err, "irf: error: --samples 0: expected an integer >= 1\n");
+    EXPECT_EQ(r.err, "irf: error: --samples '1001': larger than 1000\n");
 }
 
 } // namespace

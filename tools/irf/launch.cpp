@@ -2,39 +2,43 @@
 // `irf run`: option checks, the library search and the injected environment.
 #include "tools/irf/launch.hpp"
 
-#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <system_error>
 
-#include "config/kernel_regex.hpp"
-#include "config/nvtx_expr.hpp"
+#include "common/environment.hpp"
+#include "config/env.hpp"
+#include "config/gpu_database.hpp"
+#include "config/output_path.hpp"
+#include "config/rank.hpp"
 
 namespace irf::launcher {
 namespace {
 
 namespace fs = std::filesystem;
 
-void check_regex(const char* option, const std::optional<std::string>& value) {
-    if (!value) {
-        return;
-    }
-    const std::string problem = config::kernel_regex_problem(*value);
-    if (!problem.empty()) {
-        throw UsageError(std::string(option) + " '" + *value + "': " + problem);
-    }
-}
+/// The launcher option behind each variable it sets, in the order they are set.
+struct OptionVariable {
+    const char* variable;
+    const char* option;
+    std::optional<std::string> RunOptions::*field;
+};
 
-void check_choice(const char* option, const std::optional<std::string>& value,
-                  const std::vector<std::string>& choices) {
-    if (!value || std::find(choices.begin(), choices.end(), *value) != choices.end()) {
-        return;
-    }
-    std::string list;
-    for (const auto& choice : choices) {
-        list += (list.empty() ? "" : ", ") + choice;
-    }
-    throw UsageError(std::string(option) + " '" + *value + "': expected one of " + list);
-}
+constexpr OptionVariable k_option_variables[] = {
+    {"IRF_KERNELS", "--kernel-name", &RunOptions::kernels},
+    {"IRF_EXCLUDE", "--exclude", &RunOptions::exclude},
+    {"IRF_CAPTURE_RANGE", "--capture-range", &RunOptions::capture_range},
+    {"IRF_LAUNCH_SKIP", "--launch-skip", &RunOptions::launch_skip},
+    {"IRF_LAUNCH_COUNT", "--launch-count", &RunOptions::launch_count},
+    {"IRF_SAMPLES", "--samples", &RunOptions::samples},
+    {"IRF_OUTPUT", "--output", &RunOptions::output},
+    {"IRF_TARGETS", "--targets", &RunOptions::targets},
+    {"IRF_CEILINGS", "--ceilings", &RunOptions::ceilings},
+    {"IRF_CALLSTACK", "--callstack", &RunOptions::callstack},
+    {"IRF_LOG", "--log", &RunOptions::log},
+    {"IRF_SUMMARY", "--summary", &RunOptions::summary},
+    {"IRF_METRICS", "--metrics", &RunOptions::metrics},
+};
 
 bool is_regular_file(const std::string& path) {
     std::error_code ec;
@@ -48,14 +52,11 @@ std::string absolute_path(const std::string& path) {
     return ec ? path : absolute.lexically_normal().string();
 }
 
+// Each --nvtx-include is one expression; libirf's list syntax joins them with ';'.
 void check_nvtx(const char* option, const std::vector<std::string>& expressions) {
     for (const std::string& e : expressions) {
-        std::vector<irf::config::NvtxExpr> parsed;
-        std::string problem;
-        if (e.empty() || e.find(';') != std::string::npos ||
-            !irf::config::parse_nvtx_list(e, parsed, problem)) {
-            throw UsageError(std::string(option) + " '" + e +
-                             "': " + (problem.empty() ? "expected one NVTX expression" : problem));
+        if (e.empty() || e.find(';') != std::string::npos) {
+            throw UsageError(std::string(option) + " '" + e + "': expected one NVTX expression");
         }
     }
 }
@@ -71,37 +72,52 @@ std::optional<std::string> joined(const std::vector<std::string>& parts) {
     return out;
 }
 
+/// "--samples '5000'" when an option set the variable, else "IRF_SAMPLES='5000' (from the
+/// environment)": the user fixes what they wrote.
+std::string origin(const RunOptions& options, const std::string& variable,
+                   const std::string& value) {
+    for (const OptionVariable& ov : k_option_variables) {
+        if (variable == ov.variable && options.*ov.field) {
+            return std::string(ov.option) + " '" + value + "'";
+        }
+    }
+    if (variable == "IRF_NVTX_INCLUDE" && !options.nvtx_include.empty()) {
+        return "--nvtx-include '" + value + "'";
+    }
+    if (variable == "IRF_NVTX_EXCLUDE" && !options.nvtx_exclude.empty()) {
+        return "--nvtx-exclude '" + value + "'";
+    }
+    return variable + "='" + value + "' (from the environment)";
+}
+
+/// The settings libirf.so would read: the launcher's variables over the inherited ones.
+config::ParseResult parse_as_library_would(const RunOptions& options) {
+    const auto vars = build_environment(options, "");
+    const config::EnvLookup lookup = [&vars](const char* name) -> const char* {
+        for (const auto& [variable, value] : vars) {
+            if (variable == name) {
+                return value.c_str();
+            }
+        }
+        return common::process_env(name);
+    };
+    return config::parse_env(lookup);
+}
+
+std::string base_name(const std::string& path) {
+    const std::size_t slash = path.rfind('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
 } // namespace
 
 void validate(const RunOptions& options) {
-    check_regex("--kernels", options.kernels);
-    check_regex("--exclude", options.exclude);
     check_nvtx("--nvtx-include", options.nvtx_include);
     check_nvtx("--nvtx-exclude", options.nvtx_exclude);
-    if (options.samples && *options.samples < 1) {
-        throw UsageError("--samples " + std::to_string(*options.samples) +
-                         ": expected an integer >= 1");
-    }
-    if (options.callstack && (*options.callstack < 0 || *options.callstack > 256)) {
-        throw UsageError("--callstack " + std::to_string(*options.callstack) +
-                         ": expected an integer from 0 to 256");
-    }
-    check_choice("--log", options.log, {"error", "warn", "info", "debug"});
-    check_choice("--summary", options.summary, {"stderr", "file", "both", "none"});
-    if (options.output && options.output->empty()) {
-        throw UsageError("--output: the stem is empty");
-    }
-    if (options.targets && options.targets->empty()) {
-        throw UsageError("--targets: the list is empty (use 'none' to project nowhere)");
-    }
-    // A name without a slash or .yaml suffix is a shipped ceilings key, resolved by the library.
-    if (options.ceilings) {
-        const std::string& ceilings = *options.ceilings;
-        const bool looks_like_file =
-            ceilings.find('/') != std::string::npos || fs::path(ceilings).extension() == ".yaml";
-        if (ceilings.empty() || (looks_like_file && !is_regular_file(ceilings))) {
-            throw UsageError("--ceilings '" + ceilings + "': no such file");
-        }
+    const config::ParseResult parsed = parse_as_library_would(options);
+    if (!parsed.problems.empty()) {
+        const config::SettingProblem& p = parsed.problems.front();
+        throw UsageError(origin(options, p.name, p.value) + ": " + p.problem);
     }
     if (options.lib && !is_regular_file(*options.lib)) {
         throw UsageError("--lib '" + *options.lib + "': no such file");
@@ -111,36 +127,58 @@ void validate(const RunOptions& options) {
     }
 }
 
+std::string check_before_exec(const RunOptions& options, const std::string& library) {
+    const config::Config c = parse_as_library_would(options).config;
+    const std::vector<std::string> dirs =
+        config::gpus_dirs(fs::path(absolute_path(library)).parent_path().string());
+    try {
+        if (!c.ceilings.empty()) {
+            (void)config::load_named_ceilings(c.ceilings, dirs, "ceilings");
+        }
+    } catch (const std::exception& e) {
+        throw UsageError(origin(options, "IRF_CEILINGS", c.ceilings) + ": " + e.what());
+    }
+    try {
+        (void)config::resolve_targets(c.targets, dirs);
+    } catch (const std::exception& e) {
+        throw UsageError(origin(options, "IRF_TARGETS", c.targets) + ": " + e.what());
+    }
+    std::string stem;
+    try {
+        stem = config::process_output_stem(c.output, base_name(options.command.front()),
+                                           config::detect_rank(common::process_env),
+                                           fs::current_path().string());
+    } catch (const std::exception& e) {
+        throw UsageError(origin(options, "IRF_OUTPUT", c.output) + ": " + e.what());
+    }
+    const std::string problem = config::output_dir_problem(stem);
+    if (!problem.empty()) {
+        throw UsageError(origin(options, "IRF_OUTPUT", c.output) + ": " + problem);
+    }
+    return stem + ".json";
+}
+
 std::vector<std::pair<std::string, std::string>> build_environment(const RunOptions& options,
                                                                    const std::string& library) {
     std::vector<std::pair<std::string, std::string>> vars;
-    vars.emplace_back("CUDA_INJECTION64_PATH", absolute_path(library));
-    vars.emplace_back("NVTX_INJECTION64_PATH", absolute_path(library)); // NVTX range capture
-    const auto set = [&vars](const char* name, const std::optional<std::string>& value) {
-        if (value) {
-            vars.emplace_back(name, *value);
+    if (!library.empty()) {
+        vars.emplace_back("CUDA_INJECTION64_PATH", absolute_path(library));
+        vars.emplace_back("NVTX_INJECTION64_PATH", absolute_path(library)); // NVTX ranges
+    }
+    for (const OptionVariable& ov : k_option_variables) {
+        const std::optional<std::string>& value = options.*ov.field;
+        if (!value) {
+            continue;
         }
-    };
-    set("IRF_KERNELS", options.kernels);
-    set("IRF_EXCLUDE", options.exclude);
-    set("IRF_NVTX_INCLUDE", joined(options.nvtx_include));
-    set("IRF_NVTX_EXCLUDE", joined(options.nvtx_exclude));
-    if (options.samples) {
-        vars.emplace_back("IRF_SAMPLES", std::to_string(*options.samples));
+        const bool file = ov.field == &RunOptions::ceilings && is_regular_file(*value);
+        vars.emplace_back(ov.variable, file ? absolute_path(*value) : *value);
     }
-    set("IRF_OUTPUT", options.output);
-    set("IRF_TARGETS", options.targets);
-    if (options.ceilings) {
-        vars.emplace_back("IRF_CEILINGS", is_regular_file(*options.ceilings)
-                                              ? absolute_path(*options.ceilings)
-                                              : *options.ceilings);
+    if (const auto include = joined(options.nvtx_include)) {
+        vars.emplace_back("IRF_NVTX_INCLUDE", *include);
     }
-    if (options.callstack) {
-        vars.emplace_back("IRF_CALLSTACK", std::to_string(*options.callstack));
+    if (const auto exclude = joined(options.nvtx_exclude)) {
+        vars.emplace_back("IRF_NVTX_EXCLUDE", *exclude);
     }
-    set("IRF_LOG", options.log);
-    set("IRF_SUMMARY", options.summary);
-    set("IRF_METRICS", options.metrics);
     return vars;
 }
 

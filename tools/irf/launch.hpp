@@ -19,26 +19,37 @@ public:
 };
 
 /// The options of `irf run`; an empty optional leaves the variable as the environment has it.
+/// Values stay text: libirf's own option table (config/env.hpp) parses and checks them.
 struct RunOptions {
-    std::optional<std::string> kernels;    ///< IRF_KERNELS (RE2 regex)
-    std::optional<std::string> exclude;    ///< IRF_EXCLUDE (RE2 regex)
-    std::vector<std::string> nvtx_include; ///< IRF_NVTX_INCLUDE, joined with ';'
-    std::vector<std::string> nvtx_exclude; ///< IRF_NVTX_EXCLUDE, joined with ';'
-    std::optional<long> samples;           ///< IRF_SAMPLES (>= 1)
-    std::optional<std::string> output;     ///< IRF_OUTPUT (path stem with placeholders)
-    std::optional<std::string> targets;    ///< IRF_TARGETS (comma list, all, none)
-    std::optional<std::string> ceilings;   ///< IRF_CEILINGS (YAML file)
-    std::optional<long> callstack;         ///< IRF_CALLSTACK (>= 0 frames)
-    std::optional<std::string> log;        ///< IRF_LOG (error, warn, info, debug)
-    std::optional<std::string> summary;    ///< IRF_SUMMARY (stderr, file, both, none)
-    std::optional<std::string> metrics;    ///< IRF_METRICS (default, all, pipe_mix, tensor_types)
-    std::optional<std::string> lib;        ///< libirf.so to inject instead of the one found
-    std::vector<std::string> command;      ///< the application and its arguments
+    std::optional<std::string> kernels;       ///< IRF_KERNELS (RE2 regex, ncu's regex: prefix)
+    std::optional<std::string> exclude;       ///< IRF_EXCLUDE (RE2 regex)
+    std::vector<std::string> nvtx_include;    ///< IRF_NVTX_INCLUDE, joined with ';'
+    std::vector<std::string> nvtx_exclude;    ///< IRF_NVTX_EXCLUDE, joined with ';'
+    std::optional<std::string> capture_range; ///< IRF_CAPTURE_RANGE (none, cudaProfilerApi)
+    std::optional<std::string> launch_skip;   ///< IRF_LAUNCH_SKIP
+    std::optional<std::string> launch_count;  ///< IRF_LAUNCH_COUNT
+    std::optional<std::string> samples;       ///< IRF_SAMPLES (0 = timing only)
+    std::optional<std::string> output;        ///< IRF_OUTPUT (path stem with placeholders)
+    std::optional<std::string> targets;       ///< IRF_TARGETS (comma list, all, none)
+    std::optional<std::string> ceilings;      ///< IRF_CEILINGS (shipped name or YAML file)
+    std::optional<std::string> callstack;     ///< IRF_CALLSTACK (0 to 64 frames)
+    std::optional<std::string> log;           ///< IRF_LOG (error, warn, info, debug)
+    std::optional<std::string> summary;       ///< IRF_SUMMARY (stderr, file, both, none)
+    std::optional<std::string> metrics;       ///< IRF_METRICS (default, all, pipe_mix, ...)
+    std::optional<std::string> lib;           ///< libirf.so to inject instead of the one found
+    std::vector<std::string> command;         ///< the application and its arguments
 };
 
-/// Checks every option value (regexes compile, numbers in range, names known, files exist);
-/// throws UsageError with one line naming the option and the value.
+/// Checks every option value, and every IRF_* variable the application would inherit, with
+/// the parsers libirf.so itself uses (config::parse_env); throws UsageError with one line
+/// naming the option (or variable) and the value.
 void validate(const RunOptions& options);
+
+/// The checks that need the file system, as libirf.so makes them at load: shipped names and
+/// files of --ceilings and --targets (database found from `library`'s directory) and the
+/// output directory of this process's stem. Throws UsageError; returns "<stem>.json", where
+/// the profile will go (the application keeps irf's pid, exec replaces the process).
+[[nodiscard]] std::string check_before_exec(const RunOptions& options, const std::string& library);
 
 /// The variables to set in the application's environment (name, value), in a fixed order:
 /// CUDA_INJECTION64_PATH and NVTX_INJECTION64_PATH = `library` (made absolute) and one IRF_* per

@@ -27,8 +27,10 @@ namespace {
 
 using irf::launcher::RunOptions;
 
+// Short options and long names follow Nsight Compute where they mean the same (docs/tools.md,
+// "Coming from ncu, nsys or rocprofv3"); the earlier long names stay accepted.
 void add_run_options(CLI::App& run, RunOptions& o) {
-    run.add_option("-k,--kernels", o.kernels,
+    run.add_option("-k,--kernel-name,--kernels", o.kernels,
                    "Profile only kernels matching this RE2 regex (ncu's regex: prefix accepted)");
     run.add_option("--exclude", o.exclude, "Never profile kernels matching this RE2 regex");
     run.add_option("--nvtx-include", o.nvtx_include,
@@ -37,11 +39,22 @@ void add_run_options(CLI::App& run, RunOptions& o) {
     run.add_option("--nvtx-exclude", o.nvtx_exclude,
                    "Never profile kernels inside matching NVTX ranges (repeatable)")
         ->allow_extra_args(false);
-    run.add_option("--samples", o.samples, "Profiled launches per distinct kernel");
-    run.add_option("--output", o.output, "Output path stem (%a %h %p %r %j %q{VAR} %%)");
-    run.add_option("--targets", o.targets, "GPUs to project onto: comma list, all or none");
-    run.add_option("--ceilings", o.ceilings, "Ceilings YAML of this GPU");
-    run.add_option("--callstack", o.callstack, "Host frames captured per launch site (0 = off)");
+    run.add_option("--capture-range", o.capture_range,
+                   "cudaProfilerApi: profile only between cudaProfilerStart/Stop; none (default)");
+    run.add_option("-s,--launch-skip", o.launch_skip,
+                   "Matching launches to skip before profiling starts")
+        ->type_name("N");
+    run.add_option("-c,--launch-count", o.launch_count, "Profile at most N launches in all")
+        ->type_name("N");
+    run.add_option("--samples", o.samples,
+                   "Profiled launches per distinct kernel, 0 to 1000 (0 = timing only)")
+        ->type_name("N");
+    run.add_option("-o,--output", o.output, "Output path stem (%a %h %p %r %j %q{VAR} %%)");
+    run.add_option("--targets", o.targets,
+                   "GPUs to project onto: shipped names or YAML files, all or none");
+    run.add_option("--ceilings", o.ceilings, "Ceilings of this GPU: shipped name or YAML file");
+    run.add_option("--callstack", o.callstack, "Host frames kept per launch site (0 = off)")
+        ->type_name("N");
     run.add_option("--log", o.log, "Log level: error, warn, info, debug");
     run.add_option("--summary", o.summary, "Text summary: stderr, file, both, none");
     run.add_option("--metrics", o.metrics,
@@ -65,6 +78,8 @@ std::string injected_library(const RunOptions& options) {
 // Replaces this process by the application; returns only when exec failed.
 int exec_application(const RunOptions& options) {
     const std::string library = injected_library(options);
+    const std::string profile = irf::launcher::check_before_exec(options, library);
+    std::cerr << "irf: profile will go to " << irf::common::printable(profile) << "\n";
     const auto vars = irf::launcher::build_environment(options, library);
     for (const auto& [name, value] : vars) {
         if (setenv(name.c_str(), value.c_str(), 1) != 0) {
@@ -102,7 +117,7 @@ int main(int argc, char** argv) {
     traj->add_option("-o,--output", trajectory.output,
                      "Output stem: STEM-smN.json per run, STEM.trajectory.json")
         ->capture_default_str();
-    traj->add_option("-k,--kernels", trajectory.run.kernels,
+    traj->add_option("-k,--kernel-name,--kernels", trajectory.run.kernels,
                      "Profile only kernels matching this RE2 regex");
     traj->add_option("--lib", trajectory.run.lib, "libirf.so to inject");
     traj->add_option("command", trajectory.run.command, "The application and its arguments");

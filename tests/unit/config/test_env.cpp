@@ -201,12 +201,38 @@ TEST(Env, MetricGroups) {
     EXPECT_FALSE(parse("IRF_METRICS", "pipe_mix,bogus").config.metrics_pipe_mix);
 }
 
+// `irf run --ceilings h100-sxm5` sets IRF_CEILINGS to a shipped name: it was refused as "file
+// not readable", so the ceilings of the detected GPU were used instead of the ones asked for.
+TEST(Env, CeilingsTakeAShippedName) {
+    const ParseResult r = parse("IRF_CEILINGS", "h100-sxm5");
+    EXPECT_TRUE(r.errors.empty());
+    EXPECT_EQ(r.config.ceilings, "h100-sxm5");
+    EXPECT_EQ(r.config.effective().at("IRF_CEILINGS"), "h100-sxm5");
+    EXPECT_EQ(parse("IRF_CEILINGS", "gpus/h100.yaml").errors.size(), 1u); // a path: a file
+    EXPECT_EQ(parse("IRF_CEILINGS", "h100 (sxm)").errors.size(), 1u);     // no shipped key
+}
+
+TEST(Env, CaptureRange) {
+    EXPECT_FALSE(Config{}.capture_profiler_api);
+    EXPECT_EQ(Config{}.effective().at("IRF_CAPTURE_RANGE"), "none");
+    const Config api = parse("IRF_CAPTURE_RANGE", "cudaProfilerApi").config;
+    EXPECT_TRUE(api.capture_profiler_api);
+    EXPECT_EQ(api.effective().at("IRF_CAPTURE_RANGE"), "cudaProfilerApi");
+    EXPECT_FALSE(parse("IRF_CAPTURE_RANGE", "none").config.capture_profiler_api);
+    // Profiling everything when the user asked for a range could deadlock or slow a job the
+    // range was meant to protect: a bad value disables irf.
+    EXPECT_EQ(error_of("IRF_CAPTURE_RANGE", "nvtx"),
+              "[irf] IRF_CAPTURE_RANGE=nvtx: expected none or cudaProfilerApi; irf disabled");
+    EXPECT_TRUE(parse("IRF_CAPTURE_RANGE", "nvtx").disabled_by_error);
+}
+
 TEST(Env, TableCoversDesignVariablesOnce) {
     const std::vector<std::string> design = {
-        "IRF_OUTPUT",       "IRF_SUMMARY",      "IRF_KERNELS",     "IRF_EXCLUDE",
-        "IRF_NVTX_INCLUDE", "IRF_NVTX_EXCLUDE", "IRF_LAUNCH_SKIP", "IRF_LAUNCH_COUNT",
-        "IRF_SAMPLES",      "IRF_CEILINGS",     "IRF_TARGETS",     "IRF_CALLSTACK",
-        "IRF_LOG",          "IRF_DISABLE",      "IRF_BACKEND",     "IRF_METRICS"};
+        "IRF_OUTPUT",       "IRF_SUMMARY",      "IRF_KERNELS",       "IRF_EXCLUDE",
+        "IRF_NVTX_INCLUDE", "IRF_NVTX_EXCLUDE", "IRF_CAPTURE_RANGE", "IRF_LAUNCH_SKIP",
+        "IRF_LAUNCH_COUNT", "IRF_SAMPLES",      "IRF_CEILINGS",      "IRF_TARGETS",
+        "IRF_CALLSTACK",    "IRF_LOG",          "IRF_DISABLE",       "IRF_BACKEND",
+        "IRF_METRICS"};
     ASSERT_EQ(option_table().size(), design.size());
     for (std::size_t i = 0; i < design.size(); ++i) {
         EXPECT_EQ(option_table()[i].name, design[i]);

@@ -139,6 +139,25 @@ TEST(Collector, FilteredAndGraphLaunchesAreTimedOnly) {
     EXPECT_EQ(d.profile().coverage.launches, 3u);
 }
 
+// IRF_CAPTURE_RANGE=cudaProfilerApi: profiled only between start and stop; timed always.
+TEST(Collector, CaptureRangeGatesProfiling) {
+    config::Config cfg;
+    cfg.capture_profiler_api = true;
+    Driver d(cfg);
+    EXPECT_EQ(d.launch(1, "before", 10), LaunchDecision::time_only);
+    d.m_collector.on_profiler_range(true);
+    EXPECT_EQ(d.launch(2, "inside", 10), LaunchDecision::profile);
+    d.m_collector.on_profiler_range(false);
+    EXPECT_EQ(d.launch(3, "after", 10), LaunchDecision::time_only);
+    d.m_collector.on_profiler_range(true); // a second range opens again
+    EXPECT_EQ(d.launch(4, "again", 10), LaunchDecision::profile);
+    EXPECT_EQ(d.profile().coverage.launches, 4u);
+
+    Driver plain; // without a capture range, start/stop change nothing
+    plain.m_collector.on_profiler_range(false);
+    EXPECT_EQ(plain.launch(1, "any", 10), LaunchDecision::profile);
+}
+
 TEST(Collector, MissingCountersAreReported) {
     Collector c{config::Config{}};
     LaunchEvent e;

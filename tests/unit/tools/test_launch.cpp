@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // `irf run` option handling: validation, the rank-aware stem and the injected environment.
+#include <cstdlib>
+#include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 
 #include <gtest/gtest.h>
+
+#include <unistd.h>
 
 #include "tests/support/temp_dir.hpp"
 #include "tools/irf/launch.hpp"
@@ -40,13 +45,19 @@ TEST(Launcher, OptionsBecomeVariables) {
     RunOptions o = with_app();
     o.kernels = "gemm";
     o.exclude = "nccl";
-    o.samples = 2;
+    o.samples = "2";
     o.output = "/tmp/x";
     o.targets = "none";
-    o.callstack = 0;
+    o.callstack = "0";
     o.log = "debug";
     o.summary = "file";
+    o.launch_skip = "5";
+    o.launch_count = "7";
+    o.capture_range = "cudaProfilerApi";
     const auto vars = as_map(o, "/opt/irf/lib/libirf.so");
+    EXPECT_EQ(vars.at("IRF_LAUNCH_SKIP"), "5");
+    EXPECT_EQ(vars.at("IRF_LAUNCH_COUNT"), "7");
+    EXPECT_EQ(vars.at("IRF_CAPTURE_RANGE"), "cudaProfilerApi");
     EXPECT_EQ(vars.at("CUDA_INJECTION64_PATH"), "/opt/irf/lib/libirf.so");
     EXPECT_EQ(vars.at("IRF_KERNELS"), "gemm");
     EXPECT_EQ(vars.at("IRF_EXCLUDE"), "nccl");
@@ -84,30 +95,95 @@ TEST(Launcher, NvtxOptionsAreJoinedAndChecked) {
 TEST(Launcher, BadValuesAreOneLineErrors) {
     RunOptions o = with_app();
     o.kernels = "(";
-    EXPECT_EQ(error_of(o), "--kernels '(': invalid RE2 regex (missing ): ()");
+    EXPECT_EQ(error_of(o), "--kernel-name '(': invalid RE2 regex (missing ): ()");
     o = with_app();
     o.exclude = "(?!nccl)"; // ECMAScript lookahead: RE2 has none, so it is refused up front
     EXPECT_EQ(error_of(o), "--exclude '(?!nccl)': invalid RE2 regex (invalid perl operator: (?!)");
-    o = with_app();
-    o.kernels = "regex:^gemm"; // ncu's prefix
-    EXPECT_EQ(error_of(o), "");
-    o = with_app();
-    o.samples = 0;
-    EXPECT_EQ(error_of(o), "--samples 0: expected an integer >= 1");
-    o = with_app();
-    o.log = "loud";
-    EXPECT_EQ(error_of(o), "--log 'loud': expected one of error, warn, info, debug");
-    o = with_app();
-    o.summary = "all";
-    EXPECT_NE(error_of(o).find("--summary 'all'"), std::string::npos);
-    o = with_app();
-    o.ceilings = "/no/such.yaml";
-    EXPECT_EQ(error_of(o), "--ceilings '/no/such.yaml': no such file");
+    // One option at a time: (field, value, expected line; "" = accepted).
+    const struct {
+        std::optional<std::string> RunOptions::*field;
+        const char* value;
+        const char* expected;
+    } cases[] = {
+        {&RunOptions::kernels, "regex:^gemm", ""}, // ncu's prefix
+        {&RunOptions::samples, "0", ""},           // ncu's timing-only run (IRF_SAMPLES=0)
+        {&RunOptions::samples, "1001", "--samples '1001': larger than 1000"},
+        {&RunOptions::launch_count, "ten", "--launch-count 'ten': not a non-negative integer"},
+        {&RunOptions::callstack, "65", "--callstack '65': larger than 64"},
+        {&RunOptions::capture_range, "nvtx",
+         "--capture-range 'nvtx': expected none or cudaProfilerApi"},
+        {&RunOptions::output, "prof/%z", "--output 'prof/%z': unknown placeholder %z"},
+        {&RunOptions::log, "loud", "--log 'loud': expected error, warn, info or debug"},
+        {&RunOptions::summary, "all", "--summary 'all': expected stderr, file, both or none"},
+        {&RunOptions::ceilings, "/no/such.yaml", "--ceilings '/no/such.yaml': file not readable"},
+    };
+    for (const auto& c : cases) {
+        o = with_app();
+        o.*c.field = c.value;
+        EXPECT_EQ(error_of(o), c.expected) << c.value;
+    }
     o = with_app();
     o.lib = "/no/libirf.so";
     EXPECT_EQ(error_of(o), "--lib '/no/libirf.so': no such file");
     EXPECT_NE(error_of(RunOptions{}).find("no application given"), std::string::npos);
     EXPECT_EQ(error_of(with_app()), "");
+}
+
+// A variable the application would inherit is checked too, named as the variable.
+TEST(Launcher, InheritedVariablesAreCheckedAsTheLibraryWould) {
+    ASSERT_EQ(setenv("IRF_LAUNCH_SKIP", "-1", 1), 0);
+    const std::string inherited = error_of(with_app());
+    RunOptions o = with_app();
+    o.launch_skip = "2"; // the option overrides what the environment has
+    const std::string overridden = error_of(o);
+    unsetenv("IRF_LAUNCH_SKIP");
+    EXPECT_EQ(inherited, "IRF_LAUNCH_SKIP='-1' (from the environment): not a non-negative integer");
+    EXPECT_EQ(overridden, "");
+}
+
+std::string exec_error_of(const RunOptions& o) {
+    try {
+        (void)irf::launcher::check_before_exec(o, "/opt/irf/lib/libirf.so");
+    } catch (const UsageError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+// issue 21: `--output prof/x` without prof/ ran the whole job before saying so.
+TEST(Launcher, OutputDirectoryIsCheckedBeforeExec) {
+    irf::test::TempDir tmp;
+    RunOptions o = with_app();
+    o.output = (tmp / "missing" / "x").string();
+    EXPECT_EQ(exec_error_of(o), "--output '" + *o.output + "': directory " +
+                                    (tmp / "missing").string() + " does not exist");
+    o.output = (tmp / "run-%a").string();
+    EXPECT_EQ(irf::launcher::check_before_exec(o, "/opt/irf/lib/libirf.so"),
+              (tmp / "run-app.json").string()); // %a: the application's base name
+    if (geteuid() != 0) {                       // root writes anywhere
+        std::filesystem::create_directory(tmp / "ro");
+        std::filesystem::permissions(tmp / "ro", std::filesystem::perms::owner_read |
+                                                     std::filesystem::perms::owner_exec);
+        o.output = (tmp / "ro" / "x").string();
+        EXPECT_NE(exec_error_of(o).find("not writable"), std::string::npos);
+        std::filesystem::permissions(tmp / "ro", std::filesystem::perms::owner_all);
+    }
+}
+
+TEST(Launcher, TargetsAndCeilingsAreResolvedBeforeExec) {
+    irf::test::TempDir tmp;
+    RunOptions o = with_app();
+    o.output = (tmp / "x").string();
+    o.targets = "h100-sxm5,no-such-gpu";
+    const std::string targets = exec_error_of(o);
+    EXPECT_EQ(targets.rfind("--targets 'h100-sxm5,no-such-gpu': ", 0), 0u) << targets;
+    EXPECT_NE(targets.find("no-such-gpu"), std::string::npos);
+    EXPECT_EQ(targets.find('\n'), std::string::npos);
+    o.targets = "h100-sxm5";
+    o.ceilings = "a100-sxm4-80gb-typo";
+    EXPECT_EQ(exec_error_of(o).rfind("--ceilings 'a100-sxm4-80gb-typo': ", 0), 0u);
+    o.ceilings = "h100-sxm5";
+    EXPECT_EQ(exec_error_of(o), "");
 }
 
 TEST(Launcher, CeilingsFileIsMadeAbsolute) {

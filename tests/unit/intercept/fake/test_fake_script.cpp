@@ -39,6 +39,19 @@ TEST(FakeScript, FullLaunch) {
     EXPECT_TRUE(l.graph);
 }
 
+TEST(FakeScript, ProfilerStartAndStop) {
+    const Script s = parse_script(R"({"launches": [
+        {"kernel": "a", "duration_ns": 1, "profiler": "start"},
+        {"kernel": "b", "duration_ns": 1, "profiler": "stop"},
+        {"kernel": "c", "duration_ns": 1}]})");
+    ASSERT_EQ(s.launches.size(), 3u);
+    EXPECT_EQ(s.launches[0].profiler, "start");
+    EXPECT_EQ(s.launches[1].profiler, "stop");
+    EXPECT_EQ(s.launches[2].profiler, "");
+    EXPECT_EQ(error_of(R"({"launches": [{"kernel": "k", "duration_ns": 1, "profiler": "on"}]})"),
+              "launches[0].profiler: expected \"start\" or \"stop\"");
+}
+
 TEST(FakeScript, Errors) {
     EXPECT_EQ(error_of("{"), "not valid JSON (byte 2)");
     EXPECT_EQ(error_of("[]"), "(document): expected an object");

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: Apache-2.0
+// Where a process writes its profile: the one computation shared by libirf (at load and at exit)
+// and `irf run` (before it execs the application), so both name the same file.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace irf::config {
+
+/// Short host name (up to the first '.'), "host" when unknown.
+[[nodiscard]] std::string short_host_name();
+
+/// The stem a process writes: IRF_OUTPUT `stem` with "-r%r" when `rank` is set, expanded with
+/// `app`, this host, this pid and the process environment, then made absolute against
+/// `start_dir` when relative ("" leaves it relative). Throws std::invalid_argument (one line
+/// naming IRF_OUTPUT) like expand_stem.
+[[nodiscard]] std::string process_output_stem(const std::string& stem, const std::string& app,
+                                              std::optional<int> rank,
+                                              const std::string& start_dir);
+
+/// "" when the directory of `stem` exists and this process may create files in it; else the
+/// problem, e.g. "directory prof does not exist".
+[[nodiscard]] std::string output_dir_problem(const std::string& stem);
+
+} // namespace irf::config

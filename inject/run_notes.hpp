@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: Apache-2.0
+// At exit: why a profile has nothing to show (no launch at all, or a kernel filter that matched
+// nothing), said in the summary instead of leaving an empty table to be puzzled over.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/profile.hpp"
+
+namespace irf::inject {
+
+/// Most-launched names listed when IRF_KERNELS matched nothing.
+constexpr std::size_t k_listed_names = 5;
+
+/// The lines to add to the profile's warnings: "no kernels were launched" when no launch was
+/// seen; "no kernel matched --kernels 'X' ..." with the k_listed_names most-launched names when
+/// `kernels` (IRF_KERNELS, "" = unset) matches none of the launched kernels; else nothing.
+[[nodiscard]] std::vector<std::string> empty_run_notes(const model::Profile& profile,
+                                                       const std::string& kernels);
+
+} // namespace irf::inject

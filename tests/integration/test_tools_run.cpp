@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: Apache-2.0
+// `irf run` end to end with the fake backend (issue 21): every check made before the application
+// runs, the "profile will go to" line, ncu's options, the cudaProfilerStart/Stop capture range
+// and the summary's notes when nothing could be shown.
+#include <algorithm>
+#include <filesystem>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "tests/support/run_process.hpp"
+#include "tests/support/temp_dir.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+class ToolsRun : public irf::test::TempDirTest {
+protected:
+    /// `irf run ARGS -- sh -c '... exec harness'`: the shell hands irf run's
+    /// CUDA_INJECTION64_PATH to the harness, which dlopens it like the driver; the harness
+    /// leaves a marker so a test can tell whether the application ran.
+    irf::test::ProcessResult run(const std::vector<std::string>& args, const std::string& script,
+                                 bool expect_error = false) const {
+        std::vector<std::string> argv{IRF_BIN, "run"};
+        argv.insert(argv.end(), args.begin(), args.end());
+        argv.insert(argv.end(), {"--", "/bin/sh", "-c",
+                                 "touch \"$1\"; IRF_BACKEND=fake:" + data(script) +
+                                     " exec \"$0\" \"$CUDA_INJECTION64_PATH\"",
+                                 IRF_HARNESS_BIN, marker().string()});
+        irf::test::RunOptions options;
+        options.cwd = m_tmp.path().string();
+        options.expect_irf_error = expect_error;
+        return irf::test::run_process(argv, options);
+    }
+    static std::string data(const std::string& name) {
+        return std::string(IRF_TEST_DATA_DIR) + "/run/" + name;
+    }
+    fs::path marker() const { return m_tmp / "app-ran"; }
+    json profile(const std::string& stem) const {
+        return json::parse(irf::test::read_file(m_tmp / (stem + ".json")));
+    }
+    /// A run that must succeed, without summary or projections, written to `stem`: its profile
+    /// ({} when none was written).
+    json quiet_run(std::vector<std::string> args, const std::string& script,
+                   const std::string& stem) const {
+        args.insert(args.end(), {"-o", stem, "--summary", "none", "--targets", "none"});
+        const auto r = run(args, script);
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        return fs::exists(m_tmp / (stem + ".json")) ? profile(stem) : json::object();
+    }
+};
+
+/// The kernel record named `name`; one with impossible values when there is none.
+json kernel_named(const json& p, const std::string& name) {
+    for (const json& k : p.value("kernels", json::array())) {
+        if (k["name"] == name) {
+            return k;
+        }
+    }
+    ADD_FAILURE() << "no kernel " << name;
+    return {{"profiled_launches", -1}, {"time_ns", {{"total", -1.0}}}};
+}
+
+bool has_warning(const json& p, const std::string& text) {
+    for (const json& w : p["warnings"]) {
+        if (w.get<std::string>().find(text) != std::string::npos) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// Bad values stop irf run with one line and exit 2 before the application starts.
+TEST_F(ToolsRun, EveryCheckHappensBeforeTheApplicationRuns) {
+    const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+        {{"-o", "prof/x"}, "irf: error: --output 'prof/x': directory "},
+        {{"-o", "x-%z"}, "irf: error: --output 'x-%z': unknown placeholder %z\n"},
+        {{"--targets", "h100-sxm5,nosuchgpu"}, "irf: error: --targets 'h100-sxm5,nosuchgpu': "},
+        {{"--ceilings", "nosuchgpu"}, "irf: error: --ceilings 'nosuchgpu': "},
+        {{"-k", "regex:("}, "irf: error: --kernel-name 'regex:(': invalid RE2 regex"},
+        {{"--exclude", "a{2,1}"}, "irf: error: --exclude 'a{2,1}': invalid RE2 regex"},
+        {{"-c", "-1"}, "irf: error: --launch-count '-1': not a non-negative integer\n"},
+        {{"-s", "x"}, "irf: error: --launch-skip 'x': not a non-negative integer\n"},
+        {{"--samples", "1001"}, "irf: error: --samples '1001': larger than 1000\n"},
+        {{"--metrics", "bogus"}, "irf: error: --metrics 'bogus': expected default, all"},
+        {{"--capture-range", "nvtx"},
+         "irf: error: --capture-range 'nvtx': expected none or cudaProfilerApi\n"},
+    };
+    for (const auto& [args, expected] : cases) {
+        SCOPED_TRACE(args.front() + " " + args.back());
+        const auto r = run(args, "no_launch.json", true);
+        EXPECT_EQ(r.exit_code, 2) << r.err;
+        EXPECT_EQ(r.err.rfind(expected, 0), 0u) << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+        EXPECT_FALSE(fs::exists(marker())) << "the application ran";
+    }
+}
+
+TEST_F(ToolsRun, SaysWhereTheProfileWillGo) {
+    const auto r =
+        run({"-o", "prof-%a", "--summary", "none", "--targets", "none"}, "capture_range.json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    // %a is the application's base name: here the shell that execs the harness.
+    EXPECT_EQ(r.err.rfind("irf: profile will go to " + (m_tmp / "prof-sh.json").string() + "\n", 0),
+              0u)
+        << r.err;
+}
+
+// ncu's names: -k with regex:, -s/--launch-skip, -c/--launch-count, -o.
+TEST_F(ToolsRun, NcuOptionsReachTheLibrary) {
+    const json p = quiet_run({"-k", "regex:^(step|teardown)", "-s", "1", "-c", "1"},
+                             "capture_range.json", "ncu");
+    EXPECT_EQ(p["config"]["IRF_KERNELS"], "regex:^(step|teardown)");
+    EXPECT_EQ(p["config"]["IRF_LAUNCH_SKIP"], "1");
+    EXPECT_EQ(p["config"]["IRF_LAUNCH_COUNT"], "1");
+    // step() launches 3 times: the first matching launch is skipped, the second profiled, and
+    // the count (1) is used up before teardown().
+    EXPECT_EQ(kernel_named(p, "warmup()")["profiled_launches"], 0);
+    EXPECT_EQ(kernel_named(p, "step()")["profiled_launches"], 1);
+    EXPECT_EQ(kernel_named(p, "teardown()")["profiled_launches"], 0);
+}
+
+TEST_F(ToolsRun, SamplesZeroIsTimingOnly) {
+    const json p = quiet_run({"--samples", "0"}, "capture_range.json", "timing");
+    EXPECT_EQ(p["coverage"]["launches"], 9);
+    EXPECT_EQ(p["coverage"]["profiled_launches"], 0);
+    EXPECT_DOUBLE_EQ(kernel_named(p, "step()")["time_ns"]["total"].get<double>(), 6000);
+}
+
+// warmup() runs before cudaProfilerStart, step() inside, teardown() after cudaProfilerStop.
+TEST_F(ToolsRun, CaptureRangeProfilesOnlyBetweenProfilerStartAndStop) {
+    const json p = quiet_run({"--capture-range", "cudaProfilerApi"}, "capture_range.json", "range");
+    EXPECT_EQ(p["config"]["IRF_CAPTURE_RANGE"], "cudaProfilerApi");
+    EXPECT_EQ(kernel_named(p, "warmup()")["profiled_launches"], 0);
+    EXPECT_GE(kernel_named(p, "step()")["profiled_launches"], 1);
+    EXPECT_EQ(kernel_named(p, "teardown()")["profiled_launches"], 0);
+    // Outside the range launches are still timed: 3 x 1000 ns.
+    EXPECT_DOUBLE_EQ(kernel_named(p, "warmup()")["time_ns"]["total"].get<double>(), 3000);
+
+    // Without a capture range every kernel is profiled.
+    const json all = quiet_run({}, "capture_range.json", "all");
+    EXPECT_GE(kernel_named(all, "warmup()")["profiled_launches"], 1);
+    EXPECT_GE(kernel_named(all, "teardown()")["profiled_launches"], 1);
+}
+
+TEST_F(ToolsRun, CaptureRangeNeverOpenedIsSaid) {
+    const json p = quiet_run({"--capture-range", "cudaProfilerApi"}, "no_start.json", "never");
+    EXPECT_EQ(p["coverage"]["profiled_launches"], 0);
+    EXPECT_TRUE(has_warning(p, "never called cudaProfilerStart")) << p["warnings"];
+}
+
+// With IRF_SUMMARY at its default the summary (on stderr) says why it is empty.
+TEST_F(ToolsRun, NoLaunchIsSaid) {
+    const auto r = run({"-o", "empty", "--targets", "none"}, "no_launch.json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("no kernels were launched"), std::string::npos) << r.err;
+    EXPECT_TRUE(has_warning(profile("empty"), "no kernels were launched"));
+}
+
+TEST_F(ToolsRun, FilterThatMatchedNothingListsTheMostLaunched) {
+    const auto r = run({"-k", "gemm", "-o", "nomatch", "--targets", "none"}, "six_kernels.json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    // first() is launched 4 + 2 times in two configurations: its launches add up to 6.
+    const std::string note = "no kernel matched --kernels 'gemm' (IRF_KERNELS); most launched: "
+                             "first() (6 launches), second() (5 launches), third() (4 launches), "
+                             "fourth() (3 launches), fifth() (2 launches)";
+    EXPECT_NE(r.err.find(note), std::string::npos) << r.err;
+    // Only five names are listed: the warning is exactly the note, sixth() is not in it.
+    const json warnings = profile("nomatch")["warnings"];
+    EXPECT_NE(std::find(warnings.begin(), warnings.end(), note), warnings.end()) << warnings;
+
+    // A filter that matches something adds no note.
+    const auto matched =
+        run({"-k", "third", "-o", "match", "--targets", "none"}, "six_kernels.json");
+    ASSERT_EQ(matched.exit_code, 0) << matched.err;
+    EXPECT_EQ(matched.err.find("no kernel matched"), std::string::npos) << matched.err;
+}
+
+} // namespace
