@@ -61,8 +61,8 @@ struct GpuIdentity {
     std::vector<std::string> aliases;
 };
 
-/// All ceilings of one GPU. Optional values are absent when unknown; GTXN/s are always derived
-/// as GB/s / 32 and never stored.
+/// All ceilings of one GPU. Optional values are absent when unknown; GTXN/s are never stored:
+/// the model derives them (model/transactions.hpp).
 struct Ceilings {
     GpuIdentity gpu;
     std::string
@@ -85,11 +85,6 @@ struct Ceilings {
     /// Measured files: where and how (driver, runtime, host, tool, timestamp_utc, clock_policy).
     std::map<std::string, std::string> environment;
 };
-
-/// GB/s -> giga 32-byte transactions per second (instruction-roofline-gpus, section 3.1).
-[[nodiscard]] inline double gtxn_per_s(double gb_per_s) {
-    return gb_per_s / 32.0;
-}
 
 /// Name of a provenance kind as written in YAML and JSON.
 [[nodiscard]] inline const char* to_string(Provenance p) {

@@ -13,6 +13,7 @@
 #include "model/measured_ceilings.hpp"
 #include "model/predication.hpp"
 #include "model/projection.hpp"
+#include "model/transactions.hpp"
 #include "model/walls.hpp"
 
 namespace irf::model {
@@ -23,15 +24,15 @@ std::optional<double> gtxn(const std::optional<config::Quantity>& q, double byte
     if (!q || !(q->value > 0)) {
         return std::nullopt;
     }
-    return q->value / bytes_per_txn;
+    return gtxn_per_s(q->value, bytes_per_txn);
 }
 
 IrmCeilings irm_ceilings(const config::Ceilings& c) {
     IrmCeilings out;
     out.warp_gips = warp_gips_of(c);
-    out.gtxn_per_s.l1 = gtxn(c.l1_gbs, 32.0);
-    out.gtxn_per_s.l2 = gtxn(c.l2_gbs, 32.0);
-    out.gtxn_per_s.hbm = gtxn(c.hbm_gbs, 32.0);
+    out.gtxn_per_s.l1 = gtxn(c.l1_gbs, k_sector_bytes);
+    out.gtxn_per_s.l2 = gtxn(c.l2_gbs, k_sector_bytes);
+    out.gtxn_per_s.hbm = gtxn(c.hbm_gbs, k_sector_bytes);
     return out;
 }
 
@@ -63,10 +64,10 @@ CeilingsUsed ceilings_used(const config::Ceilings& c) {
             u.gtxn_per_s[key] = *v;
         }
     };
-    put("l1", gtxn(c.l1_gbs, 32.0));
-    put("shared", gtxn(c.shared_gbs, 128.0));
-    put("l2", gtxn(c.l2_gbs, 32.0));
-    put("hbm", gtxn(c.hbm_gbs, 32.0));
+    put("l1", gtxn(c.l1_gbs, k_sector_bytes));
+    put("shared", gtxn(c.shared_gbs, k_wavefront_bytes));
+    put("l2", gtxn(c.l2_gbs, k_sector_bytes));
+    put("hbm", gtxn(c.hbm_gbs, k_sector_bytes));
     for (const auto& [key, q] : c.gflops) {
         u.gflops[key] = q.value;
     }

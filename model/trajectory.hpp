@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Roofline scaling trajectories (roofline-gpus-advanced-slides, "Roofline Scaling Trajectory",
-// after Ibrahim, Williams & Oliker 2019): the ceilings as functions of the active SM count, and
-// each kernel's position on the Instruction Roofline as the application gets more SMs.
+// Roofline scaling trajectories (docs/trajectories.md): the ceilings as functions of the active
+// SM count, and each kernel's position on the Instruction Roofline as the application gets
+// more SMs.
 #pragma once
 
 #include <optional>

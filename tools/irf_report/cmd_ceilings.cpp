@@ -10,6 +10,7 @@
 
 #include "config/ceilings_yaml.hpp"
 #include "config/gpu_database.hpp"
+#include "model/transactions.hpp"
 #include "tools/irf_report/command.hpp"
 
 namespace irf::report {
@@ -138,7 +139,7 @@ void print_quantity(const std::string& name, const Quantity& q, const Quantity* 
     std::ostringstream line;
     line << "  " << name << ": " << num(q.value, 2) << " " << q.unit;
     if (q.unit == "GB/s") {
-        line << " (" << num(config::gtxn_per_s(q.value), 2) << " GTXN/s)";
+        line << " (" << num(model::gtxn_per_s(q.value), 2) << " GTXN/s)";
     }
     line << " [" << config::to_string(q.provenance) << "]";
     if (q.clock_mhz > 0) {

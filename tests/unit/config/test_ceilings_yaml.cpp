@@ -212,12 +212,5 @@ TEST(CeilingsYaml, ValidateRejectsWrongUnitInMemory) {
     EXPECT_THROW(validate_ceilings(c, "calibrate"), CeilingsError);
 }
 
-TEST(CeilingsYaml, GtxnIsGbPerSecondOver32) {
-    // V100 seed figures: 14000 / 2996 / 828 GB/s -> 437.5 / 93.625 / 25.875 GTXN/s.
-    EXPECT_DOUBLE_EQ(gtxn_per_s(14000), 437.5);
-    EXPECT_DOUBLE_EQ(gtxn_per_s(2996), 93.625);
-    EXPECT_DOUBLE_EQ(gtxn_per_s(828), 25.875);
-}
-
 } // namespace
 } // namespace irf::config

@@ -10,6 +10,7 @@
 
 #include "config/gpu_database.hpp"
 #include "model/analyze.hpp"
+#include "model/transactions.hpp"
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {
@@ -99,9 +100,9 @@ TEST(CeilingsDatabaseL2, Rtx4090Int8IsDense) {
 TEST(CeilingsDatabaseL2, PaperV100ErtFiguresAreSelectable) {
     const config::Ceilings ert = shipped("v100-sxm2-ert");
     // instruction-roofline-gpus 3.1: 14000 / 2996 / 828 GB/s = 437.5 / 93.6 / 25.9 GTXN/s
-    EXPECT_NEAR(config::gtxn_per_s(ert.l1_gbs->value), 437.5, 1e-9);
-    EXPECT_NEAR(config::gtxn_per_s(ert.l2_gbs->value), 93.6, 0.05);
-    EXPECT_NEAR(config::gtxn_per_s(ert.hbm_gbs->value), 25.9, 0.05);
+    EXPECT_NEAR(gtxn_per_s(ert.l1_gbs->value), 437.5, 1e-9);
+    EXPECT_NEAR(gtxn_per_s(ert.l2_gbs->value), 93.6, 0.05);
+    EXPECT_NEAR(gtxn_per_s(ert.hbm_gbs->value), 25.9, 0.05);
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 
 #include "model/analyze.hpp"
 #include "model/instruction_roofline.hpp"
+#include "model/transactions.hpp"
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {
@@ -21,9 +22,10 @@ TEST(ModelIrm, V100PeakWarpGips) {
 
 TEST(ModelIrm, V100TransactionCeilings) {
     // 14000 / 32 = 437.5; 2996 / 32 = 93.625 (paper: 93.6); 828 / 32 = 25.875 (paper: 25.9)
-    EXPECT_DOUBLE_EQ(config::gtxn_per_s(14000), 437.5);
-    EXPECT_NEAR(config::gtxn_per_s(2996), 93.6, 0.05);
-    EXPECT_NEAR(config::gtxn_per_s(828), 25.9, 0.05);
+    EXPECT_DOUBLE_EQ(gtxn_per_s(14000), 437.5);
+    EXPECT_NEAR(gtxn_per_s(2996), 93.6, 0.05);
+    EXPECT_NEAR(gtxn_per_s(828), 25.9, 0.05);
+    EXPECT_DOUBLE_EQ(gtxn_per_s(14000, k_wavefront_bytes), 109.375); // 14000 / 128 B wavefronts
     const CeilingsUsed used = ceilings_used(test::v100());
     EXPECT_NEAR(used.warp_gips, 489.6, 1e-9); // derived from SMs x schedulers x clock
     EXPECT_DOUBLE_EQ(used.gtxn_per_s.at("l1"), 437.5);
