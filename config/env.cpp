@@ -339,32 +339,6 @@ const std::vector<OptionSpec>& option_table() {
     return s_table;
 }
 
-std::map<std::string, std::string> Config::effective() const {
-    std::map<std::string, std::string> out;
-    for (const OptionSpec& spec : option_table()) {
-        out[spec.name] = spec.show(*this);
-    }
-    return out;
-}
-
-std::string options_markdown() {
-    std::string md = "| variable | default | meaning | invalid value |\n|---|---|---|---|\n";
-    for (const OptionSpec& spec : option_table()) {
-        std::string meaning = spec.meaning;
-        // A literal '|' would end the Markdown cell.
-        for (std::size_t pos = 0; (pos = meaning.find('|', pos)) != std::string::npos; pos += 2) {
-            meaning.replace(pos, 1, "\\|");
-        }
-        std::string def = spec.default_doc;
-        for (std::size_t pos = 0; (pos = def.find('|', pos)) != std::string::npos; pos += 2) {
-            def.replace(pos, 1, "\\|");
-        }
-        md += std::string("| `") + spec.name + "` | " + def + " | " + meaning + " | " +
-              spec.on_invalid + " |\n";
-    }
-    return md;
-}
-
 ParseResult parse_env(const EnvLookup& env) {
     ParseResult result;
     for (const OptionSpec& spec : option_table()) {
@@ -389,34 +363,6 @@ ParseResult parse_env(const EnvLookup& env) {
         result.disabled_by_error = result.disabled_by_error || spec.disables;
     }
     return result;
-}
-
-const char* to_string(SummaryMode mode) {
-    switch (mode) {
-    case SummaryMode::stderr_only:
-        return "stderr";
-    case SummaryMode::file:
-        return "file";
-    case SummaryMode::both:
-        return "both";
-    case SummaryMode::none:
-        return "none";
-    }
-    return "both";
-}
-
-const char* to_string(LogLevel level) {
-    switch (level) {
-    case LogLevel::error:
-        return "error";
-    case LogLevel::warn:
-        return "warn";
-    case LogLevel::info:
-        return "info";
-    case LogLevel::debug:
-        return "debug";
-    }
-    return "warn";
 }
 
 } // namespace irf::config
