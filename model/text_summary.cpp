@@ -76,8 +76,9 @@ std::string row(const KernelRecord& k, const std::string& label, std::size_t ran
     line += irm ? format(" %6.1f%%", a->irm->roofline_pct) : format(" %7s", "-");
     line +=
         format(" %-10s", a && a->walls.global ? printable(a->walls.global->pattern).c_str() : "-");
-    line += a && a->walls.shared ? format(" %5.1fx", a->walls.shared->conflict_ways)
-                                 : format(" %6s", "-");
+    // Conflict degree as "N-way", so it never reads like the "x" of a speedup.
+    line += a && a->walls.shared ? format(" %4.1f-way", a->walls.shared->conflict_ways)
+                                 : format(" %8s", "-");
     line += a && a->predication ? format(" %5.2f", *a->predication) : format(" %5s", "-");
     for (const std::string& t : targets) {
         std::string cell = "-";
@@ -277,10 +278,13 @@ std::string text_summary(const Profile& p, const SummaryView& view) {
     const std::vector<std::string> targets =
         all_targets.size() <= s_max_target_columns ? all_targets : std::vector<std::string>{};
     out << regions_section(p, top, total);
-    out << "\nTop " << shown << " of " << order.size() << " kernels by time (total "
+    const char* by = view.order == KernelOrder::name       ? "name"
+                     : view.order == KernelOrder::roofline ? "% of roofline"
+                                                           : "time";
+    out << "\nTop " << shown << " of " << order.size() << " kernels by " << by << " (total "
         << duration(total) << ")\n";
     std::string header =
-        format("%3s  %-40s %10s %6s %9s %-6s %7s %-10s %6s %5s", "#", "kernel", "time", "time%",
+        format("%3s  %-40s %10s %6s %9s %-6s %7s %-10s %8s %5s", "#", "kernel", "time", "time%",
                "launches", "bound", "roof%", "global", "shared", "pred");
     for (const std::string& t : targets) {
         header += format(" %*s", target_width(t), ("->" + utf8_prefix(printable(t), 30)).c_str());
