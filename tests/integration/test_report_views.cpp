@@ -101,3 +101,17 @@ TEST(ReportViews, BadSortIsOneLineAndExit2) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(ReportViews, CsvSlicedByRegexSortAndTop) {
+    const auto r = report(
+        {"csv", "tools_profile_before.json", "-k", "transpose", "--sort", "name", "--top", "1"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    // Header plus one row: transpose_coalesced sorts before transpose_naive by name.
+    EXPECT_EQ(count(r.out, "\n"), 2u) << r.out;
+    EXPECT_NE(r.out.find("transpose_coalesced"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("transpose_naive"), std::string::npos) << r.out;
+}
+
+} // namespace
