@@ -7,6 +7,7 @@
 #include "common/file_io.hpp"
 #include "model/analysis_json.hpp"
 #include "model/json_reader.hpp"
+#include "model/kernel_labels.hpp"
 #include "model/regions_json.hpp"
 
 namespace irf::model {
@@ -203,8 +204,12 @@ json profile_to_json(const Profile& p) {
         out["ceilings_used"] = ceilings_used_to_json(*p.ceilings);
     }
     out["kernels"] = json::array();
-    for (const KernelRecord& k : p.kernels) {
-        out["kernels"].push_back(kernel_to_json(k));
+    // The name every tool shows (irf-plot reads it, so figures and tables agree); derived,
+    // never read back.
+    const std::vector<std::string> labels = kernel_labels(p.kernels);
+    for (std::size_t i = 0; i < p.kernels.size(); ++i) {
+        out["kernels"].push_back(kernel_to_json(p.kernels[i]));
+        out["kernels"].back()["display_name"] = labels[i];
     }
     if (!p.regions.empty()) {
         out["regions"] = regions_to_json(p.regions);

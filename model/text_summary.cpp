@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <cstdarg>
 #include <cstdio>
+#include <map>
 #include <numeric>
 #include <sstream>
 
 #include "common/text_safety.hpp"
+#include "model/kernel_labels.hpp"
 
 namespace irf::model {
 
@@ -30,29 +32,6 @@ std::string format(const char* fmt, ...) {
     std::vsnprintf(buf, sizeof buf, fmt, args);
     va_end(args);
     return buf;
-}
-
-// Drops the parameter list of a demangled name ("f<int>(float*, int)" -> "f<int>(...)") and
-// cuts what is left to the column width, so the template and function names stay readable.
-// Control characters are escaped and the cut falls between whole UTF-8 characters.
-std::string short_name(const std::string& raw) {
-    const std::string name = printable(raw);
-    std::string out = name;
-    int depth = 0;
-    for (std::size_t i = 0; i < name.size(); ++i) {
-        if (name[i] == '<') {
-            ++depth;
-        } else if (name[i] == '>') {
-            --depth;
-        } else if (name[i] == '(' && depth == 0 && i > 0) {
-            out = name.substr(0, i) + (name.compare(i, 2, "()") == 0 ? "()" : "(...)");
-            break;
-        }
-    }
-    if (utf8_length(out) > s_name_width) {
-        out = utf8_prefix(out, s_name_width - 3) + "...";
-    }
-    return out;
 }
 
 std::string duration(double ns) {
@@ -85,11 +64,11 @@ std::vector<std::string> target_names(const Profile& p) {
     return names;
 }
 
-std::string row(const KernelRecord& k, std::size_t rank, double total_ns,
+std::string row(const KernelRecord& k, const std::string& label, std::size_t rank, double total_ns,
                 const std::vector<std::string>& targets) {
     const double pct = total_ns > 0 ? 100.0 * k.time_ns.total / total_ns : 0.0;
     std::string line =
-        format("%3zu  %-40s %10s %5.1f%% %9llu", rank, short_name(k.name).c_str(),
+        format("%3zu  %-40s %10s %5.1f%% %9llu", rank, label.c_str(),
                duration(k.time_ns.total).c_str(), pct, static_cast<unsigned long long>(k.launches));
     const KernelAnalysis* a = k.analysis ? &*k.analysis : nullptr;
     const bool irm = a != nullptr && a->irm && !a->irm->bound.empty();
@@ -97,8 +76,9 @@ std::string row(const KernelRecord& k, std::size_t rank, double total_ns,
     line += irm ? format(" %6.1f%%", a->irm->roofline_pct) : format(" %7s", "-");
     line +=
         format(" %-10s", a && a->walls.global ? printable(a->walls.global->pattern).c_str() : "-");
-    line += a && a->walls.shared ? format(" %5.1fx", a->walls.shared->conflict_ways)
-                                 : format(" %6s", "-");
+    // Conflict degree as "N-way", so it never reads like the "x" of a speedup.
+    line += a && a->walls.shared ? format(" %4.1f-way", a->walls.shared->conflict_ways)
+                                 : format(" %8s", "-");
     line += a && a->predication ? format(" %5.2f", *a->predication) : format(" %5s", "-");
     for (const std::string& t : targets) {
         std::string cell = "-";
@@ -261,7 +241,8 @@ std::string regions_section(const Profile& p, std::size_t top, double total) {
     return out;
 }
 
-std::string text_summary(const Profile& p, std::size_t top) {
+std::string text_summary(const Profile& p, const SummaryView& view) {
+    const std::size_t top = view.top;
     std::ostringstream out;
     // Every text from the run (names, warnings quoting IRF_* values) is escaped: the summary
     // goes to the terminal, where control characters would act or forge lines.
@@ -280,12 +261,12 @@ std::string text_summary(const Profile& p, std::size_t top) {
             << "\n";
     }
     std::vector<const KernelRecord*> order;
-    for (const KernelRecord& k : p.kernels) {
-        order.push_back(&k);
+    std::map<const KernelRecord*, std::string> label;
+    const std::vector<std::string> labels = kernel_labels(p.kernels, view.names);
+    for (std::size_t i : kernel_order(p.kernels, labels, view.order)) {
+        order.push_back(&p.kernels[i]);
+        label[&p.kernels[i]] = labels[i];
     }
-    std::stable_sort(order.begin(), order.end(), [](const KernelRecord* a, const KernelRecord* b) {
-        return a->time_ns.total > b->time_ns.total;
-    });
     const double total =
         std::accumulate(order.begin(), order.end(), 0.0, [](double s, const KernelRecord* k) {
             return s + std::max(0.0, k->time_ns.total);
@@ -297,17 +278,20 @@ std::string text_summary(const Profile& p, std::size_t top) {
     const std::vector<std::string> targets =
         all_targets.size() <= s_max_target_columns ? all_targets : std::vector<std::string>{};
     out << regions_section(p, top, total);
-    out << "\nTop " << shown << " of " << order.size() << " kernels by time (total "
+    const char* by = view.order == KernelOrder::name       ? "name"
+                     : view.order == KernelOrder::roofline ? "% of roofline"
+                                                           : "time";
+    out << "\nTop " << shown << " of " << order.size() << " kernels by " << by << " (total "
         << duration(total) << ")\n";
     std::string header =
-        format("%3s  %-40s %10s %6s %9s %-6s %7s %-10s %6s %5s", "#", "kernel", "time", "time%",
+        format("%3s  %-40s %10s %6s %9s %-6s %7s %-10s %8s %5s", "#", "kernel", "time", "time%",
                "launches", "bound", "roof%", "global", "shared", "pred");
     for (const std::string& t : targets) {
         header += format(" %*s", target_width(t), ("->" + utf8_prefix(printable(t), 30)).c_str());
     }
     out << header << "\n";
     for (std::size_t i = 0; i < shown; ++i) {
-        out << row(*order[i], i + 1, total, targets);
+        out << row(*order[i], label[order[i]], i + 1, total, targets);
     }
     if (!targets.empty()) {
         out << "(->target: projected speedup, point estimate; ? = low confidence)\n";

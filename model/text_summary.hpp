@@ -5,13 +5,23 @@
 #include <cstddef>
 #include <string>
 
+#include "common/kernel_name.hpp"
+#include "model/kernel_labels.hpp"
 #include "model/profile.hpp"
 
 namespace irf::model {
 
+/// What a kernel table shows: how many rows (one default for every tool), in which order, and
+/// how kernels are named (common/kernel_name.hpp).
+struct SummaryView {
+    std::size_t top = 10;
+    KernelOrder order = KernelOrder::time;
+    common::NameMode names = common::NameMode::function;
+};
+
 /// A table of the `top` kernels by total time (time %, launches, bound, % of roofline, global
 /// wall pattern, shared conflict ways, predication, projected speedup per target), then coverage
 /// and warnings. Kernels without analysis show "-" in the verdict columns.
-[[nodiscard]] std::string text_summary(const Profile& profile, std::size_t top = 10);
+[[nodiscard]] std::string text_summary(const Profile& profile, const SummaryView& view = {});
 
 } // namespace irf::model

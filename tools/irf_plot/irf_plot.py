@@ -44,8 +44,8 @@ def parse_args(argv):
     parser.add_argument("-o", "--output", required=True, metavar="DIR", help="output directory")
     parser.add_argument("-k", "--kernels", metavar="RE",
                         help="only kernels whose name matches RE (Python re syntax)")
-    parser.add_argument("--top", type=int, default=8, metavar="N",
-                        help=f"the N longest-running kernels, 1 to {MAX_TOP} (default 8)")
+    parser.add_argument("--top", type=int, default=10, metavar="N",
+                        help=f"the N longest-running kernels, 1 to {MAX_TOP} (default 10, as irf-report)")
     parser.add_argument("--targets", metavar="LIST",
                         help="comma list of projection targets to draw (default: the first 8)")
     parser.add_argument("--format", default="png,svg", help="comma list of png, svg, pdf")

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// `irf-report analyze PROFILE.json [--ceilings Y] [--targets L] [-k RE] [--json OUT] [--top N]`:
+// `irf-report analyze PROFILE.json [--ceilings Y] [--targets L] [-k RE] [-o OUT] [--top N]
+// [--sort S] [--names M] [--format md]`:
 // redo the model on a saved profile with other ceilings or targets; text verdict to stdout.
 #include <filesystem>
 #include <iostream>
@@ -12,7 +13,9 @@
 #include "model/profile_json.hpp"
 #include "model/text_summary.hpp"
 #include "tools/irf_report/command.hpp"
+#include "tools/irf_report/summary_markdown.hpp"
 #include "tools/irf_report/tools_common.hpp"
+#include "tools/irf_report/view_options.hpp"
 
 namespace irf::report {
 namespace {
@@ -21,9 +24,8 @@ struct AnalyzeOptions {
     std::string profile;
     std::string ceilings;
     std::vector<std::string> targets;
-    std::string kernels;
     std::string json_out;
-    std::size_t top = 10;
+    ViewOptions view;
 };
 
 /// Directory of the running binary: the anchor of the installed database (../share/irf/gpus).
@@ -78,7 +80,7 @@ int run_analyze(const AnalyzeOptions& o) {
     } catch (const model::FormatError& e) {
         throw InputError(e.what());
     }
-    keep_matching_kernels(profile, o.kernels, "--kernels");
+    keep_matching_kernels(profile, o.view.kernels, "--kernels");
     try {
         const std::vector<std::string> dirs = config::gpus_dirs(exe_dir());
         const config::Ceilings source = source_ceilings(o, profile, dirs);
@@ -96,7 +98,9 @@ int run_analyze(const AnalyzeOptions& o) {
             throw InputError(error);
         }
     }
-    std::cout << model::text_summary(profile, o.top);
+    const model::SummaryView view{o.view.top, o.view.order(), o.view.name_mode()};
+    std::cout << (o.view.format == "md" ? summary_markdown(profile, view)
+                                        : model::text_summary(profile, view));
     report_gaps(profile);
     return 0;
 }
@@ -113,11 +117,11 @@ const bool s_registered = register_command(
          app.add_option("--targets", o->targets,
                         "Project onto these GPUs: keys or YAML files, comma-separated, or all")
              ->delimiter(',');
-         app.add_option("-k,--kernels", o->kernels,
-                        "Only kernels matching this RE2 regex (ncu's regex: prefix accepted)");
-         app.add_option("--json", o->json_out, "Write the analysed profile here (atomically)");
-         app.add_option("--top", o->top, "Kernels in the table (by total time)")
-             ->check(CLI::PositiveNumber);
+         app.add_option("-o,--output", o->json_out,
+                        "Write the analysed profile JSON here (atomically)");
+         // The spelling before -o/--output, kept for scripts (not in --help).
+         app.add_option("--json", o->json_out)->group("");
+         add_view_options(app, o->view, true, "Kernels in the table");
          return [o] { return run_analyze(*o); };
      }});
 

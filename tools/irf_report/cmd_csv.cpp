@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // `irf-report csv PROFILE.json [-o FILE]`: one row per kernel with the analysed values.
 #include <iostream>
+#include <numeric>
 
 #include "common/file_io.hpp"
+#include "model/kernel_labels.hpp"
 #include "tools/irf_report/command.hpp"
 #include "tools/irf_report/tools_common.hpp"
 #include "tools/irf_report/tools_csv.hpp"
@@ -13,10 +15,33 @@ namespace {
 struct CsvOptions {
     std::string input, output;
     bool regions = false;
+    std::string kernels, sort; ///< sort "": profile order
+    std::size_t top = 0;       ///< 0: every kernel (an export keeps all unless told)
 };
 
+// -k, --sort and --top applied to the rows: kept kernels in the chosen order, at most `top`.
+void slice(model::Profile& p, const CsvOptions& o) {
+    keep_matching_kernels(p, o.kernels, "--kernels");
+    const auto labels = model::kernel_labels(p.kernels);
+    std::vector<model::KernelRecord> rows;
+    std::vector<std::size_t> order(p.kernels.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    if (const auto by = model::parse_kernel_order(o.sort)) {
+        order = model::kernel_order(p.kernels, labels, *by);
+    }
+    for (std::size_t i : order) {
+        if (o.top == 0 || rows.size() < o.top) {
+            rows.push_back(p.kernels[i]);
+        }
+    }
+    p.kernels = rows;
+}
+
 int run_csv(const CsvOptions& o) {
-    const model::Profile profile = load_input(o.input);
+    model::Profile profile = load_input(o.input);
+    if (!o.regions && (!o.kernels.empty() || !o.sort.empty() || o.top > 0)) {
+        slice(profile, o);
+    }
     const std::string text = o.regions ? regions_csv(profile) : profile_csv(profile);
     if (o.output.empty()) {
         std::cout << text;
@@ -28,17 +53,22 @@ int run_csv(const CsvOptions& o) {
     return 0;
 }
 
-const bool s_registered =
-    register_command({"csv", "One CSV row per kernel with the analysed values (RFC 4180)",
-                      [](CLI::App& sub) -> std::function<int()> {
-                          auto options = std::make_shared<CsvOptions>();
-                          sub.add_option("profile", options->input, "Profile JSON")->required();
-                          sub.add_option("-o,--output", options->output,
-                                         "Write to this file (default: standard output)");
-                          sub.add_flag("--regions", options->regions,
-                                       "One row per NVTX region instead (docs/regions.md)");
-                          return [options] { return run_csv(*options); };
-                      }});
+const bool s_registered = register_command(
+    {"csv", "One CSV row per kernel with the analysed values (RFC 4180)",
+     [](CLI::App& sub) -> std::function<int()> {
+         auto options = std::make_shared<CsvOptions>();
+         sub.add_option("profile", options->input, "Profile JSON")->required();
+         sub.add_option("-o,--output", options->output,
+                        "Write to this file (default: standard output)");
+         sub.add_option("-k,--kernels", options->kernels, "Only kernels matching this RE2 regex");
+         sub.add_option("--sort", options->sort,
+                        "Row order: time, roofline or name (default: profile order)")
+             ->check(CLI::IsMember({"time", "roofline", "name"}));
+         sub.add_option("--top", options->top, "At most N rows (default: all)");
+         sub.add_flag("--regions", options->regions,
+                      "One row per NVTX region instead (docs/regions.md)");
+         return [options] { return run_csv(*options); };
+     }});
 
 } // namespace
 } // namespace irf::report

@@ -5,6 +5,7 @@
 
 #include "common/file_io.hpp"
 #include "common/text_safety.hpp"
+#include "model/kernel_labels.hpp"
 #include "model/profile_json.hpp"
 #include "tools/irf_report/command.hpp"
 #include "tools/irf_report/tools_common.hpp"
@@ -25,12 +26,11 @@ void print_table(const MergedJob& merged, const std::string& output) {
                 common::printable(output).c_str());
     std::printf("%-36s %7s %10s %10s %10s %10s %9s %7s\n", "kernel", "ranks", "total", "min",
                 "median", "max", "imbalance", "slowest");
+    const std::vector<std::string> labels =
+        model::kernel_labels(merged.job.kernels, common::NameMode::function, 36);
     for (std::size_t i = 0; i < merged.stats.size(); ++i) {
         const RankStats& s = merged.stats[i];
-        std::string name = short_name(merged.job.kernels[i].name);
-        if (common::utf8_length(name) > 36) {
-            name = common::utf8_prefix(name, 35) + "~";
-        }
+        const std::string& name = labels[i];
         const std::string ranks =
             std::to_string(s.ranks_present) + "/" + std::to_string(s.per_rank.size());
         std::printf("%-36s %7s %10s %10s %10s %10s %9s %7d\n", name.c_str(), ranks.c_str(),

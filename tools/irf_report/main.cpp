@@ -41,6 +41,9 @@ int main(int argc, char** argv) {
     for (const auto& command : registered_commands()) {
         CLI::App* sub = app.add_subcommand(command.name, command.description);
         actions[sub] = command.setup(*sub);
+        if (command.name == "analyze") {
+            sub->alias("analyse"); // British spelling, as docs/ write it
+        }
     }
     if (const auto done = irf::common::parse_command_line(app, argc, argv, "irf-report",
                                                           "see irf-report --help")) {

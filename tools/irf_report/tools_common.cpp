@@ -9,6 +9,7 @@
 
 #include "common/text_safety.hpp"
 #include "config/kernel_regex.hpp"
+#include "model/kernel_labels.hpp"
 #include "model/profile_json.hpp"
 #include "tools/irf_report/command.hpp"
 
@@ -87,15 +88,16 @@ KernelMatch match_kernels(const std::vector<model::KernelRecord>& before,
             found[j] = {it->second, j};
         }
     }
-    // A kernel whose launch configuration changed is still the same kernel when its name is
-    // unique on both sides.
+    // A kernel whose launch configuration changed is still the same kernel: leftovers of one
+    // name are paired in file order, so no name is ever both "only before" and "only after".
     auto names_b = unmatched_by_name(before, used_b);
     const auto names_a = unmatched_by_name(after, used_a);
     for (const auto& [name, indices] : names_a) {
         const auto it = names_b.find(name);
-        if (indices.size() == 1 && it != names_b.end() && it->second.size() == 1) {
-            used_b[it->second[0]] = used_a[indices[0]] = true;
-            found[indices[0]] = {it->second[0], indices[0]};
+        for (std::size_t n = 0;
+             it != names_b.end() && n < std::min(indices.size(), it->second.size()); ++n) {
+            used_b[it->second[n]] = used_a[indices[n]] = true;
+            found[indices[n]] = {it->second[n], indices[n]};
         }
     }
     KernelMatch match;
@@ -114,25 +116,24 @@ KernelMatch match_kernels(const std::vector<model::KernelRecord>& before,
     return match;
 }
 
-std::string short_name(const std::string& name) {
-    std::string text = common::printable(name);
-    for (const char* prefix : {"void ", "auto ", "int ", "float ", "double "}) {
-        if (text.rfind(prefix, 0) == 0) {
-            text = text.substr(std::string(prefix).size());
-            break;
+std::map<std::string, std::string> name_labels(const std::vector<model::KernelRecord>& a,
+                                               const std::vector<model::KernelRecord>& b,
+                                               common::NameMode mode) {
+    std::vector<common::KernelNames> names;
+    std::map<std::string, std::size_t> seen;
+    for (const auto* side : {&a, &b}) {
+        for (const model::KernelRecord& k : *side) {
+            if (seen.emplace(k.name, names.size()).second) {
+                names.push_back({k.name, k.mangled});
+            }
         }
     }
-    int depth = 0;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if (text[i] == '<') {
-            ++depth;
-        } else if (text[i] == '>') {
-            --depth;
-        } else if (text[i] == '(' && depth == 0 && i > 0) {
-            return text.substr(0, i);
-        }
+    const std::vector<std::string> shown = common::display_names(names, mode, model::k_label_width);
+    std::map<std::string, std::string> out;
+    for (const auto& [name, index] : seen) {
+        out[name] = shown[index];
     }
-    return text;
+    return out;
 }
 
 std::string format_time(double ns) {

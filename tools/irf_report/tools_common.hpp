@@ -2,11 +2,13 @@
 // Helpers shared by irf-report merge, compare and csv: input loading, kernel matching, formats.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "common/kernel_name.hpp"
 #include "model/profile.hpp"
 
 namespace irf::report {
@@ -33,9 +35,11 @@ struct KernelMatch {
 [[nodiscard]] KernelMatch match_kernels(const std::vector<model::KernelRecord>& before,
                                         const std::vector<model::KernelRecord>& after);
 
-/// A kernel label for tables: no return type, no parameter list ("f<int>(float*)" -> "f<int>"),
-/// control characters escaped (common::printable).
-[[nodiscard]] std::string short_name(const std::string& name);
+/// Demangled name -> display name (common::display_names in `mode`) for every kernel of `a` and
+/// `b`, computed over both so one kernel reads the same on each side and distinct ones differ.
+[[nodiscard]] std::map<std::string, std::string>
+name_labels(const std::vector<model::KernelRecord>& a, const std::vector<model::KernelRecord>& b,
+            common::NameMode mode = common::NameMode::function);
 
 /// "1.23 ms", "456 us", "789 ns" with three significant digits.
 [[nodiscard]] std::string format_time(double ns);

@@ -139,8 +139,9 @@ std::string shared_wall(const model::Walls& w) {
                     : "-";
 }
 
-void kernel_block(std::ostringstream& out, const KernelRecord& b, const KernelRecord& a) {
-    out << "\n" << short_name(a.name) << "  [" << format_launch(a.launch) << "]\n";
+void kernel_block(std::ostringstream& out, const std::string& label, const KernelRecord& b,
+                  const KernelRecord& a) {
+    out << "\n" << label << "  [" << format_launch(a.launch) << "]\n";
     out << "  time         " << format_time(b.time_ns.total) << " -> "
         << format_time(a.time_ns.total) << percent_change(b.time_ns.total, a.time_ns.total)
         << ", launches " << b.launches << " -> " << a.launches << "\n";
@@ -230,8 +231,79 @@ void regions_section(std::ostringstream& out, const model::Profile& before,
 
 } // namespace
 
+namespace {
+
+double total_time(const model::Profile& p) {
+    double total = 0;
+    for (const KernelRecord& k : p.kernels) {
+        total += std::max(0.0, k.time_ns.total);
+    }
+    return total;
+}
+
+// Matched pairs in the view's order; time order uses the larger of the two times, so a kernel
+// that vanished or appeared ranks by the time it had.
+std::vector<std::pair<std::size_t, std::size_t>>
+ordered_pairs(const model::Profile& before, const model::Profile& after, const KernelMatch& match,
+              const std::map<std::string, std::string>& labels, const CompareView& view) {
+    std::vector<KernelRecord> keys;
+    std::vector<std::string> names;
+    for (const auto& [i, j] : match.pairs) {
+        keys.push_back(after.kernels[j]);
+        keys.back().time_ns.total =
+            std::max(before.kernels[i].time_ns.total, after.kernels[j].time_ns.total);
+        names.push_back(labels.at(after.kernels[j].name));
+    }
+    std::vector<std::pair<std::size_t, std::size_t>> out;
+    for (std::size_t n : model::kernel_order(keys, names, view.order)) {
+        out.push_back(match.pairs[n]);
+    }
+    return out;
+}
+
+std::string totals_line(const model::Profile& before, const model::Profile& after,
+                        const KernelMatch& match) {
+    const double b = total_time(before), a = total_time(after);
+    return "total kernel time " + format_time(b) + " -> " + format_time(a) + percent_change(b, a) +
+           "; " + std::to_string(match.pairs.size()) + " matched, " +
+           std::to_string(match.only_before.size()) + " only before, " +
+           std::to_string(match.only_after.size()) + " only after\n";
+}
+
+std::string markdown_cell(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        out += c == '|' ? std::string("\\|") : std::string(1, c);
+    }
+    return out;
+}
+
+std::string markdown_table(const model::Profile& before, const model::Profile& after,
+                           const std::vector<std::pair<std::size_t, std::size_t>>& pairs,
+                           const std::map<std::string, std::string>& labels) {
+    std::ostringstream out;
+    out << "| kernel | time before | time after | change | bound before -> after | reading |\n"
+        << "|---|---:|---:|---:|---|---|\n";
+    for (const auto& [i, j] : pairs) {
+        const KernelRecord& b = before.kernels[i];
+        const KernelRecord& a = after.kernels[j];
+        const model::IrmResult* ib = irm_of(b);
+        const model::IrmResult* ia = irm_of(a);
+        out << "| `" << markdown_cell(labels.at(a.name)) << "` | " << format_time(b.time_ns.total)
+            << " | " << format_time(a.time_ns.total) << " | "
+            << time_change(b.time_ns.total, a.time_ns.total) << " | "
+            << (ib ? common::printable(ib->bound) : "-") << " -> "
+            << (ia ? common::printable(ia->bound) : "-") << " | "
+            << markdown_cell(compare_reading(b, a)) << " |\n";
+    }
+    return out.str();
+}
+
+} // namespace
+
 std::string compare_text(const model::Profile& before, const std::string& before_name,
-                         const model::Profile& after, const std::string& after_name) {
+                         const model::Profile& after, const std::string& after_name,
+                         const CompareView& view) {
     std::ostringstream out;
     out << "before: " << common::printable(before_name) << " (" << describe_gpu(before.gpu) << ", "
         << before.kernels.size() << " kernels)\n";
@@ -241,21 +313,34 @@ std::string compare_text(const model::Profile& before, const std::string& before
         out << "note: the profiles come from different GPUs; movements mix code and machine\n";
     }
     const KernelMatch match = match_kernels(before.kernels, after.kernels);
-    for (const auto& [i, j] : match.pairs) {
-        kernel_block(out, before.kernels[i], after.kernels[j]);
+    const auto labels = name_labels(before.kernels, after.kernels, view.names);
+    auto pairs = ordered_pairs(before, after, match, labels, view);
+    const std::size_t hidden = pairs.size() > view.top ? pairs.size() - view.top : 0;
+    pairs.resize(pairs.size() - hidden);
+    if (view.markdown) {
+        out << "\n" << markdown_table(before, after, pairs, labels);
+    } else {
+        for (const auto& [i, j] : pairs) {
+            kernel_block(out, labels.at(after.kernels[j].name), before.kernels[i],
+                         after.kernels[j]);
+        }
+    }
+    if (hidden > 0) {
+        out << "\n(" << hidden << " more matched kernels; --top to show them)\n";
     }
     if (!match.only_before.empty() || !match.only_after.empty()) {
         out << "\n";
     }
     for (const std::size_t i : match.only_before) {
-        out << "only before: " << short_name(before.kernels[i].name) << "  ("
+        out << "only before: " << labels.at(before.kernels[i].name) << "  ("
             << format_time(before.kernels[i].time_ns.total) << ")\n";
     }
     for (const std::size_t j : match.only_after) {
-        out << "only after:  " << short_name(after.kernels[j].name) << "  ("
+        out << "only after:  " << labels.at(after.kernels[j].name) << "  ("
             << format_time(after.kernels[j].time_ns.total) << ")\n";
     }
     regions_section(out, before, after);
+    out << "\n" << totals_line(before, after, match);
     return out.str();
 }
 

@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "common/kernel_name.hpp"
+#include "model/kernel_labels.hpp"
 #include "model/profile.hpp"
 
 namespace irf::report {
@@ -14,10 +16,20 @@ namespace irf::report {
 [[nodiscard]] std::string compare_reading(const model::KernelRecord& before,
                                           const model::KernelRecord& after);
 
-/// The whole comparison as text: a header, one block per kernel matched by name (time, bound
-/// and % of roofline, warp and thread GIPS, intensity per level, walls, predication, reading),
-/// then the kernels found in only one of the profiles.
+/// What compare shows: the `top` matched kernels in `order` (time: the larger of the two
+/// times), named in `names` mode, as text or as a Markdown table.
+struct CompareView {
+    std::size_t top = 10;
+    model::KernelOrder order = model::KernelOrder::time;
+    common::NameMode names = common::NameMode::function;
+    bool markdown = false;
+};
+
+/// The whole comparison: a header, one block per matched kernel (time, bound and % of
+/// roofline, warp and thread GIPS, intensity per level, walls, predication, reading), the
+/// kernels found in only one of the profiles, and a totals line.
 [[nodiscard]] std::string compare_text(const model::Profile& before, const std::string& before_name,
-                                       const model::Profile& after, const std::string& after_name);
+                                       const model::Profile& after, const std::string& after_name,
+                                       const CompareView& view = {});
 
 } // namespace irf::report

@@ -33,6 +33,7 @@ def kernel_at(template, name, ii, gips, time_ns):
     level and whose total time is `time_ns` (ranks it for --top)."""
     k = copy.deepcopy(template)
     k["name"] = name
+    k.pop("display_name", None)  # derived from the old name; irf-plot falls back to `name`
     k["time_ns"]["total"] = time_ns
     irm = k["analysis"]["irm"]
     irm["gips_warp"] = gips

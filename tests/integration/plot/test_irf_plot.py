@@ -231,3 +231,28 @@ class FigureData(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class NamesAsTheTables(unittest.TestCase):
+    """#21 item 1: the figures name kernels with the display_name irf-report wrote (one naming
+    function for tables and plots), and never give two distinct kernels one label."""
+
+    def test_labels_are_the_profiles_display_names(self):
+        doc = golden()
+        template = doc["kernels"][0]
+        twins = []
+        for scope in ("alpha", "beta"):
+            k = kernel_at(template, f"void {scope}::reduce<float>(float*)", 1.0, 10.0, 1e6)
+            k["display_name"] = f"{scope}::reduce<...>"  # as common::display_names writes it
+            twins.append(k)
+        doc["kernels"] = twins
+        with tempfile.TemporaryDirectory() as tmp:
+            profile = write_json(os.path.join(tmp, "p.json"), doc)
+            dump = os.path.join(tmp, "data.json")
+            code, err, _ = run_plot([profile, "-o", os.path.join(tmp, "out"), "--format", "svg",
+                                     "--dump-data", dump])
+            self.assertEqual(code, 0, err)
+            with open(dump) as f:
+                points = json.load(f)["instruction_roofline"]["axes"][0]["points"]
+        self.assertEqual({p["kernel"] for p in points},
+                         {"alpha::reduce<...>", "beta::reduce<...>"})

@@ -155,17 +155,34 @@ TEST(ToolsCsv, QuotesOnlyWhenNeeded) {
     EXPECT_EQ(irf::report::csv_field("a\nb"), "\"a\nb\"");
 }
 
-TEST(ToolsCommon, ShortNamesDropReturnTypeAndParameters) {
-    EXPECT_EQ(irf::report::short_name("void f<int, 2>(float*, int)"), "f<int, 2>");
-    EXPECT_EQ(irf::report::short_name("ncclKernel"), "ncclKernel");
-    EXPECT_EQ(irf::report::short_name("void ns::g<(anon)>(int)"), "ns::g<(anon)>");
-}
-
 KernelRecord kernel(const std::string& name, std::uint32_t grid) {
     KernelRecord k;
     k.name = name;
     k.launch.grid = {grid, 1, 1};
     return k;
+}
+
+TEST(ToolsCommon, NameLabelsAreSharedByBothSidesAndDistinct) {
+    std::vector<KernelRecord> before{kernel("void a::k<int>(int)", 1),
+                                     kernel("void a::k<int>(int)", 2)};
+    std::vector<KernelRecord> after{kernel("void a::k<int>(int)", 3),
+                                    kernel("void b::k<int>(int)", 1)};
+    const auto labels = irf::report::name_labels(before, after);
+    // One kernel on both sides reads the same (no "#n"); a::k and b::k differ by their scope.
+    EXPECT_EQ(labels.at("void a::k<int>(int)"), "a::k<...>");
+    EXPECT_EQ(labels.at("void b::k<int>(int)"), "b::k<...>");
+}
+
+TEST(ToolsCommon, LeftoversOfOneNameArePairedNotListedOnBothSides) {
+    // f ran with grids 1 and 2 before, 3 and 4 after: never "only before" and "only after".
+    const std::vector<KernelRecord> before{kernel("f", 1), kernel("f", 2)};
+    const std::vector<KernelRecord> after{kernel("f", 3), kernel("f", 4), kernel("f", 5)};
+    const auto m = irf::report::match_kernels(before, after);
+    ASSERT_EQ(m.pairs.size(), 2u);
+    EXPECT_EQ(m.pairs[0], (std::pair<std::size_t, std::size_t>{0, 0}));
+    EXPECT_EQ(m.pairs[1], (std::pair<std::size_t, std::size_t>{1, 1}));
+    EXPECT_TRUE(m.only_before.empty());
+    EXPECT_EQ(m.only_after, (std::vector<std::size_t>{2}));
 }
 
 TEST(ToolsCommon, MatchByLaunchThenByUniqueName) {

@@ -29,7 +29,7 @@ def flop_points(kernel):
     flops = get(kernel, "analysis", "flops")
     if not isinstance(flops, dict) or not number(flops.get("gflops")):
         return {}
-    points = {lv: (number(get(flops, "ai", lv)), flops["gflops"]) for lv in LEVELS}
+    points = {lv: (number(get(flops, "ai", lv)), number(flops["gflops"])) for lv in LEVELS}
     return {lv: p for lv, p in points.items() if p[0]}
 
 
@@ -39,7 +39,7 @@ def precision_peaks(gflops, precision):
     if precision == "tensor":
         for key, value in sorted(gflops.items()):
             if key.startswith("tensor_") and number(value):
-                name = plain_label(key[7:].upper(), 12)
+                name, value = plain_label(key[7:].upper(), 12), number(value)
                 peaks.append((value, f"tensor {name} {fmt_gflops(value)}", "-"))
         return peaks
     for suffix, name, style in (("_fma", "FMA", "-"), ("_nofma", "no-FMA", "--")):

@@ -77,10 +77,15 @@ def shape_problem(doc):
 
 
 def number(value):
-    """`value` when it is a finite positive number, else None."""
+    """`value` as a float when it is a finite positive number, else None (a JSON integer
+    beyond 2^63 would otherwise reach numpy as an object and fail there)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
-    return value if value > 0 and value != float("inf") else None
+    try:
+        value = float(value)
+    except OverflowError:
+        return None
+    return value if 0 < value < float("inf") else None
 
 
 def get(obj, *keys):
@@ -150,9 +155,13 @@ class Item:
 
 
 def unique_labels(kernels):
+    """The kernels' display names: `display_name` as irf-report computed it over the whole
+    profile (common/kernel_name.hpp: distinct kernels never share one), so the figures name
+    kernels as the tables do; profiles written before it existed fall back to short_name."""
     labels, seen = [], {}
     for k in kernels:
-        label = short_name(k["name"])
+        shown = k.get("display_name")
+        label = plain_label(shown, 40) if isinstance(shown, str) and shown else short_name(k["name"])
         seen[label] = seen.get(label, 0) + 1
         labels.append(label if seen[label] == 1 else f"{label} #{seen[label]}")
     return labels

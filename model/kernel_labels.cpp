@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "model/kernel_labels.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace irf::model {
+
+std::vector<std::string> kernel_labels(const std::vector<KernelRecord>& kernels,
+                                       common::NameMode mode, std::size_t max_chars) {
+    std::vector<common::KernelNames> names;
+    names.reserve(kernels.size());
+    for (const KernelRecord& k : kernels) {
+        names.push_back({k.name, k.mangled});
+    }
+    return common::display_names(names, mode, max_chars);
+}
+
+std::optional<KernelOrder> parse_kernel_order(std::string_view text) {
+    if (text == "time") {
+        return KernelOrder::time;
+    }
+    if (text == "roofline") {
+        return KernelOrder::roofline;
+    }
+    if (text == "name") {
+        return KernelOrder::name;
+    }
+    return std::nullopt;
+}
+
+namespace {
+
+// % of the Instruction Roofline, -1 where the kernel has none (so it sorts last).
+double roofline_pct(const KernelRecord& k) {
+    return k.analysis && k.analysis->irm && !k.analysis->irm->bound.empty()
+               ? k.analysis->irm->roofline_pct
+               : -1.0;
+}
+
+} // namespace
+
+std::vector<std::size_t> kernel_order(const std::vector<KernelRecord>& kernels,
+                                      const std::vector<std::string>& labels, KernelOrder order) {
+    std::vector<std::size_t> out(kernels.size());
+    std::iota(out.begin(), out.end(), std::size_t{0});
+    std::stable_sort(out.begin(), out.end(), [&](std::size_t a, std::size_t b) {
+        switch (order) {
+        case KernelOrder::roofline:
+            return roofline_pct(kernels[a]) > roofline_pct(kernels[b]);
+        case KernelOrder::name:
+            return labels[a] < labels[b];
+        case KernelOrder::time:
+            break;
+        }
+        return kernels[a].time_ns.total > kernels[b].time_ns.total;
+    });
+    return out;
+}
+
+} // namespace irf::model

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "tools/irf_report/summary_markdown.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include "common/text_safety.hpp"
+#include "model/kernel_labels.hpp"
+#include "tools/irf_report/tools_common.hpp"
+
+namespace irf::report {
+namespace {
+
+// A cell: escaped for the terminal, '|' escaped for the table.
+std::string cell(const std::string& text) {
+    std::string out;
+    for (char c : common::printable(text)) {
+        out += c == '|' ? std::string("\\|") : std::string(1, c);
+    }
+    return out;
+}
+
+std::vector<std::string> targets_of(const model::Profile& p) {
+    std::vector<std::string> out;
+    for (const model::KernelRecord& k : p.kernels) {
+        for (const model::Projection& proj :
+             k.analysis ? k.analysis->projection : std::vector<model::Projection>{}) {
+            if (std::find(out.begin(), out.end(), proj.target) == out.end()) {
+                out.push_back(proj.target);
+            }
+        }
+    }
+    return out;
+}
+
+std::string verdict_cells(const model::KernelRecord& k, const std::vector<std::string>& targets) {
+    const model::KernelAnalysis* a = k.analysis ? &*k.analysis : nullptr;
+    const bool irm = a && a->irm && !a->irm->bound.empty();
+    std::ostringstream out;
+    out << " | " << (irm ? cell(a->irm->bound) : "-") << " | "
+        << (irm ? format_number(a->irm->roofline_pct) + "%" +
+                      (a->irm->roofline_pct > 100 ? " (>100%!)" : "")
+                : "-")
+        << " | " << (a && a->walls.global ? cell(a->walls.global->pattern) : "-") << " | "
+        << (a && a->walls.shared ? format_number(a->walls.shared->conflict_ways, 2) + "-way" : "-")
+        << " | " << (a ? format_number(a->predication, 2) : "-");
+    for (const std::string& t : targets) {
+        std::string speedup = "-";
+        for (const model::Projection& p : a ? a->projection : std::vector<model::Projection>{}) {
+            if (p.target == t) {
+                speedup =
+                    format_number(p.speedup_point, 3) + "x" + (p.confidence == "low" ? "?" : "");
+            }
+        }
+        out << " | " << speedup;
+    }
+    return out.str();
+}
+
+} // namespace
+
+std::string summary_markdown(const model::Profile& p, const model::SummaryView& view) {
+    const std::vector<std::string> labels = model::kernel_labels(p.kernels, view.names);
+    const std::vector<std::size_t> order = model::kernel_order(p.kernels, labels, view.order);
+    const std::vector<std::string> targets = targets_of(p);
+    double total = 0;
+    for (const model::KernelRecord& k : p.kernels) {
+        total += std::max(0.0, k.time_ns.total);
+    }
+    std::ostringstream out;
+    out << "### irf: " << cell(p.app.empty() ? "(unknown app)" : p.app) << " on "
+        << cell(p.gpu.name.empty() ? "(unknown GPU)" : p.gpu.name) << "\n\n"
+        << "| # | kernel | time | time % | launches | mean per launch | bound | % of roofline "
+           "| global | shared conflicts | predication |";
+    std::string rule = "|---:|---|---:|---:|---:|---:|---|---:|---|---:|---:|";
+    for (const std::string& t : targets) {
+        out << " speedup on " << cell(t) << " |";
+        rule += "---:|";
+    }
+    out << "\n" << rule << "\n";
+    const std::size_t shown = std::min(view.top, order.size());
+    for (std::size_t n = 0; n < shown; ++n) {
+        const model::KernelRecord& k = p.kernels[order[n]];
+        out << "| " << n + 1 << " | `" << cell(labels[order[n]]) << "` | "
+            << format_time(k.time_ns.total) << " | "
+            << format_number(total > 0 ? 100.0 * k.time_ns.total / total : 0.0) << "% | "
+            << k.launches << " | " << format_time(k.time_ns.mean) << verdict_cells(k, targets)
+            << " |\n";
+    }
+    out << "\n"
+        << shown << " of " << p.kernels.size() << " kernels, total kernel time "
+        << format_time(total) << "\n";
+    return out.str();
+}
+
+} // namespace irf::report

@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: Apache-2.0
+// `irf-report analyze --format md`: the kernel table as Markdown, for issues and pull requests.
+#pragma once
+
+#include <string>
+
+#include "model/profile.hpp"
+#include "model/text_summary.hpp"
+
+namespace irf::report {
+
+/// A heading naming the app and GPU, then one Markdown table row per shown kernel (`view`):
+/// time, share, launches, mean time per launch, bound, % of roofline (with "(>100%!)" when
+/// above it), global pattern, shared conflict ways, predication, projected speedups.
+[[nodiscard]] std::string summary_markdown(const model::Profile& profile,
+                                           const model::SummaryView& view);
+
+} // namespace irf::report

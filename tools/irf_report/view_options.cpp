@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "tools/irf_report/view_options.hpp"
+
+namespace irf::report {
+
+model::KernelOrder ViewOptions::order() const {
+    return model::parse_kernel_order(sort).value_or(model::KernelOrder::time);
+}
+
+common::NameMode ViewOptions::name_mode() const {
+    return common::parse_name_mode(names).value_or(common::NameMode::function);
+}
+
+void add_view_options(CLI::App& app, ViewOptions& o, bool with_format,
+                      const std::string& top_help) {
+    app.add_option("-k,--kernels", o.kernels,
+                   "Only kernels matching this RE2 regex (ncu's regex: prefix accepted)");
+    app.add_option("--sort", o.sort, "Order of kernels: time (default), roofline or name")
+        ->check(CLI::IsMember({"time", "roofline", "name"}));
+    app.add_option("--top", o.top, top_help + " (default " + std::to_string(k_default_top) + ")")
+        ->check(CLI::PositiveNumber);
+    app.add_option("--names", o.names,
+                   "Kernel names: function (innermost name, default), demangled or mangled")
+        ->check(CLI::IsMember({"function", "demangled", "mangled"}));
+    if (with_format) {
+        app.add_option("--format", o.format, "text (default) or md (a Markdown table)")
+            ->check(CLI::IsMember({"text", "md"}));
+    }
+}
+
+} // namespace irf::report
