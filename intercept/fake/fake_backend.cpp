@@ -150,6 +150,13 @@ private:
         event.graph = l.graph;
         event.correlation_id = m_next_correlation.fetch_add(1);
         nvtx::set_stack(l.nvtx); // what the application's NVTX calls would have left
+        if (l.graph) {
+            // As CUPTI does: the path is taken at cuGraphLaunch, and the kernel is reported
+            // later from the activity thread, whose own stack is empty.
+            event.region = nvtx::current_path();
+            event.region_given = true;
+            nvtx::set_stack({});
+        }
         const LaunchDecision decision = m_sink->on_launch(event);
         const double ns = l.duration_ns[index % l.duration_ns.size()];
         if (decision == LaunchDecision::profile) {
