@@ -21,6 +21,10 @@ struct LaunchEvent {
     std::uint64_t stream = 0;
     std::uint64_t correlation_id = 0; ///< matches CounterSample and DurationRecord
     bool graph = false;               ///< launched as part of a CUDA graph (timed only)
+    /// Graph kernels arrive on the activity thread, whose NVTX stack is not the launcher's:
+    /// they carry the path taken at their cuGraphLaunch instead (nvtx_stack.hpp path id).
+    bool region_given = false;
+    std::uint32_t region = 0; ///< NVTX path id, used only when region_given
     /// Bumped by every module unload: a new kernel at a reused `function` address is a new
     /// function (its name, filter decision and attributes are not inherited).
     std::uint64_t module_epoch = 0;

@@ -199,7 +199,7 @@ LaunchDecision Collector::on_launch(const LaunchEvent& event) noexcept {
     // exchange only on the first launch: afterwards this is a plain load of a shared line.
     const bool cold = !fn->launched.load(std::memory_order_relaxed) &&
                       !fn->launched.exchange(true, std::memory_order_relaxed);
-    const std::uint32_t region = nvtx::current_path();
+    const std::uint32_t region = event.region_given ? event.region : nvtx::current_path();
     LaunchDecision decision = LaunchDecision::time_only;
     if (fn->selected && !event.graph && !variant->saturated.load(std::memory_order_relaxed) &&
         m_in_range.load(std::memory_order_relaxed) && m_nvtx.allows(region)) {

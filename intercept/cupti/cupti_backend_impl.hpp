@@ -105,6 +105,10 @@ public:
     void on_callback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) noexcept;
     /// Entry point of every decoded kernel activity record.
     void on_kernel_record(const KernelActivity& record) noexcept;
+    /// Remembers the launching thread's NVTX path for the kernels of graph launch `correlation_id`.
+    void remember_graph_region(std::uint64_t correlation_id) noexcept;
+    /// The path remember_graph_region kept for `correlation_id`; false when none was kept.
+    bool graph_region(std::uint64_t correlation_id, std::uint32_t& path) noexcept;
 
 private:
     // cupti_backend.cpp: lifecycle, resources, warnings.
@@ -187,6 +191,9 @@ private:
     std::atomic<std::uint64_t> m_context_epoch{1};
     std::atomic<std::uint64_t> m_graph_launches{0};
     std::atomic<std::uint64_t> m_next_graph_id{std::uint64_t{1} << 32}; ///< beyond 32-bit ids
+    std::mutex m_graph_mutex; ///< guards m_graph_regions (launching and activity threads)
+    /// NVTX path of each cuGraphLaunch by its correlation id, which its kernel records share.
+    std::unordered_map<std::uint64_t, std::uint32_t> m_graph_regions;
 };
 
 template <class Fn> void CuptiBackend::with_sink(Fn&& fn) noexcept {

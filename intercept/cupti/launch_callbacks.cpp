@@ -104,6 +104,7 @@ void CuptiBackend::on_launch_enter(const DecodedLaunch& decoded,
     const ContextIds ids = context_ids(data.context);
     if (decoded.kind == LaunchKind::graph) {
         ++m_graph_launches; // graph kernels are reported from their activity records
+        remember_graph_region(data.correlationId);
         hold_shared(data, slot_of(ids.device));
         return;
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // CUPTI backend: one range profiler per context, one enabled per device, and kernel records.
 #include "intercept/cupti/cupti_backend_impl.hpp"
+#include "intercept/nvtx_stack.hpp"
 
 namespace irf::intercept::cupti {
 namespace {
@@ -128,6 +129,31 @@ bool CuptiBackend::first_duration(std::uint64_t correlation_id) noexcept {
     }
 }
 
+void CuptiBackend::remember_graph_region(std::uint64_t correlation_id) noexcept {
+    // Bounded: a run of graph launches whose records never arrive must not grow memory; past
+    // the bound the oldest are forgotten and their kernels fall to the top-level region.
+    constexpr std::size_t k_max_graph_launches = std::size_t{1} << 16;
+    try {
+        const std::uint32_t path = nvtx::current_path();
+        const std::lock_guard<std::mutex> lock(m_graph_mutex);
+        if (m_graph_regions.size() >= k_max_graph_launches) {
+            m_graph_regions.clear();
+        }
+        m_graph_regions[correlation_id] = path;
+    } catch (...) { // out of memory: the graph's kernels lose their region, not the app
+    }
+}
+
+bool CuptiBackend::graph_region(std::uint64_t correlation_id, std::uint32_t& path) noexcept {
+    const std::lock_guard<std::mutex> lock(m_graph_mutex);
+    const auto it = m_graph_regions.find(correlation_id);
+    if (it == m_graph_regions.end()) {
+        return false;
+    }
+    path = it->second; // kept: every kernel node of the launch shares this correlation id
+    return true;
+}
+
 void CuptiBackend::on_kernel_record(const KernelActivity& record) noexcept {
     ++m_records_seen;
     if (record.device_launched) {
@@ -146,6 +172,7 @@ void CuptiBackend::on_kernel_record(const KernelActivity& record) noexcept {
         event.stream = record.stream;
         event.correlation_id = correlation_id;
         event.graph = true;
+        event.region_given = graph_region(record.correlation_id, event.region);
         with_sink([&event](LaunchSink& sink) { static_cast<void>(sink.on_launch(event)); });
     } else if (correlation_id == 0 || !first_duration(correlation_id)) {
         return;

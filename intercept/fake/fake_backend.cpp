@@ -153,6 +153,13 @@ private:
         if (index == 0 && !l.profiler.empty()) {
             m_sink->on_profiler_range(l.profiler == "start"); // cudaProfilerStart/Stop
         }
+        if (l.graph) {
+            // As CUPTI does: the path is taken at cuGraphLaunch, and the kernel is reported
+            // later from the activity thread, whose own stack is empty.
+            event.region = nvtx::current_path();
+            event.region_given = true;
+            nvtx::set_stack({});
+        }
         const LaunchDecision decision = m_sink->on_launch(event);
         const double ns = l.duration_ns[index % l.duration_ns.size()];
         if (decision == LaunchDecision::profile) {

@@ -103,6 +103,7 @@ std::string libirf_path() {
 std::map<std::string, std::string> irf_environment(std::map<std::string, std::string> env,
                                                    const std::string& stem) {
     env["CUDA_INJECTION64_PATH"] = libirf_path();
+    env["NVTX_INJECTION64_PATH"] = libirf_path(); // as `irf run` sets it: NVTX regions
     env["IRF_OUTPUT"] = stem;
     env["IRF_SUMMARY"] = "file";
     env["IRF_LOG"] = "info";

@@ -26,6 +26,7 @@ HazardCase parse_case(const nlohmann::json& j) {
     c.kernel = j.value("kernel", std::string());
     c.launches = j.value("launches", 0);
     c.profiled_min = j.value("profiled_min", 0);
+    c.region = j.value("region", std::string());
     if (j.contains("profiled_max")) {
         c.profiled_max = j.at("profiled_max").get<int>();
     }

@@ -24,6 +24,7 @@ struct HazardCase {
     int launches = 0;             ///< the kernel's launch count in the profile
     int profiled_min = 0;
     std::optional<int> profiled_max;
+    std::string region; ///< NVTX path holding all `launches`; "" = no region check
 };
 
 /// Prints a case as its id (gtest parameter display).

@@ -53,6 +53,15 @@ void check_kernel(const HazardCase& c, const json& profile) {
     if (c.profiled_max) {
         EXPECT_LE(profiled, *c.profiled_max);
     }
+    if (!c.region.empty()) {
+        int in_region = 0;
+        for (const auto& r : found[0].value("regions", json::array())) {
+            if (r.value("path", std::string()) == c.region) {
+                in_region = r.at("launches").get<int>();
+            }
+        }
+        EXPECT_EQ(in_region, c.launches) << "launches under NVTX path " << c.region;
+    }
 }
 
 class Hazard : public ::testing::TestWithParam<HazardCase> {

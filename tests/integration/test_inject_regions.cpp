@@ -64,6 +64,29 @@ TEST_F(InjectRegions, ExcludeKeepsKernelsTimedButUnprofiled) {
     EXPECT_EQ(gemm["time_ns"]["total"], 16000);
 }
 
+TEST_F(InjectRegions, GraphKernelsKeepTheRegionOfTheirGraphLaunch) {
+    // The fake reports "graph": true launches as CUPTI does, after clearing the thread's NVTX
+    // stack, so only the path taken at the graph launch can put them in "decode/step".
+    std::map<std::string, std::string> env{
+        {"IRF_BACKEND", "fake:" + fake_script("graph_regions.json")},
+        {"IRF_OUTPUT", (m_tmp / "out").string()},
+        {"IRF_SAMPLES", "1"}};
+    m_result = run_harness(env);
+    ASSERT_EQ(m_result.exit_code, 0) << m_result.err;
+    const nlohmann::json p = read_json(m_tmp / "out.json");
+    const nlohmann::json gemm = kernel_named(p, "gemm(");
+    ASSERT_FALSE(gemm.is_null());
+    EXPECT_EQ(region(gemm["regions"], "decode/step")["launches"], 4);
+    EXPECT_EQ(region(gemm["regions"], "decode/step")["time_ns"], 8000);        // 4 x 2000
+    EXPECT_EQ(region(gemm["regions"], "decode/step")["profiled_launches"], 0); // timed only
+    const nlohmann::json step = region(p["regions"], "decode/step");
+    ASSERT_FALSE(step.is_null());
+    EXPECT_EQ(step["time_ns"], 9500); // gemm 4 x 2000 + axpy 3 x 500
+    EXPECT_EQ(step["launches"], 7);
+    EXPECT_EQ(step["kernels"], 2);
+    EXPECT_EQ(region(p["regions"], "decode/sample")["launches"], 2); // not a graph: as before
+}
+
 TEST_F(InjectRegions, ABadExpressionDisablesIrfWithOneLine) {
     std::map<std::string, std::string> env{{"IRF_BACKEND", "fake:" + fake_script("regions.json")},
                                            {"IRF_OUTPUT", (m_tmp / "out").string()},

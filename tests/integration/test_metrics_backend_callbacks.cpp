@@ -14,6 +14,7 @@
 #include <cupti_runtime_cbid.h>
 
 #include "intercept/cupti/cupti_backend_impl.hpp"
+#include "intercept/nvtx_stack.hpp"
 #include "tests/integration/cupti_fake_platform.hpp"
 
 namespace irf::intercept::cupti {
@@ -166,6 +167,45 @@ TEST(CuptiBackendCallbacks, GraphKernelsAreTimedOnlyLaunches) {
     EXPECT_NE(sink.launches[0].correlation_id, sink.launches[1].correlation_id);
     EXPECT_EQ(sink.durations[1].correlation_id, sink.launches[1].correlation_id);
     EXPECT_TRUE(sink.samples.empty());
+}
+
+// One cuGraphLaunch's ENTER and EXIT callbacks on the calling thread.
+void launch_graph(CuptiBackend& backend, std::uint32_t correlation_id) {
+    irf::test::GraphLaunchParams p{nullptr, nullptr};
+    std::uint64_t scratch = 0;
+    CUpti_CallbackData data;
+    std::memset(&data, 0, sizeof data);
+    data.functionName = "cuGraphLaunch";
+    data.functionParams = &p;
+    data.correlationData = &scratch;
+    data.correlationId = correlation_id;
+    for (const CUpti_ApiCallbackSite site : {CUPTI_API_ENTER, CUPTI_API_EXIT}) {
+        data.callbackSite = site;
+        backend.on_callback(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
+                            &data);
+    }
+}
+
+TEST(CuptiBackendCallbacks, GraphKernelsCarryTheRegionOfTheirGraphLaunch) {
+    CuptiBackend backend{CuptiOptions{}};
+    Sink sink(LaunchDecision::time_only);
+    backend.attach_sink_for_test(sink);
+    nvtx::set_stack({"decode", "step"});
+    const std::uint32_t step = nvtx::current_path();
+    launch_graph(backend, 77);
+    nvtx::set_stack({});
+    // Records arrive on CUPTI's buffer thread, whose stack is not the launcher's.
+    std::thread activity([&backend] {
+        backend.on_kernel_record(record(77, 5)); // two kernel nodes of launch 77
+        backend.on_kernel_record(record(77, 5));
+        backend.on_kernel_record(record(78, 5)); // a launch irf never saw
+    });
+    activity.join();
+    ASSERT_EQ(sink.launches.size(), 3u);
+    EXPECT_TRUE(sink.launches[0].region_given);
+    EXPECT_EQ(sink.launches[0].region, step);
+    EXPECT_EQ(sink.launches[1].region, step);
+    EXPECT_FALSE(sink.launches[2].region_given);
 }
 
 TEST(CuptiBackendCallbacks, NothingReachesTheSinkAfterStop) {

@@ -18,12 +18,7 @@ int main(int argc, char**) {
     cudaStream_t stream = nullptr;
     ka::check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "stream", k_app);
     cudaGraph_t graph = nullptr;
-    ka::check(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal), "begin capture", k_app);
-    hz::hz_increment<<<1, 32, 0, stream>>>(counter);
-    ka::check(cudaGetLastError(), "captured launch", k_app);
-    ka::check(cudaStreamEndCapture(stream, &graph), "end capture", k_app);
-    cudaGraphExec_t exec = nullptr;
-    ka::check(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate", k_app);
+    cudaGraphExec_t exec = hz::capture_increments(stream, counter, 1, &graph, k_app);
     for (unsigned i = 0; i < k_replays; ++i) {
         ka::check(cudaGraphLaunch(exec, stream), "cudaGraphLaunch", k_app);
     }

@@ -64,4 +64,18 @@ inline int finish(const char* app, unsigned counter, unsigned expected) {
     return ok ? 0 : ka::k_exit_wrong;
 }
 
+/// Captures `nodes` hz_increment launches on `stream` into `*graph` and instantiates it.
+inline cudaGraphExec_t capture_increments(cudaStream_t stream, unsigned* counter, unsigned nodes,
+                                          cudaGraph_t* graph, const char* app) {
+    ka::check(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal), "begin capture", app);
+    for (unsigned n = 0; n < nodes; ++n) {
+        hz_increment<<<1, 32, 0, stream>>>(counter);
+    }
+    ka::check(cudaGetLastError(), "captured launch", app);
+    ka::check(cudaStreamEndCapture(stream, graph), "end capture", app);
+    cudaGraphExec_t exec = nullptr;
+    ka::check(cudaGraphInstantiate(&exec, *graph, 0), "cudaGraphInstantiate", app);
+    return exec;
+}
+
 } // namespace hz
