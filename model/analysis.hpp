@@ -68,8 +68,9 @@ struct FlopsResult {
 struct Projection {
     std::string target; ///< ceilings key or file
     std::string basis;  ///< compute side on the source: "flops" or "instructions" (issue)
-    double time_low_ns = 0, time_point_ns = 0, time_high_ns = 0;
-    double time_mean_ns = 0;  ///< the interval's mean (the paper's red line), see docs
+    double time_low_ns = 0, time_point_ns = 0, time_high_ns = 0; ///< low <= point <= high
+    double time_eq9_low_ns = 0, time_eq9_high_ns = 0; ///< the paper's Eq. 9 interval alone
+    double time_mean_ns = 0;  ///< the Eq. 9 interval's mean (the paper's red line), see docs
     double speedup_point = 0; ///< source time / projected point time
     std::string point_method; ///< "binding-resource" or "interval-mean"
     std::string bound_source; ///< resource binding on the source ("" = undecided)

@@ -147,7 +147,9 @@ json projection_json(const Projection& p) {
          {{"low", finite_or_null(p.time_low_ns)},
           {"point", finite_or_null(p.time_point_ns)},
           {"high", finite_or_null(p.time_high_ns)},
-          {"mean", finite_or_null(p.time_mean_ns)}}},
+          {"mean", finite_or_null(p.time_mean_ns)},
+          {"eq9_low", finite_or_null(p.time_eq9_low_ns)},
+          {"eq9_high", finite_or_null(p.time_eq9_high_ns)}}},
         {"speedup_point", finite_or_null(p.speedup_point)},
         {"point_method", p.point_method},
         {"bound",
@@ -170,6 +172,8 @@ Projection projection_from(const JsonNode& n) {
         p.time_point_ns = t.num("point");
         p.time_high_ns = t.num("high");
         p.time_mean_ns = t.num("mean");
+        p.time_eq9_low_ns = t.num("eq9_low", p.time_low_ns);
+        p.time_eq9_high_ns = t.num("eq9_high", p.time_high_ns);
     }
     p.point_method = n.str("point_method");
     if (n.has("bound")) {

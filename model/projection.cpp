@@ -123,10 +123,8 @@ std::map<std::string, double> known_times(const ResourceTimes& r) {
     return out;
 }
 
-// The paper's interval (min/max of the level times), its mean, and the point: the binding
-// resource's time ratio when both GPUs' bounds are decided, else the interval mean.
-void set_times(Projection& p, const LevelTimes& times, const ResourceTimes& rs,
-               const ResourceTimes& rt, double c_s, double c_t, double total) {
+// The paper's interval (min/max of the level times) and its mean.
+void set_interval(Projection& p, const LevelTimes& times, double c_s, double c_t, double total) {
     double low = INFINITY, high = 0;
     for (const auto& v : times) {
         if (v) {
@@ -138,9 +136,15 @@ void set_times(Projection& p, const LevelTimes& times, const ResourceTimes& rs,
         low = high = projected_time_ns(total, c_t, c_s);
         p.notes.push_back("no memory level could be projected: compute side only");
     }
-    p.time_low_ns = low;
-    p.time_high_ns = high;
+    p.time_eq9_low_ns = low;
+    p.time_eq9_high_ns = high;
     p.time_mean_ns = interval_mean_ns(low, high);
+}
+
+// The point: the binding resource's time ratio when both GPUs' bounds are decided, else the
+// interval mean. The reported interval is the envelope of the Eq. 9 interval and the point, so
+// low <= point <= high always holds (docs/model.md, Projection).
+void set_point(Projection& p, const ResourceTimes& rs, const ResourceTimes& rt, double total) {
     p.bound_source = binding_resource(rs);
     p.bound_target = binding_resource(rt);
     if (!p.bound_source.empty() && !p.bound_target.empty()) {
@@ -149,10 +153,6 @@ void set_times(Projection& p, const LevelTimes& times, const ResourceTimes& rs,
         p.notes.insert(p.notes.begin(), "point: " + p.bound_source + " binds on the source, " +
                                             p.bound_target +
                                             " on the target; t = t_s x t_target / t_source");
-        if (p.time_point_ns < low || p.time_point_ns > high) {
-            p.notes.push_back("point lies outside the Eq. 9 interval: the levels overlap "
-                              "(hierarchical roofline) instead of adding up (Eq. 6-8)");
-        }
     } else {
         p.point_method = "interval-mean";
         p.time_point_ns = p.time_mean_ns;
@@ -164,6 +164,13 @@ void set_times(Projection& p, const LevelTimes& times, const ResourceTimes& rs,
         p.notes.insert(p.notes.begin(),
                        std::string("point: interval mean (bound undecided on the ") +
                            (p.bound_source.empty() ? "source" : "target") + ": " + why + ")");
+    }
+    p.time_low_ns = std::min(p.time_eq9_low_ns, p.time_point_ns);
+    p.time_high_ns = std::max(p.time_eq9_high_ns, p.time_point_ns);
+    if (p.time_point_ns < p.time_eq9_low_ns || p.time_point_ns > p.time_eq9_high_ns) {
+        p.notes.push_back("point lies outside the Eq. 9 interval (the levels overlap, as in the "
+                          "hierarchical roofline, instead of adding up as in Eq. 6-8): the "
+                          "interval is widened to include it; eq9_low/eq9_high keep the paper's");
     }
     p.speedup_point = p.time_point_ns > 0 ? total / p.time_point_ns : 0.0;
 }
@@ -210,7 +217,8 @@ std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a
     note_measured(t, p.notes);
     // The projected quantity: the kernel's total time over all launches (Eq. 9 is a ratio).
     const double total = k.time_ns.total > 0 ? k.time_ns.total : *time;
-    set_times(p, level_times(*bytes, s, t, *c_s, *c_t, total), rs, rt, *c_s, *c_t, total);
+    set_interval(p, level_times(*bytes, s, t, *c_s, *c_t, total), *c_s, *c_t, total);
+    set_point(p, rs, rt, total);
     return p;
 }
 

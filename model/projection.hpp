@@ -26,13 +26,13 @@ namespace irf::model {
 
 /// Projects `kernel` (already analysed on `source`) onto `target`.
 /// Interval: Eq. 9 at L1, L2 and HBM with the kernel-specific ceilings of Eq. 6-8 and a compute
-/// side of max(issue time, sum over precisions of FLOPs_p / Perf_p); low/high = min/max, mean =
-/// interval_mean_ns. Point: t_s x (slowest resource time on the target) / (slowest on the
-/// source), over issue, FLOPs, L1, L2 and HBM (resource_times); the interval mean, with low
-/// confidence, when an unknown resource leaves either bound undecided. Confidence is also "low"
-/// when the working set fits one GPU's L2 only, or the grid has fewer blocks than the target has
-/// SMs; the notes say why. nullopt, with a reason in `missing`, when time, instructions or memory
-/// counters are absent.
+/// side of max(issue time, sum over precisions of FLOPs_p / Perf_p); eq9_low/eq9_high = min/max,
+/// mean = interval_mean_ns of them; low/high = that interval widened to hold the point.
+/// Point: t_s x (slowest resource time on the target) / (slowest on the source), over issue, FLOPs,
+/// L1, L2 and HBM (resource_times); the interval mean, with low confidence, when an unknown
+/// resource leaves either bound undecided. Confidence is also "low" when the working set fits one
+/// GPU's L2 only, or the grid has fewer blocks than the target has SMs; the notes say why. nullopt,
+/// with a reason in `missing`, when time, instructions or memory counters are absent.
 [[nodiscard]] std::optional<Projection>
 project(const KernelRecord& kernel, const KernelAnalysis& analysis, const config::Ceilings& source,
         const config::Ceilings& target, std::vector<std::string>& missing);

@@ -98,13 +98,78 @@ TEST(ModelProjectionBinding, BindingLevelIsNotTheIntervalMinimum) {
     EXPECT_NEAR(p.time_point_ns, 1e5, 1e-6);
     // Eq. 9 at HBM: 1e5 x max(1932.4, issue 2042.5) / max(3864.7, 2042.5) = 52849.3
     const double hbm = 1e5 * (1e6 / 489.6) / (3.2e6 / 828);
-    EXPECT_NEAR(p.time_low_ns, hbm, 1e-6);
+    EXPECT_NEAR(p.time_eq9_low_ns, hbm, 1e-6);
+    EXPECT_NEAR(p.time_eq9_low_ns, 52849.3, 0.1);
     EXPECT_NEAR(p.time_low_ns, 52849.3, 0.1);
     // Eq. 9 at L2 (Eq. 7, 2.88e7 B of L2 hits): 1e5 x (2.88e7/2996 + 3.2e6/1656) /
     // (2.88e7/2996 + 3.2e6/828) = 1e5 x 11545.2 / 13477.5 = 85662.7; L1 has no hits: the same.
     const double l2 = 1e5 * (2.88e7 / 2996 + 3.2e6 / 1656) / (2.88e7 / 2996 + 3.2e6 / 828);
-    EXPECT_NEAR(p.time_high_ns, l2, 1e-6);
+    EXPECT_NEAR(p.time_eq9_high_ns, l2, 1e-6);
+    // The point (1e5) lies above the paper's interval [52849.3, 85662.7]: the reported interval
+    // is widened to [52849.3, 1e5] so that low <= point <= high; the mean stays the paper's
+    // 2 / (1/52849.3 + 1/85662.7) = 65369.1
+    EXPECT_NEAR(p.time_high_ns, 1e5, 1e-6);
+    EXPECT_NEAR(p.time_mean_ns, 2 / (1 / hbm + 1 / l2), 1e-6);
+    EXPECT_NEAR(p.time_mean_ns, 65369.1, 0.1);
     EXPECT_GT(p.time_point_ns, p.time_low_ns);
+    EXPECT_LE(p.time_point_ns, p.time_high_ns);
+    EXPECT_TRUE(has_note(p, "outside the Eq. 9 interval"));
+}
+
+TEST(ModelProjectionBinding, PointInsideTheIntervalAboveItsLowEnd) {
+    KernelRecord k = kernel();
+    k.counters["sectors_global_ld"] = 1e6; // L1: 3.2e7 B / 14000 = 2285.7 ns
+    k.counters["l2_sectors_read"] = 1e6;   // L2: 3.2e7 B / 2996 = 10680.9 ns (binds)
+    k.counters["dram_sectors_read"] = 1e5; // HBM: 3.2e6 B / 828 = 3864.7 ns
+    config::Ceilings target = test::v100();
+    target.gpu.key = "v100-l2-2x-hbm-4x";
+    target.l2_gbs->value = 5992;  // L2: 3.2e7 / 5992 = 5340.5 ns (still binds)
+    target.hbm_gbs->value = 3312; // HBM: 3.2e6 / 3312 = 966.2 ns
+    const Projection p = project_onto(k, target);
+    EXPECT_EQ(p.bound_source, "l2");
+    EXPECT_EQ(p.bound_target, "l2");
+    // Point: 1e5 x 5340.5 / 10680.9 = 5e4
+    EXPECT_NEAR(p.time_point_ns, 5e4, 1e-6);
+    // Eq. 9 at HBM: 1e5 x max(966.2, issue 2042.5) / max(3864.7, 2042.5) = 1e5 x 2042.5 / 3864.7
+    // = 52849.3 (the issue time, unchanged, floors it)
+    const double hbm = 1e5 * (1e6 / 489.6) / (3.2e6 / 828);
+    // Eq. 9 at L2 (Eq. 7): 1e5 x (2.88e7/5992 + 3.2e6/3312) / (2.88e7/2996 + 3.2e6/828)
+    // = 1e5 x (4806.4 + 966.2) / (9612.8 + 3864.7) = 1e5 x 5772.6 / 13477.5 = 42831.2
+    const double l2 = 1e5 * (2.88e7 / 5992 + 3.2e6 / 3312) / (2.88e7 / 2996 + 3.2e6 / 828);
+    EXPECT_NEAR(l2, 42831.2, 0.1);
+    EXPECT_NEAR(p.time_low_ns, l2, 1e-6);
+    EXPECT_NEAR(p.time_high_ns, hbm, 1e-6);
+    // The point is neither end: low 42831.2 < 5e4 < high 52849.3, and the interval is the paper's
+    EXPECT_GT(p.time_point_ns, p.time_low_ns);
+    EXPECT_LT(p.time_point_ns, p.time_high_ns);
+    EXPECT_NEAR(p.time_eq9_low_ns, p.time_low_ns, 1e-9);
+    EXPECT_NEAR(p.time_eq9_high_ns, p.time_high_ns, 1e-9);
+    EXPECT_FALSE(has_note(p, "outside the Eq. 9 interval"));
+}
+
+TEST(ModelProjectionBinding, PointBelowTheIntervalWidensItsLowEnd) {
+    KernelRecord k = kernel();
+    k.counters["sectors_global_ld"] = 1e6; // L1: 3.2e7 B / 14000 = 2285.7 ns
+    k.counters["l2_sectors_read"] = 1e6;   // L2: 3.2e7 B / 2996 = 10680.9 ns (binds)
+    k.counters["dram_sectors_read"] = 1e5; // HBM: 3.2e6 B / 828 = 3864.7 ns
+    config::Ceilings target = test::v100();
+    target.gpu.key = "v100-l2-4x";
+    target.l2_gbs->value = 11984; // L2: 3.2e7 / 11984 = 2670.2 ns; HBM 3864.7 now binds
+    const Projection p = project_onto(k, target);
+    EXPECT_EQ(p.bound_source, "l2");
+    EXPECT_EQ(p.bound_target, "hbm");
+    // Point: 1e5 x 3864.73 / 10680.91 = 36183.6 (3.2e6/828 over 3.2e7/2996 = 0.361836)
+    const double point = 1e5 * (3.2e6 / 828) / (3.2e7 / 2996);
+    EXPECT_NEAR(p.time_point_ns, point, 1e-6);
+    EXPECT_NEAR(p.time_point_ns, 36183.6, 0.1);
+    // Eq. 9 at L2 (Eq. 7): 1e5 x (2.88e7/11984 + 3864.7) / 13477.5 = 1e5 x 6267.9 / 13477.5
+    // = 46506.6; at HBM: 1e5 x 3864.7 / 3864.7 = 1e5. The point lies below both.
+    const double l2 = 1e5 * (2.88e7 / 11984 + 3.2e6 / 828) / (2.88e7 / 2996 + 3.2e6 / 828);
+    EXPECT_NEAR(l2, 46506.6, 0.1);
+    EXPECT_NEAR(p.time_eq9_low_ns, l2, 1e-6);
+    EXPECT_NEAR(p.time_eq9_high_ns, 1e5, 1e-6);
+    EXPECT_NEAR(p.time_low_ns, point, 1e-6);
+    EXPECT_NEAR(p.time_high_ns, 1e5, 1e-6);
     EXPECT_TRUE(has_note(p, "outside the Eq. 9 interval"));
 }
 
