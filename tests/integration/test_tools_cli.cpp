@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // irf-report compare/csv/merge as programs: golden outputs, written files and bad inputs.
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -54,6 +55,9 @@ TEST(ToolsCli, CsvMatchesGolden) {
     const auto r = report({"csv", s_golden_dir + "/tools_profile_before.json"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_TRUE(irf::test::matches_golden("tools_csv_before.csv", r.out));
+    // LF line ends (docs/tools.md): one header and six kernels are seven '\n' and no '\r'.
+    EXPECT_EQ(r.out.find('\r'), std::string::npos);
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 7);
     // Hand-computed: transpose_naive time_mean_ns = 12,000,000 ns / 10 launches = 1,200,000;
     // stream_triad gflops = 67,108,864 fp64 flops / 270,000 ns per launch = 248.5513481.
     EXPECT_NE(r.out.find(",10,1,12000000,1200000,"), std::string::npos);

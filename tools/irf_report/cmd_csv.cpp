@@ -54,7 +54,7 @@ int run_csv(const CsvOptions& o) {
 }
 
 const bool s_registered = register_command(
-    {"csv", "One CSV row per kernel with the analysed values (RFC 4180)",
+    {"csv", "One CSV row per kernel with the analysed values (RFC 4180 quoting, LF line ends)",
      [](CLI::App& sub) -> std::function<int()> {
          auto options = std::make_shared<CsvOptions>();
          sub.add_option("profile", options->input, "Profile JSON")->required();

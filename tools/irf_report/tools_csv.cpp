@@ -181,12 +181,12 @@ std::string profile_csv(const model::Profile& profile) {
     for (std::size_t i = 0; i < columns.size(); ++i) {
         out += (i ? "," : "") + csv_field(columns[i].first);
     }
-    out += "\r\n";
+    out += k_csv_line_end;
     for (const KernelRecord& k : profile.kernels) {
         for (std::size_t i = 0; i < columns.size(); ++i) {
             out += (i ? "," : "") + csv_field(columns[i].second(k));
         }
-        out += "\r\n";
+        out += k_csv_line_end;
     }
     return out;
 }

@@ -9,13 +9,17 @@
 
 namespace irf::report {
 
+/// The line end of every CSV irf writes: LF, as pandas, awk and diff expect on the clusters our
+/// users work on (RFC 4180's CRLF is the one departure; quoting follows it).
+inline constexpr const char* k_csv_line_end = "\n";
+
 /// Quotes a CSV field when RFC 4180 requires it (comma, double quote, CR or LF inside); a cell a
 /// spreadsheet would run as a formula (= + - @ tab CR first, not a number) gets a leading ' and
 /// quotes; bytes that are not UTF-8 become U+FFFD.
 [[nodiscard]] std::string csv_field(const std::string& text);
 
 /// The profile as CSV: a header row, then one row per kernel in profile order; absent values
-/// are empty cells; projection columns per target (sorted); lines end in CRLF (RFC 4180).
+/// are empty cells; projection columns per target (sorted); lines end in LF.
 [[nodiscard]] std::string profile_csv(const model::Profile& profile);
 
 /// A number with ten significant digits; "" when absent or not finite.

@@ -37,7 +37,7 @@ std::string regions_csv(const model::Profile& profile) {
     for (const std::string& b : bounds) {
         out += "," + csv_field("share_" + b);
     }
-    out += "\r\n";
+    out += k_csv_line_end;
     for (const model::RegionRecord& r : profile.regions) {
         out += csv_field(r.path) + "," + csv_number(r.time_ns) + "," + std::to_string(r.launches) +
                "," + std::to_string(r.kernels) + "," +
@@ -50,7 +50,7 @@ std::string regions_csv(const model::Profile& profile) {
         for (const std::string& b : bounds) {
             out += "," + bound_cell(r, b);
         }
-        out += "\r\n";
+        out += k_csv_line_end;
     }
     return out;
 }

@@ -45,12 +45,12 @@ TEST(ReportRegions, CsvListsOneRowPerRegion) {
     p.kernels[0].analysis->irm->bound = "hbm";
     model::roll_up_regions(p);
     const std::string csv = regions_csv(p);
-    EXPECT_EQ(csv.substr(0, csv.find("\r\n")),
+    EXPECT_EQ(csv.substr(0, csv.find('\n')),
               "path,time_ns,launches,kernels,profiled_launches,gips_warp,gflops,ii_l1,ii_l2,"
               "ii_hbm,share_hbm");
     // fwd: 900 ns, 3 launches, 1 kernel, 1 profiled launch; gips = 1000 / 500 = 2; gflops =
     // 0 FLOPs / 500 ns = 0; no transaction counters: empty II cells; all its time hbm-bound.
-    EXPECT_NE(csv.find("step/fwd,900,3,1,1,2,0,,,,1\r\n"), std::string::npos) << csv;
+    EXPECT_NE(csv.find("step/fwd,900,3,1,1,2,0,,,,1\n"), std::string::npos) << csv;
 }
 
 TEST(ReportRegions, CompareMatchesRegionsByPath) {
