@@ -164,6 +164,20 @@ bool apply_targets(Config& c, const std::string& v, std::string& problem) {
     return true;
 }
 
+// IRF_GPUS_DIR: directories searched before the installed and source databases
+// (config/gpu_database.hpp); a part that is not a directory would silently find nothing.
+bool apply_gpus_dir(Config& c, const std::string& v, std::string& problem) {
+    for (const std::string& dir : split(v, ':')) {
+        struct stat info {};
+        if (dir.empty() || ::stat(dir.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) {
+            problem = "'" + dir + "' is not a directory";
+            return false;
+        }
+    }
+    c.gpus_dir = v;
+    return true;
+}
+
 bool apply_callstack(Config& c, const std::string& v, std::string& problem) {
     std::uint64_t n = 0;
     if (!parse_uint(v, 64, n, problem)) {
@@ -315,6 +329,12 @@ const std::vector<OptionSpec>& option_table() {
          "GPUs to project onto: comma list of shipped names (`config/gpus/*.yaml` stems) or "
          "YAML files, `all` (every shipped entry) or `none`.",
          "ignored, default used", false, apply_targets, [](const Config& c) { return c.targets; }},
+        {"IRF_GPUS_DIR", "none",
+         "`:`-separated directories of ceilings YAML files searched before "
+         "`<prefix>/share/irf/gpus` for shipped names (`IRF_CEILINGS`, `IRF_TARGETS`, the tools' "
+         "`--ceilings`/`--targets`).",
+         "ignored, default used", false, apply_gpus_dir,
+         [](const Config& c) { return c.gpus_dir; }},
         {"IRF_CALLSTACK", "`8`", "Host frames kept per call site, 0 to 64 (0 = no call sites).",
          "ignored, default used", false, apply_callstack,
          [](const Config& c) { return std::to_string(c.callstack); }},
@@ -337,6 +357,14 @@ const std::vector<OptionSpec>& option_table() {
          "ignored, default used", false, apply_metrics, show_metrics},
     };
     return s_table;
+}
+
+std::string gpus_dir_setting(const EnvLookup& env) {
+    const char* raw = env("IRF_GPUS_DIR");
+    Config config;
+    std::string problem;
+    return raw != nullptr && *raw != '\0' && apply_gpus_dir(config, raw, problem) ? config.gpus_dir
+                                                                                  : std::string();
 }
 
 ParseResult parse_env(const EnvLookup& env) {

@@ -46,6 +46,7 @@ struct Config {
     int samples = 1;                           ///< IRF_SAMPLES per distinct kernel
     std::string ceilings;                      ///< IRF_CEILINGS file; empty = auto
     std::string targets = "all";               ///< IRF_TARGETS as given (all, none, list)
+    std::string gpus_dir;                      ///< IRF_GPUS_DIR: ':'-separated directories
     int callstack = 8;                         ///< IRF_CALLSTACK frames; 0 = off
     LogLevel log = LogLevel::warn;             ///< IRF_LOG
     bool disable = false;                      ///< IRF_DISABLE
@@ -98,6 +99,9 @@ struct ParseResult {
 
 /// Reads every IRF_* variable through `env`; empty values count as unset. Never throws.
 [[nodiscard]] ParseResult parse_env(const EnvLookup& env);
+
+/// IRF_GPUS_DIR from `env` when every part is a directory, else "" (parse_env reports why).
+[[nodiscard]] std::string gpus_dir_setting(const EnvLookup& env);
 
 /// What expand_stem substitutes.
 struct StemContext {

@@ -9,8 +9,10 @@
 #include <filesystem>
 #include <set>
 
+#include "common/environment.hpp"
 #include "config/ceilings_rules.hpp"
 #include "config/ceilings_yaml.hpp"
+#include "config/env.hpp"
 #include "config/text_list.hpp"
 
 #ifndef IRF_SOURCE_GPUS_DIR
@@ -81,8 +83,8 @@ bool looks_like_path(const std::string& item) {
 
 std::vector<std::string> gpus_dirs(const std::string& anchor_dir) {
     std::vector<std::string> candidates;
-    if (const char* env = std::getenv("IRF_GPUS_DIR"); env != nullptr && *env != '\0') {
-        for (const auto& part : split(env, ':')) {
+    if (const std::string extra = gpus_dir_setting(common::process_env); !extra.empty()) {
+        for (const auto& part : split(extra, ':')) {
             candidates.push_back(part);
         }
     }

@@ -13,9 +13,9 @@
 namespace irf::config {
 
 /// Directories holding shipped entries, in search order, existing ones only:
-/// $IRF_GPUS_DIR (':'-separated) if set, then <anchor_dir>/../share/irf/gpus (installed layout;
-/// anchor = directory of the running binary or of libirf.so), then the source tree's
-/// config/gpus. Duplicates are dropped.
+/// $IRF_GPUS_DIR (':'-separated) if set and valid (every part a directory), then
+/// <anchor_dir>/../share/irf/gpus (installed layout; anchor = directory of the running binary or of
+/// libirf.so), then the source tree's config/gpus. Duplicates are dropped.
 [[nodiscard]] std::vector<std::string> gpus_dirs(const std::string& anchor_dir);
 
 /// True when a ceilings or target item names a YAML file (contains '/' or ends in .yaml/.yml)

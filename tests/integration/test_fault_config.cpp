@@ -130,6 +130,8 @@ TEST_F(FaultConfig, EveryVariableWithInvalidValuesBehavesAsDocumented) {
         {"IRF_TARGETS", "h100,"},
         {"IRF_TARGETS", "nosuchgpu"},
         {"IRF_TARGETS", "/nonexistent/target.yaml"},
+        {"IRF_GPUS_DIR", "/nonexistent/gpus"},
+        {"IRF_GPUS_DIR", "::"},
         {"IRF_CALLSTACK", "-1"},
         {"IRF_CALLSTACK", "65"},
         {"IRF_LOG", "verbose"},

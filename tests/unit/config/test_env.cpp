@@ -120,6 +120,11 @@ TEST(Env, InvalidValuesThatAreIgnored) {
               "[irf] IRF_TARGETS=a,,b: empty item in the comma list; ignored, using default");
     EXPECT_EQ(error_of("IRF_TARGETS", "a,"),
               "[irf] IRF_TARGETS=a,: empty item in the comma list; ignored, using default");
+    EXPECT_EQ(error_of("IRF_GPUS_DIR", "/nonexistent-irf-dir"),
+              "[irf] IRF_GPUS_DIR=/nonexistent-irf-dir: '/nonexistent-irf-dir' is not a "
+              "directory; ignored, using default");
+    EXPECT_EQ(error_of("IRF_GPUS_DIR", "/tmp::/tmp"),
+              "[irf] IRF_GPUS_DIR=/tmp::/tmp: '' is not a directory; ignored, using default");
     EXPECT_EQ(error_of("IRF_CALLSTACK", "65"),
               "[irf] IRF_CALLSTACK=65: larger than 64; ignored, using default");
     EXPECT_EQ(error_of("IRF_LOG", "loud"),
@@ -231,12 +236,24 @@ TEST(Env, TableCoversDesignVariablesOnce) {
         "IRF_OUTPUT",       "IRF_SUMMARY",      "IRF_KERNELS",       "IRF_EXCLUDE",
         "IRF_NVTX_INCLUDE", "IRF_NVTX_EXCLUDE", "IRF_CAPTURE_RANGE", "IRF_LAUNCH_SKIP",
         "IRF_LAUNCH_COUNT", "IRF_SAMPLES",      "IRF_CEILINGS",      "IRF_TARGETS",
-        "IRF_CALLSTACK",    "IRF_LOG",          "IRF_DISABLE",       "IRF_BACKEND",
-        "IRF_METRICS"};
+        "IRF_GPUS_DIR",     "IRF_CALLSTACK",    "IRF_LOG",           "IRF_DISABLE",
+        "IRF_BACKEND",      "IRF_METRICS"};
     ASSERT_EQ(option_table().size(), design.size());
     for (std::size_t i = 0; i < design.size(); ++i) {
         EXPECT_EQ(option_table()[i].name, design[i]);
     }
+}
+
+TEST(Env, GpusDirSettingIsTheValidatedValue) {
+    const auto lookup = [](const char* value) {
+        return [value](const char* name) {
+            return std::string(name) == "IRF_GPUS_DIR" ? value : nullptr;
+        };
+    };
+    EXPECT_EQ(gpus_dir_setting(lookup("/tmp:/")), "/tmp:/");
+    EXPECT_EQ(gpus_dir_setting(lookup("/tmp:/nonexistent-irf-dir")), "");
+    EXPECT_EQ(gpus_dir_setting(lookup("")), "");
+    EXPECT_EQ(gpus_dir_setting(lookup(nullptr)), "");
 }
 
 TEST(Env, DocsTableIsTheGeneratedOne) {

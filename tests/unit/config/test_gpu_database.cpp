@@ -190,10 +190,14 @@ TEST_F(GpuDatabaseTmp, SearchPathOrder) {
     ASSERT_EQ(dirs.size(), 2u);
     EXPECT_EQ(dirs[0], fs::weakly_canonical(installed).string());
     EXPECT_EQ(dirs[1], source_gpus());
-    setenv("IRF_GPUS_DIR", ((m_tmp / "env").string() + ":/nonexistent/dir").c_str(), 1);
+    setenv("IRF_GPUS_DIR", (m_tmp / "env").string().c_str(), 1);
     dirs = gpus_dirs((m_tmp / "prefix" / "bin").string());
-    ASSERT_EQ(dirs.size(), 3u); // the missing directory is dropped
+    ASSERT_EQ(dirs.size(), 3u);
     EXPECT_EQ(dirs[0], fs::weakly_canonical(m_tmp / "env").string());
+    // A part that is not a directory makes the value invalid as a whole (the option table;
+    // libirf and `irf run` say so at start): only the installed and source databases remain.
+    setenv("IRF_GPUS_DIR", ((m_tmp / "env").string() + ":/nonexistent/dir").c_str(), 1);
+    EXPECT_EQ(gpus_dirs((m_tmp / "prefix" / "bin").string()).size(), 2u);
     // No anchor, no env: just the source tree.
     unsetenv("IRF_GPUS_DIR");
     EXPECT_EQ(gpus_dirs(""), std::vector<std::string>{source_gpus()});
