@@ -19,6 +19,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from irf.reader import printable  # noqa: E402
 from irfplot.profile import (MAX_TOP, PlotError, compare_items, items_for, load,  # noqa: E402
                              plain_label, select)
+from irfplot.regions import region_items  # noqa: E402
 
 FORMATS = ("png", "svg", "pdf")
 # Reproducible files: no dates or software versions inside.
@@ -186,10 +187,12 @@ def run(args):
         before, after = (load(p) for p in args.compare)
         items = compare_items(before, after, args.kernels, args.top)
         doc, prefix, suffix = after, "compare_", " (before \u2192 after)"
+        regions = []
     else:
         doc = load(args.profile)
         items = items_for(select(doc["kernels"], args.kernels, args.top))
         prefix, suffix = "", ""
+        regions = region_items(doc)
     plt = import_pyplot()
     make_output_dir(args.output)
     ceilings = doc["ceilings_used"]
@@ -197,6 +200,7 @@ def run(args):
     dump = {}
     for name, title, draw in figures(args):
         fig = plt.figure(figsize=(11, 6.5))
+        fig.irf_regions = regions
         draw(fig, ceilings, items,
              f"{title}{suffix} \u2014 {plain_label(doc.get('app', ''), 60)} on {gpu}")
         fig.canvas.draw()

@@ -2,6 +2,7 @@
 """Instruction Roofline and memory-wall figures (instruction-roofline-gpus Fig. 2-4)."""
 import math
 from irfplot import marks
+from irfplot import regions as reg
 from irfplot.profile import LEVELS, get, number
 
 LEVEL_MARKERS = {"l1": "o", "l2": "s", "hbm": "^"}
@@ -130,6 +131,9 @@ def instruction_roofline(fig, ceilings, items, title):
             pts, thread = irm_points(k)
             xs += [p[0] for p in pts.values()]
             ys += [p[1] for p in pts.values()] + [thread]
+    regions = reg.irm_placed(getattr(fig, "irf_regions", []))
+    xs += [xy[0] for _, xy in regions]
+    ys += [xy[1] for _, xy in regions]
     ridges = [peak / r for lv, r in rates.items() if lv in LEVELS and number(r)]
     xlim = bounded(log_range(xs + ridges, floor=0.01), min(ridges or [1.0]), max(ridges or [1.0]))
     for lv in LEVELS:
@@ -148,10 +152,13 @@ def instruction_roofline(fig, ceilings, items, title):
                 x = after[lv][0]
                 ax.plot([x, x], [thread, after[lv][1]], linestyle=":", color=it.color, zorder=2)
                 marks.add_point(ax, it, (x, thread), LEVEL_MARKERS[lv], "white", 55, "thread")
+    region_items = [it for it, _ in regions]
+    reg.draw(ax, regions, region_items)
     ax.set_xlim(*xlim)
     ax.set_ylim(max(min(v for v in ys if v) / 4, peak / 10 ** 6), peak * 3)
     finish(ax, fig, title, "instruction intensity (warp instructions per 32-byte transaction)",
-           "performance (warp GIPS)", drawn, level_handles(predicated))
+           "performance (warp GIPS)", drawn,
+           level_handles(predicated) + reg.legend_handles(region_items))
 
 
 def ldst_gips(kernel, kinds):

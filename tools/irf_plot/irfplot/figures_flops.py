@@ -4,6 +4,7 @@
 (projection-upcoming-gpus Eq. 9)."""
 from irfplot.figures import (LEVEL_MARKERS, LEVEL_NAMES, bounded, draw_bandwidth, draw_peak,
                              draw_point, finish, fmt_gflops, log_range)
+from irfplot import regions as reg
 from irfplot.profile import LEVELS, PALETTE, get, number, plain_label
 
 PRECISION_TITLES = {"fp64": "FP64", "fp32": "FP32", "fp16": "FP16", "tensor": "Tensor Core"}
@@ -50,7 +51,7 @@ def precision_peaks(gflops, precision):
     return peaks
 
 
-def flop_panel(ax, ceilings, items, precision):
+def flop_panel(ax, ceilings, items, precision, regions=()):
     gflops = ceilings.get("gflops") or {}
     peaks = precision_peaks(gflops, precision) or [(max(
         [p[1] for it in items for p in flop_points(it.after).values()] or [1.0]) * 2,
@@ -59,6 +60,8 @@ def flop_panel(ax, ceilings, items, precision):
     rates = ceilings.get("gtxn_per_s") or {}
     xs = [p[0] for it in items for k in (it.before, it.after) for p in flop_points(k).values()]
     ys = [p[1] for it in items for k in (it.before, it.after) for p in flop_points(k).values()]
+    xs += [xy[0] for _, xy in regions]
+    ys += [xy[1] for _, xy in regions]
     bandwidth = {lv: rates[lv] * 32.0 for lv in LEVELS if number(rates.get(lv))}
     ridges = [top / b for b in bandwidth.values()] or [1.0]
     xlim = bounded(log_range(xs + ridges, floor=0.01), min(ridges), max(ridges))
@@ -77,6 +80,7 @@ def flop_panel(ax, ceilings, items, precision):
             ax.text(xlim[0] * 1.3, mix * 1.04,
                     f"{it.number} {it.label}: FMA-mix ceiling {fmt_gflops(mix)}",
                     fontsize=7, color=it.color, va="bottom")
+    reg.draw(ax, regions, [it for it, _ in regions])
     ax.set_xlim(*xlim)
     ax.set_ylim(max(min(ys + [top / 1000]) / 6, top / 10 ** 6), top * 3)
     ax.set_title(f"{PRECISION_TITLES[precision]}", fontsize=10)
@@ -89,7 +93,8 @@ def flop_roofline(fig, ceilings, items, title):
         precision = precision_of(it.after) if it.after else None
         if precision:
             groups.setdefault(precision, []).append(it)
-    order = [p for p in PRECISION_TITLES if p in groups]
+    regions = reg.flop_placed(getattr(fig, "irf_regions", []))
+    order = [p for p in PRECISION_TITLES if p in groups or p in regions]
     if not order:
         ax = fig.add_subplot(111)
         ax.text(0.5, 0.5, "no selected kernel executes floating-point work", ha="center",
@@ -100,16 +105,17 @@ def flop_roofline(fig, ceilings, items, title):
     fig.set_size_inches(max(7.0, 5.2 * len(order)) + 3.2, 6.0)
     axes = fig.subplots(1, len(order), squeeze=False)[0]
     for ax, precision in zip(axes, order):
-        flop_panel(ax, ceilings, groups[precision], precision)
+        flop_panel(ax, ceilings, groups.get(precision, []), precision, regions.get(precision, []))
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("arithmetic intensity (FLOP per byte)")
         ax.grid(True, which="major", color="#dddddd", linewidth=0.6)
     axes[0].set_ylabel("performance (GFLOP/s)")
-    shown = [it for p in order for it in groups[p]]
+    shown = [it for p in order for it in groups.get(p, [])]
     handles = [Line2D([], [], marker=LEVEL_MARKERS[lv], linestyle="", color="#555555",
                       label=f"{LEVEL_NAMES[lv]} intensity") for lv in LEVELS]
     handles.append(Line2D([], [], linestyle="-.", color="#555555", label="kernel FMA-mix ceiling"))
+    handles += reg.legend_handles([it for p in order for it, _ in regions.get(p, [])])
     fig.irf_extra_artists = [fig.suptitle(title, fontsize=11, fontweight="bold")]
     finish(axes[-1], fig, axes[-1].get_title(), axes[-1].get_xlabel(), axes[-1].get_ylabel(),
            shown, handles)
