@@ -2,17 +2,43 @@
 // Choosing the source ceilings of an analysis.
 #include "config/ceilings_choice.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <exception>
 
 #include "config/gpu_database.hpp"
 
 namespace irf::config {
+namespace {
+
+bool same_chip(const std::string& a, const std::string& b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
+        return std::tolower(static_cast<unsigned char>(x)) ==
+               std::tolower(static_cast<unsigned char>(y));
+    });
+}
+
+/// A note when explicitly requested ceilings describe another chip than the profiled GPU's:
+/// every roofline, verdict and projection is then off by the difference (docs/ceilings.md).
+void note_chip_mismatch(const Ceilings& ceilings, const GpuProperties& gpu,
+                        std::vector<std::string>& notes) {
+    if (ceilings.gpu.chip.empty() || gpu.chip.empty() || same_chip(ceilings.gpu.chip, gpu.chip)) {
+        return;
+    }
+    const std::string name = ceilings.gpu.key.empty() ? ceilings.gpu.name : ceilings.gpu.key;
+    notes.push_back("ceilings " + name + " are for a " + ceilings.gpu.chip +
+                    ", the profiled GPU is " + (gpu.name.empty() ? "a" : gpu.name + ", a") + " " +
+                    gpu.chip + ": rooflines, verdicts and projections are off");
+}
+
+} // namespace
 
 CeilingsChoice choose_ceilings(const std::string& requested, const std::string& what,
                                const GpuProperties& gpu, const std::vector<std::string>& dirs) {
     CeilingsChoice choice;
     if (!requested.empty()) {
         choice.ceilings = load_named_ceilings(requested, dirs, what);
+        note_chip_mismatch(*choice.ceilings, gpu, choice.notes);
         return choice;
     }
     if (gpu.sms <= 0 || gpu.cc.empty()) {

@@ -37,6 +37,42 @@ std::string lower(std::string s) {
     return s;
 }
 
+/// Edits (insert, delete, substitute one character) that turn `a` into `b`, case-blind.
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) {
+        row[j] = j;
+    }
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t above = row[j];
+            const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
+                              std::tolower(static_cast<unsigned char>(b[j - 1]));
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+/// " did you mean NAME?" for the shipped name nearest to a mistyped `item` (at most a third of
+/// its characters off, and at least two allowed), or "" when none is that close.
+std::string did_you_mean(const std::string& item, const std::vector<std::string>& known) {
+    const std::size_t allowed = std::max<std::size_t>(2, item.size() / 3);
+    std::size_t best = allowed + 1;
+    std::string nearest;
+    for (const std::string& name : known) {
+        const std::size_t distance = edit_distance(item, name);
+        if (distance < best) {
+            best = distance;
+            nearest = name;
+        }
+    }
+    return nearest.empty() ? "" : "; did you mean " + nearest + "?";
+}
+
 std::string trim(const std::string& s) {
     const auto first = s.find_first_not_of(" \t");
     if (first == std::string::npos) {
@@ -194,8 +230,9 @@ Ceilings load_named_ceilings(const std::string& item, const std::vector<std::str
     if (!find_entry(item, dirs).empty()) {
         return load_shipped(item, dirs);
     }
-    throw CeilingsError(what + ": " + item + ": unknown target (known: " + also_known +
-                        rules::join(list_shipped(dirs)) + ", or a YAML path)");
+    const std::vector<std::string> known = list_shipped(dirs);
+    throw CeilingsError(what + ": " + item + ": unknown target" + did_you_mean(item, known) +
+                        " (known: " + also_known + rules::join(known) + ", or a YAML path)");
 }
 
 } // namespace irf::config

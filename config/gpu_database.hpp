@@ -47,7 +47,8 @@ namespace irf::config {
 
 /// Loads one ceilings file named by a YAML path (contains '/', ends in .yaml/.yml, or is an
 /// existing file) or a shipped key. Throws CeilingsError naming `what` (e.g. "IRF_CEILINGS") and
-/// the known keys (after `also_known`) for an unknown key, or the file's error.
+/// the known keys (after `also_known`) and the nearest one ("did you mean") for an unknown
+/// key, or the file's error.
 [[nodiscard]] Ceilings load_named_ceilings(const std::string& item,
                                            const std::vector<std::string>& dirs,
                                            const std::string& what,

@@ -52,6 +52,19 @@ void note_lsu_bypass(const Counters& c, std::vector<std::string>& notes) {
     }
 }
 
+// Measured work cannot beat its own roofline: above 100% the ceilings are not this GPU's (or
+// are too low), and every verdict drawn from them is suspect (docs/model.md).
+void note_above_roofline(const KernelAnalysis& a, std::vector<std::string>& notes) {
+    if (a.irm && !a.irm->bound.empty() && a.irm->roofline_pct > 100.0) {
+        char buf[220];
+        std::snprintf(buf, sizeof buf,
+                      "irm.roofline_pct: %.1f%% of the roofline, above its ceiling: the ceilings "
+                      "are not this GPU's or are too low (check --ceilings / IRF_CEILINGS)",
+                      a.irm->roofline_pct);
+        notes.push_back(buf);
+    }
+}
+
 } // namespace
 
 CeilingsUsed ceilings_used(const config::Ceilings& c) {
@@ -90,6 +103,7 @@ KernelAnalysis analyze_kernel(const KernelRecord& kernel, const config::Ceilings
     a.mix = instruction_mix(c, a.missing);
     a.kernel_ceilings = kernel_ceilings(c, source, a);
     note_lsu_bypass(c, a.notes);
+    note_above_roofline(a, a.notes);
     for (const config::Ceilings& target : targets) {
         if (auto p = project(kernel, a, source, target, a.missing)) {
             a.projection.push_back(std::move(*p));

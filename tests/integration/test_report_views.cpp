@@ -50,6 +50,23 @@ TEST(ReportViews, AnalyzeFunctionNamesAndConflictWays) {
     EXPECT_NE(r.out.find("8.5-way"), std::string::npos) << r.out; // not "8.5x" like a speedup
 }
 
+TEST(ReportViews, CeilingsOfAnotherChipAreAWarningAndAMistypedNameAGuess) {
+    // The profile was recorded on an H100 (GH100); a100-pcie is a GA100.
+    const auto r = report({"analyze", "tools_profile_before.json", "--ceilings", "a100-pcie"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("irf-report analyze: ceilings a100-pcie are for a GA100, the profiled "
+                         "GPU is NVIDIA H100 80GB HBM3, a GH100: rooflines, verdicts and "
+                         "projections are off"),
+              std::string::npos)
+        << r.err;
+    const auto same = report({"analyze", "tools_profile_before.json", "--ceilings", "h100-sxm5"});
+    EXPECT_EQ(same.err.find("are for a"), std::string::npos) << same.err;
+    const auto typo =
+        report({"analyze", "tools_profile_before.json", "--ceilings", "h100-sxm"}, true);
+    EXPECT_EQ(typo.exit_code, 2);
+    EXPECT_NE(typo.err.find("did you mean h100-sxm5?"), std::string::npos) << typo.err;
+}
+
 TEST(ReportViews, AnalyzeMarkdownTable) {
     const auto r = report({"analyze", "tools_profile_before.json", "--format", "md", "--top", "3"});
     ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -230,6 +230,28 @@ TEST(GpuDatabase, ResolveTargets) {
     EXPECT_THROW((void)resolve_targets("/nonexistent.yaml", dirs), CeilingsError);
 }
 
+TEST(GpuDatabase, MistypedNameGetsTheNearestShippedOne) {
+    const std::vector<std::string> dirs = {source_gpus()};
+    const auto message = [&](const std::string& item) {
+        try {
+            (void)load_named_ceilings(item, dirs, "--targets");
+        } catch (const CeilingsError& e) {
+            return std::string(e.what());
+        }
+        return std::string("loaded");
+    };
+    // "h100-sxm" is one insertion from h100-sxm5 (h100-pcie: 4 edits); case does not count.
+    EXPECT_EQ(message("h100-sxm")
+                  .rfind("--targets: h100-sxm: unknown target; did you mean "
+                         "h100-sxm5? (known: ",
+                         0),
+              0u)
+        << message("h100-sxm");
+    EXPECT_NE(message("H200-SXN").find("did you mean h200-sxm?"), std::string::npos);
+    // "h999" is 3 or more edits from every entry (allowed: 2): no guess, the list only.
+    EXPECT_EQ(message("h999").find("did you mean"), std::string::npos);
+}
+
 TEST(GpuDatabase, DeriveFromDeviceProperties) {
     const auto c = derive_ceilings("Some Hopper", "GH100", "9.0", 132, 1980, 50u << 20);
     EXPECT_EQ(c.source, "derived");

@@ -241,6 +241,35 @@ TEST(ModelSummary, MatchesGolden) {
     EXPECT_NE(text.find("1.25 ms   625.0 us"), std::string::npos);
 }
 
+TEST(ModelSummary, KernelAboveItsRooflineIsFlaggedInTextAndJson) {
+    // 600,000 warp instructions in 1,000 ns = 600 warp GIPS on a V100 whose peak is 489.6 and
+    // no level has traffic: issue-bound at 100 x 600 / 489.6 = 122.549% of the roofline, which
+    // only ceilings of another (slower) GPU can produce.
+    Profile p;
+    KernelRecord k = test::kernel_record(1000, 80);
+    k.counters["inst_warp"] = 600000;
+    p.kernels.push_back(k);
+    analyze(p, test::v100(), {});
+    const KernelAnalysis& a = *p.kernels[0].analysis;
+    ASSERT_TRUE(a.irm);
+    EXPECT_EQ(a.irm->bound, "issue");
+    EXPECT_NEAR(a.irm->roofline_pct, 122.549, 1e-3);
+    ASSERT_EQ(a.notes.size(), 1u);
+    EXPECT_EQ(a.notes[0].rfind("irm.roofline_pct: 122.5% of the roofline, above its ceiling", 0),
+              0u)
+        << a.notes[0];
+    EXPECT_NE(dump_profile(p).find("122.5% of the roofline"), std::string::npos);
+    const std::string text = text_summary(p);
+    EXPECT_NE(text.find(" 123%! "), std::string::npos) << text;
+    EXPECT_NE(text.find("(roof% with ! = above 100% of the roofline"), std::string::npos);
+    // At or below 100%: no mark, no footnote (1226 ns: 600000 / 1226 = 489.40 GIPS = 99.96%).
+    p.kernels[0].counters["time_ns"] = 1226;
+    p.kernels[0].time_ns.total = 1226;
+    analyze(p, test::v100(), {});
+    EXPECT_TRUE(p.kernels[0].analysis->notes.empty());
+    EXPECT_EQ(text_summary(p).find("%!"), std::string::npos);
+}
+
 TEST(ModelSummary, TopLimitsRowsAndLongNamesAreCut) {
     Profile p = sample_profile();
     p.kernels[0].name = "void ns::very_long_kernel_name_with_templates_and_more_words<float, 4, "
