@@ -32,7 +32,10 @@ void log_line(LogLevel level, const std::string& message) noexcept {
         // The message quotes names and IRF_* values: escaped, so a line break or an escape
         // sequence in them can neither forge an "[irf]" line nor drive the terminal.
         const std::string body = message.rfind("[irf] ", 0) == 0 ? message.substr(6) : message;
-        std::string line = "[irf] " + printable(body);
+        // Error lines say so ("[irf] error: ..."), so a reader (and tests/support/run_process)
+        // tells a failure from a warning without knowing every message.
+        const bool tag = level == LogLevel::error && body.rfind("error: ", 0) != 0;
+        std::string line = std::string("[irf] ") + (tag ? "error: " : "") + printable(body);
         line += '\n';
         const char* data = line.data();
         std::size_t left = line.size();

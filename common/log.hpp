@@ -16,9 +16,10 @@ void set_log_level(LogLevel level) noexcept;
 /// True when a message at `level` would be printed.
 [[nodiscard]] bool log_enabled(LogLevel level) noexcept;
 
-/// Writes "[irf] message\n" to stderr in one write(2) when `level` is enabled; a message that
-/// already starts with "[irf] " is not prefixed twice; control characters and invalid UTF-8 in
-/// it are escaped (printable, common/text_safety.hpp), so it stays one line. Never throws.
+/// Writes "[irf] message\n" ("[irf] error: message\n" at LogLevel::error) to stderr in one
+/// write(2) when `level` is enabled; a message that already starts with "[irf] " (or "error: ")
+/// is not prefixed twice; control characters and invalid UTF-8 in it are escaped (printable,
+/// common/text_safety.hpp), so it stays one line. Never throws.
 void log_line(LogLevel level, const std::string& message) noexcept;
 
 } // namespace irf::common

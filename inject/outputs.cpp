@@ -123,14 +123,20 @@ model::Profile build_profile(const RunInfo& run, intercept::Collector& collector
     return p;
 }
 
+/// What write_files did: the log line, and whether it reports a failure (an error line).
+struct WriteOutcome {
+    bool failed = false;
+    std::string line;
+};
+
 /// Writes the files; returns the log line.
-std::string write_files(const RunInfo& run, const model::Profile& profile,
-                        const std::string& stem) {
+WriteOutcome write_files(const RunInfo& run, const model::Profile& profile,
+                         const std::string& stem) {
     const config::SummaryMode mode = run.config.summary;
     std::string error =
         common::write_file_atomic(stem + ".json", model::dump_profile(profile), note_temporary);
     if (!error.empty()) {
-        return "profile not written: " + error;
+        return {true, "profile not written: " + error};
     }
     std::string where = stem + ".json";
     if (mode == config::SummaryMode::file || mode == config::SummaryMode::both ||
@@ -146,9 +152,10 @@ std::string write_files(const RunInfo& run, const model::Profile& profile,
             std::fflush(stderr);
         }
     }
-    return "profile written to " + where + " (" + std::to_string(profile.coverage.launches) +
-           " launches, " + std::to_string(profile.coverage.kernels) + " kernels, " +
-           std::to_string(profile.coverage.profiled_launches) + " profiled)";
+    return {false, "profile written to " + where + " (" +
+                       std::to_string(profile.coverage.launches) + " launches, " +
+                       std::to_string(profile.coverage.kernels) + " kernels, " +
+                       std::to_string(profile.coverage.profiled_launches) + " profiled)"};
 }
 
 } // namespace
@@ -167,7 +174,8 @@ void write_outputs(const RunInfo& run, intercept::Collector& collector,
             profile.warnings.push_back(std::string("analysis failed: ") + e.what());
         }
         const std::string stem = output_stem(run, profile.app, profile.rank);
-        common::log_line(LogLevel::warn, write_files(run, profile, stem));
+        const WriteOutcome outcome = write_files(run, profile, stem);
+        common::log_line(outcome.failed ? LogLevel::error : LogLevel::warn, outcome.line);
     } catch (const std::exception& e) {
         common::log_line(LogLevel::error, std::string("profile not written: ") + e.what());
     } catch (...) {

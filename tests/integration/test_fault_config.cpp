@@ -98,6 +98,7 @@ protected:
 };
 
 TEST_F(FaultConfig, EveryVariableWithInvalidValuesBehavesAsDocumented) {
+    const ExpectIrfErrors expect_errors; // the point of this test is an error line
     const std::string malformed = (m_tmp / "malformed.yaml").string();
     const std::string wrong_schema = (m_tmp / "schema.yaml").string();
     write_file(malformed, "gpu: [unterminated\n  - {\n");
@@ -157,6 +158,7 @@ TEST_F(FaultConfig, EveryVariableWithInvalidValuesBehavesAsDocumented) {
 }
 
 TEST_F(FaultConfig, MalformedFakeScriptsDisableIrfWithOneLineNamingTheFile) {
+    const ExpectIrfErrors expect_errors; // the point of this test is an error line
     for (const std::string script : {"not_json.json", "bad_grid.json", "missing.json"}) {
         SCOPED_TRACE(script);
         const ProcessResult r = run_with({"IRF_BACKEND", "fake:" + fake_script(script)});
@@ -168,6 +170,7 @@ TEST_F(FaultConfig, MalformedFakeScriptsDisableIrfWithOneLineNamingTheFile) {
 }
 
 TEST_F(FaultConfig, EveryVariableBadAtOnceStillRunsTheApplication) {
+    const ExpectIrfErrors expect_errors; // the point of this test is an error line
     std::map<std::string, std::string> env;
     // An empty table would make this test pass vacuously (no variable set, no line expected).
     ASSERT_FALSE(documented_consequences().empty()) << "no rows read from docs/configuration.md";
@@ -186,6 +189,7 @@ TEST_F(FaultConfig, EveryVariableBadAtOnceStillRunsTheApplication) {
 }
 
 TEST_F(FaultConfig, FileSettingsAreCheckedAtLoadBeforeTheGpu) {
+    const ExpectIrfErrors expect_errors; // the point of this test is an error line
     // The CUPTI backend: without a GPU it stops at "CUPTI is unavailable"; these settings were
     // then never reported (and on a GPU only when the job ended).
     const std::string broken = (m_tmp / "broken.yaml").string();

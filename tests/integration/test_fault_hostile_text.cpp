@@ -42,6 +42,7 @@ void expect_no_forgery(const std::string& err) {
 }
 
 TEST_F(FaultHostileText, ControlCharactersInSettingsCannotForgeLinesOrDriveTheTerminal) {
+    const ExpectIrfErrors expect_errors; // the point of this test is an error line
     auto env = fake_run_env(m_tmp.path());
     env["IRF_KERNELS"] = "x(\n[irf] forged";         // invalid regex: quoted in a line
     env["IRF_EXCLUDE"] = "(\x1b]0;pwned\x07\x1b[2J"; // OSC title + clear screen
@@ -53,6 +54,7 @@ TEST_F(FaultHostileText, ControlCharactersInSettingsCannotForgeLinesOrDriveTheTe
 }
 
 TEST_F(FaultHostileText, ControlCharactersInTheSummaryAreEscaped) {
+    const ExpectIrfErrors expect_errors; // the point of this test is an error line
     // An unknown target is noticed at exit: a log line and the summary's Warnings quote it.
     auto env = fake_run_env(m_tmp.path());
     env["IRF_TARGETS"] = "nosuch\n[irf] forged\x1b[2J";
@@ -65,6 +67,7 @@ TEST_F(FaultHostileText, ControlCharactersInTheSummaryAreEscaped) {
 }
 
 TEST_F(FaultHostileText, EmptyQPlaceholderWritesNoHiddenOrRootFile) {
+    const ExpectIrfErrors expect_errors; // the point of this test is an error line
     for (const std::string stem : {"%q{IRF_TEST_UNSET}", "%q{IRF_TEST_UNSET}/p"}) {
         auto env = fake_run_env(m_tmp.path());
         env["IRF_OUTPUT"] = stem;
@@ -77,6 +80,7 @@ TEST_F(FaultHostileText, EmptyQPlaceholderWritesNoHiddenOrRootFile) {
 }
 
 TEST_F(FaultHostileText, FifoAsCeilingsOrTargetsNeverHangs) {
+    const ExpectIrfErrors expect_errors; // the point of this test is an error line
     const std::filesystem::path fifo = m_tmp / "fifo.yaml";
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
     for (const char* variable : {"IRF_CEILINGS", "IRF_TARGETS"}) {

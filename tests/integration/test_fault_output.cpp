@@ -26,6 +26,7 @@ protected:
 };
 
 TEST_F(FaultOutput, MissingDirectory) {
+    const ExpectIrfErrors expect_errors; // the point of this test is an error line
     const ProcessResult r = run_fault_harness(fake_run_env(m_tmp / "no" / "such"));
     expect_not_written(r, (m_tmp / "no" / "such" / "out.json").string());
     expect_not_written(r, ": No such file or directory");
@@ -33,6 +34,7 @@ TEST_F(FaultOutput, MissingDirectory) {
 }
 
 TEST_F(FaultOutput, DirectoryPathIsAFile) {
+    const ExpectIrfErrors expect_errors; // the point of this test is an error line
     // Works as root too (unlike a chmod'ed directory): ENOTDIR.
     write_file(m_tmp / "plain", "x");
     const ProcessResult r = run_fault_harness(fake_run_env(m_tmp / "plain"));
@@ -41,6 +43,7 @@ TEST_F(FaultOutput, DirectoryPathIsAFile) {
 }
 
 TEST_F(FaultOutput, DirectoryNotWritable) {
+    const ExpectIrfErrors expect_errors; // the point of this test is an error line
     const std::filesystem::path dir = m_tmp / "ro";
     std::filesystem::create_directories(dir);
     std::filesystem::permissions(dir, std::filesystem::perms::owner_read |
@@ -57,12 +60,14 @@ TEST_F(FaultOutput, DirectoryNotWritable) {
 }
 
 TEST_F(FaultOutput, UnwritableFileSystem) {
+    const ExpectIrfErrors expect_errors; // the point of this test is an error line
     // /proc refuses new files even for root.
     const ProcessResult r = run_fault_harness(fake_run_env("/proc/self", "irf-out"));
     expect_not_written(r, "/proc/self/irf-out.json");
 }
 
 TEST_F(FaultOutput, DiskFullLeavesNoHalfFile) {
+    const ExpectIrfErrors expect_errors; // the point of this test is an error line
     // RLIMIT_FSIZE with SIGXFSZ ignored: write(2) fails with EFBIG after 512 bytes, the way a
     // full disk fails with ENOSPC part-way through a file.
     const ProcessResult r = run_fault_harness(fake_run_env(m_tmp.path()), {"fsize:512"});
@@ -71,6 +76,7 @@ TEST_F(FaultOutput, DiskFullLeavesNoHalfFile) {
 }
 
 TEST_F(FaultOutput, DiskFullKeepsTheOldProfile) {
+    const ExpectIrfErrors expect_errors; // the point of this test is an error line
     write_file(m_tmp / "out.json", "{\"old\": true}");
     const ProcessResult r = run_fault_harness(fake_run_env(m_tmp.path()), {"fsize:512"});
     expect_not_written(r, "File too large");
@@ -105,6 +111,7 @@ TEST_F(FaultOutput, ExistingFileIsReplacedWhole) {
 }
 
 TEST_F(FaultOutput, DirectoryOfTheSameNameIsLeftAlone) {
+    const ExpectIrfErrors expect_errors; // the point of this test is an error line
     std::filesystem::create_directories(m_tmp / "out.json" / "keep");
     const ProcessResult r = run_fault_harness(fake_run_env(m_tmp.path()));
     expect_not_written(r, (m_tmp / "out.json").string());

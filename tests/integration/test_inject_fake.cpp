@@ -165,8 +165,10 @@ TEST_F(InjectFake, AnalysisUsesShippedCeilings) {
 }
 
 TEST_F(InjectFake, InvalidValueIsOneLineAndTheDefaultIsUsed) {
+    const ExpectIrfErrors expect_errors; // the point of this test is an error line
     const nlohmann::json p = run_basic({{"IRF_SAMPLES", "many"}});
-    EXPECT_NE(m_result.err.find("[irf] IRF_SAMPLES=many: not a non-negative integer; ignored, "
+    EXPECT_NE(m_result.err.find("[irf] error: IRF_SAMPLES=many: not a non-negative integer; "
+                                "ignored, "
                                 "using default"),
               std::string::npos)
         << m_result.err;
@@ -175,6 +177,7 @@ TEST_F(InjectFake, InvalidValueIsOneLineAndTheDefaultIsUsed) {
 }
 
 TEST_F(InjectFake, UnsafeInvalidValueDisables) {
+    const ExpectIrfErrors expect_errors; // the point of this test is an error line
     m_result = run_harness({{"IRF_BACKEND", "fake:" + fake_script("basic.json")},
                             {"IRF_OUTPUT", (m_tmp / "out").string()},
                             {"IRF_KERNELS", "(unclosed"}});
@@ -187,6 +190,7 @@ TEST_F(InjectFake, UnsafeInvalidValueDisables) {
 }
 
 TEST_F(InjectFake, MalformedScriptIsOneLineAndNoFile) {
+    const ExpectIrfErrors expect_errors; // the point of this test is an error line
     for (const char* script : {"bad_grid.json", "not_json.json", "missing.json"}) {
         m_result = run_harness({{"IRF_BACKEND", "fake:" + fake_script(script)},
                                 {"IRF_OUTPUT", (m_tmp / "out").string()}});
@@ -203,15 +207,16 @@ TEST_F(InjectFake, MalformedScriptIsOneLineAndNoFile) {
 }
 
 TEST_F(InjectFake, UnwritableOutputIsOneLine) {
+    const ExpectIrfErrors expect_errors; // the point of this test is an error line
     m_result = run_harness({{"IRF_BACKEND", "fake:" + fake_script("basic.json")},
                             {"IRF_OUTPUT", (m_tmp / "missing-dir" / "out").string()}});
     EXPECT_EQ(m_result.exit_code, 0);
     // Said at load (IRF_OUTPUT named, issue #22 item 10) and again when the write fails.
     const std::vector<std::string> lines = irf_lines(m_result.err);
     ASSERT_EQ(lines.size(), 2u) << m_result.err;
-    EXPECT_EQ(lines[0].rfind("[irf] IRF_OUTPUT=", 0), 0u) << lines[0];
+    EXPECT_EQ(lines[0].rfind("[irf] error: IRF_OUTPUT=", 0), 0u) << lines[0];
     EXPECT_NE(lines[0].find("missing-dir does not exist"), std::string::npos) << lines[0];
-    EXPECT_EQ(lines[1].rfind("[irf] profile not written: ", 0), 0u) << lines[1];
+    EXPECT_EQ(lines[1].rfind("[irf] error: profile not written: ", 0), 0u) << lines[1];
     EXPECT_NE(lines[1].find("missing-dir"), std::string::npos) << lines[1];
     EXPECT_TRUE(files_in(m_tmp.path()).empty());
 }

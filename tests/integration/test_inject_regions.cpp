@@ -88,6 +88,7 @@ TEST_F(InjectRegions, GraphKernelsKeepTheRegionOfTheirGraphLaunch) {
 }
 
 TEST_F(InjectRegions, ABadExpressionDisablesIrfWithOneLine) {
+    const ExpectIrfErrors expect_errors; // the point of this test is an error line
     std::map<std::string, std::string> env{{"IRF_BACKEND", "fake:" + fake_script("regions.json")},
                                            {"IRF_OUTPUT", (m_tmp / "out").string()},
                                            {"IRF_NVTX_INCLUDE", "a//b/"}};

@@ -102,6 +102,9 @@ bool pump(int out_fd, int err_fd, ProcessResult& result, double timeout_s) {
     return true;
 }
 
+/// ExpectIrfErrors guards alive in this thread.
+thread_local int s_expecting_errors = 0;
+
 /// Whether `line` is an error line of libirf ("[irf] error...") or of a tool ("irf: error: ",
 /// "irf-report: error: ", "irf-calibrate: error: ", "irf-plot: error: ").
 bool is_irf_error_line(const std::string& line) {
@@ -170,7 +173,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const RunOptions
     } else if (WIFSIGNALED(status)) {
         result.signal = WTERMSIG(status);
     }
-    if (!options.expect_irf_error) {
+    if (!options.expect_irf_error && s_expecting_errors == 0) {
         for (const std::string* text : {&result.err, &result.out}) {
             const std::string line = first_irf_error_line(*text);
             if (!line.empty()) {
@@ -181,6 +184,14 @@ ProcessResult run_process(const std::vector<std::string>& argv, const RunOptions
         }
     }
     return result;
+}
+
+ExpectIrfErrors::ExpectIrfErrors() {
+    ++s_expecting_errors;
+}
+
+ExpectIrfErrors::~ExpectIrfErrors() {
+    --s_expecting_errors;
 }
 
 } // namespace irf::test

@@ -30,6 +30,16 @@ struct RunOptions {
     bool expect_irf_error = false;
 };
 
+/// While one is alive, run_process calls of this thread expect error lines, as if each set
+/// RunOptions::expect_irf_error: for a test whose every run provokes an error on purpose.
+class ExpectIrfErrors {
+public:
+    ExpectIrfErrors();
+    ~ExpectIrfErrors();
+    ExpectIrfErrors(const ExpectIrfErrors&) = delete;
+    ExpectIrfErrors& operator=(const ExpectIrfErrors&) = delete;
+};
+
 /// Runs argv[0] (a path) with argv, waits for it, and returns its status and output. Adds a
 /// test failure when the child wrote an error line (see expect_irf_error) and the options do
 /// not expect one.
