@@ -12,12 +12,13 @@
 namespace irf::test {
 
 /// Runs fault_harness on libirf.so with `env` (see isolated_run_options) and `modes` (see
-/// fault_harness.cpp), in `cwd` when not empty.
+/// fault_harness.cpp), in `cwd` when not empty, killed after `timeout_s`.
 inline ProcessResult run_fault_harness(const std::map<std::string, std::string>& env,
                                        const std::vector<std::string>& modes = {},
-                                       const std::string& cwd = "") {
+                                       const std::string& cwd = "", double timeout_s = 60) {
     RunOptions options = isolated_run_options(env);
     options.cwd = cwd;
+    options.timeout_s = timeout_s;
     std::vector<std::string> argv = {IRF_FAULT_HARNESS_BIN, IRF_LIBIRF};
     argv.insert(argv.end(), modes.begin(), modes.end());
     return run_process(argv, options);

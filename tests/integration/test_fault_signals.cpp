@@ -84,7 +84,9 @@ TEST_F(FaultSignals, SignalDuringTheExitWriteWaitsForTheWrite) {
     auto env = halting_on_races(fake_run_env(m_tmp / "out"));
     env["IRF_BACKEND"] = "fake:" + (m_tmp / "script.json").string();
     env["IRF_CALLSTACK"] = "0";
-    const ProcessResult r = run_fault_harness(env, {"init", "kill-on-temporary:TERM", "return:0"});
+    // 25 s under TSan on an idle CI machine, over 60 s on a loaded one: 240 s before a kill.
+    const ProcessResult r =
+        run_fault_harness(env, {"init", "kill-on-temporary:TERM", "return:0"}, "", 240);
     ASSERT_NE(r.out.find("temporary seen"), std::string::npos)
         << "the signal did not arrive during the write: " << r.err;
     EXPECT_EQ(r.signal, SIGTERM) << r.err;
