@@ -24,6 +24,9 @@ struct IrmResult {
     std::string bound;       ///< "issue", "l1", "l2" or "hbm"; "" (JSON null) when undecided
     double roofline_pct = 0; ///< gips_warp / roofline at the bounding level, in percent (JSON null
                              ///< when the bound is undecided)
+
+    /// True when the kernel beat its own decided roofline: the ceilings are not its GPU's.
+    [[nodiscard]] bool above_roofline() const { return !bound.empty() && roofline_pct > 100.0; }
 };
 
 /// Global-memory wall: warp ld/st instructions per global sector, and its pattern name.

@@ -55,7 +55,7 @@ void note_lsu_bypass(const Counters& c, std::vector<std::string>& notes) {
 // Measured work cannot beat its own roofline: above 100% the ceilings are not this GPU's (or
 // are too low), and every verdict drawn from them is suspect (docs/model.md).
 void note_above_roofline(const KernelAnalysis& a, std::vector<std::string>& notes) {
-    if (a.irm && !a.irm->bound.empty() && a.irm->roofline_pct > 100.0) {
+    if (a.irm && a.irm->above_roofline()) {
         char buf[220];
         std::snprintf(buf, sizeof buf,
                       "irm.roofline_pct: %.1f%% of the roofline, above its ceiling: the ceilings "

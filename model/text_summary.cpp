@@ -74,9 +74,9 @@ std::string row(const KernelRecord& k, const std::string& label, std::size_t ran
     const bool irm = a != nullptr && a->irm && !a->irm->bound.empty();
     line += format(" %-6s", irm ? printable(a->irm->bound).c_str() : "-");
     // "!" marks a kernel above its roofline (ceilings of another GPU); the kernel's note says so.
-    line += !irm                         ? format(" %7s", "-")
-            : a->irm->roofline_pct > 100 ? format(" %5.0f%%!", a->irm->roofline_pct)
-                                         : format(" %6.1f%%", a->irm->roofline_pct);
+    line += !irm                       ? format(" %7s", "-")
+            : a->irm->above_roofline() ? format(" %5.0f%%!", a->irm->roofline_pct)
+                                       : format(" %6.1f%%", a->irm->roofline_pct);
     line +=
         format(" %-10s", a && a->walls.global ? printable(a->walls.global->pattern).c_str() : "-");
     // Conflict degree as "N-way", so it never reads like the "x" of a speedup.
@@ -302,8 +302,7 @@ std::string text_summary(const Profile& p, const SummaryView& view) {
     if (std::any_of(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(shown),
                     [](const KernelRecord* k) {
                         return k->analysis && k->analysis->irm &&
-                               !k->analysis->irm->bound.empty() &&
-                               k->analysis->irm->roofline_pct > 100;
+                               k->analysis->irm->above_roofline();
                     })) {
         out << "(roof% with ! = above 100% of the roofline: the ceilings are not this GPU's or "
                "too low; see its note below)\n";

@@ -39,7 +39,7 @@ std::string verdict_cells(const model::KernelRecord& k, const std::vector<std::s
     std::ostringstream out;
     out << " | " << (irm ? cell(a->irm->bound) : "-") << " | "
         << (irm ? format_number(a->irm->roofline_pct) + "%" +
-                      (a->irm->roofline_pct > 100 ? " (>100%!)" : "")
+                      (a->irm->above_roofline() ? " (>100%!)" : "")
                 : "-")
         << " | " << (a && a->walls.global ? cell(a->walls.global->pattern) : "-") << " | "
         << (a && a->walls.shared ? format_number(a->walls.shared->conflict_ways, 2) + "-way" : "-")
