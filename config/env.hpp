@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The IRF_* environment (DESIGN.md section 3): one option table, parsed once into a Config.
+// The IRF_* environment (docs/configuration.md): one option table, parsed once into a Config.
 #pragma once
 
 #include <cstdint>

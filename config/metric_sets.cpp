@@ -53,7 +53,7 @@ std::vector<MetricBinding> core_bindings(Family f) {
     // Thread blocks the sampled range ran: equal to the launch's grid when the range holds the
     // one kernel it claims to (issue #17 item 3, docs/cupti-notes.md).
     b.push_back({"ctas_launched", {"sm__ctas_launched.sum"}});
-    // LDGSTS (cp.async) copies global -> shared without LSU sectors in L1 (DESIGN.md section 5):
+    // LDGSTS (cp.async) copies global -> shared without LSU sectors in L1 (docs/model.md):
     // counted on Ampere and later, where the instruction exists.
     if (f != Family::gv100 && f != Family::tu10x) {
         b.push_back({"inst_ldgsts", {"smsp__inst_executed_op_ldgsts.sum"}});

@@ -16,7 +16,7 @@ enum class ChipFamily : std::uint8_t { gv100, tu10x, ga100, ga10x, ad10x, gh100,
 /// Metric groups: core and fp form the default set; pipe_mix and tensor_types are optional.
 enum class MetricGroup : std::uint8_t { core, fp, pipe_mix, tensor_types };
 
-/// One canonical counter (DESIGN.md section 4) and the CUPTI metrics whose sum gives it.
+/// One canonical counter (docs/metrics.md) and the CUPTI metrics whose sum gives it.
 struct MetricBinding {
     std::string canonical;
     std::vector<std::string> metrics; ///< summed; usually one name

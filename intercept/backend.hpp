@@ -36,7 +36,7 @@ enum class LaunchDecision : std::uint8_t {
     profile,   ///< run it inside a counter range
 };
 
-/// Counters of one profiled launch, canonical names (DESIGN.md section 4).
+/// Counters of one profiled launch, canonical names (docs/metrics.md).
 struct CounterSample {
     std::uint64_t correlation_id = 0;
     model::Counters counters;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Plain analysis result types: the verdicts model::analyze derives from counters and ceilings.
-// Field names mirror the JSON keys under `analysis` (DESIGN.md section 6, issue "The model").
+// Field names mirror the JSON keys under `analysis` (docs/output-schema.md).
 #pragma once
 
 #include <map>
@@ -15,7 +15,7 @@ struct PerLevel {
     std::optional<double> l1, l2, hbm;
 };
 
-/// Instruction Roofline verdict (instruction-roofline-gpus Eq. 2).
+/// Instruction Roofline verdict (docs/model.md: IRM Eq. 2).
 struct IrmResult {
     double gips_warp = 0;
     double gips_thread = 0;
@@ -47,7 +47,7 @@ struct Walls {
     std::optional<SharedWall> shared;
 };
 
-/// One precision's share of the FLOP roofline (hierarchical-roofline-gpus Eq. 2-4 per precision).
+/// One precision's share of the FLOP roofline (docs/model.md: HRM Eq. 2-4 per precision).
 struct PrecisionFlops {
     double flops = 0;                     ///< FLOPs of this precision
     double gflops = 0;                    ///< its FLOPs / kernel time
@@ -55,7 +55,7 @@ struct PrecisionFlops {
     std::optional<double> ceiling_gflops; ///< Perf_ceil (Eq. 3) or the tensor peak
 };
 
-/// Hierarchical FLOP roofline (hierarchical-roofline-gpus Eq. 2-7).
+/// Hierarchical FLOP roofline (docs/model.md: HRM Eq. 2-7).
 struct FlopsResult {
     std::map<std::string, PrecisionFlops> by_precision; ///< fp64, fp32, fp16, tensor_<type>
     double fp64 = 0, fp32 = 0, fp16 = 0, tensor = 0;    ///< FLOP counts
@@ -67,7 +67,7 @@ struct FlopsResult {
         precision; ///< fp64, fp32 or fp16: the CUDA-core precision with most FLOPs ("" = none)
 };
 
-/// Projected time of a kernel on another GPU (projection-upcoming-gpus Eq. 9).
+/// Projected time of a kernel on another GPU (docs/model.md: PROJ Eq. 9).
 struct Projection {
     std::string target; ///< ceilings key or file
     std::string basis;  ///< compute side on the source: "flops" or "instructions" (issue)
@@ -92,7 +92,7 @@ struct KernelAnalysis {
     std::optional<FlopsResult> flops;
     std::map<std::string, double>
         mix; ///< shares summing to 1: integer, fp32, fp64, fp16, ldst, tensor, other
-    std::map<std::string, double> kernel_ceilings; ///< projection-upcoming-gpus Eq. 2-8 values
+    std::map<std::string, double> kernel_ceilings; ///< docs/model.md: PROJ Eq. 2-8 values
     std::vector<Projection> projection;
     std::vector<std::string> missing; ///< "walls.global: no global ld/st counters", ...
     std::vector<std::string> notes;   ///< cautions about verdicts that are present (e.g. TMA)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Runs the whole model over a profile (DESIGN.md section 5).
+// Runs the whole model over a profile (docs/model.md).
 #include "model/analyze.hpp"
 #include "model/regions.hpp"
 
@@ -36,7 +36,7 @@ IrmCeilings irm_ceilings(const config::Ceilings& c) {
     return out;
 }
 
-// DESIGN.md section 5: TMA and LDGSTS copies reach L2 without LSU sectors in L1, so L1
+// docs/model.md, Known limits: TMA and LDGSTS copies reach L2 without LSU sectors in L1, so L1
 // intensity is overstated for such kernels. Say so when L2 traffic clearly exceeds L1 sectors.
 void note_lsu_bypass(const Counters& c, std::vector<std::string>& notes) {
     const auto l1 = counter_sum(

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Runs the whole model over a profile: every kernel gets its `analysis`, the profile its
-// `ceilings` (DESIGN.md section 5).
+// `ceilings` (docs/model.md).
 #pragma once
 
 #include <vector>

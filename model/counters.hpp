@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Reading canonical counters (DESIGN.md section 4) where any of them may be absent.
+// Reading canonical counters (docs/metrics.md) where any of them may be absent.
 #pragma once
 
 #include <initializer_list>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Hierarchical FLOP roofline (hierarchical-roofline-gpus Eq. 2-7; projection-upcoming-gpus Eq. 2).
+// Hierarchical FLOP roofline (docs/model.md: HRM Eq. 2-7; PROJ Eq. 2).
 #include "model/flop_roofline.hpp"
 
 #include <array>

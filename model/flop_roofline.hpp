@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Hierarchical FLOP roofline (hierarchical-roofline-gpus, section II, Eq. 2-7) and the FMA-mix
-// ceiling (projection-upcoming-gpus Eq. 2).
+// Hierarchical FLOP roofline (docs/model.md: HRM section II, Eq. 2-7) and the FMA-mix
+// ceiling (docs/model.md: PROJ Eq. 2).
 #pragma once
 
 #include <map>
@@ -31,7 +31,7 @@ namespace irf::model {
                                              double adds, double muls);
 
 /// Tensor instruction (HMMA) GIPS ceiling = tensor FLOP/s / FLOPs per instruction
-/// (125 TFLOP/s / 512 = 244 GIPS on V100, instruction-roofline-gpus section 4.x). 512 FLOPs per
+/// (125 TFLOP/s / 512 = 244 GIPS on V100, docs/model.md: IRM section 4). 512 FLOPs per
 /// instruction is Volta's HMMA only; other GPUs need it measured (tensor_ops / inst_tensor).
 [[nodiscard]] double hmma_gips(double tensor_tflops, double flops_per_instruction);
 

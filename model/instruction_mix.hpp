@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Instruction mix from the per-pipe warp instruction counters (instruction-roofline-gpus Fig. 6).
+// Instruction mix from the per-pipe warp instruction counters (docs/model.md: IRM Fig. 6).
 #pragma once
 
 #include <map>

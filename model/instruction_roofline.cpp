@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Instruction Roofline Model (instruction-roofline-gpus, section 3.1-3.2, Eq. 2).
+// Instruction Roofline Model (docs/model.md: IRM section 3.1-3.2, Eq. 2).
 #include "model/instruction_roofline.hpp"
 
 #include <algorithm>

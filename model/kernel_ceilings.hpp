@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Kernel-specific ceilings of projection-upcoming-gpus, section 2 (Eq. 1 and 3-8).
+// Kernel-specific ceilings (docs/model.md: PROJ section 2, Eq. 1 and 3-8).
 #pragma once
 
 #include <map>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Measured maxima over datasheet peaks (projection-upcoming-gpus section 4.1).
+// Measured maxima over datasheet peaks (docs/model.md: PROJ section 4.1).
 #include "model/measured_ceilings.hpp"
 
 #include <optional>

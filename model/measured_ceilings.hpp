@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Measured maxima over datasheet peaks (projection-upcoming-gpus section 4.1: the projection
+// Measured maxima over datasheet peaks (docs/model.md: PROJ section 4.1: the projection
 // uses Perf^Max and BW^Max, measured or published, and falls back to peaks only without them).
 #pragma once
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Thread predication ratio (instruction-roofline-gpus, section 3.2).
+// Thread predication ratio (docs/model.md: IRM section 3.2).
 #pragma once
 
 #include <optional>

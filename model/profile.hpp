@@ -14,7 +14,7 @@
 
 namespace irf::model {
 
-/// Canonical counter name (DESIGN.md section 4) -> value summed over the profiled launches.
+/// Canonical counter name (docs/metrics.md) -> value summed over the profiled launches.
 using Counters = std::map<std::string, double>;
 
 /// Grid, block, dynamic shared memory and registers of a launch.

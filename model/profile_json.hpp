@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// JSON reader and writer for irf.profile/v1 (DESIGN.md section 6), analysis keys included.
+// JSON reader and writer for irf.profile/v1 (docs/output-schema.md), analysis keys included.
 #pragma once
 
 #include <stdexcept>

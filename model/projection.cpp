@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Projection of a kernel's time onto a target GPU (projection-upcoming-gpus, section 3, Eq. 9).
+// Projection of a kernel's time onto a target GPU (docs/model.md: PROJ section 3, Eq. 9).
 #include "model/projection.hpp"
 
 #include <algorithm>

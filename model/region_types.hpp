@@ -22,7 +22,8 @@ struct KernelRegion {
 
 /// The analysis of a region rolled up from its kernels (model/regions.hpp).
 struct RegionAnalysis {
-    std::map<std::string, double> bound_shares; ///< IRM bound -> share of the region's time
+    std::map<std::string, double>
+        bound_shares; ///< Instruction Roofline bound -> share of the region's time
     std::uint64_t profiled_launches = 0;
     double profiled_time_ns = 0; ///< duration of the profiled launches
     double inst_warp = 0;        ///< warp instructions of the profiled launches

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Time a kernel needs from each resource of a GPU (hierarchical-roofline-gpus Eq. 2-4;
-// projection-upcoming-gpus Eq. 2-4; instruction-roofline-gpus Eq. 2).
+// Time a kernel needs from each resource of a GPU (docs/model.md: HRM Eq. 2-4;
+// PROJ Eq. 2-4; IRM Eq. 2).
 #include "model/resource_times.hpp"
 
 #include <algorithm>
@@ -63,7 +63,8 @@ std::optional<double> flop_time_ns(const Counters& counters, const config::Ceili
     }
     if (inst_tensor && *inst_tensor > 0 && !(tensor_flops > 0)) {
         // Tensor work was seen but not measured: its time is unknown, so the bound is undecided
-        // and the projection says so with low confidence (DESIGN section 4 collects the ops).
+        // and the projection says so with low confidence (docs/metrics.md: the tensor_types group
+        // collects the ops).
         unknown.push_back("flops: tensor instructions without tensor_ops_* counters");
         complete = false;
     }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Time a kernel needs from each resource of a GPU at its peak: the issue slots, the FLOP units of
-// each precision and the memory levels (hierarchical-roofline-gpus Eq. 2-4; projection-upcoming-
-// gpus Eq. 2-4; instruction-roofline-gpus Eq. 2). The slowest resource binds the kernel.
+// each precision and the memory levels (docs/model.md: HRM Eq. 2-4; PROJ Eq. 2-4; IRM Eq. 2). The
+// slowest resource binds the kernel.
 #pragma once
 
 #include <map>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The person-readable verdict of an analysed profile (<stem>.txt, DESIGN.md section 6).
+// The person-readable verdict of an analysed profile (<stem>.txt, docs/model.md).
 #pragma once
 
 #include <cstddef>

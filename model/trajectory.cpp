@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Roofline scaling trajectories (roofline-gpus-advanced-slides, "Roofline Scaling Trajectory").
+// Roofline scaling trajectories (docs/model.md: SLIDES "Roofline Scaling Trajectory").
 #include "model/trajectory.hpp"
 
 #include <algorithm>
@@ -168,7 +168,7 @@ struct Work {
     PerLevel ai;
 };
 
-// FLOPs per byte at one level (hierarchical-roofline-gpus Eq. 3): FLOPs / (sectors x 32 B).
+// FLOPs per byte at one level (docs/model.md: HRM Eq. 3): FLOPs / (sectors x 32 B).
 std::optional<double> flops_per_byte(const std::optional<double>& flops,
                                      const std::optional<double>& sectors) {
     if (!flops || !sectors) {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Writers of roofline scaling trajectories: the irf.trajectory/v1 JSON (DESIGN.md section 6) and
+// Writers of roofline scaling trajectories: the irf.trajectory/v1 JSON (docs/output-schema.md) and
 // a text table for people.
 #pragma once
 

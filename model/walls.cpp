@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Global and shared memory walls (instruction-roofline-gpus, 3.1-3.2).
+// Global and shared memory walls (docs/model.md: IRM 3.1-3.2).
 #include "model/walls.hpp"
 
 #include <algorithm>

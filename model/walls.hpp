@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Global and shared memory walls of the Instruction Roofline (instruction-roofline-gpus, 3.1-3.2).
+// Global and shared memory walls of the Instruction Roofline (docs/model.md: IRM 3.1-3.2).
 #pragma once
 
 #include <optional>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Kernel activity: buffer request/complete callbacks and record decoding (cupti.md section 4).
+// Kernel activity: buffer request/complete callbacks and record decoding (docs/cupti-notes.md F9).
 #include "intercept/cupti/activity.hpp"
 
 #include <atomic>

@@ -177,7 +177,7 @@ void CuptiBackend::stop() noexcept {
     }
     if (m_subscriber != nullptr && !m_cupti_failed) {
         // Profilers of live contexts are left to context destruction: at exit the driver may
-        // already be gone, and cuptiFinalize at exit is known to crash (cupti.md 6).
+        // already be gone, and cuptiFinalize at exit is known to crash (docs/cupti-notes.md F2).
         static_cast<void>(cuptiUnsubscribe(m_subscriber));
     }
     m_subscriber = nullptr;
@@ -207,7 +207,8 @@ void CuptiBackend::on_callback(CUpti_CallbackDomain domain, CUpti_CallbackId cbi
             const auto& cb = *static_cast<const CUpti_CallbackData*>(data);
             const bool enter = cb.callbackSite == CUPTI_API_ENTER;
             if (!is_launch_cbid(cbid)) {
-                // A teardown cbid: deliver records while the context is alive (cupti.md 1.3).
+                // A teardown cbid: deliver records while the context is alive (docs/cupti-notes.md
+                // F1).
                 if (enter && m_running) {
                     activity_flush(false);
                 }

@@ -161,7 +161,7 @@ private:
 
     // Sample exclusion per device: every launch holds its device's lock shared from ENTER to
     // EXIT, a profiled launch exclusive, so no other launch lands inside its Start/Stop window
-    // (cupti.md 3.3). A launch that gave up waiting bumps its slot's breach count.
+    // (docs/cupti-notes.md F6). A launch that gave up waiting bumps its slot's breach count.
     std::array<std::shared_timed_mutex, k_lock_slots> m_sample_locks;
     std::array<std::atomic<std::uint64_t>, k_lock_slots> m_breaches{};
     std::atomic<bool> m_profiling{true};

@@ -21,7 +21,7 @@ enum class LaunchKind : std::uint8_t {
 };
 
 /// One launch as read from the params struct; `function` is an opaque key (CUfunction or a
-/// CUkernel cast to CUfunction, see cupti.md 2.2).
+/// CUkernel cast to CUfunction, docs/cupti-notes.md F3).
 struct DecodedLaunch {
     LaunchKind kind = LaunchKind::kernel;
     CUfunction function = nullptr;

@@ -30,7 +30,7 @@ struct RangeReport {
     std::size_t dropped = 0;
 };
 
-/// Counter collection for one CUDA context (cupti.md 3.2). Not thread-safe: the backend
+/// Counter collection for one CUDA context (docs/cupti-notes.md F5). Not thread-safe: the backend
 /// serializes every call on it under its device's sample lock.
 class RangeProfiler {
 public:

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Range Profiler session per context (CUDA 13 cupti_range_profiler.h), cupti.md section 3.2.
+// Range Profiler session per context (CUDA 13 cupti_range_profiler.h), docs/cupti-notes.md F5.
 #include "intercept/cupti/range_profiler.hpp"
 
 #include <memory>
@@ -77,7 +77,7 @@ ProfilerStatus device_supported(CUdevice device) noexcept {
 }
 
 // Asked before any session is enabled on the context; also the earliest point where missing
-// counter permissions show (cupti.md 3.5).
+// counter permissions show (docs/cupti-notes.md F7).
 ProfilerStatus counter_availability(CUcontext context, std::vector<std::uint8_t>& image) noexcept {
     auto p = make_params<CUpti_Profiler_GetCounterAvailability_Params>(
         CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
@@ -135,7 +135,7 @@ ProfilerStatus ContextProfiler::setup(CUcontext context, CUdevice device, const 
         }
         ProfilerStatus status = device_supported(device);
         // One image per device, read once: asking again while another context of the device
-        // has a profiler enabled is not allowed (cupti.md 3.5).
+        // has a profiler enabled is not allowed (docs/cupti-notes.md F7).
         if (status.ok() && availability.empty()) {
             status = counter_availability(context, availability);
         }

@@ -19,7 +19,7 @@ namespace irf::intercept::cupti {
 /// range (discarded sample) instead of silently replacing the first.
 constexpr std::size_t k_max_ranges = 2;
 
-/// The RangeProfiler on CUPTI's Range Profiler API (cupti.md 3.2).
+/// The RangeProfiler on CUPTI's Range Profiler API (docs/cupti-notes.md F5).
 class ContextProfiler final : public RangeProfiler {
 public:
     ContextProfiler() = default;

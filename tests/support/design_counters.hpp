@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Test helper: DESIGN.md section 4's default canonical counters, typed out once so that tests
+// Test helper: the default canonical counters of docs/metrics.md, typed out once so that tests
 // check the product's tables against the contract rather than against the tables themselves.
 #pragma once
 

@@ -9,7 +9,7 @@ import json
 
 M = 1 << 20
 
-# Every canonical counter of the default set (DESIGN.md section 4); absent ones are zero.
+# Every canonical counter of the default set (docs/metrics.md); absent ones are zero.
 ZERO = {name: 0 for name in (
     "inst_global_ld inst_global_st inst_local_ld inst_local_st inst_shared_ld inst_shared_st "
     "sectors_global_ld sectors_global_st sectors_local_ld sectors_local_st wavefronts_shared_ld "

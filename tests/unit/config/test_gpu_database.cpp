@@ -63,7 +63,7 @@ TEST(GpuDatabase, ShipsEveryRequiredGpu) {
 }
 
 /// Per-SM FP32 and FP64 lanes per compute capability, written out independently of
-/// derive_ceilings (reference/gpu-ceilings.md section 0).
+/// derive_ceilings (docs/ceilings.md).
 std::pair<double, double> lanes(const std::string& cc) {
     if (cc == "7.0" || cc == "8.0") {
         return {64, 32};
@@ -113,7 +113,7 @@ TEST(GpuDatabase, EveryShippedEntryLoadsAndIsSelfConsistent) {
 
 TEST(GpuDatabase, SeedFiguresHold) {
     const auto dirs = shipped_dirs();
-    // V100: 80 x 4 x 1.53 GHz = 489.6 warp GIPS (instruction-roofline-gpus).
+    // V100: 80 x 4 x 1.53 GHz = 489.6 warp GIPS (docs/model.md: IRM).
     EXPECT_NEAR(load_shipped("v100-sxm2", dirs).warp_gips.value, 489.6, 0.05);
     // H100 SXM5 dense FP16: 132 x 4096 x 1.83 GHz = 989.43 TFLOP/s.
     const auto h100 = load_shipped("h100-sxm5", dirs);

@@ -40,7 +40,7 @@ TEST(MetricSets, ReferenceChipsCoverEveryFamily) {
     EXPECT_EQ(families.size(), 8u);
 }
 
-// DESIGN.md section 4 without the optional groups: 25 core + 9 FP counters on every chip, plus
+// The core and FP groups of docs/metrics.md: 25 core + 9 FP counters on every chip, plus
 // issue #17's ctas_launched (every chip) and inst_ldgsts (Ampere and later: LDGSTS exists there).
 TEST(MetricSets, DefaultSetHasEveryDesignCounter) {
     for (const auto& chip : reference_chips()) {
@@ -61,7 +61,7 @@ TEST(MetricSets, DefaultSetHasEveryDesignCounter) {
 TEST(MetricSets, GroupsAreTagged) {
     const auto core = group_bindings(ChipFamily::gh100, MetricGroup::core);
     const auto fp = group_bindings(ChipFamily::gh100, MetricGroup::fp);
-    EXPECT_EQ(core.size(), 27u); // DESIGN's 25 + ctas_launched + inst_ldgsts on GH100
+    EXPECT_EQ(core.size(), 27u); // docs/metrics.md's 25 + ctas_launched + inst_ldgsts on GH100
     EXPECT_EQ(fp.size(), 9u);
     for (const auto& b : fp) {
         EXPECT_EQ(b.group, MetricGroup::fp);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The three findings of issue 18 (model fidelity), reproduced on the shipped ceilings: each kernel
-// is projected on the resource that binds it (projection-upcoming-gpus Eq. 9 in time form, with
-// the per-precision compute time of hierarchical-roofline-gpus Eq. 2-3), and the L2 ceilings
+// is projected on the resource that binds it (docs/model.md: PROJ Eq. 9 in time form, with
+// the per-precision compute time of HRM Eq. 2-3), and the L2 ceilings
 // follow one method per die x SMs x clock (docs/ceilings.md).
 #include <gtest/gtest.h>
 
@@ -99,7 +99,7 @@ TEST(CeilingsDatabaseL2, Rtx4090Int8IsDense) {
 
 TEST(CeilingsDatabaseL2, PaperV100ErtFiguresAreSelectable) {
     const config::Ceilings ert = shipped("v100-sxm2-ert");
-    // instruction-roofline-gpus 3.1: 14000 / 2996 / 828 GB/s = 437.5 / 93.6 / 25.9 GTXN/s
+    // docs/model.md: IRM 3.1: 14000 / 2996 / 828 GB/s = 437.5 / 93.6 / 25.9 GTXN/s
     EXPECT_NEAR(gtxn_per_s(ert.l1_gbs->value), 437.5, 1e-9);
     EXPECT_NEAR(gtxn_per_s(ert.l2_gbs->value), 93.6, 0.05);
     EXPECT_NEAR(gtxn_per_s(ert.hbm_gbs->value), 25.9, 0.05);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// FLOP roofline (hierarchical-roofline-gpus Eq. 2-7), instruction mix and kernel ceilings
-// (projection-upcoming-gpus Eq. 2-8) against hand-computed values.
+// FLOP roofline (docs/model.md: HRM Eq. 2-7), instruction mix and kernel ceilings
+// (docs/model.md: PROJ Eq. 2-8) against hand-computed values.
 #include <numeric>
 
 #include <gtest/gtest.h>

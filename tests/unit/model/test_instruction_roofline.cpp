@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Instruction Roofline (instruction-roofline-gpus 3.1-3.2, Eq. 2) against hand-computed values.
+// Instruction Roofline (docs/model.md: IRM 3.1-3.2, Eq. 2) against hand-computed values.
 #include <gtest/gtest.h>
 
 #include "model/analyze.hpp"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Measured maxima are preferred over peaks (projection-upcoming-gpus section 4.1), and the
+// Measured maxima are preferred over peaks (docs/model.md: PROJ section 4.1), and the
 // profile says which were used.
 #include <gtest/gtest.h>
 

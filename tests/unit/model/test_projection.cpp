@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Projection (projection-upcoming-gpus Eq. 9) worked by hand for an HBM-bound, an issue-bound and
+// Projection (docs/model.md: PROJ Eq. 9) worked by hand for an HBM-bound, an issue-bound and
 // an integer-only kernel.
 #include <gtest/gtest.h>
 

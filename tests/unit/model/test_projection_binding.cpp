@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Projection on the resource that binds (issue, FLOPs per precision, L1, L2, HBM), worked by hand
-// on the seed papers' V100 (test_model_fixtures.hpp): hierarchical-roofline-gpus Eq. 2-4 per
-// precision, projection-upcoming-gpus Eq. 2-3 (Perf_ceil) and Eq. 9 in time form.
+// on the seed papers' V100 (test_model_fixtures.hpp), docs/model.md: HRM Eq. 2-4 per
+// precision, PROJ Eq. 2-3 (Perf_ceil) and Eq. 9 in time form.
 #include <gtest/gtest.h>
 
 #include <string>

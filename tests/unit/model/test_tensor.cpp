@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Tensor cores (issue 18 item 3): 512 FLOPs per instruction is Volta's HMMA only
-// (instruction-roofline-gpus section 4), and unmeasured tensor work leaves the bound undecided.
+// (docs/model.md: IRM section 4), and unmeasured tensor work leaves the bound undecided.
 #include <gtest/gtest.h>
 
 #include "model/analyze.hpp"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Roofline scaling trajectories (roofline-gpus-advanced-slides, "Roofline Scaling Trajectory")
+// Roofline scaling trajectories (docs/model.md: SLIDES "Roofline Scaling Trajectory")
 // against hand-computed values.
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Memory walls and predication (instruction-roofline-gpus 3.1-3.2) against hand-computed values.
+// Memory walls and predication (docs/model.md: IRM 3.1-3.2) against hand-computed values.
 #include <gtest/gtest.h>
 
 #include "model/predication.hpp"

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Instruction Roofline and memory-wall figures (instruction-roofline-gpus Fig. 2-4)."""
+"""Instruction Roofline and memory-wall figures (docs/model.md: IRM Fig. 2-4)."""
 import math
 from irfplot import marks
 from irfplot import regions as reg

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Hierarchical FLOP roofline per precision with the FMA-mix ceiling
-(hierarchical-roofline-gpus Fig. 2-3) and projection intervals per target
-(projection-upcoming-gpus Eq. 9)."""
+(docs/model.md: HRM Fig. 2-3) and projection intervals per target
+(docs/model.md: PROJ Eq. 9)."""
 from irfplot.figures import (LEVEL_MARKERS, LEVEL_NAMES, bounded, draw_bandwidth, draw_peak,
                              draw_point, finish, fmt_gflops, log_range)
 from irfplot import regions as reg

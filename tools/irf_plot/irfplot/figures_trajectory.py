@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Roofline scaling trajectories (roofline-gpus-advanced-slides, "Roofline Scaling Trajectory"):
+"""Roofline scaling trajectories (docs/model.md: SLIDES "Roofline Scaling Trajectory"):
 each kernel's points at increasing SM counts joined by arrows on the Instruction Roofline and on
 the FLOP roofline, with the ceilings of every SM count drawn faint (docs/trajectories.md)."""
 from irf.reader import ProfileError, printable, read_json

@@ -60,7 +60,7 @@ TEST(CounterMap, MapsARealChipSet) {
         values[i] = static_cast<double>(i + 1);
     }
     const auto counters = to_counters(bindings, names, values);
-    EXPECT_EQ(counters.size(), 36u); // DESIGN section 4: 25 core + 9 FP; ctas_launched, inst_ldgsts
+    EXPECT_EQ(counters.size(), 36u); // docs/metrics.md: 25 core + 9 FP; ctas_launched, inst_ldgsts
     EXPECT_DOUBLE_EQ(counters.at("inst_warp"), 1.0); // first metric in the list
 }
 
