@@ -41,11 +41,17 @@ std::vector<HazardCase> load_cases() {
     }
     std::vector<HazardCase> out;
     try {
-        for (const auto& j : nlohmann::json::parse(in).at("cases")) {
+        // The document outlives the loop: a range-for over a member of the temporary that
+        // parse() returns would read freed memory (the temporary dies before the loop runs).
+        const nlohmann::json document = nlohmann::json::parse(in);
+        for (const auto& j : document.at("cases")) {
             out.push_back(parse_case(j));
         }
     } catch (const nlohmann::json::exception& e) {
         throw std::runtime_error(path + ": " + e.what());
+    }
+    if (out.empty()) {
+        throw std::runtime_error(path + ": no case in \"cases\"");
     }
     return out;
 }
