@@ -53,10 +53,8 @@ DeviceInfo open_device(int index) {
     d.sms = prop.multiProcessorCount;
     d.l2_bytes = static_cast<std::uint64_t>(prop.l2CacheSize);
     d.memory_bytes = prop.totalGlobalMem;
-    // CUDA 13 dropped clockRate and memoryClockRate from cudaDeviceProp: use attributes (kHz).
+    // CUDA 13 dropped clockRate from cudaDeviceProp: use the attribute (kHz).
     d.max_clock_mhz = attribute(cudaDevAttrClockRate, index) / 1e3;
-    d.memory_clock_mhz = attribute(cudaDevAttrMemoryClockRate, index) / 1e3;
-    d.memory_bus_bits = attribute(cudaDevAttrGlobalMemoryBusWidth, index);
     std::size_t free_bytes = 0;
     std::size_t total = 0;
     check_cuda(cudaMemGetInfo(&free_bytes, &total), "cudaMemGetInfo");

@@ -22,9 +22,7 @@ struct DeviceInfo {
     int cc_major = 0;
     int cc_minor = 0;
     int sms = 0;
-    double max_clock_mhz = 0;    ///< cudaDevAttrClockRate (the boost clock)
-    double memory_clock_mhz = 0; ///< cudaDevAttrMemoryClockRate
-    int memory_bus_bits = 0;     ///< cudaDevAttrGlobalMemoryBusWidth
+    double max_clock_mhz = 0; ///< cudaDevAttrClockRate (the boost clock)
     std::uint64_t l2_bytes = 0;
     std::uint64_t memory_bytes = 0;
     std::uint64_t free_bytes = 0;

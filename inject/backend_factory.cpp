@@ -27,7 +27,6 @@ std::unique_ptr<intercept::Backend> make_backend(const config::Config& config) {
     }
 #ifdef IRF_HAVE_CUPTI
     intercept::CuptiOptions options;
-    options.log_level = static_cast<int>(config.log); // error 0, warn 1, info 2, debug 3
     options.collect_pipe_mix = config.metrics_pipe_mix;
     options.collect_tensor_types = config.metrics_tensor_types;
     return intercept::make_cupti_backend(options);

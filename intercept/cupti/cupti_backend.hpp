@@ -10,7 +10,6 @@ namespace irf::intercept {
 
 /// Options of the CUPTI backend, filled by the injection from the IRF_* environment.
 struct CuptiOptions {
-    int log_level = 1;                 ///< 0 quiet, 1 warnings, 2 info, 3 debug
     bool collect_pipe_mix = false;     ///< add the optional pipe-mix metric group
     bool collect_tensor_types = false; ///< add the optional tensor-ops-by-type group
 };

@@ -13,31 +13,29 @@
 namespace irf::intercept::cupti {
 namespace {
 
-// cuLaunchKernel, cuLaunchCooperativeKernel and their _ptsz twins share this field layout.
-template <class Params> DecodedLaunch decode_direct(const Params& p, bool per_thread) {
+// The params of cuLaunchKernel and cuLaunchCooperativeKernel (and their _ptsz twins), a
+// CUlaunchConfig and a CUDA_LAUNCH_PARAMS entry all name the launch shape with the same fields.
+template <class Function, class Shape>
+DecodedLaunch decode_shape(Function function, const Shape& s, bool per_thread) {
     DecodedLaunch d;
-    d.function = p.f;
-    d.config.grid = {p.gridDimX, p.gridDimY, p.gridDimZ};
-    d.config.block = {p.blockDimX, p.blockDimY, p.blockDimZ};
-    d.config.smem_bytes = p.sharedMemBytes;
-    d.stream = p.hStream;
+    d.function = function;
+    d.config.grid = {s.gridDimX, s.gridDimY, s.gridDimZ};
+    d.config.block = {s.blockDimX, s.blockDimY, s.blockDimZ};
+    d.config.smem_bytes = s.sharedMemBytes;
+    d.stream = s.hStream;
     d.per_thread_stream = per_thread;
     return d;
+}
+
+template <class Params> DecodedLaunch decode_direct(const Params& p, bool per_thread) {
+    return decode_shape(p.f, p, per_thread);
 }
 
 template <class Params> std::optional<DecodedLaunch> decode_ex(const Params& p, bool per_thread) {
     if (p.config == nullptr) {
         return std::nullopt;
     }
-    const CUlaunchConfig& c = *p.config;
-    DecodedLaunch d;
-    d.function = p.f;
-    d.config.grid = {c.gridDimX, c.gridDimY, c.gridDimZ};
-    d.config.block = {c.blockDimX, c.blockDimY, c.blockDimZ};
-    d.config.smem_bytes = c.sharedMemBytes;
-    d.stream = c.hStream;
-    d.per_thread_stream = per_thread;
-    return d;
+    return decode_shape(p.f, *p.config, per_thread);
 }
 
 std::optional<DecodedLaunch>
@@ -45,14 +43,8 @@ decode_multi_device(const cuLaunchCooperativeKernelMultiDevice_params& p) {
     if (p.launchParamsList == nullptr || p.numDevices == 0) {
         return std::nullopt;
     }
-    const CUDA_LAUNCH_PARAMS& l = p.launchParamsList[0];
-    DecodedLaunch d;
+    DecodedLaunch d = decode_shape(p.launchParamsList[0].function, p.launchParamsList[0], false);
     d.kind = LaunchKind::multi_device;
-    d.function = l.function;
-    d.config.grid = {l.gridDimX, l.gridDimY, l.gridDimZ};
-    d.config.block = {l.blockDimX, l.blockDimY, l.blockDimZ};
-    d.config.smem_bytes = l.sharedMemBytes;
-    d.stream = l.hStream;
     return d;
 }
 

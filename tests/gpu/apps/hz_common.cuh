@@ -35,6 +35,13 @@ inline unsigned* device_counter(const char* app) {
     return counter;
 }
 
+/// The start of every single-device hazard app: no arguments, a device, a counter set to 0.
+inline unsigned* begin(int argc, const char* app) {
+    no_arguments(argc, app);
+    ka::require_device(app);
+    return device_counter(app);
+}
+
 /// Launches hz_increment `launches` times on the default stream, synchronizing after each when
 /// `sync_each`.
 inline void launch_increments(unsigned* counter, unsigned launches, bool sync_each,
@@ -76,6 +83,21 @@ inline cudaGraphExec_t capture_increments(cudaStream_t stream, unsigned* counter
     cudaGraphExec_t exec = nullptr;
     ka::check(cudaGraphInstantiate(&exec, *graph, 0), "cudaGraphInstantiate", app);
     return exec;
+}
+
+/// Launches `exec` `replays` times on `stream`, then waits for the stream.
+inline void replay_graph(cudaGraphExec_t exec, cudaStream_t stream, unsigned replays,
+                         const char* app) {
+    for (unsigned i = 0; i < replays; ++i) {
+        ka::check(cudaGraphLaunch(exec, stream), "cudaGraphLaunch", app);
+    }
+    ka::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize", app);
+}
+
+/// Destroys an instantiated graph and the graph it came from.
+inline void destroy_graph(cudaGraphExec_t exec, cudaGraph_t graph, const char* app) {
+    ka::check(cudaGraphExecDestroy(exec), "cudaGraphExecDestroy", app);
+    ka::check(cudaGraphDestroy(graph), "cudaGraphDestroy", app);
 }
 
 } // namespace hz

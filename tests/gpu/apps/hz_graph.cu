@@ -16,23 +16,17 @@ constexpr unsigned k_replays = 5;
 } // namespace
 
 int main(int argc, char**) {
-    hz::no_arguments(argc, k_app);
-    ka::require_device(k_app);
-    unsigned* counter = hz::device_counter(k_app);
+    unsigned* counter = hz::begin(argc, k_app);
     cudaStream_t stream = nullptr;
     ka::check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "stream", k_app);
     cudaGraph_t graph = nullptr;
     cudaGraphExec_t exec = hz::capture_increments(stream, counter, k_nodes, &graph, k_app);
     nvtxRangePushA("decode");
     nvtxRangePushA("step");
-    for (unsigned i = 0; i < k_replays; ++i) {
-        ka::check(cudaGraphLaunch(exec, stream), "cudaGraphLaunch", k_app);
-    }
+    hz::replay_graph(exec, stream, k_replays, k_app);
     nvtxRangePop();
     nvtxRangePop();
-    ka::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize", k_app);
     const unsigned value = hz::read_counter(counter, k_app);
-    ka::check(cudaGraphExecDestroy(exec), "cudaGraphExecDestroy", k_app);
-    ka::check(cudaGraphDestroy(graph), "cudaGraphDestroy", k_app);
+    hz::destroy_graph(exec, graph, k_app);
     return hz::finish(k_app, value, k_nodes * k_replays);
 }

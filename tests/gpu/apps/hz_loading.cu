@@ -12,9 +12,7 @@ constexpr unsigned k_launches = 3;
 } // namespace
 
 int main(int argc, char**) {
-    hz::no_arguments(argc, k_app);
-    ka::require_device(k_app);
-    unsigned* counter = hz::device_counter(k_app);
+    unsigned* counter = hz::begin(argc, k_app);
     hz::launch_increments(counter, k_launches, true, k_app);
     return hz::finish(k_app, hz::read_counter(counter, k_app), k_launches);
 }

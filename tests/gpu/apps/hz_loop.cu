@@ -14,9 +14,7 @@ constexpr auto k_longest = std::chrono::minutes(10);
 } // namespace
 
 int main(int argc, char**) {
-    hz::no_arguments(argc, k_app);
-    ka::require_device(k_app);
-    unsigned* counter = hz::device_counter(k_app);
+    unsigned* counter = hz::begin(argc, k_app);
     const auto start = std::chrono::steady_clock::now();
     for (unsigned i = 0; std::chrono::steady_clock::now() - start < k_longest; ++i) {
         hz::hz_increment<<<1, 32>>>(counter);

@@ -11,9 +11,7 @@ constexpr unsigned k_launches = 3;
 } // namespace
 
 int main(int argc, char**) {
-    hz::no_arguments(argc, k_app);
-    ka::require_device(k_app);
-    unsigned* counter = hz::device_counter(k_app);
+    unsigned* counter = hz::begin(argc, k_app);
     hz::launch_increments(counter, k_launches, false, k_app);
     std::printf("%s: ok: %u launches queued, exiting without a synchronize\n", k_app, k_launches);
     return 0;

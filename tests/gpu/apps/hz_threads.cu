@@ -38,9 +38,7 @@ void memsetter(void* buffer) {
 } // namespace
 
 int main(int argc, char**) {
-    hz::no_arguments(argc, k_app);
-    ka::require_device(k_app);
-    unsigned* counter = hz::device_counter(k_app);
+    unsigned* counter = hz::begin(argc, k_app);
     void* buffer = nullptr;
     ka::check(cudaMalloc(&buffer, k_memset_bytes), "cudaMalloc buffer", k_app);
     std::vector<std::thread> threads;

@@ -60,10 +60,7 @@ template <int K> bool run_variant(const char* variant, float* d_out) {
             want += word_value(load_index(g & 31, r, K));
         }
         if (out[std::size_t(g)] != float(want)) {
-            return ka::report(k_app, variant, false,
-                              "thread " + std::to_string(g) + " got " +
-                                  std::to_string(out[std::size_t(g)]) + ", want " +
-                                  std::to_string(want));
+            return ka::report_wrong(k_app, variant, "thread", g, out[std::size_t(g)], want);
         }
     }
     return ka::report(k_app, variant, true, "");

@@ -112,10 +112,7 @@ bool run_fma() {
             want += x[k];
         }
         if (out[std::size_t(g)] != want) {
-            return ka::report(k_app, "fma", false,
-                              "thread " + std::to_string(g) + " got " +
-                                  std::to_string(out[std::size_t(g)]) + ", want " +
-                                  std::to_string(want));
+            return ka::report_wrong(k_app, "fma", "thread", g, out[std::size_t(g)], want);
         }
     }
     return ka::report(k_app, "fma", true, "");

@@ -2,7 +2,7 @@
 // Known-answer app: a branch taken by half of each warp vs the same result by arithmetic select.
 //
 // branch_half runs a chain of k_fmas dependent FMAs only in the even lanes, so about half of
-// the thread slots of the work are predicated off (predication ~0.5, instruction-roofline-gpus
+// the thread slots of the work are predicated off (predication ~0.5, docs/model.md: IRM
 // GSRB_BRANCH). select_half computes the chain in every lane and keeps it in the even lanes by
 // masking the bits (predication 1.0, twice the FMAs: GSRB_FP). Both write identical results.
 #include <cmath>
@@ -73,10 +73,7 @@ bool run_variant(const char* variant, Kernel kernel, float* d_out) {
         const float x = input_value(g);
         const float want = (g & 1) == 0 ? host_chain(x, a, b) : x;
         if (out[std::size_t(g)] != want) {
-            return ka::report(k_app, variant, false,
-                              "thread " + std::to_string(g) + " got " +
-                                  std::to_string(out[std::size_t(g)]) + ", want " +
-                                  std::to_string(want));
+            return ka::report_wrong(k_app, variant, "thread", g, out[std::size_t(g)], want);
         }
     }
     return ka::report(k_app, variant, true, "");

@@ -57,6 +57,16 @@ inline bool report(const char* app, const char* variant, bool ok, const std::str
     return ok;
 }
 
+/// Reports a wrong element of a variant's output ("thread 3 got 1.0, want 2.0") as a failure;
+/// returns false.
+template <typename Index, typename Got, typename Want>
+bool report_wrong(const char* app, const char* variant, const char* unit, Index index, Got got,
+                  Want want) {
+    return report(app, variant, false,
+                  std::string(unit) + " " + std::to_string(index) + " got " + std::to_string(got) +
+                      ", want " + std::to_string(want));
+}
+
 /// Prints the usage line listing the variants and returns the usage exit code.
 /// True when the command line is wrong: more than one argument, or a variant not in `variants`
 /// (no argument selects every variant).

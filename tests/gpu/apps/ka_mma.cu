@@ -76,9 +76,7 @@ int main(int argc, char** argv) {
     const float want = float(k_iters) * 16.0f * a * b;
     for (std::size_t i = 0; i < n; ++i) {
         if (out[i] != want) {
-            ka::report(k_app, "mma", false,
-                       "element " + std::to_string(i) + " got " + std::to_string(out[i]) +
-                           ", want " + std::to_string(want));
+            ka::report_wrong(k_app, "mma", "element", i, out[i], want);
             return ka::k_exit_wrong;
         }
     }

@@ -62,9 +62,7 @@ bool run_variant(const char* variant, const T* d_in, T* d_out, const std::vector
             }
         }
         if (out[w] != want) {
-            return ka::report(k_app, variant, false,
-                              "warp " + std::to_string(w) + " got " + std::to_string(out[w]) +
-                                  ", want " + std::to_string(want));
+            return ka::report_wrong(k_app, variant, "warp", w, out[w], want);
         }
     }
     return ka::report(k_app, variant, true, "");

@@ -4,7 +4,7 @@
 // Each thread scores two 32-base sequences (2 bits a base, derived from an integer hash of its
 // index) with match +2, mismatch -1, linear gap -1, keeping one DP row in registers. No
 // floating-point instruction, no global load, one global store per thread: issue-bound, integer
-// pipes only (instruction-roofline-gpus section 4.4, ADEPT).
+// pipes only (docs/model.md: IRM section 4.4, ADEPT).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -87,9 +87,7 @@ int main(int argc, char** argv) {
     for (int g = 0; g < k_threads; ++g) {
         const int want = sw_score(sequence(2u * unsigned(g)), sequence(2u * unsigned(g) + 1u));
         if (out[std::size_t(g)] != want) {
-            ka::report(k_app, "sw", false,
-                       "thread " + std::to_string(g) + " got " +
-                           std::to_string(out[std::size_t(g)]) + ", want " + std::to_string(want));
+            ka::report_wrong(k_app, "sw", "thread", g, out[std::size_t(g)], want);
             return ka::k_exit_wrong;
         }
     }

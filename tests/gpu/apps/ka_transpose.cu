@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Known-answer app: 1024 x 1024 fp32 transpose, naive, tiled (32x32) and padded (32x33).
 //
-// 32 x 8 threads move a 32 x 32 tile, four rows each (instruction-roofline-gpus section 4.3).
+// 32 x 8 threads move a 32 x 32 tile, four rows each (docs/model.md: IRM section 4.3).
 // Per warp: 4 global loads and 4 global stores; the tiled kernels add 4 shared stores (rows,
 // conflict-free) and 4 shared loads (columns: 32-way conflicts at row pitch 32, none at 33).
 // Naive stores hit one sector per lane (row pitch 4096 bytes).
