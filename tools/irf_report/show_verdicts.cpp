@@ -167,6 +167,48 @@ std::string resource_times(const std::map<std::string, double>& times) {
     return out.empty() ? "-" : out;
 }
 
+/// "hbm -> l1"; "?" for a side left undecided, "-" when the profile records neither (older).
+std::string bounds(const model::Projection& p) {
+    if (p.bound_source.empty() && p.bound_target.empty()) {
+        return "-";
+    }
+    return (p.bound_source.empty() ? "?" : p.bound_source) + " -> " +
+           (p.bound_target.empty() ? "?" : p.bound_target);
+}
+
+/// The reasons behind the projections, each once with the targets it applies to ("all" when
+/// every target has it: the basis is usually the same everywhere), then resource times.
+std::vector<std::string> projection_notes(const std::vector<model::Projection>& projections) {
+    std::vector<std::pair<std::string, std::vector<std::string>>> folded;
+    for (const model::Projection& p : projections) {
+        for (const std::string& note : p.notes) {
+            auto it = std::find_if(folded.begin(), folded.end(),
+                                   [&note](const auto& entry) { return entry.first == note; });
+            if (it == folded.end()) {
+                folded.push_back({note, {}});
+                it = folded.end() - 1;
+            }
+            it->second.push_back(p.target);
+        }
+    }
+    std::vector<std::string> lines;
+    for (const auto& [note, targets] : folded) {
+        std::string who = targets.size() == projections.size() && targets.size() > 1 ? "all" : "";
+        for (std::size_t i = 0; who.empty() && i < targets.size(); ++i) {
+            who += (i ? ", " : "") + targets[i];
+        }
+        lines.push_back(who + ": " + note);
+    }
+    for (const model::Projection& p : projections) {
+        if (!p.resource_ns_target.empty()) {
+            lines.push_back(p.target + ": resource times here " +
+                            resource_times(p.resource_ns_source) + "; there " +
+                            resource_times(p.resource_ns_target));
+        }
+    }
+    return lines;
+}
+
 ShowSection projections(const model::KernelRecord& k) {
     ShowSection s{"Projections of the total time (point estimate in [low, high])",
                   {"target", "projected", "low", "high", "speedup", "confidence", "basis",
@@ -176,20 +218,9 @@ ShowSection projections(const model::KernelRecord& k) {
     for (const model::Projection& p : k.analysis->projection) {
         s.rows.push_back({p.target, format_time(p.time_point_ns), format_time(p.time_low_ns),
                           format_time(p.time_high_ns), speedup(p.speedup_point), p.confidence,
-                          p.basis,
-                          (p.bound_source.empty() ? "?" : p.bound_source) + " -> " +
-                              (p.bound_target.empty() ? "?" : p.bound_target)});
+                          p.basis, bounds(p)});
     }
-    for (const model::Projection& p : k.analysis->projection) {
-        for (const std::string& note : p.notes) {
-            s.lines.push_back(p.target + ": " + note);
-        }
-        if (!p.resource_ns_target.empty()) {
-            s.lines.push_back(p.target + ": resource times here " +
-                              resource_times(p.resource_ns_source) + "; there " +
-                              resource_times(p.resource_ns_target));
-        }
-    }
+    s.lines = projection_notes(k.analysis->projection);
     return s;
 }
 
