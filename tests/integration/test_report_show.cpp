@@ -6,19 +6,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tests/support/run_process.hpp"
+#include "tests/integration/report_in_golden.hpp"
 
 namespace {
 
-const std::string s_golden_dir = IRF_TEST_DATA_DIR "/golden";
-
 irf::test::ProcessResult report(const std::vector<std::string>& args, bool expect_error = false) {
-    std::vector<std::string> argv{IRF_REPORT_BIN};
-    argv.insert(argv.end(), args.begin(), args.end());
-    irf::test::RunOptions options;
-    options.cwd = s_golden_dir; // relative names keep messages free of paths
-    options.expect_irf_error = expect_error;
-    return irf::test::run_process(argv, options);
+    return irf::test::report_in_golden(args, expect_error);
 }
 
 bool has(const std::string& text, const std::string& needle) {
