@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/integration/report_in_golden.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace {
 
@@ -117,6 +118,23 @@ TEST(ReportShow, UnprofiledKernelSaysSo) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_TRUE(has(r.out, "launches  8 (0 profiled)")) << r.out;
     EXPECT_TRUE(has(r.out, "no counters: no launch of this kernel was profiled")) << r.out;
+}
+
+TEST(ReportShow, ControlCharactersInNamesAreEscaped) {
+    // A kernel name that would retitle the terminal (OSC 0) and colour it (CSI) if printed raw.
+    auto profile = nlohmann::json::parse(
+        irf::test::read_file(std::string(IRF_TEST_DATA_DIR) + "/golden/tools_profile_before.json"));
+    profile["kernels"][0]["name"] = "void evil\x1b]0;owned\x07_kernel\x1b[31m(int)";
+    irf::test::TempDir dir;
+    const std::string path = (dir / "evil.json").string();
+    irf::test::write_file(path, profile.dump());
+    for (const char* format : {"text", "md"}) {
+        const auto r = report({"show", path, "evil", "--format", format});
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << format;
+        EXPECT_EQ(r.out.find('\x07'), std::string::npos) << format;
+        EXPECT_TRUE(has(r.out, "_kernel")) << r.out;
+    }
 }
 
 TEST(ReportShow, JsonIsTheKernelsObject) {
