@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // irf-calibrate: measures the local GPU's ceilings and writes them as irf.ceilings/v1 YAML.
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +13,7 @@
 #include "calibrate/device_info.hpp"
 #include "calibrate/identity.hpp"
 #include "common/cli.hpp"
+#include "common/time_format.hpp"
 #include "config/ceilings_yaml.hpp"
 #include "config/gpu_database.hpp"
 
@@ -97,7 +99,13 @@ int run(const Options& o) {
     settings.date = utc_date();
     auto ceilings =
         identity(device, irf::config::gpus_dirs(exe_dir()), settings.tool, settings.quick);
+    const auto started = std::chrono::steady_clock::now();
     const auto failures = run_benchmarks(device, names, settings, ceilings, std::cerr);
+    const std::chrono::duration<double, std::nano> elapsed =
+        std::chrono::steady_clock::now() - started;
+    // The run's length in the tools' one time format (common/time_format.hpp).
+    std::cerr << "[irf-calibrate] " << names.size() << " benchmarks in "
+              << irf::common::format_time(elapsed.count()) << "\n";
     for (const auto& warning : complete(ceilings, settings.date)) {
         std::cerr << "[irf-calibrate] warning: " << warning << "\n";
     }

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "common/log.hpp"
+#include "common/time_format.hpp"
 #include "intercept/collector.hpp"
 #include "intercept/nvtx_stack.hpp"
 #include "model/regions.hpp"
@@ -85,7 +86,7 @@ model::KernelRecord to_record(const KernelStats& k, Symbolizer& symbolizer, int 
         r.time_ns = to_time_stats(k.warm, total);
         if (k.cold.count > 0) {
             r.notes.push_back("first launch excluded from min/mean/max (lazy module loading): " +
-                              std::to_string(static_cast<long long>(k.cold.total)) + " ns");
+                              common::format_time(k.cold.total));
         }
     } else if (k.cold.count > 0) {
         r.time_ns = to_time_stats(k.cold, total);

@@ -10,10 +10,12 @@
 #include <sstream>
 
 #include "common/text_safety.hpp"
+#include "common/time_format.hpp"
 #include "model/kernel_labels.hpp"
 
 namespace irf::model {
 
+using common::format_time;
 using common::printable;
 using common::utf8_length;
 using common::utf8_prefix;
@@ -32,16 +34,6 @@ std::string format(const char* fmt, ...) {
     std::vsnprintf(buf, sizeof buf, fmt, args);
     va_end(args);
     return buf;
-}
-
-std::string duration(double ns) {
-    if (ns >= 1e9) {
-        return format("%.2f s", ns / 1e9);
-    }
-    if (ns >= 1e6) {
-        return format("%.2f ms", ns / 1e6);
-    }
-    return ns >= 1e3 ? format("%.1f us", ns / 1e3) : format("%.0f ns", ns);
 }
 
 // Width of a projection column: its "->name" header, at least 8.
@@ -67,9 +59,13 @@ std::vector<std::string> target_names(const Profile& p) {
 std::string row(const KernelRecord& k, const std::string& label, std::size_t rank, double total_ns,
                 const std::vector<std::string>& targets) {
     const double pct = total_ns > 0 ? 100.0 * k.time_ns.total / total_ns : 0.0;
+    // Per-launch mean, min and max beside the total: a kernel whose total hides one slow launch
+    // (module load, a cold cache) reads differently from one that is uniformly slow.
     std::string line =
-        format("%3zu  %-40s %10s %5.1f%% %9llu", rank, label.c_str(),
-               duration(k.time_ns.total).c_str(), pct, static_cast<unsigned long long>(k.launches));
+        format("%3zu  %-40s %9s %5.1f%% %8llu %9s %9s %9s", rank, label.c_str(),
+               format_time(k.time_ns.total).c_str(), pct,
+               static_cast<unsigned long long>(k.launches), format_time(k.time_ns.mean).c_str(),
+               format_time(k.time_ns.min).c_str(), format_time(k.time_ns.max).c_str());
     const KernelAnalysis* a = k.analysis ? &*k.analysis : nullptr;
     const bool irm = a != nullptr && a->irm && !a->irm->bound.empty();
     line += format(" %-6s", irm ? printable(a->irm->bound).c_str() : "-");
@@ -82,7 +78,8 @@ std::string row(const KernelRecord& k, const std::string& label, std::size_t ran
     // Conflict degree as "N-way", so it never reads like the "x" of a speedup.
     line += a && a->walls.shared ? format(" %4.1f-way", a->walls.shared->conflict_ways)
                                  : format(" %8s", "-");
-    line += a && a->predication ? format(" %5.2f", *a->predication) : format(" %5s", "-");
+    // Predication as the share of threads active per warp instruction (100% = none predicated).
+    line += a && a->predication ? format(" %6.1f%%", 100.0 * *a->predication) : format(" %7s", "-");
     for (const std::string& t : targets) {
         std::string cell = "-";
         for (const Projection& p : a ? a->projection : std::vector<Projection>{}) {
@@ -193,10 +190,10 @@ std::string projection_section(const Profile& p, const std::vector<std::string>&
                   "speedup", "low-confidence");
     for (const TargetTotal& t : totals) {
         out += format("  %-20s %10s %10s %10s - %-8s %7.2fx %zu of %zu\n",
-                      utf8_prefix(printable(t.target), 20).c_str(), duration(t.source_ns).c_str(),
-                      duration(t.point_ns).c_str(), duration(t.low_ns).c_str(),
-                      duration(t.high_ns).c_str(), t.source_ns / t.point_ns, t.low_confidence,
-                      t.kernels);
+                      utf8_prefix(printable(t.target), 20).c_str(),
+                      format_time(t.source_ns).c_str(), format_time(t.point_ns).c_str(),
+                      format_time(t.low_ns).c_str(), format_time(t.high_ns).c_str(),
+                      t.source_ns / t.point_ns, t.low_confidence, t.kernels);
     }
     return out;
 }
@@ -237,7 +234,7 @@ std::string regions_section(const Profile& p, std::size_t top, double total) {
         const bool gips = r.analysis && r.analysis->gips_warp;
         out += format(
             "%3zu  %-40s %10s %6.1f %9llu %7llu %9s  %s\n", i + 1, path.c_str(),
-            duration(r.time_ns).c_str(), total > 0 ? 100.0 * r.time_ns / total : 0.0,
+            format_time(r.time_ns).c_str(), total > 0 ? 100.0 * r.time_ns / total : 0.0,
             static_cast<unsigned long long>(r.launches), static_cast<unsigned long long>(r.kernels),
             gips ? format("%.1f", *r.analysis->gips_warp).c_str() : "-", bound_shares(r).c_str());
     }
@@ -285,10 +282,10 @@ std::string text_summary(const Profile& p, const SummaryView& view) {
                      : view.order == KernelOrder::roofline ? "% of roofline"
                                                            : "time";
     out << "\nTop " << shown << " of " << order.size() << " kernels by " << by << " (total "
-        << duration(total) << ")\n";
-    std::string header =
-        format("%3s  %-40s %10s %6s %9s %-6s %7s %-10s %8s %5s", "#", "kernel", "time", "time%",
-               "launches", "bound", "roof%", "global", "shared", "pred");
+        << format_time(total) << ")\n";
+    std::string header = format("%3s  %-40s %9s %6s %8s %9s %9s %9s %-6s %7s %-10s %8s %7s", "#",
+                                "kernel", "total", "time%", "launches", "mean", "min", "max",
+                                "bound", "roof%", "global", "shared", "active%");
     for (const std::string& t : targets) {
         header += format(" %*s", target_width(t), ("->" + utf8_prefix(printable(t), 30)).c_str());
     }
@@ -298,6 +295,15 @@ std::string text_summary(const Profile& p, const SummaryView& view) {
     }
     if (!targets.empty()) {
         out << "(->target: projected speedup, point estimate; ? = low confidence)\n";
+    }
+    if (std::any_of(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(shown),
+                    [](const KernelRecord* k) {
+                        return std::any_of(k->notes.begin(), k->notes.end(), [](const auto& n) {
+                            return n.rfind("first launch excluded", 0) == 0;
+                        });
+                    })) {
+        out << "(mean/min/max per launch leave out first launches that loaded the module; the "
+               "total keeps them)\n";
     }
     if (std::any_of(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(shown),
                     [](const KernelRecord* k) {

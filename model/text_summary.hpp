@@ -19,9 +19,10 @@ struct SummaryView {
     common::NameMode names = common::NameMode::function;
 };
 
-/// A table of the `top` kernels by total time (time %, launches, bound, % of roofline, global
-/// wall pattern, shared conflict ways, predication, projected speedup per target), then coverage
-/// and warnings. Kernels without analysis show "-" in the verdict columns.
+/// A table of the `top` kernels by total time (time %, launches, per-launch mean/min/max, bound,
+/// % of roofline, global wall pattern, shared conflict ways, active threads %, projected speedup
+/// per target), then coverage and warnings. Kernels without analysis show "-" in the verdict
+/// columns.
 [[nodiscard]] std::string text_summary(const Profile& profile, const SummaryView& view = {});
 
 } // namespace irf::model

@@ -151,6 +151,12 @@ TEST_F(FaultTools, CompareAndCsvRefuseHostileProfiles) {
     }
 }
 
+TEST_F(FaultTools, ShowRefusesHostileProfiles) {
+    for (const Hostile& h : hostile_json()) {
+        expect_refused({IRF_REPORT_BIN, "show", write_input(h).string(), "transpose"}, h.name);
+    }
+}
+
 TEST_F(FaultTools, CeilingsRefusesHostileYaml) {
     for (const Hostile& h : hostile_yaml()) {
         expect_refused({IRF_REPORT_BIN, "ceilings", write_input(h).string()}, h.name);

@@ -5,20 +5,13 @@
 
 #include <algorithm>
 
-#include "tests/support/run_process.hpp"
+#include "tests/integration/report_in_golden.hpp"
 #include "tests/support/temp_dir.hpp"
 
 namespace {
 
-const std::string s_golden_dir = IRF_TEST_DATA_DIR "/golden";
-
 irf::test::ProcessResult report(const std::vector<std::string>& args, bool expect_error = false) {
-    std::vector<std::string> argv{IRF_REPORT_BIN};
-    argv.insert(argv.end(), args.begin(), args.end());
-    irf::test::RunOptions options;
-    options.cwd = s_golden_dir; // relative names keep headers free of paths
-    options.expect_irf_error = expect_error;
-    return irf::test::run_process(argv, options);
+    return irf::test::report_in_golden(args, expect_error);
 }
 
 std::size_t count(const std::string& text, const std::string& needle) {
@@ -70,9 +63,9 @@ TEST(ReportViews, CeilingsOfAnotherChipAreAWarningAndAMistypedNameAGuess) {
 TEST(ReportViews, AnalyzeMarkdownTable) {
     const auto r = report({"analyze", "tools_profile_before.json", "--format", "md", "--top", "3"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_NE(r.out.find("| # | kernel | time | time % |"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("| # | kernel | total time | time % |"), std::string::npos) << r.out;
     // transpose_naive: 12 ms of 42.85 ms = 28.0%, 12 ms / 10 launches = 1.2 ms per launch.
-    EXPECT_NE(r.out.find("| 2 | `transpose_naive<...>` | 12 ms | 28% | 10 | 1.2 ms | hbm |"),
+    EXPECT_NE(r.out.find("| 2 | `transpose_naive<...>` | 12.0 ms | 28% | 10 | 1.20 ms |"),
               std::string::npos)
         << r.out;
     EXPECT_NE(r.out.find("3 of 6 kernels"), std::string::npos);
@@ -104,8 +97,9 @@ TEST(ReportViews, CompareTopTotalsAndMarkdown) {
     const auto md = report({"compare", "tools_profile_before.json", "tools_profile_after.json",
                             "--format", "md", "-k", "transpose_naive"});
     ASSERT_EQ(md.exit_code, 0) << md.err;
-    EXPECT_NE(md.out.find("| `transpose_naive<...>` | 12 ms | 9 ms | 1.33x faster | hbm -> l2 |"),
-              std::string::npos)
+    EXPECT_NE(
+        md.out.find("| `transpose_naive<...>` | 12.0 ms | 9.00 ms | 1.33x faster | hbm -> l2 |"),
+        std::string::npos)
         << md.out;
     EXPECT_EQ(md.out.find("transpose_coalesced"), std::string::npos); // -k kept one kernel
 }

@@ -45,9 +45,9 @@ TEST(ToolsCli, CompareMatchesGolden) {
     EXPECT_TRUE(irf::test::matches_golden("tools_compare.txt", r.out));
     // Hand-computed: transpose_naive 12 -> 9 ms is (9 - 12) / 12 = -25.0%, 12 / 9 = 1.33x faster;
     // transpose_coalesced 5.5 -> 1.6 ms is (1.6 - 5.5) / 5.5 = -70.9%, 5.5 / 1.6 = 3.44x faster.
-    EXPECT_NE(r.out.find("12 ms -> 9 ms (-25.0%)"), std::string::npos);
+    EXPECT_NE(r.out.find("12.0 ms -> 9.00 ms (-25.0%)"), std::string::npos);
     EXPECT_NE(r.out.find("l2; 1.33x faster"), std::string::npos);
-    EXPECT_NE(r.out.find("5.5 ms -> 1.6 ms (-70.9%)"), std::string::npos);
+    EXPECT_NE(r.out.find("5.50 ms -> 1.60 ms (-70.9%)"), std::string::npos);
     EXPECT_NE(r.out.find("-way; 3.44x faster"), std::string::npos);
 }
 

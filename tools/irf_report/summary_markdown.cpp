@@ -9,16 +9,16 @@
 #include "tools/irf_report/tools_common.hpp"
 
 namespace irf::report {
-namespace {
 
-// A cell: escaped for the terminal, '|' escaped for the table.
-std::string cell(const std::string& text) {
+std::string markdown_cell(const std::string& text) {
     std::string out;
     for (char c : common::printable(text)) {
         out += c == '|' ? std::string("\\|") : std::string(1, c);
     }
     return out;
 }
+
+namespace {
 
 std::vector<std::string> targets_of(const model::Profile& p) {
     std::vector<std::string> out;
@@ -37,13 +37,13 @@ std::string verdict_cells(const model::KernelRecord& k, const std::vector<std::s
     const model::KernelAnalysis* a = k.analysis ? &*k.analysis : nullptr;
     const bool irm = a && a->irm && !a->irm->bound.empty();
     std::ostringstream out;
-    out << " | " << (irm ? cell(a->irm->bound) : "-") << " | "
+    out << " | " << (irm ? markdown_cell(a->irm->bound) : "-") << " | "
         << (irm ? format_number(a->irm->roofline_pct) + "%" +
                       (a->irm->above_roofline() ? " (>100%!)" : "")
                 : "-")
-        << " | " << (a && a->walls.global ? cell(a->walls.global->pattern) : "-") << " | "
+        << " | " << (a && a->walls.global ? markdown_cell(a->walls.global->pattern) : "-") << " | "
         << (a && a->walls.shared ? format_number(a->walls.shared->conflict_ways, 2) + "-way" : "-")
-        << " | " << (a ? format_number(a->predication, 2) : "-");
+        << " | " << (a && a->predication ? format_number(100.0 * *a->predication) + "%" : "-");
     for (const std::string& t : targets) {
         std::string speedup = "-";
         for (const model::Projection& p : a ? a->projection : std::vector<model::Projection>{}) {
@@ -68,24 +68,25 @@ std::string summary_markdown(const model::Profile& p, const model::SummaryView& 
         total += std::max(0.0, k.time_ns.total);
     }
     std::ostringstream out;
-    out << "### irf: " << cell(p.app.empty() ? "(unknown app)" : p.app) << " on "
-        << cell(p.gpu.name.empty() ? "(unknown GPU)" : p.gpu.name) << "\n\n"
-        << "| # | kernel | time | time % | launches | mean per launch | bound | % of roofline "
-           "| global | shared conflicts | predication |";
-    std::string rule = "|---:|---|---:|---:|---:|---:|---|---:|---|---:|---:|";
+    out << "### irf: " << markdown_cell(p.app.empty() ? "(unknown app)" : p.app) << " on "
+        << markdown_cell(p.gpu.name.empty() ? "(unknown GPU)" : p.gpu.name) << "\n\n"
+        << "| # | kernel | total time | time % | launches | mean | min | max | bound "
+           "| % of roofline | global | shared conflicts | active threads |";
+    std::string rule = "|---:|---|---:|---:|---:|---:|---:|---:|---|---:|---|---:|---:|";
     for (const std::string& t : targets) {
-        out << " speedup on " << cell(t) << " |";
+        out << " speedup on " << markdown_cell(t) << " |";
         rule += "---:|";
     }
     out << "\n" << rule << "\n";
     const std::size_t shown = std::min(view.top, order.size());
     for (std::size_t n = 0; n < shown; ++n) {
         const model::KernelRecord& k = p.kernels[order[n]];
-        out << "| " << n + 1 << " | `" << cell(labels[order[n]]) << "` | "
+        out << "| " << n + 1 << " | `" << markdown_cell(labels[order[n]]) << "` | "
             << format_time(k.time_ns.total) << " | "
             << format_number(total > 0 ? 100.0 * k.time_ns.total / total : 0.0) << "% | "
-            << k.launches << " | " << format_time(k.time_ns.mean) << verdict_cells(k, targets)
-            << " |\n";
+            << k.launches << " | " << format_time(k.time_ns.mean) << " | "
+            << format_time(k.time_ns.min) << " | " << format_time(k.time_ns.max)
+            << verdict_cells(k, targets) << " |\n";
     }
     out << "\n"
         << shown << " of " << p.kernels.size() << " kernels, total kernel time "

@@ -9,9 +9,12 @@
 
 namespace irf::report {
 
+/// `text` as a Markdown table cell: escaped for a terminal, '|' escaped for the table.
+[[nodiscard]] std::string markdown_cell(const std::string& text);
+
 /// A heading naming the app and GPU, then one Markdown table row per shown kernel (`view`):
-/// time, share, launches, mean time per launch, bound, % of roofline (with "(>100%!)" when
-/// above it), global pattern, shared conflict ways, predication, projected speedups.
+/// total time, share, launches, mean/min/max per launch, bound, % of roofline (with "(>100%!)"
+/// when above it), global pattern, shared conflict ways, active threads, projected speedups.
 [[nodiscard]] std::string summary_markdown(const model::Profile& profile,
                                            const model::SummaryView& view);
 

@@ -136,24 +136,6 @@ std::map<std::string, std::string> name_labels(const std::vector<model::KernelRe
     return out;
 }
 
-std::string format_time(double ns) {
-    char buffer[64];
-    if (!std::isfinite(ns)) {
-        return "-";
-    }
-    const double a = std::fabs(ns);
-    if (a >= 1e9) {
-        std::snprintf(buffer, sizeof buffer, "%.3g s", ns / 1e9);
-    } else if (a >= 1e6) {
-        std::snprintf(buffer, sizeof buffer, "%.3g ms", ns / 1e6);
-    } else if (a >= 1e3) {
-        std::snprintf(buffer, sizeof buffer, "%.3g us", ns / 1e3);
-    } else {
-        std::snprintf(buffer, sizeof buffer, "%.3g ns", ns);
-    }
-    return buffer;
-}
-
 std::string format_number(std::optional<double> value, int digits) {
     if (!value || !std::isfinite(*value)) {
         return "-";

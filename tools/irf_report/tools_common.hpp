@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/kernel_name.hpp"
+#include "common/time_format.hpp"
 #include "model/profile.hpp"
 
 namespace irf::report {
@@ -41,8 +42,8 @@ struct KernelMatch {
 name_labels(const std::vector<model::KernelRecord>& a, const std::vector<model::KernelRecord>& b,
             common::NameMode mode = common::NameMode::function);
 
-/// "1.23 ms", "456 us", "789 ns" with three significant digits.
-[[nodiscard]] std::string format_time(double ns);
+/// Durations as every tool prints them (common/time_format.hpp).
+using common::format_time;
 
 /// A number with `digits` significant digits (printf %g), or "-" when absent.
 [[nodiscard]] std::string format_number(std::optional<double> value, int digits = 3);

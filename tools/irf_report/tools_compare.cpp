@@ -127,6 +127,11 @@ std::string pair(std::optional<double> b, std::optional<double> a, int digits = 
     return format_number(b, digits) + " -> " + format_number(a, digits);
 }
 
+/// Predication as the share of a warp's threads active per instruction ("50%"), as the tables.
+std::string active_threads(std::optional<double> predication) {
+    return predication ? format_number(100.0 * *predication) + "%" : "-";
+}
+
 std::string global_wall(const model::Walls& w) {
     return w.global
                ? format_number(w.global->intensity) + " " + common::printable(w.global->pattern)
@@ -161,7 +166,8 @@ void kernel_block(std::ostringstream& out, const std::string& label, const Kerne
             << global_wall(a.analysis->walls) << "\n";
         out << "  shared wall  " << shared_wall(b.analysis->walls) << " -> "
             << shared_wall(a.analysis->walls) << "\n";
-        out << "  predication  " << pair(b.analysis->predication, a.analysis->predication) << "\n";
+        out << "  predication  " << active_threads(b.analysis->predication) << " -> "
+            << active_threads(a.analysis->predication) << " active threads\n";
     }
     out << "  reading      " << compare_reading(b, a) << "\n";
 }

@@ -77,8 +77,8 @@ class RegionMarkers(unittest.TestCase):
 
     def test_legend_names_each_region_with_its_time(self):
         legend = self.data["instruction_roofline"]["axes"][0]["legend"]
-        self.assertIn("R1  region train/bwd (6 ms)", legend)
-        self.assertIn("R2  region train/fwd (3 ms)", legend)
+        self.assertIn("R1  region train/bwd (6.00 ms)", legend)
+        self.assertIn("R2  region train/fwd (3.00 ms)", legend)
         self.assertFalse(any("region io" in row for row in legend))
 
     def test_flop_roofline_puts_each_region_on_its_precision_panel(self):

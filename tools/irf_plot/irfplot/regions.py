@@ -4,6 +4,7 @@ diamond per region at its rolled-up point, its area growing with the region's sh
 longest region's time, numbered R1, R2, ... (R1 = longest) in the legend and beside the mark."""
 from irfplot import marks
 from irfplot.profile import Item, get, number, plain_label
+from irfplot.units import format_time
 
 MAX_REGIONS = 8
 REGION_COLORS = ["#222222", "#7f3c8d", "#11a579", "#3969ac", "#f2b701", "#e73f74", "#80ba5a",
@@ -90,10 +91,6 @@ def legend_handles(items):
     from matplotlib.lines import Line2D
     items = sorted(items, key=lambda it: int(it.number[1:]))
     return [Line2D([], [], marker=MARKER, linestyle="", color=it.color, markersize=7,
-                   label=f"{it.number}  region {it.label} ({ms(it.after['time_ns'])} ms)")
+                   label=f"{it.number}  region {it.label} "
+                         f"({format_time(number(it.after['time_ns']))})")
             for it in items]
-
-
-def ms(time_ns):
-    """Milliseconds with three significant digits."""
-    return f"{number(time_ns) / 1e6:,.3g}"
