@@ -36,7 +36,7 @@ struct ShowSection {
 [[nodiscard]] std::string render_markdown(const std::vector<ShowSection>& sections);
 
 /// The unit of canonical counter `name` ("warp instructions", "sectors (32 B)", "ns", ...),
-/// from the naming rules of DESIGN.md section 4; "" when the name follows none of them.
+/// from the naming rules of docs/metrics.md; "" when the name follows none of them.
 [[nodiscard]] std::string counter_unit(const std::string& name);
 
 } // namespace irf::report

@@ -135,7 +135,7 @@ ShowSection mix(const std::map<std::string, double>& shares) {
     return s;
 }
 
-/// A kernel-ceiling value with the unit its key ends in (projection-upcoming-gpus Eq. 2-8).
+/// A kernel-ceiling value with the unit its key ends in (docs/model.md: PROJ Eq. 2-8).
 std::vector<std::string> ceiling_row(const std::string& key, double value) {
     auto ends = [&key](const std::string& suffix) {
         return key.size() > suffix.size() &&
