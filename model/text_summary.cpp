@@ -11,6 +11,7 @@
 
 #include "common/text_safety.hpp"
 #include "model/kernel_labels.hpp"
+#include "model/walls.hpp"
 
 namespace irf::model {
 
@@ -77,8 +78,8 @@ std::string row(const KernelRecord& k, const std::string& label, std::size_t ran
     line += !irm                       ? format(" %7s", "-")
             : a->irm->above_roofline() ? format(" %5.0f%%!", a->irm->roofline_pct)
                                        : format(" %6.1f%%", a->irm->roofline_pct);
-    line +=
-        format(" %-10s", a && a->walls.global ? printable(a->walls.global->pattern).c_str() : "-");
+    line += format(" %-12s",
+                   a && a->walls.global ? printable(global_label(*a->walls.global)).c_str() : "-");
     // Conflict degree as "N-way", so it never reads like the "x" of a speedup.
     line += a && a->walls.shared ? format(" %4.1f-way", a->walls.shared->conflict_ways)
                                  : format(" %8s", "-");
@@ -287,7 +288,7 @@ std::string text_summary(const Profile& p, const SummaryView& view) {
     out << "\nTop " << shown << " of " << order.size() << " kernels by " << by << " (total "
         << duration(total) << ")\n";
     std::string header =
-        format("%3s  %-40s %10s %6s %9s %-6s %7s %-10s %8s %5s", "#", "kernel", "time", "time%",
+        format("%3s  %-40s %10s %6s %9s %-6s %7s %-12s %8s %5s", "#", "kernel", "time", "time%",
                "launches", "bound", "roof%", "global", "shared", "pred");
     for (const std::string& t : targets) {
         header += format(" %*s", target_width(t), ("->" + utf8_prefix(printable(t), 30)).c_str());
