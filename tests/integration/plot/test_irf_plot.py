@@ -276,6 +276,10 @@ class ThreadDotsAndWalls(unittest.TestCase):
                   "inst_local_ld": 5000.0, "inst_local_st": 5000.0})
         k["analysis"]["walls"]["global"] = {"intensity": 1 / 16, "pattern": "unit",
                                             "unit_intensity": 1 / 16, "access_bytes": 16.0}
+        c.update({"inst_shared_ld": 100.0, "inst_shared_st": 0.0, "inst_ldsm": 100.0})
+        k["analysis"]["walls"]["shared"] = {"intensity": 0.25, "conflict_ways": 1.0,
+                                            "conflict_free_intensity": 0.25,
+                                            "access_bytes": 16.0}
         doc["kernels"] = [k]
         cls.dir = tempfile.TemporaryDirectory()
         profile = write_json(os.path.join(cls.dir.name, "p.json"), doc)
@@ -312,3 +316,11 @@ class ThreadDotsAndWalls(unittest.TestCase):
         self.assertAlmostEqual(ldst["y"], 0.4)
         walls = [t["text"] for t in axes["texts"]]
         self.assertIn("unit stride (16-byte)", walls)
+
+    def test_shared_wall_dot_counts_ldsm_on_both_axes(self):
+        axes = self.data["shared_walls"]["axes"][0]
+        (ldst,) = [p for p in axes["points"] if p["marker"] == "o"]
+        # x = 0.25 (LDS + LDSM per wavefront); y = (100 LDS + 100 LDSM) / 1000 ns = 0.2 GIPS.
+        self.assertAlmostEqual(ldst["x"], 0.25)
+        self.assertAlmostEqual(ldst["y"], 0.2)
+        self.assertIn("no bank conflict (16-byte)", [t["text"] for t in axes["texts"]])

@@ -175,12 +175,17 @@ def instruction_roofline(fig, ceilings, items, title):
            level_handles(any_predicated) + reg.legend_handles(region_items))
 
 
-def ldst_gips(kernel, kinds):
-    """Warp load/store instructions of `kinds` per nanosecond of the profiled launches."""
+# The instructions each wall's intensity counts (model/walls.cpp): the shared wall includes
+# LDSM and STSM, whose wavefronts are in the shared ld/st ones.
+WALL_INSTRUCTIONS = {"global": ("inst_global_ld", "inst_global_st"),
+                     "shared": ("inst_shared_ld", "inst_shared_st", "inst_ldsm", "inst_stsm")}
+
+
+def ldst_gips(kernel, wall):
+    """The wall's warp load/store instructions per nanosecond of the profiled launches."""
     counters = kernel.get("counters") or {}
     time = number(counters.get("time_ns"))
-    total = sum(number(counters.get(f"inst_{kind}_{op}")) or 0
-                for kind in kinds for op in ("ld", "st"))
+    total = sum(number(counters.get(name)) or 0 for name in WALL_INSTRUCTIONS[wall])
     return total / time if time and total > 0 else None
 
 
@@ -188,7 +193,7 @@ def wall_points(kernel, wall):
     """The open dot: ld/st instructions per transaction and per ns, counting the same
     instructions on both axes (global ld/st for the global wall, as the wall's intensity)."""
     intensity = number(get(kernel, "analysis", "walls", wall, "intensity"))
-    gips = ldst_gips(kernel, (wall,))
+    gips = ldst_gips(kernel, wall)
     return (intensity, gips) if intensity and gips else None
 
 
