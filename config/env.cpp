@@ -351,8 +351,9 @@ const std::vector<OptionSpec>& option_table() {
          "launches).",
          "irf disabled", true, apply_backend, show_backend},
         {"IRF_METRICS", "`default`",
-         "Optional counter groups profiled on top of the default set: `pipe_mix` (instruction "
-         "mix), `tensor_types` (tensor ops by input type), `all`, or `default` (none). Each "
+         "Optional counter groups profiled on top of the default set: `pipe_mix` (warp "
+         "instructions per pipe), `tensor_types` (tensor ops by input type), `all`, or `default` "
+         "(none). Each "
          "group adds replay passes (`irf-report metrics --chip NAME`).",
          "ignored, default used", false, apply_metrics, show_metrics},
     };

@@ -20,22 +20,28 @@ std::vector<MetricBinding> core_bindings(Family f) {
     std::vector<MetricBinding> b = {
         {"inst_warp", {"smsp__inst_executed.sum"}},
         {"inst_thread", {"smsp__thread_inst_executed_pred_on.sum"}},
-        {"inst_global_ld", {"smsp__inst_executed_op_global_ld.sum"}},
-        {"inst_global_st", {"smsp__inst_executed_op_global_st.sum"}},
+        // Global and shared ld/st count only warps with a thread predicated on (_pred_on_any):
+        // a predicated-off LDS/STS moves no data, and counting it pushes the wall point right
+        // of stride-0 (docs/model.md: IRM 3.2). Same passes as the plain counters.
+        {"inst_global_ld", {"smsp__inst_executed_op_global_ld_pred_on_any.sum"}},
+        {"inst_global_st", {"smsp__inst_executed_op_global_st_pred_on_any.sum"}},
         {"inst_local_ld", {"smsp__inst_executed_op_local_ld.sum"}},
         {"inst_local_st", {"smsp__inst_executed_op_local_st.sum"}},
-        {"inst_shared_ld", {"smsp__inst_executed_op_shared_ld.sum"}},
-        {"inst_shared_st", {"smsp__inst_executed_op_shared_st.sum"}},
+        {"inst_shared_ld", {"smsp__inst_executed_op_shared_ld_pred_on_any.sum"}},
+        {"inst_shared_st", {"smsp__inst_executed_op_shared_st_pred_on_any.sum"}},
         {"sectors_global_ld", {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"}},
         {"sectors_global_st", {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"}},
         {"sectors_local_ld", {"l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum"}},
         {"sectors_local_st", {"l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum"}},
         {"wavefronts_shared_ld", {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"}},
         {"wavefronts_shared_st", {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"}},
-        {"l2_sectors_read", {"lts__t_sectors_op_read.sum"}},
-        {"l2_sectors_write", {"lts__t_sectors_op_write.sum"}},
-        {"l2_sectors_atom", {"lts__t_sectors_op_atom.sum"}},
-        {"l2_sectors_red", {"lts__t_sectors_op_red.sum"}},
+        // L2 sectors requested by the L1s (srcunit_tex): on GA100/GH100 a request to the far
+        // L2 partition also counts at the near one (the fabric), so lts__t_sectors_op_* would
+        // count it twice (docs/metrics.md; confirmed on a GPU in docs/validation/).
+        {"l2_sectors_read", {"lts__t_sectors_srcunit_tex_op_read.sum"}},
+        {"l2_sectors_write", {"lts__t_sectors_srcunit_tex_op_write.sum"}},
+        {"l2_sectors_atom", {"lts__t_sectors_srcunit_tex_op_atom.sum"}},
+        {"l2_sectors_red", {"lts__t_sectors_srcunit_tex_op_red.sum"}},
     };
     // GB20x renamed the DRAM sector counters (dram__sectors_op_*).
     if (f == Family::gb20x) {
@@ -63,17 +69,75 @@ std::vector<MetricBinding> core_bindings(Family f) {
     return b;
 }
 
-// FP thread instructions: SASS-instrumented metrics, one extra pass on every chip.
-std::vector<MetricBinding> fp_bindings() {
-    std::vector<MetricBinding> b;
+void add_sass(std::vector<MetricBinding>& b, const std::string& canonical,
+              const std::string& metric) {
+    b.push_back({canonical, {"smsp__sass_" + metric + ".sum"}, MetricGroup::sass});
+}
+
+// FP thread instructions per operation (hierarchical roofline FLOPs).
+void add_fp_ops(std::vector<MetricBinding>& b) {
     for (const char* prec : {"d", "f", "h"}) {
         for (const char* op : {"add", "mul", "fma"}) {
             const std::string suffix = std::string(prec) + op;
-            b.push_back({"thread_" + suffix,
-                         {"smsp__sass_thread_inst_executed_op_" + suffix + "_pred_on.sum"},
-                         MetricGroup::fp});
+            add_sass(b, "thread_" + suffix, "thread_inst_executed_op_" + suffix + "_pred_on");
         }
     }
+}
+
+// Thread instructions per SASS class: the instruction mix of docs/model.md (IRM Fig. 6)
+// (nvprof's inst_integer, inst_fp_32, ...), which counts each instruction once, where the pipe
+// counters count an FP16x2 instruction in two pipes on GA10x and later.
+void add_sass_classes(std::vector<MetricBinding>& b, Family f) {
+    for (const char* cls : {"integer", "bit", "control", "conversion", "memory", "misc",
+                            "inter_thread_communication", "fp16", "fp32", "fp64"}) {
+        const std::string name = cls;
+        const std::string canonical = name == "inter_thread_communication" ? "comm" : name;
+        add_sass(b, "thread_class_" + canonical, "thread_inst_executed_op_" + name + "_pred_on");
+    }
+    if (f != Family::gv100) { // Volta has no uniform datapath
+        add_sass(b, "thread_class_uniform", "thread_inst_executed_op_uniform_pred_on");
+    }
+    if (f == Family::ad10x || f == Family::gh100 || is_blackwell(f)) { // FP8 from Ada on
+        add_sass(b, "thread_class_fp8", "thread_inst_executed_op_fp8_pred_on");
+    }
+}
+
+// L1 and shared traffic the LSU ld/st counters miss (global atomics and reductions, shared
+// atomics, LDGSTS), the LDSM/STSM instructions whose wavefronts the shared ld/st wavefronts
+// already hold, and the bytes the threads requested (ideal sectors and wavefronts of the walls).
+void add_sass_traffic(std::vector<MetricBinding>& b, Family f) {
+    const bool has_ldsm = f != Family::gv100;
+    const bool has_ldgsts = has_ldsm && f != Family::tu10x;
+    const bool has_stsm = f == Family::gh100 || f == Family::gb100 || f == Family::gb20x;
+    add_sass(b, "sectors_global_atom", "l1tex_t_sectors_pipe_lsu_mem_global_op_atom");
+    add_sass(b, "sectors_global_red", "l1tex_t_sectors_pipe_lsu_mem_global_op_red");
+    add_sass(b, "wavefronts_shared_atom", "l1tex_data_pipe_lsu_wavefronts_mem_shared_op_atom");
+    add_sass(b, "bytes_global_ld", "data_bytes_mem_global_op_ld");
+    add_sass(b, "bytes_global_st", "data_bytes_mem_global_op_st");
+    add_sass(b, "bytes_shared_ld", "data_bytes_mem_shared_op_ld");
+    add_sass(b, "bytes_shared_st", "data_bytes_mem_shared_op_st");
+    if (has_ldsm) {
+        add_sass(b, "inst_ldsm", "inst_executed_op_ldsm");
+        add_sass(b, "bytes_shared_ldsm", "data_bytes_mem_shared_op_ldsm");
+    }
+    if (has_stsm) {
+        add_sass(b, "inst_stsm", "inst_executed_op_shared_stsm");
+        add_sass(b, "bytes_shared_stsm", "data_bytes_mem_shared_op_stsm");
+    }
+    if (has_ldgsts) {
+        add_sass(b, "sectors_ldgsts", "l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts");
+        add_sass(b, "wavefronts_shared_ldgsts",
+                 "l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts");
+    }
+}
+
+// SASS-patched metrics: one extra pass on every chip, however many (they never share a pass
+// with hardware counters; 1 pass alone on GA100/GH100, docs/metrics.md).
+std::vector<MetricBinding> sass_bindings(Family f) {
+    std::vector<MetricBinding> b;
+    add_fp_ops(b);
+    add_sass_classes(b, f);
+    add_sass_traffic(b, f);
     return b;
 }
 
@@ -205,8 +269,8 @@ std::string_view group_name(MetricGroup group) {
     switch (group) {
     case MetricGroup::core:
         return "core";
-    case MetricGroup::fp:
-        return "fp";
+    case MetricGroup::sass:
+        return "sass";
     case MetricGroup::pipe_mix:
         return "pipe_mix";
     case MetricGroup::tensor_types:
@@ -219,8 +283,8 @@ std::vector<MetricBinding> group_bindings(ChipFamily family, MetricGroup group) 
     switch (group) {
     case MetricGroup::core:
         return core_bindings(family);
-    case MetricGroup::fp:
-        return fp_bindings();
+    case MetricGroup::sass:
+        return sass_bindings(family);
     case MetricGroup::pipe_mix:
         return pipe_mix_bindings(family);
     case MetricGroup::tensor_types:
@@ -234,7 +298,7 @@ std::vector<MetricBinding> metric_bindings(ChipFamily family, bool pipe_mix, boo
     auto append = [&all](std::vector<MetricBinding> more) {
         all.insert(all.end(), more.begin(), more.end());
     };
-    append(fp_bindings());
+    append(sass_bindings(family));
     if (pipe_mix) {
         append(pipe_mix_bindings(family));
     }

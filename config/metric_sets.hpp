@@ -13,8 +13,10 @@ namespace irf::config {
 /// Chip families whose metric names differ (CUPTI 13.0 metric database).
 enum class ChipFamily : std::uint8_t { gv100, tu10x, ga100, ga10x, ad10x, gh100, gb100, gb20x };
 
-/// Metric groups: core and fp form the default set; pipe_mix and tensor_types are optional.
-enum class MetricGroup : std::uint8_t { core, fp, pipe_mix, tensor_types };
+/// Metric groups: core (hardware counters) and sass (SASS-patched: FP ops, instruction classes,
+/// requested bytes, LDSM/LDGSTS/atomic traffic) form the default set; pipe_mix and tensor_types
+/// are optional.
+enum class MetricGroup : std::uint8_t { core, sass, pipe_mix, tensor_types };
 
 /// One canonical counter (docs/metrics.md) and the CUPTI metrics whose sum gives it.
 struct MetricBinding {
@@ -32,7 +34,7 @@ struct MetricBinding {
 /// One CUPTI chip name per family, the chips the metric-set test runs over.
 [[nodiscard]] std::vector<std::string> reference_chips();
 
-/// Group name as used on the command line ("core", "fp", "pipe_mix", "tensor_types").
+/// Group name as used on the command line ("core", "sass", "pipe_mix", "tensor_types").
 [[nodiscard]] std::string_view group_name(MetricGroup group);
 
 /// The bindings of one group for a family (a canonical counter absent on that chip is omitted).

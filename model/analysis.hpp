@@ -18,8 +18,9 @@ struct PerLevel {
 /// Instruction Roofline verdict (docs/model.md: IRM Eq. 2).
 struct IrmResult {
     double gips_warp = 0;
-    double gips_thread = 0;
+    double gips_thread = 0;  ///< (thread instructions / 32) per ns: the paper's solid dots
     PerLevel ii;             ///< warp instructions per 32-byte transaction
+    PerLevel ii_thread;      ///< (thread instructions / 32) per transaction (Ding & Williams 3.2)
     PerLevel roofline_gips;  ///< min(peak GIPS, II x GTXN/s) at each level
     std::string bound;       ///< "issue", "l1", "l2" or "hbm"; "" (JSON null) when undecided
     double roofline_pct = 0; ///< gips_warp / roofline at the bounding level, in percent (JSON null
@@ -32,13 +33,18 @@ struct IrmResult {
 /// Global-memory wall: warp ld/st instructions per global sector, and its pattern name.
 struct GlobalWall {
     double intensity = 0;
-    std::string pattern; ///< stride-0, unit-fp32, unit-fp64, strided, gather
+    std::string pattern; ///< stride-0, broadcast, unit, strided, gather (side of the unit wall)
+    double unit_intensity = 0.25; ///< the kernel's unit-stride wall: instructions / ideal sectors
+    std::optional<double> access_bytes; ///< bytes requested per thread of a full warp (absent:
+                                        ///< not collected, the wall assumes 4-byte words)
 };
 
 /// Shared-memory wall: shared instructions per wavefront and the bank-conflict degree.
 struct SharedWall {
     double intensity = 0;
-    double conflict_ways = 1; ///< 1 = conflict-free .. 32 = 32-way
+    double conflict_ways = 1; ///< wavefronts / ideal wavefronts: 1 = conflict-free .. 32-way
+    double conflict_free_intensity = 1; ///< instructions / ideal wavefronts (the no-conflict wall)
+    std::optional<double> access_bytes; ///< as GlobalWall's
 };
 
 /// Memory walls; each is absent when the kernel issues no such instruction.

@@ -84,6 +84,7 @@ json irm_json(const IrmResult& r) {
     return json{{"gips_warp", finite_or_null(r.gips_warp)},
                 {"gips_thread", finite_or_null(r.gips_thread)},
                 {"ii", per_level(r.ii)},
+                {"ii_thread", per_level(r.ii_thread)},
                 {"roofline_gips", per_level(r.roofline_gips)},
                 {"bound", r.bound.empty() ? json(nullptr) : json(r.bound)},
                 {"roofline_pct", r.bound.empty() ? json(nullptr) : finite_or_null(r.roofline_pct)}};
@@ -93,6 +94,9 @@ IrmResult irm_from(const JsonNode& n) {
     IrmResult r;
     r.gips_warp = n.num("gips_warp");
     r.gips_thread = n.num("gips_thread");
+    if (n.has("ii_thread")) {
+        r.ii_thread = per_level_from(n.at("ii_thread"));
+    }
     if (n.has("ii")) {
         r.ii = per_level_from(n.at("ii"));
     }
@@ -201,11 +205,16 @@ json walls_json(const Walls& w) {
     json out{{"global", nullptr}, {"shared", nullptr}};
     if (w.global) {
         out["global"] = {{"intensity", finite_or_null(w.global->intensity)},
-                         {"pattern", w.global->pattern}};
+                         {"pattern", w.global->pattern},
+                         {"unit_intensity", finite_or_null(w.global->unit_intensity)},
+                         {"access_bytes", opt(w.global->access_bytes)}};
     }
     if (w.shared) {
-        out["shared"] = {{"intensity", finite_or_null(w.shared->intensity)},
-                         {"conflict_ways", finite_or_null(w.shared->conflict_ways)}};
+        out["shared"] = {
+            {"intensity", finite_or_null(w.shared->intensity)},
+            {"conflict_ways", finite_or_null(w.shared->conflict_ways)},
+            {"conflict_free_intensity", finite_or_null(w.shared->conflict_free_intensity)},
+            {"access_bytes", opt(w.shared->access_bytes)}};
     }
     return out;
 }
@@ -214,11 +223,13 @@ Walls walls_from(const JsonNode& n) {
     Walls w;
     if (n.has("global")) {
         const JsonNode g = n.at("global");
-        w.global = GlobalWall{g.num("intensity"), g.str("pattern")};
+        w.global = GlobalWall{g.num("intensity"), g.str("pattern"), g.num("unit_intensity", 0.25),
+                              g.opt_num("access_bytes")};
     }
     if (n.has("shared")) {
         const JsonNode s = n.at("shared");
-        w.shared = SharedWall{s.num("intensity"), s.num("conflict_ways", 1)};
+        w.shared = SharedWall{s.num("intensity"), s.num("conflict_ways", 1),
+                              s.num("conflict_free_intensity", 1), s.opt_num("access_bytes")};
     }
     return w;
 }

@@ -36,17 +36,17 @@ IrmCeilings irm_ceilings(const config::Ceilings& c) {
     return out;
 }
 
-// docs/model.md, Known limits: TMA and LDGSTS copies reach L2 without LSU sectors in L1, so L1
-// intensity is overstated for such kernels. Say so when L2 traffic clearly exceeds L1 sectors.
+// docs/model.md, Known limits: TMA copies reach L2 without LSU sectors in L1 (LDGSTS, atomic and
+// reduction sectors are counted where collected), so L1 intensity is overstated for such
+// kernels. Say so when L2 traffic clearly exceeds L1 sectors.
 void note_lsu_bypass(const Counters& c, std::vector<std::string>& notes) {
-    const auto l1 = counter_sum(
-        c, {"sectors_global_ld", "sectors_global_st", "sectors_local_ld", "sectors_local_st"});
+    const auto l1 = l1_sectors(c);
     const auto l2 = l2_transactions(c);
     if (l1 && l2 && *l2 > 1.25 * *l1) {
         char buf[200];
         std::snprintf(buf, sizeof buf,
-                      "irm.ii.l1: L2 sectors (%.3g) exceed L1 LSU sectors (%.3g): copies that "
-                      "bypass the LSU (TMA, LDGSTS) are not in L1 intensity, which is overstated",
+                      "irm.ii.l1: L2 sectors (%.3g) exceed L1 sectors (%.3g): copies that "
+                      "bypass the LSU counters (TMA) are not in L1 intensity, which is overstated",
                       *l2, *l1);
         notes.push_back(buf);
     }

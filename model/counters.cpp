@@ -27,6 +27,14 @@ std::optional<double> counter_sum(const Counters& counters,
     return sum;
 }
 
+double collected_sum(const Counters& counters, std::initializer_list<const char*> names) {
+    double sum = 0;
+    for (const char* name : names) {
+        sum += counter(counters, name).value_or(0.0);
+    }
+    return sum;
+}
+
 std::string absent_counters(const Counters& counters, std::initializer_list<const char*> names) {
     std::string out;
     for (const char* name : names) {

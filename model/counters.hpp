@@ -18,6 +18,12 @@ namespace irf::model {
 [[nodiscard]] std::optional<double> counter_sum(const Counters& counters,
                                                 std::initializer_list<const char*> names);
 
+/// The sum of the counters among `names` that were collected; an absent one counts 0. Only for
+/// counters that are legitimately absent (an instruction the chip lacks, a profile older than
+/// the counter), added to a sum whose required terms counter_sum already checked.
+[[nodiscard]] double collected_sum(const Counters& counters,
+                                   std::initializer_list<const char*> names);
+
 /// The names among `names` that are absent, joined by ", " (for `missing` reasons).
 [[nodiscard]] std::string absent_counters(const Counters& counters,
                                           std::initializer_list<const char*> names);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Instruction mix from the per-pipe warp instruction counters (docs/model.md: IRM Fig. 6).
+// Instruction mix from the SASS instruction classes (docs/model.md: IRM Fig. 6).
 #include "model/instruction_mix.hpp"
 
 #include <array>
@@ -11,17 +11,22 @@ namespace irf::model {
 
 namespace {
 
-const std::array<std::pair<const char*, const char*>, 10> s_pipe_class{{
-    {"inst_pipe_alu", "integer"},
-    {"inst_pipe_uniform", "integer"},
-    {"inst_pipe_fma", "fp32"},
-    {"inst_pipe_fp64", "fp64"},
-    {"inst_pipe_fp16", "fp16"},
-    {"inst_pipe_lsu", "ldst"},
-    {"inst_pipe_tensor", "tensor"},
-    {"inst_pipe_xu", "other"},
-    {"inst_pipe_cbu", "other"},
-    {"inst_pipe_adu", "other"},
+// Fig. 6's classes: "integer instructions are performing IMAD, IADD and ISETP", "Others refers
+// to the instructions like cvt" (section 4.2). Bit and uniform-datapath instructions are integer
+// work; FP8 is counted with FP16 (both only on the half-precision path of this mix).
+const std::array<std::pair<const char*, const char*>, 12> s_sass_class{{
+    {"thread_class_integer", "integer"},
+    {"thread_class_bit", "integer"},
+    {"thread_class_uniform", "integer"},
+    {"thread_class_fp64", "fp64"},
+    {"thread_class_fp32", "fp32"},
+    {"thread_class_fp16", "fp16"},
+    {"thread_class_fp8", "fp16"},
+    {"thread_class_memory", "ldst"},
+    {"thread_class_control", "control"},
+    {"thread_class_conversion", "other"},
+    {"thread_class_misc", "other"},
+    {"thread_class_comm", "other"},
 }};
 
 } // namespace
@@ -31,18 +36,18 @@ std::map<std::string, double> instruction_mix(const Counters& counters,
     std::map<std::string, double> mix;
     double total = 0;
     bool any = false;
-    for (const auto& [pipe, cls] : s_pipe_class) {
-        const auto value = counter(counters, pipe);
+    for (const auto& [counter_name, cls] : s_sass_class) {
+        const auto value = counter(counters, counter_name);
         any = any || value.has_value();
-        mix[cls] += value ? *value : 0.0;
-        total += value ? *value : 0.0;
+        mix[cls] += value.value_or(0.0);
+        total += value.value_or(0.0);
     }
     if (!any) {
-        missing.push_back("mix: pipe counters (inst_pipe_*) not collected (IRF_METRICS=pipe_mix)");
+        missing.push_back("mix: SASS instruction classes (thread_class_*) not collected");
         return {};
     }
     if (!(total > 0)) {
-        missing.push_back("mix: no instruction in any pipe");
+        missing.push_back("mix: no instruction in any SASS class");
         return {};
     }
     for (auto& [cls, value] : mix) {

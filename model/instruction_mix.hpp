@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Instruction mix from the per-pipe warp instruction counters (docs/model.md: IRM Fig. 6).
+// Instruction mix from the SASS instruction classes (docs/model.md: IRM Fig. 6).
 #pragma once
 
 #include <map>
@@ -10,11 +10,12 @@
 
 namespace irf::model {
 
-/// Shares of integer, fp32, fp64, fp16, ldst, tensor and other warp instructions, summing to 1.
-/// Pipes map to classes as: alu, uniform -> integer; fma -> fp32; fp64 -> fp64; fp16 -> fp16;
-/// lsu -> ldst; tensor -> tensor; xu, cbu, adu -> other (the fma pipe also runs IMAD and the
-/// alu pipe FP32 compares, so the split is by pipe, not by data type). Empty, with a reason in
-/// `missing`, when no pipe counter was collected or they are all zero.
+/// Shares of thread instructions (predicated on) by SASS class, summing to 1: integer (integer,
+/// bit and uniform), fp64, fp32, fp16 (with fp8), ldst (memory), control and other (conversion,
+/// misc, inter-thread communication), as in Fig. 6. SASS classes count each instruction once,
+/// where the pipe counters count an FP16x2 instruction in two pipes on GA10x and later (issue
+/// #18 item 6). Empty, with a reason in `missing`, when no thread_class_* counter was collected
+/// or they are all zero.
 [[nodiscard]] std::map<std::string, double> instruction_mix(const Counters& counters,
                                                             std::vector<std::string>& missing);
 

@@ -26,10 +26,27 @@ double roofline_gips(double ii, double peak_gips, double gtxn_per_s) {
     return std::min(peak_gips, ii * gtxn_per_s);
 }
 
+std::optional<double> l1_sectors(const Counters& counters) {
+    const auto ldst = counter_sum(counters, {"sectors_global_ld", "sectors_global_st",
+                                             "sectors_local_ld", "sectors_local_st"});
+    if (!ldst) {
+        return std::nullopt;
+    }
+    return *ldst +
+           collected_sum(counters, {"sectors_global_atom", "sectors_global_red", "sectors_ldgsts"});
+}
+
+std::optional<double> shared_wavefronts(const Counters& counters) {
+    const auto ldst = counter_sum(counters, {"wavefronts_shared_ld", "wavefronts_shared_st"});
+    if (!ldst) {
+        return std::nullopt;
+    }
+    return *ldst + collected_sum(counters, {"wavefronts_shared_atom", "wavefronts_shared_ldgsts"});
+}
+
 std::optional<double> l1_transactions(const Counters& counters) {
-    const auto sectors = counter_sum(counters, {"sectors_global_ld", "sectors_global_st",
-                                                "sectors_local_ld", "sectors_local_st"});
-    const auto shared = counter_sum(counters, {"wavefronts_shared_ld", "wavefronts_shared_st"});
+    const auto sectors = l1_sectors(counters);
+    const auto shared = shared_wavefronts(counters);
     if (!sectors || !shared) {
         return std::nullopt;
     }
@@ -46,6 +63,10 @@ std::optional<double> hbm_transactions(const Counters& counters) {
 }
 
 namespace {
+
+std::optional<double>& level_of(PerLevel& p, const std::string& level) {
+    return level == "l1" ? p.l1 : level == "l2" ? p.l2 : p.hbm;
+}
 
 struct Level {
     const char* name;
@@ -125,6 +146,16 @@ std::optional<IrmResult> instruction_roofline(const Counters& counters, const Ir
          &r.roofline_gips.hbm, "dram_sectors_read/write"},
     }};
     const bool decided = place_levels(levels, *inst, ceilings.warp_gips, r, missing);
+    if (const auto thread = counter(counters, "inst_thread")) {
+        // Section 3.2 measures intensity with inst_executed_thread / 32: predication moves the
+        // point diagonally (both GIPS and intensity scale by it); the warp value stays in `ii`.
+        for (const Level& level : levels) {
+            if (*level.ii) {
+                level_of(r.ii_thread, level.name) =
+                    instruction_intensity(*thread / 32.0, *level.transactions);
+            }
+        }
+    }
     if (!decided) {
         // A level we could not see might be the lower ceiling: no bound rather than a wrong one.
         missing.push_back("irm.bound: not decided while a level's counters or ceiling are absent");

@@ -33,8 +33,16 @@ struct IrmCeilings {
 /// The Instruction Roofline at intensity `ii` (Eq. 2): min(peak GIPS, ii x GTXN/s).
 [[nodiscard]] double roofline_gips(double ii, double peak_gips, double gtxn_per_s);
 
-/// L1 transactions in 32-byte units: global + local sectors + 4 x shared wavefronts (128 B each,
-/// section 3.2); nullopt when any of those counters is absent.
+/// L1 sectors: global + local ld/st sectors, plus global atomic, reduction and LDGSTS sectors
+/// where collected (issue #18 item 6); nullopt when a ld/st sector counter is absent.
+[[nodiscard]] std::optional<double> l1_sectors(const Counters& counters);
+
+/// Shared wavefronts: ld (with LDSM) + st (with STSM), plus shared atomic and LDGSTS wavefronts
+/// where collected; nullopt when a ld/st wavefront counter is absent.
+[[nodiscard]] std::optional<double> shared_wavefronts(const Counters& counters);
+
+/// L1 transactions in 32-byte units: l1_sectors + 4 x shared_wavefronts (128 B each, section
+/// 3.2); nullopt when either is.
 [[nodiscard]] std::optional<double> l1_transactions(const Counters& counters);
 
 /// L2 transactions: read + write + atom + red sectors; nullopt when any is absent.

@@ -6,13 +6,13 @@
 
 #include "model/counters.hpp"
 #include "model/flop_roofline.hpp"
+#include "model/instruction_roofline.hpp"
 
 namespace irf::model {
 
 std::optional<LevelBytes> level_bytes(const Counters& counters) {
-    const auto l1 = counter_sum(counters, {"sectors_global_ld", "sectors_global_st",
-                                           "sectors_local_ld", "sectors_local_st"});
-    const auto shared = counter_sum(counters, {"wavefronts_shared_ld", "wavefronts_shared_st"});
+    const auto l1 = l1_sectors(counters);
+    const auto shared = shared_wavefronts(counters);
     const auto l2 = counter_sum(
         counters, {"l2_sectors_read", "l2_sectors_write", "l2_sectors_atom", "l2_sectors_red"});
     const auto dram = counter_sum(counters, {"dram_sectors_read", "dram_sectors_write"});

@@ -12,6 +12,7 @@
 #include "common/text_safety.hpp"
 #include "common/time_format.hpp"
 #include "model/kernel_labels.hpp"
+#include "model/walls.hpp"
 
 namespace irf::model {
 
@@ -73,8 +74,8 @@ std::string row(const KernelRecord& k, const std::string& label, std::size_t ran
     line += !irm                       ? format(" %7s", "-")
             : a->irm->above_roofline() ? format(" %5.0f%%!", a->irm->roofline_pct)
                                        : format(" %6.1f%%", a->irm->roofline_pct);
-    line +=
-        format(" %-10s", a && a->walls.global ? printable(a->walls.global->pattern).c_str() : "-");
+    line += format(" %-12s",
+                   a && a->walls.global ? printable(global_label(*a->walls.global)).c_str() : "-");
     // Conflict degree as "N-way", so it never reads like the "x" of a speedup.
     line += a && a->walls.shared ? format(" %4.1f-way", a->walls.shared->conflict_ways)
                                  : format(" %8s", "-");
@@ -283,7 +284,7 @@ std::string text_summary(const Profile& p, const SummaryView& view) {
                                                            : "time";
     out << "\nTop " << shown << " of " << order.size() << " kernels by " << by << " (total "
         << format_time(total) << ")\n";
-    std::string header = format("%3s  %-40s %9s %6s %8s %9s %9s %9s %-6s %7s %-10s %8s %7s", "#",
+    std::string header = format("%3s  %-40s %9s %6s %8s %9s %9s %9s %-6s %7s %-12s %8s %7s", "#",
                                 "kernel", "total", "time%", "launches", "mean", "min", "max",
                                 "bound", "roof%", "global", "shared", "active%");
     for (const std::string& t : targets) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "model/counters.hpp"
 
@@ -14,26 +15,52 @@ namespace {
 // A wall claims intensities within this factor of it (a quarter octave either side).
 const double s_tolerance = std::pow(2.0, 0.25);
 
+constexpr double k_sector_bytes = 32;
+constexpr double k_wavefront_bytes = 128;
+constexpr double k_warp = 32;
+constexpr double k_assumed_word = 4; // the paper's FP32/INT32 wall when no bytes were collected
+
 bool near(double intensity, double wall) {
     return intensity >= wall / s_tolerance && intensity <= wall * s_tolerance;
 }
 
+// Bytes requested by `inst` warp accesses: the counted bytes, or 4-byte words for full warps
+// when the bytes were not collected (a reason then names what is missing).
+struct Requested {
+    double bytes = 0;
+    std::optional<double> access_bytes;
+};
+
+Requested requested(double inst, std::optional<double> bytes, const std::string& what,
+                    const std::string& counters, std::vector<std::string>& missing) {
+    if (!bytes) {
+        missing.push_back(what + ".access_bytes: requested bytes not collected (" + counters +
+                          "); the wall assumes 4-byte words");
+        return {inst * k_warp * k_assumed_word, std::nullopt};
+    }
+    return {*bytes, safe_ratio(*bytes, inst * k_warp)};
+}
+
 } // namespace
 
-std::string global_pattern(double intensity) {
+std::string global_pattern(double intensity, double unit_intensity) {
+    if (near(intensity, unit_intensity)) {
+        return "unit";
+    }
     if (intensity >= 1.0 / s_tolerance) {
         return "stride-0";
     }
-    if (near(intensity, 1.0 / 4)) {
-        return "unit-fp32";
-    }
-    if (near(intensity, 1.0 / 8)) {
-        return "unit-fp64";
+    if (intensity > unit_intensity) {
+        return "broadcast";
     }
     if (intensity <= s_tolerance / 32) {
         return "gather";
     }
     return "strided";
+}
+
+double ideal_transactions(double instructions, double bytes, double size) {
+    return std::max(instructions, bytes / size);
 }
 
 std::optional<GlobalWall> global_wall(const Counters& counters, std::vector<std::string>& missing) {
@@ -50,32 +77,62 @@ std::optional<GlobalWall> global_wall(const Counters& counters, std::vector<std:
         missing.push_back("walls.global: no global load/store instructions or sectors");
         return std::nullopt;
     }
-    return GlobalWall{*intensity, global_pattern(*intensity)};
+    const Requested req =
+        requested(*inst, counter_sum(counters, {"bytes_global_ld", "bytes_global_st"}),
+                  "walls.global", "bytes_global_ld/st", missing);
+    GlobalWall w;
+    w.intensity = *intensity;
+    w.unit_intensity = *inst / ideal_transactions(*inst, req.bytes, k_sector_bytes);
+    w.access_bytes = req.access_bytes;
+    w.pattern = global_pattern(w.intensity, w.unit_intensity);
+    return w;
 }
 
-double conflict_ways(double intensity) {
-    if (!(intensity > 0)) {
+double conflict_ways(double wavefronts, double ideal_wavefronts) {
+    if (!(ideal_wavefronts > 0)) {
         return 32;
     }
-    return std::clamp(1.0 / intensity, 1.0, 32.0);
+    return std::clamp(wavefronts / ideal_wavefronts, 1.0, 32.0);
 }
 
 std::optional<SharedWall> shared_wall(const Counters& counters, std::vector<std::string>& missing) {
-    const auto inst = counter_sum(counters, {"inst_shared_ld", "inst_shared_st"});
+    const auto ldst = counter_sum(counters, {"inst_shared_ld", "inst_shared_st"});
     const auto wavefronts = counter_sum(counters, {"wavefronts_shared_ld", "wavefronts_shared_st"});
-    if (!inst || !wavefronts) {
+    if (!ldst || !wavefronts) {
         missing.push_back(
             "walls.shared: counters absent: " +
             absent_counters(counters, {"inst_shared_ld", "inst_shared_st", "wavefronts_shared_ld",
                                        "wavefronts_shared_st"}));
         return std::nullopt;
     }
-    const auto intensity = safe_ratio(*inst, *wavefronts);
-    if (*inst <= 0 || !intensity) {
+    // The ld/st wavefronts hold LDSM's and STSM's, so their instructions and bytes count too.
+    const double inst = *ldst + collected_sum(counters, {"inst_ldsm", "inst_stsm"});
+    const auto intensity = safe_ratio(inst, *wavefronts);
+    if (inst <= 0 || !intensity) {
         missing.push_back("walls.shared: no shared load/store instructions or wavefronts");
         return std::nullopt;
     }
-    return SharedWall{*intensity, conflict_ways(*intensity)};
+    auto bytes = counter_sum(counters, {"bytes_shared_ld", "bytes_shared_st"});
+    if (bytes) {
+        *bytes += collected_sum(counters, {"bytes_shared_ldsm", "bytes_shared_stsm"});
+    }
+    const Requested req = requested(inst, bytes, "walls.shared", "bytes_shared_ld/st", missing);
+    const double ideal = ideal_transactions(inst, req.bytes, k_wavefront_bytes);
+    SharedWall w;
+    w.intensity = *intensity;
+    w.conflict_ways = conflict_ways(*wavefronts, ideal);
+    w.conflict_free_intensity = inst / ideal;
+    w.access_bytes = req.access_bytes;
+    return w;
+}
+
+std::string global_label(const GlobalWall& wall) {
+    if (!wall.access_bytes || wall.pattern == "stride-0") {
+        return wall.pattern;
+    }
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%s %.2gB", wall.pattern.c_str(), *wall.access_bytes);
+    return buf;
 }
 
 } // namespace irf::model

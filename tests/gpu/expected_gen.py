@@ -48,16 +48,18 @@ def global_sectors(stride, word_bytes):
     return min(WARP, stride * word_bytes * WARP // SECTOR)
 
 
-def pattern(intensity):
-    """Mirror of the model's wall names (model/walls.hpp): nearest wall within 2^(1/4)."""
+def pattern(intensity, unit):
+    """Mirror of the model's wall names (model/walls.hpp): the side of the kernel's unit-stride
+    wall `unit` (instructions / ideal sectors of the requested bytes), walls claim 2^(1/4)."""
     f = 2 ** 0.25
+    if unit / f <= intensity <= unit * f:
+        return "unit"
     if intensity >= 1 / f:
         return "stride-0"
+    if intensity > unit:
+        return "broadcast"
     if intensity <= f / 32:
         return "gather"
-    for name, wall in (("unit-fp32", 1 / 4), ("unit-fp64", 1 / 8)):
-        if wall / f <= intensity <= wall * f:
-            return name
     return "strided"
 
 
@@ -72,9 +74,12 @@ def case(case_id, app, args, kernel, grid, block, why, counts, verdict, fp_lane_
     return out
 
 
-def global_verdict(ld_i, ld_s, st_i, st_s):
-    g = (ld_i + st_i) / (ld_s + st_s)
-    return {"global_intensity": g, "global_pattern": pattern(g)}
+def global_verdict(c):
+    """The global wall of counts `c` (with bytes_global_ld/st, the bytes the threads request)."""
+    inst = c["inst_global_ld"] + c["inst_global_st"]
+    g = inst / (c["sectors_global_ld"] + c["sectors_global_st"])
+    ideal = max(inst, (c["bytes_global_ld"] + c["bytes_global_st"]) / SECTOR)
+    return {"global_intensity": g, "global_pattern": pattern(g, inst / ideal)}
 
 
 def stride_cases():
@@ -86,10 +91,10 @@ def stride_cases():
             spr = global_sectors(s, wb)
             c = {"inst_global_ld": warps * loads, "sectors_global_ld": warps * loads * spr,
                  "inst_global_st": warps, "sectors_global_st": warps,
+                 "bytes_global_ld": warps * loads * WARP * wb, "bytes_global_st": warps * wb,
                  "inst_shared_ld": 0, "inst_shared_st": 0, "inst_local_ld": 0,
                  "inst_local_st": 0}
-            v = global_verdict(c["inst_global_ld"], c["sectors_global_ld"],
-                               c["inst_global_st"], c["sectors_global_st"])
+            v = global_verdict(c)
             v["predication"] = [0.85, 1.0]  # lane 0 alone stores: a few instructions
             why = (f"{warps} warps x {loads} loads; lanes {s} words of {wb} B apart -> {spr} "
                    f"sector(s) a load; lane 0 stores the warp's sum (1 sector)")
@@ -105,13 +110,14 @@ def bank_cases():
     for k in (1, 2, 4, 8, 16, 32):
         c = {"inst_shared_st": warps * stores, "wavefronts_shared_st": warps * stores,
              "inst_shared_ld": warps * loads, "wavefronts_shared_ld": warps * loads * k,
+             "bytes_shared_st": warps * stores * WARP * 4, "bytes_shared_ld": warps * loads * WARP * 4,
              "inst_global_ld": 0, "inst_global_st": warps, "sectors_global_st": warps * 4}
         ways = (c["wavefronts_shared_ld"] + c["wavefronts_shared_st"]) / (
             c["inst_shared_ld"] + c["inst_shared_st"])
         v = {"shared_conflict_ways": ways, "predication": [0.99, 1.0]}
         why = (f"{warps} warps; {stores} conflict-free shared stores and {loads} loads a warp, "
                f"each load {k}-way conflicted -> {k} wavefronts; ways = wavefronts / "
-               f"instructions over ld+st = {ways:.3f}")
+               f"ideal wavefronts (4-byte words) over ld+st = {ways:.3f}")
         cases.append(case(f"bank-ways{k}", "irf-ka-bank", [f"ways{k}"], f"bank_conflict<{k}>",
                           [blocks, 1, 1], [block, 1, 1], why, c, v))
     return cases
@@ -123,7 +129,8 @@ def transpose_cases(app="irf-ka-transpose", variants=("naive", "tiled", "padded"
     cases = []
     for var in variants:
         c = {"inst_global_ld": warps * per, "sectors_global_ld": warps * per * 4,
-             "inst_global_st": warps * per}
+             "inst_global_st": warps * per, "bytes_global_ld": warps * per * WARP * 4,
+             "bytes_global_st": warps * per * WARP * 4}
         v = {"predication": [0.99, 1.0]}
         if var == "naive":
             c["sectors_global_st"] = warps * per * 32
@@ -135,14 +142,15 @@ def transpose_cases(app="irf-ka-transpose", variants=("naive", "tiled", "padded"
             c["inst_shared_st"] = warps * per
             c["wavefronts_shared_st"] = warps * per
             c["inst_shared_ld"] = warps * per
+            c["bytes_shared_st"] = warps * per * WARP * 4
+            c["bytes_shared_ld"] = warps * per * WARP * 4
             ld_ways = 32 if var == "tiled" else 1
             c["wavefronts_shared_ld"] = warps * per * ld_ways
             v["shared_conflict_ways"] = (c["wavefronts_shared_ld"] + c["wavefronts_shared_st"]) / (
                 c["inst_shared_ld"] + c["inst_shared_st"])
             why = (f"unit-stride global ld/st (4 sectors); shared row stores conflict-free, column "
                    f"loads {ld_ways}-way at row pitch {32 if var == 'tiled' else 33}")
-        v.update(global_verdict(c["inst_global_ld"], c["sectors_global_ld"],
-                                c["inst_global_st"], c["sectors_global_st"]))
+        v.update(global_verdict(c))
         kernel = {"naive": "transpose_naive", "tiled": "transpose_tiled",
                   "padded": "transpose_padded"}[var]
         cases.append(case(f"transpose-{var}" if args else f"demo-{kernel}", app,
@@ -174,8 +182,9 @@ def bound_cases():
         [256, 1, 1], "2^25 floats: 2 unit loads + 1 unit store a warp (4 sectors each), 1 FFMA a "
         "thread; 384 MiB streamed, far beyond L2",
         {"inst_global_ld": 2 * w, "sectors_global_ld": 8 * w, "inst_global_st": w,
-         "sectors_global_st": 4 * w, "thread_ffma": n, "thread_fadd": 0, "thread_fmul": 0},
-        {"global_pattern": "unit-fp32", "global_intensity": 0.25, "bound": ["hbm"],
+         "sectors_global_st": 4 * w, "bytes_global_ld": 2 * n * 4, "bytes_global_st": n * 4,
+         "thread_ffma": n, "thread_fadd": 0, "thread_fmul": 0},
+        {"global_pattern": "unit", "global_intensity": 0.25, "bound": ["hbm"],
          "predication": [0.99, 1.0]},
         approx={"dram_sectors_read": {"value": 8 * w, "min_ratio": 0.75, "max_ratio": 1.05},
                 "l2_sectors_read": {"value": 8 * w, "min_ratio": 0.98, "max_ratio": 1.05}})
@@ -227,8 +236,8 @@ def main():
                  "(relative; a count of 0 must be exactly 0). verdict keys: global_pattern "
                  "and global_intensity (analysis.walls.global), shared_conflict_ways "
                  "(analysis.walls.shared.conflict_ways, within 3%), predication [min, max], "
-                 "bound (any of), mix_integer_min (analysis.mix.integer, which the case's env "
-                 "IRF_METRICS=pipe_mix makes present). launches: the kernel's launch count. "
+                 "bound (any of), mix_integer_min (analysis.mix.integer, from the SASS "
+                 "instruction classes of the default set). launches: the kernel's launch count. "
                  "instructions: inst_warp and inst_thread a launch within [min, max], bounds "
                  "from the source (expected_gen.py: instruction_bounds). env: set for the run. "
                  "approx: value with an accepted ratio range (cache-dependent). min_cc: the "

@@ -39,7 +39,7 @@ TEST_F(ExampleProfile, TriadIsHbmBoundWithUnitStride) {
     auto k = analyse();
     ASSERT_EQ(k.count("stream_triad"), 1u);
     EXPECT_EQ(k["stream_triad"]["irm"]["bound"], "hbm");
-    EXPECT_EQ(k["stream_triad"]["walls"]["global"]["pattern"], "unit-fp32");
+    EXPECT_EQ(k["stream_triad"]["walls"]["global"]["pattern"], "unit");
     // 1,572,864 ld+st instructions / 6,291,456 sectors = 1/4 exactly.
     EXPECT_DOUBLE_EQ(k["stream_triad"]["walls"]["global"]["intensity"].get<double>(), 0.25);
 }
@@ -50,7 +50,7 @@ TEST_F(ExampleProfile, NaiveTransposeIsStridedAndPaddedIsConflictFree) {
     EXPECT_EQ(k["transpose_naive"]["walls"]["global"]["pattern"], "strided");
     EXPECT_NEAR(k["transpose_naive"]["walls"]["global"]["intensity"].get<double>(), 1.0 / 18,
                 1e-12);
-    EXPECT_EQ(k["transpose_padded"]["walls"]["global"]["pattern"], "unit-fp32");
+    EXPECT_EQ(k["transpose_padded"]["walls"]["global"]["pattern"], "unit");
     EXPECT_DOUBLE_EQ(k["transpose_padded"]["walls"]["shared"]["conflict_ways"].get<double>(), 1.0);
 }
 

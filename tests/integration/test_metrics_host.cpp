@@ -22,7 +22,7 @@ using config::metric_names;
 // Exact on purpose: lower them when a better set is found, never raise them silently.
 struct Budget {
     int core;         ///< core group alone
-    int default_set;  ///< core + fp (docs/metrics.md, without optional groups)
+    int default_set;  ///< core + sass (docs/metrics.md, without optional groups)
     int pipe_mix;     ///< default + pipe mix
     int tensor_types; ///< default + tensor ops by type
 };
@@ -34,9 +34,12 @@ const std::map<std::string, Budget>& budgets() {
         // Raised once on purpose (issue #17 items 3 and 10): ctas_launched and inst_ldgsts
         // joined the core set; the default set stays at 4, the optional groups cost a pass more
         // on some chips (GH100 pipe_mix 6 -> 7).
-        {"GV100", {9, 10, 10, 10}}, {"TU102", {3, 4, 6, 5}},  {"GA100", {3, 4, 7, 10}},
-        {"GA102", {3, 4, 6, 10}},   {"AD102", {3, 4, 6, 11}}, {"GH100", {3, 4, 7, 10}},
-        {"GB100", {3, 4, 7, 9}},    {"GB202", {3, 4, 6, 11}},
+        // Raised on purpose for GV100 only (issue #18 item 6): the _pred_on_any ld/st counters
+        // cost Volta 4 core passes (9 -> 13); Volta cannot be range-profiled (CC 7.5+), and
+        // every other chip keeps 3 core + 1 SASS pass.
+        {"GV100", {13, 14, 14, 14}}, {"TU102", {3, 4, 6, 5}},  {"GA100", {3, 4, 7, 10}},
+        {"GA102", {3, 4, 6, 10}},    {"AD102", {3, 4, 6, 11}}, {"GH100", {3, 4, 7, 10}},
+        {"GB100", {3, 4, 7, 9}},     {"GB202", {3, 4, 6, 11}},
     };
     return s_budgets;
 }

@@ -39,6 +39,7 @@ def kernel_at(template, name, ii, gips, time_ns):
     irm["gips_warp"] = gips
     irm["gips_thread"] = gips
     irm["ii"] = {"l1": ii, "l2": ii, "hbm": ii}
+    irm["ii_thread"] = {"l1": ii, "l2": ii, "hbm": ii}
     return k
 
 

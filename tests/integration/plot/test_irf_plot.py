@@ -256,3 +256,71 @@ class NamesAsTheTables(unittest.TestCase):
                 points = json.load(f)["instruction_roofline"]["axes"][0]["points"]
         self.assertEqual({p["kernel"] for p in points},
                          {"alpha::reduce<...>", "beta::reduce<...>"})
+
+
+@unittest.skipUnless(have_matplotlib(), "python3-matplotlib is not installed")
+class ThreadDotsAndWalls(unittest.TestCase):
+    """#18 items 4-5: the solid dots are thread-based (inst_thread / 32 per transaction and per
+    ns), moved diagonally from the warp-based point by predication (Fig. 2b); the global-wall
+    dot counts global ld/st on both axes; a float4 kernel gets its own unit-stride wall."""
+
+    @classmethod
+    def setUpClass(cls):
+        doc = golden()
+        k = kernel_at(doc["kernels"][0], "half_predicated", 1.0, 10.0, 1e6)
+        # Predication 0.5: thread-based intensity and GIPS are half the warp-based ones.
+        k["analysis"]["irm"]["ii_thread"] = {"l1": 0.5, "l2": 0.5, "hbm": 0.5}
+        k["analysis"]["irm"]["gips_thread"] = 5.0
+        c = k["counters"]
+        c.update({"time_ns": 1000.0, "inst_global_ld": 300.0, "inst_global_st": 100.0,
+                  "inst_local_ld": 5000.0, "inst_local_st": 5000.0})
+        k["analysis"]["walls"]["global"] = {"intensity": 1 / 16, "pattern": "unit",
+                                            "unit_intensity": 1 / 16, "access_bytes": 16.0}
+        c.update({"inst_shared_ld": 100.0, "inst_shared_st": 0.0, "inst_ldsm": 100.0})
+        k["analysis"]["walls"]["shared"] = {"intensity": 0.25, "conflict_ways": 1.0,
+                                            "conflict_free_intensity": 0.25,
+                                            "access_bytes": 16.0}
+        doc["kernels"] = [k]
+        cls.dir = tempfile.TemporaryDirectory()
+        profile = write_json(os.path.join(cls.dir.name, "p.json"), doc)
+        dump = os.path.join(cls.dir.name, "data.json")
+        cls.result = run_plot([profile, "-o", os.path.join(cls.dir.name, "out"), "--format",
+                               "png", "--dump-data", dump])
+        with open(dump) as f:
+            cls.data = json.load(f)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.dir.cleanup()
+
+    def test_thread_dots_move_diagonally_from_the_warp_points(self):
+        self.assertEqual(self.result[0], 0, self.result[1])
+        points = self.data["instruction_roofline"]["axes"][0]["points"]
+        dots = [p for p in points if p["role"] == "point"]
+        warp = [p for p in points if p["role"] == "warp"]
+        self.assertEqual(len(dots), 3)
+        self.assertEqual(len(warp), 3)
+        for p in dots:  # (0.5, 5): both coordinates halved
+            self.assertAlmostEqual(p["x"], 0.5)
+            self.assertAlmostEqual(p["y"], 5.0)
+        for p in warp:
+            self.assertAlmostEqual(p["x"], 1.0)
+            self.assertAlmostEqual(p["y"], 10.0)
+
+    def test_global_wall_dot_counts_global_instructions_on_both_axes(self):
+        axes = self.data["global_walls"]["axes"][0]
+        (ldst,) = [p for p in axes["points"] if p["marker"] == "o" and p["y"] < 1.0]
+        # x = 1/16 global ld/st per sector; y = (300 + 100) global ld/st / 1000 ns = 0.4 GIPS,
+        # not (400 + 10000 local) / 1000.
+        self.assertAlmostEqual(ldst["x"], 1 / 16)
+        self.assertAlmostEqual(ldst["y"], 0.4)
+        walls = [t["text"] for t in axes["texts"]]
+        self.assertIn("unit stride (16-byte)", walls)
+
+    def test_shared_wall_dot_counts_ldsm_on_both_axes(self):
+        axes = self.data["shared_walls"]["axes"][0]
+        (ldst,) = [p for p in axes["points"] if p["marker"] == "o"]
+        # x = 0.25 (LDS + LDSM per wavefront); y = (100 LDS + 100 LDSM) / 1000 ns = 0.2 GIPS.
+        self.assertAlmostEqual(ldst["x"], 0.25)
+        self.assertAlmostEqual(ldst["y"], 0.2)
+        self.assertIn("no bank conflict (16-byte)", [t["text"] for t in axes["texts"]])

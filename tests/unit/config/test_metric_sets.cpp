@@ -40,17 +40,51 @@ TEST(MetricSets, ReferenceChipsCoverEveryFamily) {
     EXPECT_EQ(families.size(), 8u);
 }
 
-// The core and FP groups of docs/metrics.md: 25 core + 9 FP counters on every chip, plus
-// issue #17's ctas_launched (every chip) and inst_ldgsts (Ampere and later: LDGSTS exists there).
+// Issue #18 item 6's counters per chip: the instruction classes and the traffic the LSU ld/st
+// counters miss, where the chip has the instruction (LDSM from Turing, LDGSTS from Ampere, STSM
+// from Hopper, FP8 from Ada, the uniform datapath from Turing).
+std::vector<std::string> item6_counters(ChipFamily f) {
+    std::vector<std::string> names = {
+        "thread_class_integer",    "thread_class_bit",    "thread_class_control",
+        "thread_class_conversion", "thread_class_memory", "thread_class_misc",
+        "thread_class_comm",       "thread_class_fp16",   "thread_class_fp32",
+        "thread_class_fp64",       "sectors_global_atom", "sectors_global_red",
+        "wavefronts_shared_atom",  "bytes_global_ld",     "bytes_global_st",
+        "bytes_shared_ld",         "bytes_shared_st"};
+    const bool volta = f == ChipFamily::gv100, turing = f == ChipFamily::tu10x;
+    const bool hopper_on =
+        f == ChipFamily::gh100 || f == ChipFamily::gb100 || f == ChipFamily::gb20x;
+    if (!volta) {
+        names.insert(names.end(), {"thread_class_uniform", "inst_ldsm", "bytes_shared_ldsm"});
+    }
+    if (!volta && !turing) {
+        names.insert(names.end(), {"sectors_ldgsts", "wavefronts_shared_ldgsts"});
+    }
+    if (hopper_on) {
+        names.insert(names.end(), {"inst_stsm", "bytes_shared_stsm"});
+    }
+    if (hopper_on || f == ChipFamily::ad10x) {
+        names.push_back("thread_class_fp8");
+    }
+    return names;
+}
+
+// The core and sass groups of docs/metrics.md: 25 core + 9 FP counters on every chip, plus
+// issue #17's ctas_launched (every chip) and inst_ldgsts (Ampere and later: LDGSTS exists there)
+// and issue #18 item 6's counters.
 TEST(MetricSets, DefaultSetHasEveryDesignCounter) {
     for (const auto& chip : reference_chips()) {
         const ChipFamily family = *chip_family(chip);
         const bool has_ldgsts = family != ChipFamily::gv100 && family != ChipFamily::tu10x;
         const auto bindings = metric_bindings(family, false, false);
+        const auto item6 = item6_counters(family);
         EXPECT_EQ(bindings.size(),
-                  test::k_design_default_counters.size() + 1 + (has_ldgsts ? 1 : 0))
+                  test::k_design_default_counters.size() + 1 + (has_ldgsts ? 1 : 0) + item6.size())
             << chip;
         for (const char* name : test::k_design_default_counters) {
+            EXPECT_NE(find(bindings, name), nullptr) << chip << " lacks " << name;
+        }
+        for (const auto& name : item6) {
             EXPECT_NE(find(bindings, name), nullptr) << chip << " lacks " << name;
         }
         EXPECT_NE(find(bindings, "ctas_launched"), nullptr) << chip;
@@ -60,16 +94,33 @@ TEST(MetricSets, DefaultSetHasEveryDesignCounter) {
 
 TEST(MetricSets, GroupsAreTagged) {
     const auto core = group_bindings(ChipFamily::gh100, MetricGroup::core);
-    const auto fp = group_bindings(ChipFamily::gh100, MetricGroup::fp);
+    const auto sass = group_bindings(ChipFamily::gh100, MetricGroup::sass);
     EXPECT_EQ(core.size(), 27u); // docs/metrics.md's 25 + ctas_launched + inst_ldgsts on GH100
-    EXPECT_EQ(fp.size(), 9u);
-    for (const auto& b : fp) {
-        EXPECT_EQ(b.group, MetricGroup::fp);
+    EXPECT_EQ(sass.size(), 9u + item6_counters(ChipFamily::gh100).size());
+    for (const auto& b : sass) {
+        EXPECT_EQ(b.group, MetricGroup::sass);
         ASSERT_EQ(b.metrics.size(), 1u);
-        EXPECT_NE(b.metrics[0].find("smsp__sass_thread_inst_executed_op_"), std::string::npos);
+        EXPECT_EQ(b.metrics[0].rfind("smsp__sass_", 0), 0u) << b.metrics[0];
     }
-    EXPECT_EQ(find(fp, "thread_ffma")->metrics[0],
+    EXPECT_EQ(find(sass, "thread_ffma")->metrics[0],
               "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum");
+    EXPECT_EQ(find(sass, "thread_class_comm")->metrics[0],
+              "smsp__sass_thread_inst_executed_op_inter_thread_communication_pred_on.sum");
+    EXPECT_EQ(find(sass, "bytes_global_ld")->metrics[0],
+              "smsp__sass_data_bytes_mem_global_op_ld.sum");
+}
+
+// Item 6: predicated-off shared/global ld/st do not count, and L2 sectors come from the L1s.
+TEST(MetricSets, PredicatedOnLdStAndL2FromL1) {
+    const auto gh = group_bindings(ChipFamily::gh100, MetricGroup::core);
+    EXPECT_EQ(find(gh, "inst_shared_ld")->metrics[0],
+              "smsp__inst_executed_op_shared_ld_pred_on_any.sum");
+    EXPECT_EQ(find(gh, "inst_shared_st")->metrics[0],
+              "smsp__inst_executed_op_shared_st_pred_on_any.sum");
+    EXPECT_EQ(find(gh, "inst_global_ld")->metrics[0],
+              "smsp__inst_executed_op_global_ld_pred_on_any.sum");
+    EXPECT_EQ(find(gh, "l2_sectors_read")->metrics[0], "lts__t_sectors_srcunit_tex_op_read.sum");
+    EXPECT_EQ(find(gh, "l2_sectors_red")->metrics[0], "lts__t_sectors_srcunit_tex_op_red.sum");
 }
 
 TEST(MetricSets, RenamedCountersPerChip) {
@@ -124,12 +175,13 @@ TEST(MetricSets, MetricNamesAreUniqueAndOrdered) {
     const auto names = metric_names(bindings);
     const std::set<std::string> unique(names.begin(), names.end());
     EXPECT_EQ(unique.size(), names.size());
-    EXPECT_EQ(names.size(), bindings.size() - 1); // 44 bindings, one shared metric
+    EXPECT_EQ(names.size(), bindings.size() - 1); // one metric shared by two bindings
     EXPECT_EQ(names.front(), "smsp__inst_executed.sum");
 }
 
 TEST(MetricSets, GroupNames) {
     EXPECT_EQ(group_name(MetricGroup::core), "core");
+    EXPECT_EQ(group_name(MetricGroup::sass), "sass");
     EXPECT_EQ(group_name(MetricGroup::tensor_types), "tensor_types");
     EXPECT_EQ(family_name(ChipFamily::gb20x), "gb20x");
 }

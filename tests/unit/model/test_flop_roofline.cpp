@@ -78,25 +78,49 @@ TEST(ModelFlops, MissingFpCountersMakeFlopsAbsent) {
     EXPECT_EQ(missing.at(0), "flops: counters absent: thread_hfma");
 }
 
-TEST(ModelMix, SharesByPipeSumToOne) {
+// Ding Fig. 6 by SASS class (issue #18 item 6): of 100 thread instructions, integer = 30 + 6 + 4
+// (integer, bit, uniform) = 0.40; fp32 0.20; fp16 = 5 + 5 (fp16, fp8) = 0.10; ldst 0.15;
+// control 0.05; other = 4 + 3 + 3 (conversion, misc, comm) = 0.10; fp64 0.
+TEST(ModelMix, SharesBySassClassSumToOne) {
     Counters c;
-    c["inst_pipe_alu"] = 40;
-    c["inst_pipe_fma"] = 30;
-    c["inst_pipe_lsu"] = 20;
-    c["inst_pipe_xu"] = 10;
+    c["thread_class_integer"] = 30;
+    c["thread_class_bit"] = 6;
+    c["thread_class_uniform"] = 4;
+    c["thread_class_fp32"] = 20;
+    c["thread_class_fp16"] = 5;
+    c["thread_class_fp8"] = 5;
+    c["thread_class_memory"] = 15;
+    c["thread_class_control"] = 5;
+    c["thread_class_conversion"] = 4;
+    c["thread_class_misc"] = 3;
+    c["thread_class_comm"] = 3;
     std::vector<std::string> missing;
     const auto mix = instruction_mix(c, missing);
     EXPECT_DOUBLE_EQ(mix.at("integer"), 0.4);
-    EXPECT_DOUBLE_EQ(mix.at("fp32"), 0.3);
-    EXPECT_DOUBLE_EQ(mix.at("ldst"), 0.2);
+    EXPECT_DOUBLE_EQ(mix.at("fp32"), 0.2);
+    EXPECT_DOUBLE_EQ(mix.at("fp16"), 0.1);
+    EXPECT_DOUBLE_EQ(mix.at("ldst"), 0.15);
+    EXPECT_DOUBLE_EQ(mix.at("control"), 0.05);
     EXPECT_DOUBLE_EQ(mix.at("other"), 0.1);
-    EXPECT_DOUBLE_EQ(mix.at("tensor"), 0);
+    EXPECT_DOUBLE_EQ(mix.at("fp64"), 0);
     const double sum = std::accumulate(mix.begin(), mix.end(), 0.0,
                                        [](double s, const auto& kv) { return s + kv.second; });
     EXPECT_DOUBLE_EQ(sum, 1);
-    EXPECT_TRUE(instruction_mix(Counters{}, missing).empty());
-    EXPECT_EQ(missing.at(0),
-              "mix: pipe counters (inst_pipe_*) not collected (IRF_METRICS=pipe_mix)");
+    EXPECT_TRUE(missing.empty());
+}
+
+// The pipe counters count an FP16x2 instruction in the fma and fma_type_fp16 pipes on GA10x and
+// later: they no longer make a mix; without SASS classes the mix is absent.
+TEST(ModelMix, PipeCountersAloneGiveNoMix) {
+    Counters c;
+    c["inst_pipe_alu"] = 40;
+    c["inst_pipe_fma"] = 30;
+    std::vector<std::string> missing;
+    EXPECT_TRUE(instruction_mix(c, missing).empty());
+    EXPECT_EQ(missing.at(0), "mix: SASS instruction classes (thread_class_*) not collected");
+    c["thread_class_integer"] = 0;
+    EXPECT_TRUE(instruction_mix(c, missing).empty());
+    EXPECT_EQ(missing.at(1), "mix: no instruction in any SASS class");
 }
 
 TEST(ModelKernelCeilings, TransferTimesAndHarmonicBandwidths) {

@@ -151,6 +151,70 @@ TEST(ModelIrm, NotesTrafficThatBypassesTheLsu) {
     c["l2_sectors_read"] = 1.2e6; // within 25 %: ordinary L1 misses plus writes
     k.counters = c;
     EXPECT_TRUE(analyze_kernel(k, test::v100(), {}).notes.empty());
+    // LDGSTS, atomic and reduction sectors are L1 traffic (issue #18 item 6): 1e6 + 1e6 + 0.5e6
+    // + 0.5e6 = 3e6 L1 sectors against 3e6 L2 sectors, no note.
+    c["l2_sectors_read"] = 3e6;
+    c["sectors_ldgsts"] = 1e6;
+    c["sectors_global_atom"] = 0.5e6;
+    c["sectors_global_red"] = 0.5e6;
+    k.counters = c;
+    EXPECT_TRUE(analyze_kernel(k, test::v100(), {}).notes.empty());
+}
+
+// Ding & Williams 3.2 (issue #18 item 4): the dots use inst_thread / 32. Half the threads
+// predicated off: 1.6e7 / 32 = 5e5 thread-based instructions against 1e6 warp ones. L1: 1e6
+// sectors -> warp II 1.0, thread II 0.5; HBM: 2e5 sectors -> 5.0 and 2.5; GIPS 10 and 5 over
+// 1e5 ns. Both coordinates halve: the dot moves diagonally (Fig. 2b).
+TEST(ModelIrm, ThreadIntensityMovesTheDotDiagonally) {
+    Counters c = test::zero_counters();
+    c["inst_warp"] = 1e6;
+    c["inst_thread"] = 1.6e7;
+    c["time_ns"] = 1e5;
+    c["sectors_global_ld"] = 1e6;
+    c["l2_sectors_read"] = 1e6;
+    c["dram_sectors_read"] = 2e5;
+    std::vector<std::string> missing;
+    const auto r = instruction_roofline(c, v100_irm(), missing);
+    ASSERT_TRUE(r.has_value());
+    EXPECT_DOUBLE_EQ(*r->ii.l1, 1.0);
+    EXPECT_DOUBLE_EQ(*r->ii_thread.l1, 0.5);
+    EXPECT_DOUBLE_EQ(*r->ii.hbm, 5.0);
+    EXPECT_DOUBLE_EQ(*r->ii_thread.hbm, 2.5);
+    EXPECT_DOUBLE_EQ(r->gips_warp, 10);
+    EXPECT_DOUBLE_EQ(r->gips_thread, 5);
+    EXPECT_DOUBLE_EQ(*r->ii_thread.l1 / *r->ii.l1, r->gips_thread / r->gips_warp);
+    c.erase("inst_thread"); // no thread counter: no thread-based intensity
+    const auto w = instruction_roofline(c, v100_irm(), missing);
+    EXPECT_FALSE(w->ii_thread.l1.has_value());
+    EXPECT_DOUBLE_EQ(*w->ii.l1, 1.0);
+}
+
+// Issue #18 item 6: LDGSTS, global atomics/reductions and shared atomics are L1/shared traffic.
+// 100 + 20 + 30 (ld/st sectors) + 10 + 5 + 40 (atom, red, LDGSTS) = 205 sectors; 4 x (6 + 4 +
+// 2 + 3) = 60 from 15 shared wavefronts (ld, st, atom, LDGSTS): 265 transactions.
+TEST(ModelIrm, L1CountsAtomicsLdgstsAndSharedAtomics) {
+    Counters c = test::zero_counters();
+    c["sectors_global_ld"] = 100;
+    c["sectors_global_st"] = 20;
+    c["sectors_local_ld"] = 30;
+    c["sectors_global_atom"] = 10;
+    c["sectors_global_red"] = 5;
+    c["sectors_ldgsts"] = 40;
+    c["wavefronts_shared_ld"] = 6;
+    c["wavefronts_shared_st"] = 4;
+    c["wavefronts_shared_atom"] = 2;
+    c["wavefronts_shared_ldgsts"] = 3;
+    EXPECT_DOUBLE_EQ(*l1_sectors(c), 205);
+    EXPECT_DOUBLE_EQ(*shared_wavefronts(c), 15);
+    EXPECT_DOUBLE_EQ(*l1_transactions(c), 265);
+    // A profile without the new counters (older, or a chip without LDGSTS) keeps 150 + 40.
+    for (const char* name : {"sectors_global_atom", "sectors_global_red", "sectors_ldgsts",
+                             "wavefronts_shared_atom", "wavefronts_shared_ldgsts"}) {
+        c.erase(name);
+    }
+    EXPECT_DOUBLE_EQ(*l1_transactions(c), 190);
+    c.erase("wavefronts_shared_st"); // a required term absent: no sum at all
+    EXPECT_FALSE(l1_transactions(c).has_value());
 }
 
 } // namespace

@@ -48,14 +48,16 @@ Profile sample_profile() {
     triad.counters["inst_global_st"] = 1.25e5;
     triad.counters["sectors_global_ld"] = 2e6;
     triad.counters["sectors_global_st"] = 1e6;
+    triad.counters["bytes_global_ld"] = 2.5e5 * 32 * 8; // FP64: 8 B a thread
+    triad.counters["bytes_global_st"] = 1.25e5 * 32 * 8;
     triad.counters["l2_sectors_read"] = 2e6;
     triad.counters["l2_sectors_write"] = 1e6;
     triad.counters["dram_sectors_read"] = 2e6;
     triad.counters["dram_sectors_write"] = 1e6;
     triad.counters["thread_dfma"] = 4e6;
-    triad.counters["inst_pipe_fp64"] = 1.25e5;
-    triad.counters["inst_pipe_lsu"] = 3.75e5;
-    triad.counters["inst_pipe_alu"] = 5e5;
+    triad.counters["thread_class_fp64"] = 4e6;
+    triad.counters["thread_class_memory"] = 1.2e7;
+    triad.counters["thread_class_integer"] = 1.6e7;
     KernelRecord idle;
     idle.name = "empty_kernel()";
     idle.launches = 2;
@@ -99,7 +101,9 @@ TEST(ModelJson, AnalysisKeysAsDocumented) {
         EXPECT_TRUE(a.at("irm").contains(key)) << key;
     }
     EXPECT_EQ(a.at("irm").at("bound"), "hbm");
-    EXPECT_EQ(a.at("walls").at("global").at("pattern"), "unit-fp64"); // 3.75e5 / 3e6 = 1/8
+    // 3.75e5 / 3e6 = 1/8 on the FP64 triad's own unit wall: 3.75e5 x 32 x 8 B = 9.6e7 B
+    EXPECT_EQ(a.at("walls").at("global").at("pattern"), "unit");
+    EXPECT_DOUBLE_EQ(a.at("walls").at("global").at("access_bytes").get<double>(), 8);
     EXPECT_TRUE(a.at("walls").at("shared").is_null());
     EXPECT_DOUBLE_EQ(a.at("predication").get<double>(), 1.0);
     EXPECT_DOUBLE_EQ(a.at("flops").at("fp64").get<double>(), 8e6); // 2 x 4e6

@@ -9,32 +9,100 @@
 namespace irf::model {
 namespace {
 
-TEST(ModelWalls, PatternAtEachWall) {
-    EXPECT_EQ(global_pattern(1.0), "stride-0");      // one sector per warp instruction
-    EXPECT_EQ(global_pattern(1.0 / 4), "unit-fp32"); // 32 x 4 B = 4 sectors
-    EXPECT_EQ(global_pattern(1.0 / 8), "unit-fp64"); // 32 x 8 B = 8 sectors
-    EXPECT_EQ(global_pattern(1.0 / 32), "gather");   // one sector per thread
+TEST(ModelWalls, PatternBySideOfTheUnitWall) {
+    EXPECT_EQ(global_pattern(1.0 / 4, 1.0 / 4), "unit");
+    EXPECT_EQ(global_pattern(0.27, 1.0 / 4), "unit"); // within 2^(1/4) of the wall
+    EXPECT_EQ(global_pattern(1.0, 1.0 / 4), "stride-0");
+    EXPECT_EQ(global_pattern(2.0, 1.0 / 4), "stride-0");
+    EXPECT_EQ(global_pattern(0.5, 1.0 / 4), "broadcast");   // right: threads share words
+    EXPECT_EQ(global_pattern(1.0 / 8, 1.0 / 4), "strided"); // left: strided
+    EXPECT_EQ(global_pattern(1.0 / 32, 1.0 / 4), "gather");
+    EXPECT_EQ(global_pattern(1.0 / 64, 1.0 / 4), "gather");
+    EXPECT_EQ(global_pattern(1.0, 1.0), "unit"); // byte loads: unit stride is one sector
 }
 
-TEST(ModelWalls, PatternBetweenAndBeyondWalls) {
-    EXPECT_EQ(global_pattern(2.0), "stride-0"); // broadcast beyond the wall
-    EXPECT_EQ(global_pattern(1.0 / 16), "strided");
-    EXPECT_EQ(global_pattern(0.5), "strided");
-    EXPECT_EQ(global_pattern(1.0 / 64), "gather");
-    EXPECT_EQ(global_pattern(0.27), "unit-fp32"); // within 2^(1/4) of 1/4
-}
-
-TEST(ModelWalls, GlobalWallFromCounters) {
+// A global-memory kernel: `inst` warp ld/st, `sectors`, `bytes` requested.
+Counters global_kernel(double inst, double sectors, double bytes) {
     Counters c = test::zero_counters();
-    c["inst_global_ld"] = 300;
-    c["inst_global_st"] = 100;
-    c["sectors_global_ld"] = 1200;
-    c["sectors_global_st"] = 400;
+    c["inst_global_ld"] = inst / 2;
+    c["inst_global_st"] = inst / 2;
+    c["sectors_global_ld"] = sectors / 2;
+    c["sectors_global_st"] = sectors / 2;
+    c["bytes_global_ld"] = bytes / 2;
+    c["bytes_global_st"] = bytes / 2;
+    return c;
+}
+
+// Issue #18 item 5, by hand: a float4 copy requests 32 x 16 = 512 B = 16 sectors per warp
+// instruction and reads 16: intensity 1/16 on its own unit wall (1/16), 16 B per thread.
+TEST(ModelWalls, Float4CopyIsUnitStride) {
+    std::vector<std::string> missing;
+    const auto w = global_wall(global_kernel(100, 1600, 100 * 512), missing);
+    ASSERT_TRUE(w.has_value());
+    EXPECT_DOUBLE_EQ(w->intensity, 1.0 / 16);
+    EXPECT_DOUBLE_EQ(w->unit_intensity, 1.0 / 16); // 100 / (51200 / 32)
+    EXPECT_DOUBLE_EQ(*w->access_bytes, 16);        // 51200 / (32 x 100)
+    EXPECT_EQ(w->pattern, "unit");
+    EXPECT_EQ(global_label(*w), "unit 16B");
+    EXPECT_TRUE(missing.empty());
+}
+
+// An fp16 copy: 32 x 2 = 64 B = 2 sectors per instruction, 2 read: 1/2 on the 1/2 wall.
+TEST(ModelWalls, Fp16CopyIsUnitStride) {
+    std::vector<std::string> missing;
+    const auto w = global_wall(global_kernel(100, 200, 100 * 64), missing);
+    ASSERT_TRUE(w.has_value());
+    EXPECT_DOUBLE_EQ(w->intensity, 0.5);
+    EXPECT_DOUBLE_EQ(w->unit_intensity, 0.5);
+    EXPECT_EQ(w->pattern, "unit");
+    EXPECT_EQ(global_label(*w), "unit 2B");
+}
+
+// fp32 at stride 2: 128 B requested (4 ideal sectors) over 8 sectors read: intensity 1/8, left
+// of the 1/4 wall, so strided (the fixed walls called it "unit-fp64").
+TEST(ModelWalls, Fp32StrideTwoIsStrided) {
+    std::vector<std::string> missing;
+    const auto w = global_wall(global_kernel(100, 800, 100 * 128), missing);
+    ASSERT_TRUE(w.has_value());
+    EXPECT_DOUBLE_EQ(w->intensity, 1.0 / 8);
+    EXPECT_DOUBLE_EQ(w->unit_intensity, 1.0 / 4);
+    EXPECT_EQ(w->pattern, "strided");
+    EXPECT_EQ(global_label(*w), "strided 4B");
+}
+
+// fp64 unit stride: 256 B = 8 sectors per instruction, 8 read: on its 1/8 wall.
+TEST(ModelWalls, Fp64CopyIsUnitStride) {
+    std::vector<std::string> missing;
+    const auto w = global_wall(global_kernel(100, 800, 100 * 256), missing);
+    ASSERT_TRUE(w.has_value());
+    EXPECT_EQ(w->pattern, "unit");
+    EXPECT_DOUBLE_EQ(*w->access_bytes, 8);
+}
+
+// Right of the wall: 4-byte words, 2 sectors per instruction where 4 are ideal (pairs of
+// threads read one word): 1/2, broadcast; one sector (all threads one word): stride-0.
+TEST(ModelWalls, SharedWordsAreRightOfTheWall) {
+    std::vector<std::string> missing;
+    EXPECT_EQ(global_wall(global_kernel(100, 200, 100 * 128), missing)->pattern, "broadcast");
+    EXPECT_EQ(global_wall(global_kernel(100, 100, 100 * 128), missing)->pattern, "stride-0");
+    EXPECT_EQ(global_wall(global_kernel(100, 3200, 100 * 128), missing)->pattern, "gather");
+}
+
+TEST(ModelWalls, WithoutBytesTheWallAssumesFourByteWords) {
+    Counters c = global_kernel(400, 1600, 0);
+    c.erase("bytes_global_ld");
+    c.erase("bytes_global_st");
     std::vector<std::string> missing;
     const auto w = global_wall(c, missing);
     ASSERT_TRUE(w.has_value());
-    EXPECT_DOUBLE_EQ(w->intensity, 0.25); // (300 + 100) / (1200 + 400)
-    EXPECT_EQ(w->pattern, "unit-fp32");
+    EXPECT_DOUBLE_EQ(w->intensity, 0.25); // 400 / 1600
+    EXPECT_DOUBLE_EQ(w->unit_intensity, 0.25);
+    EXPECT_FALSE(w->access_bytes.has_value());
+    EXPECT_EQ(w->pattern, "unit");
+    EXPECT_EQ(global_label(*w), "unit");
+    ASSERT_EQ(missing.size(), 1u);
+    EXPECT_EQ(missing[0], "walls.global.access_bytes: requested bytes not collected "
+                          "(bytes_global_ld/st); the wall assumes 4-byte words");
 }
 
 TEST(ModelWalls, GlobalWallAbsentWithoutGlobalAccess) {
@@ -48,18 +116,57 @@ TEST(ModelWalls, GlobalWallAbsentWithoutGlobalAccess) {
     EXPECT_EQ(missing.at(0), "walls.global: counters absent: sectors_global_st");
 }
 
-TEST(ModelWalls, SharedThirtyTwoWayConflict) {
+// A shared-memory kernel: `inst` LDS, `wavefronts`, `bytes` requested.
+Counters shared_kernel(double inst, double wavefronts, double bytes) {
     Counters c = test::zero_counters();
-    c["inst_shared_ld"] = 10;
-    c["wavefronts_shared_ld"] = 320; // every access serialised over 32 wavefronts
+    c["inst_shared_ld"] = inst;
+    c["wavefronts_shared_ld"] = wavefronts;
+    c["bytes_shared_ld"] = bytes;
+    c["bytes_shared_st"] = 0;
+    return c;
+}
+
+TEST(ModelWalls, SharedThirtyTwoWayConflict) {
     std::vector<std::string> missing;
-    const auto w = shared_wall(c, missing);
+    // Every 4-byte access serialised over 32 wavefronts: 10 x 128 B = 10 ideal wavefronts.
+    const auto w = shared_wall(shared_kernel(10, 320, 10 * 128), missing);
     ASSERT_TRUE(w.has_value());
     EXPECT_DOUBLE_EQ(w->intensity, 1.0 / 32); // 10 / 320
     EXPECT_DOUBLE_EQ(w->conflict_ways, 32);
+    EXPECT_DOUBLE_EQ(w->conflict_free_intensity, 1);
 }
 
-TEST(ModelWalls, SharedConflictFree) {
+// Issue #18 item 5: a conflict-free 128-bit LDS needs 32 x 16 / 128 = 4 wavefronts, a 64-bit one
+// 2: both are 1-way against their ideal wavefronts (the fixed 1-wavefront wall said 4 and 2).
+TEST(ModelWalls, ConflictFreeWideAccessIsOneWay) {
+    std::vector<std::string> missing;
+    const auto w128 = shared_wall(shared_kernel(10, 40, 10 * 512), missing);
+    ASSERT_TRUE(w128.has_value());
+    EXPECT_DOUBLE_EQ(w128->intensity, 0.25);
+    EXPECT_DOUBLE_EQ(w128->conflict_ways, 1);
+    EXPECT_DOUBLE_EQ(w128->conflict_free_intensity, 0.25);
+    EXPECT_DOUBLE_EQ(*w128->access_bytes, 16);
+    const auto w64 = shared_wall(shared_kernel(10, 20, 10 * 256), missing);
+    EXPECT_DOUBLE_EQ(w64->conflict_ways, 1);
+    // A 2-way conflicted 64-bit access: 40 wavefronts against 20 ideal.
+    EXPECT_DOUBLE_EQ(shared_wall(shared_kernel(10, 40, 10 * 256), missing)->conflict_ways, 2);
+    EXPECT_TRUE(missing.empty());
+}
+
+// LDSM wavefronts are in the ld wavefronts: its instructions and bytes count too. 10 LDS (4 B,
+// 10 wavefronts) + 10 LDSM.x4 (512 B, 4 wavefronts each): 20 / 50, ideal 10 + 40 = 50, 1-way.
+TEST(ModelWalls, LdsmCountsInTheSharedWall) {
+    Counters c = shared_kernel(10, 50, 10 * 128);
+    c["inst_ldsm"] = 10;
+    c["bytes_shared_ldsm"] = 10 * 512;
+    std::vector<std::string> missing;
+    const auto w = shared_wall(c, missing);
+    ASSERT_TRUE(w.has_value());
+    EXPECT_DOUBLE_EQ(w->intensity, 20.0 / 50);
+    EXPECT_DOUBLE_EQ(w->conflict_ways, 1);
+}
+
+TEST(ModelWalls, SharedConflictFreeWithoutBytes) {
     Counters c = test::zero_counters();
     c["inst_shared_ld"] = 8;
     c["inst_shared_st"] = 2;
@@ -70,7 +177,11 @@ TEST(ModelWalls, SharedConflictFree) {
     ASSERT_TRUE(w.has_value());
     EXPECT_DOUBLE_EQ(w->intensity, 1); // 10 / 10
     EXPECT_DOUBLE_EQ(w->conflict_ways, 1);
-    EXPECT_DOUBLE_EQ(conflict_ways(0.25), 4); // 4 wavefronts per instruction
+    EXPECT_EQ(missing.at(0), "walls.shared.access_bytes: requested bytes not collected "
+                             "(bytes_shared_ld/st); the wall assumes 4-byte words");
+    EXPECT_DOUBLE_EQ(conflict_ways(40, 10), 4);           // 4 wavefronts per ideal one
+    EXPECT_DOUBLE_EQ(conflict_ways(5, 10), 1);            // clamped
+    EXPECT_DOUBLE_EQ(ideal_transactions(10, 0, 128), 10); // at least one per instruction
 }
 
 TEST(ModelWalls, HalfPredicatedKernel) {

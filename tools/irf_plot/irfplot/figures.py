@@ -106,20 +106,32 @@ def finish(ax, fig, title, xlabel, ylabel, items, extra_handles=()):
 def level_handles(with_thread):
     from matplotlib.lines import Line2D
     handles = [Line2D([], [], marker=LEVEL_MARKERS[lv], linestyle="", color="#555555",
-                      label=f"{LEVEL_NAMES[lv]} intensity (warp GIPS)") for lv in LEVELS]
+                      label=f"{LEVEL_NAMES[lv]} intensity") for lv in LEVELS]
     if with_thread:
         handles.append(Line2D([], [], marker="o", linestyle=":", color="#555555",
-                              markerfacecolor="white", label="thread GIPS (predication)"))
+                              markerfacecolor="white", label="warp-based (predication)"))
     return handles
 
 
 def irm_points(kernel):
-    """{level: (ii, warp GIPS)} and the thread GIPS of a kernel's Instruction Roofline."""
+    """A kernel's Instruction Roofline points: ({level: solid dot}, {level: warp-based point}).
+    The solid dots use thread instructions / 32 for intensity and GIPS (instruction-roofline
+    section 3.2), so predication moves them diagonally from the warp-based point (Fig. 2b/5b);
+    a profile without them has its warp-based points as the dots."""
     irm = get(kernel, "analysis", "irm")
     if not isinstance(irm, dict) or not number(irm.get("gips_warp")):
-        return {}, None
-    points = {lv: (number(get(irm, "ii", lv)), irm["gips_warp"]) for lv in LEVELS}
-    return {lv: p for lv, p in points.items() if p[0]}, number(irm.get("gips_thread"))
+        return {}, {}
+    warp = {lv: (number(get(irm, "ii", lv)), number(irm.get("gips_warp"))) for lv in LEVELS}
+    warp = {lv: p for lv, p in warp.items() if p[0]}
+    gips_thread = number(irm.get("gips_thread"))
+    thread = {lv: (number(get(irm, "ii_thread", lv)), gips_thread) for lv in LEVELS}
+    return {lv: thread[lv] if thread[lv][0] and gips_thread else p
+            for lv, p in warp.items()}, warp
+
+
+def predicated(solid, warp):
+    """True when the thread dot lies clearly below its warp-based point (predication)."""
+    return solid[1] < 0.98 * warp[1]
 
 
 def instruction_roofline(fig, ceilings, items, title):
@@ -128,9 +140,9 @@ def instruction_roofline(fig, ceilings, items, title):
     xs, ys = [], [peak]
     for it in items:
         for k in (it.before, it.after):
-            pts, thread = irm_points(k)
-            xs += [p[0] for p in pts.values()]
-            ys += [p[1] for p in pts.values()] + [thread]
+            for pts in irm_points(k):
+                xs += [p[0] for p in pts.values()]
+                ys += [p[1] for p in pts.values()]
     regions = reg.irm_placed(getattr(fig, "irf_regions", []))
     xs += [xy[0] for _, xy in regions]
     ys += [xy[1] for _, xy in regions]
@@ -140,39 +152,48 @@ def instruction_roofline(fig, ceilings, items, title):
         if number(rates.get(lv)):
             draw_bandwidth(ax, peak, rates[lv], LEVEL_NAMES[lv], xlim, "GTXN/s")
     draw_peak(ax, peak, f"peak {peak:,.1f} warp GIPS", xlim)
-    predicated = False
+    any_predicated = False
     drawn = [it for it in items if irm_points(it.after)[0] or irm_points(it.before)[0]]
     for it in drawn:
         before, _ = irm_points(it.before)
-        after, thread = irm_points(it.after)
+        after, warp = irm_points(it.after)
         for lv in LEVELS:
             draw_point(ax, it, before.get(lv), after.get(lv), LEVEL_MARKERS[lv])
-            if lv in after and thread and thread < 0.98 * after[lv][1]:
-                predicated = True
-                x = after[lv][0]
-                ax.plot([x, x], [thread, after[lv][1]], linestyle=":", color=it.color, zorder=2)
-                marks.add_point(ax, it, (x, thread), LEVEL_MARKERS[lv], "white", 55, "thread")
+            if lv in after and predicated(after[lv], warp[lv]):
+                # Fig. 2b: the warp-based point, dotted to the dot predication moved diagonally.
+                any_predicated = True
+                (x0, y0), (x1, y1) = warp[lv], after[lv]
+                ax.plot([x0, x1], [y0, y1], linestyle=":", color=it.color, zorder=2)
+                marks.add_point(ax, it, warp[lv], LEVEL_MARKERS[lv], "white", 45, "warp")
     region_items = [it for it, _ in regions]
     reg.draw(ax, regions, region_items)
     ax.set_xlim(*xlim)
     ax.set_ylim(max(min(v for v in ys if v) / 4, peak / 10 ** 6), peak * 3)
-    finish(ax, fig, title, "instruction intensity (warp instructions per 32-byte transaction)",
-           "performance (warp GIPS)", drawn,
-           level_handles(predicated) + reg.legend_handles(region_items))
+    finish(ax, fig, title,
+           "instruction intensity ((thread instructions / 32) per 32-byte transaction)",
+           "performance (thread instructions / 32, GIPS)", drawn,
+           level_handles(any_predicated) + reg.legend_handles(region_items))
 
 
-def ldst_gips(kernel, kinds):
-    """Warp load/store instructions of `kinds` per nanosecond of the profiled launches."""
+# The instructions each wall's intensity counts (model/walls.cpp): the shared wall includes
+# LDSM and STSM, whose wavefronts are in the shared ld/st ones.
+WALL_INSTRUCTIONS = {"global": ("inst_global_ld", "inst_global_st"),
+                     "shared": ("inst_shared_ld", "inst_shared_st", "inst_ldsm", "inst_stsm")}
+
+
+def ldst_gips(kernel, wall):
+    """The wall's warp load/store instructions per nanosecond of the profiled launches."""
     counters = kernel.get("counters") or {}
     time = number(counters.get("time_ns"))
-    total = sum(number(counters.get(f"inst_{kind}_{op}")) or 0
-                for kind in kinds for op in ("ld", "st"))
+    total = sum(number(counters.get(name)) or 0 for name in WALL_INSTRUCTIONS[wall])
     return total / time if time and total > 0 else None
 
 
 def wall_points(kernel, wall):
+    """The open dot: ld/st instructions per transaction and per ns, counting the same
+    instructions on both axes (global ld/st for the global wall, as the wall's intensity)."""
     intensity = number(get(kernel, "analysis", "walls", wall, "intensity"))
-    gips = ldst_gips(kernel, ("global", "local") if wall == "global" else ("shared",))
+    gips = ldst_gips(kernel, wall)
     return (intensity, gips) if intensity and gips else None
 
 
@@ -181,6 +202,25 @@ WALLS = {
                (1 / 32, "stride \u2265 8 / gather")],
     "shared": [(1.0, "no bank conflict"), (1 / 32, "32-way bank conflict")],
 }
+
+
+def kernel_walls(items, wall):
+    """The walls of the shown kernels' own access widths (issue #18 item 5): a float4 copy's
+    unit-stride wall at 1/16, a conflict-free 128-bit shared access at 1/4, unless a fixed wall
+    already stands within 2 %."""
+    key = "unit_intensity" if wall == "global" else "conflict_free_intensity"
+    text = "unit stride" if wall == "global" else "no bank conflict"
+    out = []
+    for it in items:
+        for k in (it.before, it.after):
+            w = get(k, "analysis", "walls", wall) if k else None
+            x = number(w.get(key)) if isinstance(w, dict) else None
+            width = number(w.get("access_bytes")) if isinstance(w, dict) else None
+            if not x or not width:
+                continue
+            if all(abs(x / other - 1) > 0.02 for other, _ in WALLS[wall] + out):
+                out.append((x, f"{text} ({width:.2g}-byte)"))
+    return out
 
 
 def memory_walls(fig, ceilings, items, title, wall):
@@ -192,7 +232,8 @@ def memory_walls(fig, ceilings, items, title, wall):
     points = [(it, wall_points(it.before, wall) if it.before else None,
                wall_points(it.after, wall) if it.after else None) for it in items]
     shown = [p for p in points if p[1] or p[2]]
-    xs = [w for w, _ in WALLS[wall]]
+    walls = sorted(WALLS[wall] + kernel_walls([p[0] for p in shown], wall), reverse=True)
+    xs = [w for w, _ in walls]
     ys = [peak]
     for _, b, a in shown:
         for p in (b, a):
@@ -204,7 +245,7 @@ def memory_walls(fig, ceilings, items, title, wall):
         draw_bandwidth(ax, peak, rates[level], LEVEL_NAMES[level], xlim, "GTXN/s")
     draw_peak(ax, peak, f"peak {peak:,.1f} warp GIPS", xlim)
     ylim = (max(min(ys) / 6, peak / 10 ** 6), peak * 3)
-    for x, label in WALLS[wall]:
+    for x, label in walls:
         ax.plot([x, x], list(ylim), color="#B22222", linestyle="--", linewidth=1.1, zorder=1)
         ax.text(x * 1.08, ylim[0] * 1.5, label, rotation=90, fontsize=8, color="#B22222",
                 va="bottom", ha="left")
@@ -221,14 +262,15 @@ def memory_walls(fig, ceilings, items, title, wall):
     ax.set_xlim(*xlim)
     ax.set_ylim(*ylim)
     from matplotlib.lines import Line2D
-    kind = "global/local" if wall == "global" else "shared"
+    kind = "global" if wall == "global" else "shared"
     extra = [Line2D([], [], marker="o", linestyle="", color="#555555", markerfacecolor="white",
                     label=f"{kind} ld/st per transaction")]
     if wall == "global":
         extra.append(Line2D([], [], marker="o", linestyle="", color="#555555",
                             label="all instructions, L1 intensity"))
     finish(ax, fig, title, f"{kind} load/store instructions per transaction",
-           "performance (warp GIPS)", [p[0] for p in shown] or items, extra)
+           "performance (GIPS; filled: thread instructions / 32)", [p[0] for p in shown] or items,
+           extra)
 
 
 def fmt_gflops(value):
