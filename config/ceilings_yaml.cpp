@@ -12,6 +12,7 @@
 
 #include "common/file_io.hpp"
 #include "config/ceilings_rules.hpp"
+#include "config/sm_limits.hpp"
 #include "config/yaml_guard.hpp"
 
 namespace irf::config {
@@ -111,6 +112,7 @@ struct Parser {
     }
 
     GpuIdentity gpu(const YAML::Node& node);
+    SmLimits sm_limits(const YAML::Node& node);
     Stats stats(const YAML::Node& node, const std::string& path);
     Quantity quantity(const YAML::Node& node, const std::string& path, const std::string& unit,
                       bool nested);
@@ -132,7 +134,8 @@ GpuIdentity Parser::gpu(const YAML::Node& node) {
                                                   "memory_bytes",
                                                   "memory_type",
                                                   "boost_clock_mhz",
-                                                  "base_clock_mhz"};
+                                                  "base_clock_mhz",
+                                                  "sm_limits"};
     map_at(node, "gpu");
     check_keys(node, "gpu", keys);
     GpuIdentity g;
@@ -166,6 +169,9 @@ GpuIdentity Parser::gpu(const YAML::Node& node) {
     if (node["memory_type"]) {
         g.memory_type = text(node["memory_type"], "gpu.memory_type");
     }
+    if (node["sm_limits"]) {
+        g.sm_limits = sm_limits(node["sm_limits"]);
+    }
     if (const auto aliases = node["aliases"]) {
         if (!aliases.IsSequence()) {
             fail(aliases, "gpu.aliases", "expected a list of device-name substrings");
@@ -175,6 +181,27 @@ GpuIdentity Parser::gpu(const YAML::Node& node) {
         }
     }
     return g;
+}
+
+SmLimits Parser::sm_limits(const YAML::Node& node) {
+    const std::string path = "gpu.sm_limits";
+    std::vector<std::string> keys{"source"};
+    for (const auto& field : sm_limit_fields()) {
+        keys.push_back(field.first);
+    }
+    map_at(node, path);
+    check_keys(node, path, keys);
+    SmLimits l;
+    for (const auto& key : keys) {
+        if (!node[key]) {
+            fail(node, path + "." + key, "missing (every SM limit is needed for blocks per SM)");
+        }
+    }
+    l.source = text(node["source"], path + ".source");
+    for (const auto& [key, member] : sm_limit_fields()) {
+        l.*member = small_int(node[key], path + "." + key);
+    }
+    return l;
 }
 
 Stats Parser::stats(const YAML::Node& node, const std::string& path) {
