@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Blocks per SM from a launch and a GPU's SM limits, and the waves a grid takes on a GPU
-// (docs/model.md, "Waves"; reference wave quantisation in docs/model.md's sources).
+// (docs/model.md, "Waves").
 #pragma once
 
 #include <cstdint>

@@ -87,11 +87,7 @@ TEST(ModelL2Capacity, FitsTheSourceSpillsTheTarget) {
     EXPECT_NEAR(p.l2->dram_target_bytes, 60e6, 1e-3);
     EXPECT_EQ(p.bound_target, "hbm");
     EXPECT_NEAR(p.time_point_ns, 2e5 * (2 * 60e6 / 828) / (2 * 100e6 / 2996), 1e-6);
-    bool flagged = false;
-    for (const std::string& n : p.notes) {
-        flagged = flagged || n.find("fits the L2 of the source only") != std::string::npos;
-    }
-    EXPECT_TRUE(flagged);
+    EXPECT_TRUE(test::has_note(p, "fits the L2 of the source only"));
 }
 
 TEST(ModelL2Capacity, SameL2KeepsTheMeasuredTraffic) {
@@ -105,11 +101,7 @@ TEST(ModelL2Capacity, SameL2KeepsTheMeasuredTraffic) {
 TEST(ModelL2Capacity, UnknownL2SizeIsSaid) {
     const Projection p = project(lulesh_like(60e6), with_l2(6e6, "a"), with_l2(0, "b"));
     EXPECT_FALSE(p.l2.has_value());
-    bool said = false;
-    for (const std::string& n : p.notes) {
-        said = said || n == "L2 capacity effects not checked (L2 size unknown)";
-    }
-    EXPECT_TRUE(said);
+    EXPECT_TRUE(test::has_note(p, "L2 capacity effects not checked (L2 size unknown)"));
 }
 
 } // namespace
