@@ -10,7 +10,6 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "common/file_io.hpp"
 #include "config/ceilings_rules.hpp"
 #include "config/sm_limits.hpp"
 #include "config/yaml_guard.hpp"
@@ -364,19 +363,6 @@ Ceilings Parser::document(const YAML::Node& root) {
     return c;
 }
 
-} // namespace
-
-namespace {
-
-/// Error messages are one line even when a key or value in the file contains a line break.
-CeilingsError one_line(const CeilingsError& e) {
-    std::string msg = e.what();
-    for (auto& ch : msg) {
-        ch = ch == '\n' || ch == '\r' ? ' ' : ch;
-    }
-    return CeilingsError(msg);
-}
-
 Ceilings parse_strict(const std::string& text, const std::string& origin) {
     Parser parser{origin, {}};
     YAML::Node root;
@@ -398,27 +384,7 @@ Ceilings parse_ceilings_yaml(const std::string& text, const std::string& origin)
     try {
         return parse_strict(text, origin);
     } catch (const CeilingsError& e) {
-        throw one_line(e);
-    }
-}
-
-Ceilings load_ceilings_file(const std::string& path) {
-    // Ceilings files are a few KB; refuse anything absurd rather than read it all, and never
-    // block on a FIFO or device (read_file_bounded takes regular files only).
-    constexpr std::size_t k_max_bytes = 4u << 20;
-    std::string text;
-    if (const std::string error = common::read_file_bounded(path, text, k_max_bytes);
-        !error.empty()) {
-        throw CeilingsError(path + ": (file): " + error);
-    }
-    return parse_ceilings_yaml(text, path);
-}
-
-void validate_ceilings(const Ceilings& ceilings, const std::string& origin) {
-    try {
-        rules::validate(ceilings, origin, {});
-    } catch (const CeilingsError& e) {
-        throw one_line(e);
+        throw rules::one_line(e);
     }
 }
 
