@@ -44,6 +44,24 @@ struct Quantity {
     std::vector<Quantity> alternatives;
 };
 
+/// Per-SM residency limits of a compute capability (CUDA C++ Programming Guide, technical
+/// specifications per compute capability; table in docs/ceilings.md, "SM limits"): what turns a
+/// launch's threads, registers and shared memory into resident blocks per SM.
+struct SmLimits {
+    int max_threads_per_sm = 0;    ///< resident threads per SM
+    int max_warps_per_sm = 0;      ///< resident warps per SM (threads / 32)
+    int max_blocks_per_sm = 0;     ///< resident blocks per SM
+    int max_threads_per_block = 0; ///< threads in one block
+    int registers_per_sm = 0;      ///< 32-bit registers per SM
+    int max_registers_per_thread = 0;
+    int register_alloc_unit = 0;       ///< a warp's registers are allocated in multiples of this
+    int shared_bytes_per_sm = 0;       ///< shared memory per SM at the largest carveout
+    int shared_bytes_per_block = 0;    ///< largest shared memory one block may opt in to
+    int shared_reserved_per_block = 0; ///< shared memory the system keeps per block (1 KB, cc >= 8)
+    int shared_alloc_unit = 0; ///< a block's shared memory is allocated in multiples of this
+    std::string source;        ///< document the limits come from
+};
+
 /// The GPU a ceilings entry describes.
 struct GpuIdentity {
     std::string name;           ///< marketing name, e.g. "NVIDIA H100 SXM5 80GB"
@@ -59,6 +77,7 @@ struct GpuIdentity {
     std::string memory_type; ///< e.g. "HBM3"
     /// Device-name substrings (case-insensitive) that identify this SKU, e.g. "H100 80GB HBM3".
     std::vector<std::string> aliases;
+    std::optional<SmLimits> sm_limits; ///< absent: blocks per SM and waves are not computed
 };
 
 /// All ceilings of one GPU. Optional values are absent when unknown; GTXN/s are never stored:

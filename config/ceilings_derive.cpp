@@ -6,6 +6,7 @@
 #include "config/ceilings_rules.hpp"
 #include "config/ceilings_yaml.hpp"
 #include "config/gpu_database.hpp"
+#include "config/sm_limits.hpp"
 
 namespace irf::config {
 namespace {
@@ -81,6 +82,7 @@ Ceilings derive_ceilings(const std::string& name, const std::string& chip, const
     c.gpu.schedulers_per_sm = 4;
     c.gpu.boost_clock_mhz = clock_mhz;
     c.gpu.l2_bytes = l2_bytes;
+    c.gpu.sm_limits = sm_limits_for_cc(cc); // blocks per SM and waves (docs/model.md, Waves)
     const double n = sms;
     c.warp_gips = derived(n, 4, clock_mhz, "warp-GIPS", "warp-inst");
     c.warp_gips.method += " (4 schedulers, 1 warp-inst/clk each)";

@@ -4,6 +4,7 @@
 
 #include "config/ceilings_rules.hpp"
 #include "config/ceilings_yaml.hpp"
+#include "config/sm_limits.hpp"
 
 namespace irf::config {
 namespace {
@@ -87,6 +88,14 @@ void put_gpu(YAML::Emitter& out, const GpuIdentity& g) {
         out << YAML::Key << "memory_bytes" << YAML::Value << g.memory_bytes;
     }
     put_text(out, "memory_type", g.memory_type);
+    if (g.sm_limits) {
+        out << YAML::Key << "sm_limits" << YAML::Value << YAML::BeginMap;
+        for (const auto& [key, member] : sm_limit_fields()) {
+            out << YAML::Key << key << YAML::Value << (*g.sm_limits).*member;
+        }
+        put_text(out, "source", g.sm_limits->source);
+        out << YAML::EndMap;
+    }
     if (!g.aliases.empty()) {
         out << YAML::Key << "aliases" << YAML::Value << YAML::Flow << YAML::BeginSeq;
         for (const auto& a : g.aliases) {

@@ -8,6 +8,7 @@
 #include <regex>
 
 #include "config/ceilings_yaml.hpp"
+#include "config/sm_limits.hpp"
 
 namespace irf::config::rules {
 
@@ -133,6 +134,7 @@ struct Checker {
     static bool near(double a, double b, double rel) { return std::fabs(a - b) <= rel * b; }
 
     void gpu() const;
+    void sm_limits(const SmLimits& l) const;
     void quantity(const Quantity& q, const std::string& path, const std::string& unit,
                   bool nested) const;
     void provenance(const Quantity& q, const std::string& path) const;
@@ -163,6 +165,37 @@ void Checker::gpu() const {
     if (g.base_clock_mhz < 0 || g.base_clock_mhz > g.boost_clock_mhz) {
         fail("gpu.base_clock_mhz",
              format_double(g.base_clock_mhz) + " MHz must be between 0 and the boost clock");
+    }
+    if (g.sm_limits) {
+        sm_limits(*g.sm_limits);
+    }
+}
+
+// The occupancy calculation divides by these and relies on their relations (docs/model.md, Waves).
+void Checker::sm_limits(const SmLimits& l) const {
+    const std::string path = "gpu.sm_limits.";
+    for (const auto& [key, member] : sm_limit_fields()) {
+        const bool may_be_zero = key == "shared_reserved_per_block";
+        if (l.*member < 0 || (l.*member == 0 && !may_be_zero)) {
+            fail(path + key, std::to_string(l.*member) + " must be positive");
+        }
+    }
+    if (l.max_warps_per_sm * 32 != l.max_threads_per_sm) {
+        fail(path + "max_warps_per_sm", std::to_string(l.max_warps_per_sm) +
+                                            " warps x 32 is not max_threads_per_sm " +
+                                            std::to_string(l.max_threads_per_sm));
+    }
+    if (l.max_threads_per_block > l.max_threads_per_sm) {
+        fail(path + "max_threads_per_block", "exceeds max_threads_per_sm");
+    }
+    if (l.registers_per_sm % l.register_alloc_unit != 0) {
+        fail(path + "registers_per_sm", "is not a multiple of register_alloc_unit");
+    }
+    if (l.shared_bytes_per_block > l.shared_bytes_per_sm) {
+        fail(path + "shared_bytes_per_block", "exceeds shared_bytes_per_sm");
+    }
+    if (l.source.empty()) {
+        fail(path + "source", "SM limits need a source (document)");
     }
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "config/ceilings.hpp"
+#include "config/ceilings_yaml.hpp"
 
 namespace irf::config::rules {
 
@@ -46,5 +47,9 @@ void validate(const Ceilings& ceilings, const std::string& origin, const LineMap
 
 /// Formats a double with the fewest digits that read back to the same value.
 [[nodiscard]] std::string format_double(double value);
+
+/// The same error with line breaks turned into spaces: errors are one line even when a key or
+/// value in the file contains a line break.
+[[nodiscard]] CeilingsError one_line(const CeilingsError& error);
 
 } // namespace irf::config::rules

@@ -10,8 +10,8 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "common/file_io.hpp"
 #include "config/ceilings_rules.hpp"
+#include "config/sm_limits.hpp"
 #include "config/yaml_guard.hpp"
 
 namespace irf::config {
@@ -111,6 +111,7 @@ struct Parser {
     }
 
     GpuIdentity gpu(const YAML::Node& node);
+    SmLimits sm_limits(const YAML::Node& node);
     Stats stats(const YAML::Node& node, const std::string& path);
     Quantity quantity(const YAML::Node& node, const std::string& path, const std::string& unit,
                       bool nested);
@@ -132,7 +133,8 @@ GpuIdentity Parser::gpu(const YAML::Node& node) {
                                                   "memory_bytes",
                                                   "memory_type",
                                                   "boost_clock_mhz",
-                                                  "base_clock_mhz"};
+                                                  "base_clock_mhz",
+                                                  "sm_limits"};
     map_at(node, "gpu");
     check_keys(node, "gpu", keys);
     GpuIdentity g;
@@ -166,6 +168,9 @@ GpuIdentity Parser::gpu(const YAML::Node& node) {
     if (node["memory_type"]) {
         g.memory_type = text(node["memory_type"], "gpu.memory_type");
     }
+    if (node["sm_limits"]) {
+        g.sm_limits = sm_limits(node["sm_limits"]);
+    }
     if (const auto aliases = node["aliases"]) {
         if (!aliases.IsSequence()) {
             fail(aliases, "gpu.aliases", "expected a list of device-name substrings");
@@ -175,6 +180,27 @@ GpuIdentity Parser::gpu(const YAML::Node& node) {
         }
     }
     return g;
+}
+
+SmLimits Parser::sm_limits(const YAML::Node& node) {
+    const std::string path = "gpu.sm_limits";
+    std::vector<std::string> keys{"source"};
+    for (const auto& field : sm_limit_fields()) {
+        keys.push_back(field.first);
+    }
+    map_at(node, path);
+    check_keys(node, path, keys);
+    SmLimits l;
+    for (const auto& key : keys) {
+        if (!node[key]) {
+            fail(node, path + "." + key, "missing (every SM limit is needed for blocks per SM)");
+        }
+    }
+    l.source = text(node["source"], path + ".source");
+    for (const auto& [key, member] : sm_limit_fields()) {
+        l.*member = small_int(node[key], path + "." + key);
+    }
+    return l;
 }
 
 Stats Parser::stats(const YAML::Node& node, const std::string& path) {
@@ -337,19 +363,6 @@ Ceilings Parser::document(const YAML::Node& root) {
     return c;
 }
 
-} // namespace
-
-namespace {
-
-/// Error messages are one line even when a key or value in the file contains a line break.
-CeilingsError one_line(const CeilingsError& e) {
-    std::string msg = e.what();
-    for (auto& ch : msg) {
-        ch = ch == '\n' || ch == '\r' ? ' ' : ch;
-    }
-    return CeilingsError(msg);
-}
-
 Ceilings parse_strict(const std::string& text, const std::string& origin) {
     Parser parser{origin, {}};
     YAML::Node root;
@@ -371,27 +384,7 @@ Ceilings parse_ceilings_yaml(const std::string& text, const std::string& origin)
     try {
         return parse_strict(text, origin);
     } catch (const CeilingsError& e) {
-        throw one_line(e);
-    }
-}
-
-Ceilings load_ceilings_file(const std::string& path) {
-    // Ceilings files are a few KB; refuse anything absurd rather than read it all, and never
-    // block on a FIFO or device (read_file_bounded takes regular files only).
-    constexpr std::size_t k_max_bytes = 4u << 20;
-    std::string text;
-    if (const std::string error = common::read_file_bounded(path, text, k_max_bytes);
-        !error.empty()) {
-        throw CeilingsError(path + ": (file): " + error);
-    }
-    return parse_ceilings_yaml(text, path);
-}
-
-void validate_ceilings(const Ceilings& ceilings, const std::string& origin) {
-    try {
-        rules::validate(ceilings, origin, {});
-    } catch (const CeilingsError& e) {
-        throw one_line(e);
+        throw rules::one_line(e);
     }
 }
 

@@ -3,6 +3,7 @@
 // Field names mirror the JSON keys under `analysis` (docs/output-schema.md).
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -73,6 +74,31 @@ struct FlopsResult {
         precision; ///< fp64, fp32 or fp16: the CUDA-core precision with most FLOPs ("" = none)
 };
 
+/// How a grid runs on one GPU: blocks per SM and waves (docs/model.md, "Waves").
+struct WaveCount {
+    std::uint64_t blocks = 0;      ///< blocks in the grid
+    int blocks_per_sm = 0;         ///< resident blocks per SM
+    std::string limiter;           ///< what caps them: warps, blocks, registers or shared
+    std::uint64_t full_waves = 0;  ///< floor(blocks / (SMs x blocks per SM))
+    std::uint64_t tail_blocks = 0; ///< blocks of the last, partial wave (0: none)
+    std::uint64_t waves = 0;       ///< full waves, plus 1 with a tail
+    /// Blocks the busiest SM runs: full waves x blocks per SM + ceil(tail / SMs).
+    std::uint64_t blocks_per_busiest_sm = 0;
+    double fill = 0; ///< blocks / (SMs x blocks_per_busiest_sm), in (0, 1]: the SMs' busy share
+};
+
+/// A kernel's L2 working set against a source and a target GPU, per launch (docs/model.md,
+/// "L2 capacity").
+struct L2Fit {
+    double l2_traffic_bytes = 0;  ///< bytes through L2 (hits + DRAM) per launch
+    double dram_source_bytes = 0; ///< measured DRAM bytes per launch
+    double working_set_bytes = 0; ///< estimated unique bytes per launch
+    bool fits_source = false;     ///< working set <= the source's L2
+    bool fits_target = false;     ///< working set <= the target's L2
+    double dram_target_bytes = 0; ///< DRAM bytes per launch on the target
+    bool re_estimated = false;    ///< fits one L2 only: dram_target_bytes is the model's
+};
+
 /// Projected time of a kernel on another GPU (docs/model.md: PROJ Eq. 9).
 struct Projection {
     std::string target; ///< ceilings key or file
@@ -87,7 +113,10 @@ struct Projection {
     std::map<std::string, double> resource_ns_source; ///< known resource times, source GPU
     std::map<std::string, double> resource_ns_target; ///< known resource times, target GPU
     std::string confidence;                           ///< "high" or "low"
-    std::vector<std::string> notes; ///< why confidence is low, which level bounds, ...
+    std::vector<std::string> notes;        ///< why confidence is low, which level bounds, ...
+    std::optional<WaveCount> waves_source; ///< absent: no SM limits, or a block does not fit
+    std::optional<WaveCount> waves_target;
+    std::optional<L2Fit> l2; ///< absent: an L2 size or a traffic counter is unknown
 };
 
 /// Everything derived for one kernel; an absent member has a reason in `missing`.

@@ -162,6 +162,8 @@ json projection_json(const Projection& p) {
          {{"source", number_map(p.resource_ns_source)},
           {"target", number_map(p.resource_ns_target)}}},
         {"confidence", p.confidence},
+        {"waves", waves_json(p)},
+        {"l2", l2_fit_json(p.l2)},
         {"notes", p.notes}};
 }
 
@@ -198,6 +200,8 @@ Projection projection_from(const JsonNode& n) {
     if (n.has("notes")) {
         p.notes = n.at("notes").as_strings();
     }
+    waves_from(n, p);
+    p.l2 = l2_fit_from(n);
     return p;
 }
 

@@ -21,6 +21,18 @@ namespace irf::model {
 /// Reads {"l1", "l2", "hbm"} (absent or null -> nullopt).
 [[nodiscard]] PerLevel per_level_from(const JsonNode& node);
 
+/// A projection's `waves` object: {source, target}, each null when not counted.
+[[nodiscard]] nlohmann::json waves_json(const Projection& projection);
+
+/// Reads a projection's `waves` object into `projection` (absent or null: nothing).
+void waves_from(const JsonNode& projection_node, Projection& projection);
+
+/// A projection's `l2` object, or null.
+[[nodiscard]] nlohmann::json l2_fit_json(const std::optional<L2Fit>& fit);
+
+/// Reads a projection's `l2` object (absent or null: nullopt).
+[[nodiscard]] std::optional<L2Fit> l2_fit_from(const JsonNode& projection_node);
+
 /// The `analysis` object of a kernel; absent verdicts are null.
 [[nodiscard]] nlohmann::json analysis_to_json(const KernelAnalysis& analysis);
 

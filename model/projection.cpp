@@ -11,8 +11,10 @@
 #include "model/flop_roofline.hpp"
 #include "model/instruction_roofline.hpp"
 #include "model/kernel_ceilings.hpp"
+#include "model/l2_capacity.hpp"
 #include "model/measured_ceilings.hpp"
 #include "model/resource_times.hpp"
+#include "model/waves.hpp"
 
 namespace irf::model {
 
@@ -37,29 +39,8 @@ std::string target_name(const config::Ceilings& c) {
     return !c.gpu.name.empty() ? c.gpu.name : c.source;
 }
 
-std::string megabytes(double bytes) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f MB", bytes / 1e6);
-    return buf;
-}
-
-void confidence_rules(const KernelRecord& k, const config::Ceilings& s, const config::Ceilings& t,
-                      Projection& p) {
-    const auto dram = counter_sum(k.counters, {"dram_sectors_read", "dram_sectors_write"});
-    const double launches = std::max<double>(1.0, static_cast<double>(k.profiled_launches));
-    if (dram && s.gpu.l2_bytes > 0 && t.gpu.l2_bytes > 0) {
-        const double footprint = *dram * 32.0 / launches;
-        const double l2_s = static_cast<double>(s.gpu.l2_bytes);
-        const double l2_t = static_cast<double>(t.gpu.l2_bytes);
-        if ((footprint <= l2_s) != (footprint <= l2_t)) {
-            p.confidence = "low";
-            p.notes.push_back("working set ~" + megabytes(footprint) +
-                              " (DRAM bytes per launch) fits in the L2 of only one GPU (" +
-                              megabytes(l2_s) + " source, " + megabytes(l2_t) + " target)");
-        }
-    } else {
-        p.notes.push_back("L2 capacity effects not checked (L2 size or DRAM counters unknown)");
-    }
+// Grids smaller than the target's SM count, when the waves cannot be counted.
+void note_small_grid(const KernelRecord& k, const config::Ceilings& t, Projection& p) {
     const double blocks =
         static_cast<double>(k.launch.grid[0]) * k.launch.grid[1] * k.launch.grid[2];
     if (t.gpu.sms > 0 && blocks < t.gpu.sms) {
@@ -68,6 +49,80 @@ void confidence_rules(const KernelRecord& k, const config::Ceilings& s, const co
                           " blocks < " + std::to_string(t.gpu.sms) +
                           " SMs on the target: idle SMs do not follow the ceilings");
     }
+}
+
+std::string wave_text(const WaveCount& w) {
+    char buf[160];
+    std::snprintf(
+        buf, sizeof buf, "%llu (%llu full + %llu tail blocks, %d blocks/SM by %s, fill %.2f)",
+        static_cast<unsigned long long>(w.waves), static_cast<unsigned long long>(w.full_waves),
+        static_cast<unsigned long long>(w.tail_blocks), w.blocks_per_sm, w.limiter.c_str(), w.fill);
+    return buf;
+}
+
+// Waves (docs/model.md, "Waves"): the SM-side resources (issue, FLOPs, L1) of each GPU take
+// their all-SM time / fill, so a kernel whose waves do not change moves by the per-SM ratio.
+void apply_waves(const KernelRecord& k, const config::Ceilings& s, const config::Ceilings& t,
+                 Projection& p, ResourceTimes& rs, ResourceTimes& rt) {
+    std::string why_s, why_t;
+    p.waves_source = wave_count(k.launch, s.gpu, why_s);
+    p.waves_target = wave_count(k.launch, t.gpu, why_t);
+    if (!p.waves_source || !p.waves_target) {
+        p.notes.push_back("waves not counted: " + (why_s.empty() ? why_t : why_s));
+        if (p.waves_source && why_t.rfind("a block does not fit", 0) == 0) {
+            p.confidence = "low"; // the launch as recorded cannot run unchanged on the target
+        }
+        note_small_grid(k, t, p);
+        return;
+    }
+    for (auto [times, w] : {std::pair{&rs, &*p.waves_source}, std::pair{&rt, &*p.waves_target}}) {
+        for (const char* resource : {"issue", "flops", "l1"}) {
+            if (auto& v = times->ns.at(resource)) {
+                *v /= w->fill;
+            }
+        }
+    }
+    p.notes.push_back("waves: " + wave_text(*p.waves_source) + " on the source, " +
+                      wave_text(*p.waves_target) +
+                      " on the target; issue, FLOP and L1 times divided by the fill");
+}
+
+std::string megabytes(double bytes) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f MB", bytes / 1e6);
+    return buf;
+}
+
+// L2 capacity (docs/model.md, "L2 capacity"): when the working set fits one GPU's L2 only, the
+// target's DRAM traffic is the model's, in the counters and level bytes the target is timed with.
+void apply_l2_fit(const KernelRecord& k, const LevelBytes& bytes, const config::Ceilings& s,
+                  const config::Ceilings& t, Projection& p, Counters& counters_t,
+                  LevelBytes& bytes_t) {
+    std::string why;
+    p.l2 = l2_fit(bytes, k.profiled_launches, s.gpu, t.gpu, why);
+    if (!p.l2) {
+        p.notes.push_back("L2 capacity effects not checked (" + why + ")");
+        return;
+    }
+    if (!p.l2->re_estimated) {
+        return;
+    }
+    const L2Fit& f = *p.l2;
+    const double factor = f.dram_target_bytes / f.dram_source_bytes; // > 0: a side overflows
+    for (const char* name : {"dram_sectors_read", "dram_sectors_write"}) {
+        counters_t[name] *= factor;
+    }
+    bytes_t.hbm = bytes.hbm * factor;
+    bytes_t.l2 = std::max(0.0, bytes.l2 + bytes.hbm - bytes_t.hbm);
+    p.confidence = "low";
+    p.notes.push_back("L2: working set ~" + megabytes(f.working_set_bytes) +
+                      " per launch (L2 traffic " + megabytes(f.l2_traffic_bytes) + ", DRAM " +
+                      megabytes(f.dram_source_bytes) + ") fits the L2 of the " +
+                      (f.fits_source ? "source" : "target") + " only (" +
+                      megabytes(static_cast<double>(s.gpu.l2_bytes)) + " source, " +
+                      megabytes(static_cast<double>(t.gpu.l2_bytes)) +
+                      " target): target DRAM traffic re-estimated to " +
+                      megabytes(f.dram_target_bytes) + " per launch");
 }
 
 // Which target ceilings are measured maxima rather than peaks (projection section 4.1).
@@ -98,10 +153,11 @@ std::optional<double> compute_time(const ResourceTimes& r) {
 // Eq. 9 at each level in time form. roofline(OI) = min(BW x OI, Perf) = work / max(N/BW,
 // work/Perf), so t_t = t_s x max(N/BW_t, C_t) / max(N/BW_s, C_s), with N/BW the level's time at
 // the kernel-specific ceiling of Eq. 6-8 and C the compute-side time.
-LevelTimes level_times(const LevelBytes& bytes, const config::Ceilings& s,
-                       const config::Ceilings& t, double c_s, double c_t, double total) {
-    const BandwidthCeilings cs = bandwidth_ceilings(bytes, bandwidths(s));
-    const BandwidthCeilings ct = bandwidth_ceilings(bytes, bandwidths(t));
+LevelTimes level_times(const LevelBytes& bytes_s, const LevelBytes& bytes_t,
+                       const config::Ceilings& s, const config::Ceilings& t, double c_s, double c_t,
+                       double total) {
+    const BandwidthCeilings cs = bandwidth_ceilings(bytes_s, bandwidths(s));
+    const BandwidthCeilings ct = bandwidth_ceilings(bytes_t, bandwidths(t));
     const LevelTimes mem_s{{cs.time_ns.l1, cs.time_ns.l2, cs.time_ns.hbm}};
     const LevelTimes mem_t{{ct.time_ns.l1, ct.time_ns.l2, ct.time_ns.hbm}};
     LevelTimes times;
@@ -197,27 +253,30 @@ std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a
                                   : std::string("kernel time is 0 ns or absent")));
         return std::nullopt;
     }
+    Projection p;
+    p.target = name;
+    p.confidence = "high";
+    Counters counters_t = k.counters;
+    LevelBytes bytes_t = *bytes;
+    apply_l2_fit(k, *bytes, s, t, p, counters_t, bytes_t);
     const double predication = a.predication.value_or(1.0);
-    const ResourceTimes rs = resource_times(k.counters, s, predication);
-    const ResourceTimes rt = resource_times(k.counters, t, predication);
+    ResourceTimes rs = resource_times(k.counters, s, predication);
+    ResourceTimes rt = resource_times(counters_t, t, predication);
+    apply_waves(k, s, t, p, rs, rt);
     const auto c_s = compute_time(rs);
     const auto c_t = compute_time(rt);
     if (!c_s || !c_t || !(*c_s > 0) || !(*c_t > 0)) {
         missing.push_back("projection[" + name + "]: no instructions or no issue ceiling");
         return std::nullopt;
     }
-    Projection p;
-    p.target = name;
     const auto flops_s = rs.ns.at("flops");
     p.basis = flops_s && *flops_s > *rs.ns.at("issue") ? "flops" : "instructions";
     p.resource_ns_source = known_times(rs);
     p.resource_ns_target = known_times(rt);
-    p.confidence = "high";
-    confidence_rules(k, s, t, p);
     note_measured(t, p.notes);
     // The projected quantity: the kernel's total time over all launches (Eq. 9 is a ratio).
     const double total = k.time_ns.total > 0 ? k.time_ns.total : *time;
-    set_interval(p, level_times(*bytes, s, t, *c_s, *c_t, total), *c_s, *c_t, total);
+    set_interval(p, level_times(*bytes, bytes_t, s, t, *c_s, *c_t, total), *c_s, *c_t, total);
     set_point(p, rs, rt, total);
     return p;
 }

@@ -115,6 +115,11 @@ TEST(ReportCeilings, PrintsOneEntryByName) {
     // 3352.3 GB/s / 32 = 104.76 GTXN/s.
     EXPECT_NE(r.out.find("hbm_gbs: 3352.30 GB/s (104.76 GTXN/s) [spec]"), std::string::npos)
         << r.out;
+    // The SM limits waves are counted from (cc 9.0: 228 KiB shared per SM, 227 per block)
+    EXPECT_NE(r.out.find("per SM: 2048 threads (64 warps), 32 blocks, 65536 registers, 228 KiB "
+                         "shared (227 KiB per block)"),
+              std::string::npos)
+        << r.out;
 }
 
 TEST(ReportCeilings, PrintsAFile) {

@@ -209,6 +209,13 @@ int show(const std::string& what, const std::vector<std::string>& dirs) {
               << g.schedulers_per_sm << " schedulers, boost " << num(g.boost_clock_mhz, 0)
               << " MHz, L2 " << (g.l2_bytes >> 20) << " MiB, " << g.memory_type << "\n"
               << "  source: " << c.source << "\n";
+    if (const auto& l = g.sm_limits) {
+        // What blocks per SM and waves are computed from (docs/model.md, "Waves").
+        std::cout << "  per SM: " << l->max_threads_per_sm << " threads (" << l->max_warps_per_sm
+                  << " warps), " << l->max_blocks_per_sm << " blocks, " << l->registers_per_sm
+                  << " registers, " << (l->shared_bytes_per_sm >> 10) << " KiB shared ("
+                  << (l->shared_bytes_per_block >> 10) << " KiB per block)\n";
+    }
     for (const auto& [key, value] : c.environment) {
         std::cout << "  " << key << ": " << value << "\n";
     }

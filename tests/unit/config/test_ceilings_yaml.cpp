@@ -53,6 +53,11 @@ TEST(CeilingsYaml, FullFileKeepsEveryField) {
     // 132 SMs x 128 flop/clk x 1980 MHz / 1e3 = 33454.08 GFLOP/s.
     EXPECT_DOUBLE_EQ(c.gflops.at("fp64_fma").per_sm_per_clock, 128.0);
     EXPECT_DOUBLE_EQ(c.tensor_sparse_tflops.at("fp16").value, 1978.9);
+    ASSERT_TRUE(c.gpu.sm_limits.has_value());
+    EXPECT_EQ(c.gpu.sm_limits->max_warps_per_sm, 64);
+    EXPECT_EQ(c.gpu.sm_limits->shared_bytes_per_block, 232448); // 227 KB
+    EXPECT_EQ(c.gpu.sm_limits->shared_reserved_per_block, 1024);
+    EXPECT_EQ(c.gpu.sm_limits->source, "CUDA C++ Programming Guide");
 }
 
 TEST(CeilingsYaml, EveryBadFileGivesItsExpectedMessage) {
@@ -68,7 +73,7 @@ TEST(CeilingsYaml, EveryBadFileGivesItsExpectedMessage) {
         EXPECT_EQ(message.find('\n'), std::string::npos) << "one line: " << message;
         ++cases;
     }
-    EXPECT_GE(cases, 27);
+    EXPECT_GE(cases, 29);
 }
 
 TEST(CeilingsYaml, MissingFileNamesPath) {
@@ -123,6 +128,20 @@ Ceilings sample() {
     c.gpu.memory_bytes = 85899345920ull;
     c.gpu.memory_type = "HBM3";
     c.gpu.aliases = {"H100 80GB HBM3", "null"};
+    SmLimits limits;
+    limits.max_threads_per_sm = 1536;
+    limits.max_warps_per_sm = 48;
+    limits.max_blocks_per_sm = 24;
+    limits.max_threads_per_block = 1024;
+    limits.registers_per_sm = 65536;
+    limits.max_registers_per_thread = 255;
+    limits.register_alloc_unit = 256;
+    limits.shared_bytes_per_sm = 102400;
+    limits.shared_bytes_per_block = 101376;
+    limits.shared_reserved_per_block = 0;
+    limits.shared_alloc_unit = 128;
+    limits.source = "test table";
+    c.gpu.sm_limits = limits;
     c.environment = {{"driver", "580.65.06"}, {"tool", "irf-calibrate 0.1.0"}};
     c.warp_gips = make(1001.7, "warp-GIPS", Provenance::measured, "irf-calibrate", "ffma+lop3 1:1",
                        "2026-11-22");
@@ -184,6 +203,10 @@ TEST(CeilingsYaml, RoundTripThroughWriter) {
     EXPECT_EQ(out.gpu.cc, "9.0");
     EXPECT_EQ(out.gpu.memory_bytes, in.gpu.memory_bytes);
     EXPECT_EQ(out.gpu.aliases, in.gpu.aliases); // "null" stays a string
+    ASSERT_TRUE(out.gpu.sm_limits.has_value());
+    EXPECT_EQ(out.gpu.sm_limits->max_blocks_per_sm, 24);
+    EXPECT_EQ(out.gpu.sm_limits->shared_reserved_per_block, 0); // 0 is allowed for the reserve
+    EXPECT_EQ(out.gpu.sm_limits->source, "test table");
     EXPECT_EQ(out.environment, in.environment);
     expect_same(out.warp_gips, in.warp_gips);
     ASSERT_TRUE(out.hbm_gbs.has_value());

@@ -9,6 +9,7 @@
 
 #include "config/ceilings_yaml.hpp"
 #include "config/gpu_database.hpp"
+#include "config/sm_limits.hpp"
 #include "tests/support/temp_dir.hpp"
 
 namespace irf::config {
@@ -108,6 +109,12 @@ TEST(GpuDatabase, EveryShippedEntryLoadsAndIsSelfConsistent) {
         EXPECT_LT(c.hbm_gbs->value, c.l1_gbs->value);
         EXPECT_TRUE(c.pcie_gbs.has_value());
         EXPECT_GT(g.l2_bytes, 0u);
+        // Residency limits: every entry has its compute capability's row (docs/ceilings.md).
+        const auto expected = sm_limits_for_cc(g.cc);
+        ASSERT_TRUE(g.sm_limits.has_value() && expected.has_value());
+        for (const auto& [name, member] : sm_limit_fields()) {
+            EXPECT_EQ((*g.sm_limits).*member, (*expected).*member) << name;
+        }
     }
 }
 
@@ -273,6 +280,18 @@ TEST(GpuDatabase, DeriveFromDeviceProperties) {
     // cc 8.9: L1 loads at 64 B/clk/SM: 58 x 64 x 2040 / 1e3 = 7572.48 GB/s.
     EXPECT_DOUBLE_EQ(derive_ceilings("L4-like", "AD104", "8.9", 58, 2040, 0).l1_gbs->value,
                      7572.48);
+    // SM limits from the compute capability, so waves are counted for a detected GPU:
+    // cc 9.0 = 2048 threads (64 warps), 32 blocks, 228 KB shared per SM, 227 KB per block.
+    ASSERT_TRUE(c.gpu.sm_limits.has_value());
+    EXPECT_EQ(c.gpu.sm_limits->max_warps_per_sm, 64);
+    EXPECT_EQ(c.gpu.sm_limits->max_blocks_per_sm, 32);
+    EXPECT_EQ(c.gpu.sm_limits->shared_bytes_per_sm, 228 * 1024);
+    EXPECT_EQ(c.gpu.sm_limits->shared_bytes_per_block, 227 * 1024);
+    // cc 8.9: 1536 threads = 48 warps, 24 blocks
+    const auto ada = derive_ceilings("L4-like", "AD104", "8.9", 58, 2040, 0).gpu.sm_limits;
+    ASSERT_TRUE(ada.has_value());
+    EXPECT_EQ(ada->max_warps_per_sm, 48);
+    EXPECT_EQ(ada->max_blocks_per_sm, 24);
 }
 
 TEST(GpuDatabase, DeriveUnknownArchKeepsOnlyIssueRate) {
@@ -280,6 +299,7 @@ TEST(GpuDatabase, DeriveUnknownArchKeepsOnlyIssueRate) {
     EXPECT_DOUBLE_EQ(c.warp_gips.value, 800.0); // 100 x 4 x 2000 / 1e3
     EXPECT_TRUE(c.gflops.empty());
     EXPECT_FALSE(c.l1_gbs.has_value());
+    EXPECT_FALSE(c.gpu.sm_limits.has_value()); // no row for cc 12.0: waves are not counted
 }
 
 TEST(GpuDatabase, DeriveRejectsUnknownClock) {

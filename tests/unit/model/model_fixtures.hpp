@@ -63,4 +63,14 @@ inline model::KernelRecord kernel_record(double time_ns, std::uint32_t blocks) {
     return k;
 }
 
+/// Whether one of the projection's notes contains `text`.
+inline bool has_note(const model::Projection& p, const std::string& text) {
+    for (const std::string& n : p.notes) {
+        if (n.find(text) != std::string::npos) {
+            return true;
+        }
+    }
+    return false;
+}
+
 } // namespace irf::test

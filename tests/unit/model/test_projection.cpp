@@ -136,11 +136,13 @@ TEST(ModelProjection, WorkingSetFittingOnlyOneL2IsLowConfidence) {
     const KernelAnalysis a = analyze_kernel(k, test::v100(), {target});
     const Projection& p = only_projection(a);
     EXPECT_EQ(p.confidence, "low");
-    bool said_why = false;
-    for (const std::string& n : p.notes) {
-        said_why = said_why || n.find("fits in the L2 of only one GPU") != std::string::npos;
-    }
-    EXPECT_TRUE(said_why);
+    EXPECT_TRUE(test::has_note(p, "fits the L2 of the target only"));
+    // Streaming (L2 traffic = DRAM = 20 MB): the working set is all of it, and on the big L2 its
+    // DRAM traffic stays the compulsory 20 MB (docs/model.md, "L2 capacity").
+    ASSERT_TRUE(p.l2.has_value());
+    EXPECT_TRUE(p.l2->re_estimated);
+    EXPECT_DOUBLE_EQ(p.l2->working_set_bytes, 2e7);
+    EXPECT_DOUBLE_EQ(p.l2->dram_target_bytes, 2e7);
 }
 
 TEST(ModelProjection, ZeroTimeKernelIsNotProjected) {

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: Apache-2.0
+// L2 working set and DRAM traffic re-estimate (docs/model.md, "L2 capacity").
+#include "model/l2_capacity.hpp"
+
+#include <algorithm>
+
+namespace irf::model {
+
+double dram_traffic_bytes(double working_set, double l2_traffic, double capacity) {
+    if (working_set <= capacity) {
+        return working_set; // compulsory misses only
+    }
+    const double reuse = std::max(0.0, l2_traffic - working_set);
+    return working_set + reuse * (1.0 - capacity / working_set);
+}
+
+double working_set_bytes(double l2_traffic, double dram_traffic, double capacity) {
+    if (dram_traffic <= capacity) {
+        return dram_traffic;
+    }
+    // Inverse of dram_traffic_bytes above the capacity: D = T + C - T x C / W.
+    const double traffic = std::max(l2_traffic, dram_traffic);
+    return std::min(traffic, traffic * capacity / (traffic + capacity - dram_traffic));
+}
+
+std::optional<L2Fit> l2_fit(const LevelBytes& bytes, std::uint64_t launches,
+                            const config::GpuIdentity& source, const config::GpuIdentity& target,
+                            std::string& why) {
+    if (source.l2_bytes == 0 || target.l2_bytes == 0) {
+        why = "L2 size unknown";
+        return std::nullopt;
+    }
+    const double n = static_cast<double>(std::max<std::uint64_t>(launches, 1));
+    const double c_s = static_cast<double>(source.l2_bytes);
+    const double c_t = static_cast<double>(target.l2_bytes);
+    L2Fit f;
+    // LevelBytes splits L2 traffic into hits and DRAM bytes, so their sum is all of it.
+    f.l2_traffic_bytes = (bytes.l2 + bytes.hbm) / n;
+    f.dram_source_bytes = bytes.hbm / n;
+    f.working_set_bytes = working_set_bytes(f.l2_traffic_bytes, f.dram_source_bytes, c_s);
+    f.fits_source = f.working_set_bytes <= c_s;
+    f.fits_target = f.working_set_bytes <= c_t;
+    f.re_estimated = f.fits_source != f.fits_target;
+    f.dram_target_bytes = f.re_estimated
+                              ? dram_traffic_bytes(f.working_set_bytes, f.l2_traffic_bytes, c_t)
+                              : f.dram_source_bytes;
+    return f;
+}
+
+} // namespace irf::model

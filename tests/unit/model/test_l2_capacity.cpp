@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: Apache-2.0
+// L2 working set from L2 and DRAM traffic, the fits-one-L2-only flag and the DRAM re-estimate
+// (docs/model.md, "L2 capacity"; projection-upcoming-gpus section 5.5, LULESH), worked by hand.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "model/analyze.hpp"
+#include "model/l2_capacity.hpp"
+#include "tests/unit/model/model_fixtures.hpp"
+
+namespace irf::model {
+namespace {
+
+TEST(ModelL2Capacity, WorkingSetFromL2AndDramTraffic) {
+    // Fits (4 MB of DRAM on a 6 MB L2): compulsory misses only, W = 4 MB
+    EXPECT_DOUBLE_EQ(working_set_bytes(100e6, 4e6, 6e6), 4e6);
+    // Spills: W = T x C / (T + C - D) = 100 x 6 / (100 + 6 - 60) = 600 / 46 = 13.043 MB
+    EXPECT_NEAR(working_set_bytes(100e6, 60e6, 6e6), 600e6 / 46, 1e-6);
+    // No hits at all (D = T): every byte is unique, W = T
+    EXPECT_DOUBLE_EQ(working_set_bytes(20e6, 20e6, 6e6), 20e6);
+}
+
+TEST(ModelL2Capacity, DramTrafficIsTheInverse) {
+    const double w = 600e6 / 46;
+    // 13.043 + (100 - 13.043) x (1 - 6 / 13.043) = 13.043 + 86.957 x 0.54 = 60 MB
+    EXPECT_NEAR(dram_traffic_bytes(w, 100e6, 6e6), 60e6, 1e-6);
+    // On a 40 MB L2 the 13 MB working set fits: compulsory misses only
+    EXPECT_DOUBLE_EQ(dram_traffic_bytes(w, 100e6, 40e6), w);
+}
+
+// The test V100 with an L2 of `l2` bytes.
+config::Ceilings with_l2(double l2, const char* key) {
+    config::Ceilings c = test::v100();
+    c.gpu.key = key;
+    c.gpu.l2_bytes = static_cast<std::uint64_t>(l2);
+    return c;
+}
+
+// Per launch (2 launches): 100 MB through L2 (3.125e6 sectors), `dram` bytes from DRAM.
+KernelRecord lulesh_like(double dram) {
+    KernelRecord k = test::kernel_record(2e5, 1000);
+    k.profiled_launches = 2;
+    k.counters["inst_warp"] = 1000;
+    k.counters["sectors_global_ld"] = 2 * 3.125e6;
+    k.counters["l2_sectors_read"] = 2 * 3.125e6;
+    k.counters["dram_sectors_read"] = 2 * dram / 32;
+    return k;
+}
+
+Projection project(const KernelRecord& k, const config::Ceilings& s, const config::Ceilings& t) {
+    const KernelAnalysis a = analyze_kernel(k, s, {t});
+    EXPECT_EQ(a.projection.size(), 1u);
+    return a.projection.empty() ? Projection{} : a.projection.front();
+}
+
+TEST(ModelL2Capacity, SpillsTheSourceFitsTheTargetLulesh) {
+    // 6 MB L2 source, 60 MB of DRAM per launch: W = 13.043 MB (above), fits a 40 MB target,
+    // where DRAM traffic falls to the compulsory 13.043 MB.
+    const Projection p = project(lulesh_like(60e6), with_l2(6e6, "small"), with_l2(40e6, "big"));
+    ASSERT_TRUE(p.l2.has_value());
+    EXPECT_NEAR(p.l2->l2_traffic_bytes, 100e6, 1e-3);
+    EXPECT_NEAR(p.l2->dram_source_bytes, 60e6, 1e-3);
+    EXPECT_FALSE(p.l2->fits_source);
+    EXPECT_TRUE(p.l2->fits_target);
+    EXPECT_TRUE(p.l2->re_estimated);
+    EXPECT_NEAR(p.l2->dram_target_bytes, 600e6 / 46, 1e-3);
+    EXPECT_EQ(p.confidence, "low");
+    // Source: HBM 2 x 60e6 / 828 = 144,928 ns binds (L2 2 x 100e6 / 2996 = 66,756 ns).
+    // Target: HBM 2 x 13.043e6 / 828 = 31,506 ns, so L2 binds at 66,756 ns.
+    // t = 2e5 x 66,756 / 144,928 = 92,124 ns (the measured DRAM traffic would have kept 2e5)
+    EXPECT_EQ(p.bound_source, "hbm");
+    EXPECT_EQ(p.bound_target, "l2");
+    EXPECT_NEAR(p.time_point_ns, 2e5 * (2 * 100e6 / 2996) / (2 * 60e6 / 828), 1e-6);
+    EXPECT_NEAR(p.resource_ns_target.at("hbm"), 2 * (600e6 / 46) / 828, 1e-6);
+}
+
+TEST(ModelL2Capacity, FitsTheSourceSpillsTheTarget) {
+    // The reverse: 13.043 MB of DRAM on a 40 MB L2 fits (W = 13.043 MB); on a 6 MB L2 the
+    // traffic rises to 60 MB per launch (the inverse above). HBM binds on the target:
+    // 2 x 60e6 / 828 = 144,928 ns against the source's L2 66,756 ns.
+    const Projection p =
+        project(lulesh_like(600e6 / 46), with_l2(40e6, "big"), with_l2(6e6, "small"));
+    ASSERT_TRUE(p.l2.has_value());
+    EXPECT_TRUE(p.l2->fits_source);
+    EXPECT_FALSE(p.l2->fits_target);
+    EXPECT_NEAR(p.l2->dram_target_bytes, 60e6, 1e-3);
+    EXPECT_EQ(p.bound_target, "hbm");
+    EXPECT_NEAR(p.time_point_ns, 2e5 * (2 * 60e6 / 828) / (2 * 100e6 / 2996), 1e-6);
+    EXPECT_TRUE(test::has_note(p, "fits the L2 of the source only"));
+}
+
+TEST(ModelL2Capacity, SameL2KeepsTheMeasuredTraffic) {
+    const Projection p = project(lulesh_like(60e6), with_l2(6e6, "a"), with_l2(6e6, "b"));
+    ASSERT_TRUE(p.l2.has_value());
+    EXPECT_FALSE(p.l2->re_estimated);
+    EXPECT_DOUBLE_EQ(p.l2->dram_target_bytes, p.l2->dram_source_bytes);
+    EXPECT_EQ(p.confidence, "high");
+}
+
+TEST(ModelL2Capacity, UnknownL2SizeIsSaid) {
+    const Projection p = project(lulesh_like(60e6), with_l2(6e6, "a"), with_l2(0, "b"));
+    EXPECT_FALSE(p.l2.has_value());
+    EXPECT_TRUE(test::has_note(p, "L2 capacity effects not checked (L2 size unknown)"));
+}
+
+} // namespace
+} // namespace irf::model
