@@ -18,17 +18,24 @@
 namespace irf::config {
 namespace {
 
+// The range as people write it: "a whole number between 0 and 1000", or "0 or more" when the
+// only bound is the type's (nobody means 18446744073709551615).
+std::string whole_number_range(std::uint64_t max) {
+    return max == UINT64_MAX ? "must be a whole number, 0 or more"
+                             : "must be a whole number between 0 and " + std::to_string(max);
+}
+
 bool parse_uint(const std::string& value, std::uint64_t max, std::uint64_t& out,
                 std::string& problem) {
     std::uint64_t parsed = 0;
     const char* end = value.data() + value.size();
     const auto [ptr, ec] = std::from_chars(value.data(), end, parsed);
-    if (ec != std::errc() || ptr != end) {
-        problem = "not a non-negative integer";
+    if (ec == std::errc::result_out_of_range && ptr == end) {
+        problem = max == UINT64_MAX ? "too large" : whole_number_range(max);
         return false;
     }
-    if (parsed > max) {
-        problem = "larger than " + std::to_string(max);
+    if (ec != std::errc() || ptr != end || parsed > max) {
+        problem = whole_number_range(max);
         return false;
     }
     out = parsed;
