@@ -18,8 +18,7 @@
 namespace irf::config {
 namespace {
 
-// The range as people write it: "a whole number between 0 and 1000", or "0 or more" when the
-// only bound is the type's (nobody means 18446744073709551615).
+// The range as people write it ("between 0 and 1000"; "0 or more" when the bound is the type's).
 std::string whole_number_range(std::uint64_t max) {
     return max == UINT64_MAX ? "must be a whole number, 0 or more"
                              : "must be a whole number between 0 and " + std::to_string(max);
@@ -30,12 +29,9 @@ bool parse_uint(const std::string& value, std::uint64_t max, std::uint64_t& out,
     std::uint64_t parsed = 0;
     const char* end = value.data() + value.size();
     const auto [ptr, ec] = std::from_chars(value.data(), end, parsed);
-    if (ec == std::errc::result_out_of_range && ptr == end) {
-        problem = max == UINT64_MAX ? "too large" : whole_number_range(max);
-        return false;
-    }
-    if (ec != std::errc() || ptr != end || parsed > max) {
-        problem = whole_number_range(max);
+    const bool too_large = ec == std::errc::result_out_of_range && ptr == end;
+    if (too_large || ec != std::errc() || ptr != end || parsed > max) {
+        problem = too_large && max == UINT64_MAX ? "too large" : whole_number_range(max);
         return false;
     }
     out = parsed;
