@@ -72,11 +72,11 @@ void add_options(CLI::App& app, Options& o) {
                    "see --list. Ceilings not run are left out (warp GIPS is then derived)");
     app.add_flag("--list", o.list, "list the benchmarks and what they measure, then exit");
     app.add_option("--device", o.device, "CUDA device index to calibrate (default 0)")
-        ->check(CLI::Range(0, 1023));
+        ->check(irf::common::whole_number(0, 1023));
     app.add_option("--samples", o.samples,
                    "timed launches per benchmark; the best is kept, the spread reported "
                    "(default 10, 3 with --quick)")
-        ->check(CLI::Range(1, 1000));
+        ->check(irf::common::whole_number(1, 1000));
 }
 
 int run(const Options& o) {

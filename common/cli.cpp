@@ -3,9 +3,27 @@
 
 #include "common/text_safety.hpp"
 
+#include <charconv>
 #include <iostream>
 
 namespace irf::common {
+
+CLI::Validator whole_number(long long min, std::optional<long long> max) {
+    const std::string range =
+        max ? " between " + std::to_string(min) + " and " + std::to_string(*max)
+            : ", " + std::to_string(min) + " or more";
+    return CLI::Validator(
+        [min, max, range](std::string& value) -> std::string {
+            long long n = 0;
+            const char* end = value.data() + value.size();
+            const auto [ptr, ec] = std::from_chars(value.data(), end, n);
+            if (ec != std::errc() || ptr != end || n < min || (max && n > *max)) {
+                return "'" + value + "' must be a whole number" + range;
+            }
+            return std::string();
+        },
+        "", "whole_number");
+}
 
 void set_version(CLI::App& app, const std::string& tool, const std::string& version) {
     app.set_version_flag("--version", tool + " " + version);

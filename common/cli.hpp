@@ -26,6 +26,11 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+/// A CLI11 check that the value is a whole number from `min` to `max`; the error reads as people
+/// write it ("must be a whole number between 1 and 1000", or "1 or more" when `max` is absent),
+/// not CLI11's "not in range [1 - 1000]".
+[[nodiscard]] CLI::Validator whole_number(long long min, std::optional<long long> max = {});
+
 /// Adds --version ("<tool> <version>") to `app`.
 void set_version(CLI::App& app, const std::string& tool, const std::string& version);
 

@@ -16,6 +16,18 @@ std::string errno_text(const std::string& what, const std::string& path) {
     return what + " " + path + ": " + std::strerror(errno);
 }
 
+/// A size limit as people write it: "1 GiB", "4 MiB", "4096 bytes".
+std::string size_limit_text(std::size_t bytes) {
+    for (const auto& [unit, size] : {std::pair<const char*, std::size_t>{"GiB", 1u << 30},
+                                     {"MiB", 1u << 20},
+                                     {"KiB", 1u << 10}}) {
+        if (bytes >= size && bytes % size == 0) {
+            return std::to_string(bytes / size) + " " + unit;
+        }
+    }
+    return std::to_string(bytes) + " bytes";
+}
+
 /// Writes all bytes, retrying on EINTR and short writes.
 bool write_all(int fd, const std::string& content) {
     const char* p = content.data();
@@ -108,7 +120,7 @@ std::string read_file_bounded(const std::string& path, std::string& out,
         // that grows while it is read).
         if (static_cast<std::size_t>(st.st_size) > max_bytes) {
             ::close(fd);
-            return "cannot read " + path + ": larger than " + std::to_string(max_bytes) + " bytes";
+            return "cannot read " + path + ": larger than " + size_limit_text(max_bytes);
         }
         out.clear();
         char buf[65536];
@@ -127,8 +139,7 @@ std::string read_file_bounded(const std::string& path, std::string& out,
             }
             if (out.size() + static_cast<std::size_t>(n) > max_bytes) {
                 ::close(fd);
-                return "cannot read " + path + ": larger than " + std::to_string(max_bytes) +
-                       " bytes";
+                return "cannot read " + path + ": larger than " + size_limit_text(max_bytes);
             }
             out.append(buf, static_cast<std::size_t>(n));
         }

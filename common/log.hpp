@@ -19,7 +19,12 @@ void set_log_level(LogLevel level) noexcept;
 /// Writes "[irf] message\n" ("[irf] error: message\n" at LogLevel::error) to stderr in one
 /// write(2) when `level` is enabled; a message that already starts with "[irf] " (or "error: ")
 /// is not prefixed twice; control characters and invalid UTF-8 in it are escaped (printable,
-/// common/text_safety.hpp), so it stays one line. Never throws.
+/// common/text_safety.hpp), so it stays one line. A warning or error identical to one already
+/// written is only counted (log_repeats prints the counts). Never throws.
 void log_line(LogLevel level, const std::string& message) noexcept;
+
+/// Writes "[irf] message (xN)" once for each warning or error that came N > 1 times since the
+/// last call, then forgets them (libirf calls it at exit). Never throws.
+void log_repeats() noexcept;
 
 } // namespace irf::common

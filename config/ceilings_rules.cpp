@@ -153,14 +153,17 @@ void Checker::gpu() const {
         fail("gpu.key", "'" + g.key + "' must be lower-case letters, digits, '-' and '.'");
     }
     if (g.sms <= 0 || g.sms > 4096) {
-        fail("gpu.sms", std::to_string(g.sms) + " is not a possible SM count");
+        fail("gpu.sms",
+             std::to_string(g.sms) + " is not a possible SM count (must be between 1 and 4096)");
     }
     if (g.schedulers_per_sm < 1 || g.schedulers_per_sm > 8) {
-        fail("gpu.schedulers_per_sm", std::to_string(g.schedulers_per_sm) + " is not 1..8");
+        fail("gpu.schedulers_per_sm",
+             std::to_string(g.schedulers_per_sm) + " must be between 1 and 8");
     }
     if (g.boost_clock_mhz < 100 || g.boost_clock_mhz > 5000) {
         fail("gpu.boost_clock_mhz",
-             format_double(g.boost_clock_mhz) + " MHz is impossible (GHz written as MHz?)");
+             format_double(g.boost_clock_mhz) +
+                 " MHz must be between 100 and 5000 MHz (GHz written as MHz?)");
     }
     if (g.base_clock_mhz < 0 || g.base_clock_mhz > g.boost_clock_mhz) {
         fail("gpu.base_clock_mhz",
@@ -236,9 +239,10 @@ void Checker::quantity(const Quantity& q, const std::string& path, const std::st
     provenance(q, path);
     if (q.clock_mhz < 0 || (q.clock_mhz > 0 && q.clock_mhz < 100) ||
         q.clock_mhz > c.gpu.boost_clock_mhz * 1.1) {
-        fail(path + ".clock_mhz", format_double(q.clock_mhz) +
-                                      " MHz is impossible for a GPU whose boost clock is " +
-                                      format_double(c.gpu.boost_clock_mhz) + " MHz");
+        fail(path + ".clock_mhz",
+             format_double(q.clock_mhz) + " MHz must be 0 (not recorded) or between 100 and " +
+                 format_double(c.gpu.boost_clock_mhz * 1.1) + " MHz (1.1 x the boost clock of " +
+                 format_double(c.gpu.boost_clock_mhz) + ")");
     }
     if (q.per_sm_per_clock < 0) {
         fail(path + ".per_sm_per_clock", "must not be negative");

@@ -97,7 +97,7 @@ struct Parser {
     std::uint64_t count(const YAML::Node& node, const std::string& path) {
         const auto s = text(node, path);
         if (!std::regex_match(s, std::regex("[0-9]{1,18}"))) {
-            fail(node, path, "'" + s + "' is not a non-negative integer");
+            fail(node, path, "'" + s + "' must be a whole number, 0 or more");
         }
         return std::stoull(s);
     }
@@ -105,7 +105,7 @@ struct Parser {
     int small_int(const YAML::Node& node, const std::string& path) {
         const auto v = count(node, path);
         if (v > 1000000) {
-            fail(node, path, "'" + std::to_string(v) + "' is out of range");
+            fail(node, path, std::to_string(v) + " is too large (at most 1000000)");
         }
         return static_cast<int>(v);
     }

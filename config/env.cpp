@@ -18,17 +18,20 @@
 namespace irf::config {
 namespace {
 
+// The range as people write it ("between 0 and 1000"; "0 or more" when the bound is the type's).
+std::string whole_number_range(std::uint64_t max) {
+    return max == UINT64_MAX ? "must be a whole number, 0 or more"
+                             : "must be a whole number between 0 and " + std::to_string(max);
+}
+
 bool parse_uint(const std::string& value, std::uint64_t max, std::uint64_t& out,
                 std::string& problem) {
     std::uint64_t parsed = 0;
     const char* end = value.data() + value.size();
     const auto [ptr, ec] = std::from_chars(value.data(), end, parsed);
-    if (ec != std::errc() || ptr != end) {
-        problem = "not a non-negative integer";
-        return false;
-    }
-    if (parsed > max) {
-        problem = "larger than " + std::to_string(max);
+    const bool too_large = ec == std::errc::result_out_of_range && ptr == end;
+    if (too_large || ec != std::errc() || ptr != end || parsed > max) {
+        problem = too_large && max == UINT64_MAX ? "too large" : whole_number_range(max);
         return false;
     }
     out = parsed;

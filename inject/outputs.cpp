@@ -175,6 +175,7 @@ void write_outputs(const RunInfo& run, intercept::Collector& collector,
         }
         const std::string stem = output_stem(run, profile.app, profile.rank);
         const WriteOutcome outcome = write_files(run, profile, stem);
+        common::log_repeats(); // the counts of folded warnings, before the closing line
         common::log_line(outcome.failed ? LogLevel::error : LogLevel::warn, outcome.line);
     } catch (const std::exception& e) {
         common::log_line(LogLevel::error, std::string("profile not written: ") + e.what());

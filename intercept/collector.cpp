@@ -2,6 +2,7 @@
 // The collector's launch path: per-function cache, sampler, per-thread log.
 #include "intercept/collector.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "common/demangle.hpp"
@@ -243,14 +244,18 @@ void Collector::on_discarded_sample(std::uint64_t correlation_id, const char* re
 void Collector::on_warning(const std::string& message) noexcept {
     try {
         {
+            // A repeated warning is kept once with its count (the profile says "(xN)").
             const std::lock_guard<std::mutex> lock(m_agg_mutex);
-            for (const std::string& w : m_warnings) {
-                if (w == message) {
-                    return; // a repeated warning is said once
-                }
+            const auto same =
+                std::find_if(m_warnings.begin(), m_warnings.end(),
+                             [&message](const auto& w) { return w.first == message; });
+            if (same != m_warnings.end()) {
+                ++same->second;
+            } else {
+                m_warnings.emplace_back(message, 1);
             }
-            m_warnings.push_back(message);
         }
+        // The log writes the first and counts the repeats (common/log.hpp).
         common::log_line(config::LogLevel::warn, message);
     } catch (...) {
     }

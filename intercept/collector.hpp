@@ -157,8 +157,8 @@ private:
     std::unordered_map<std::uint64_t, Pending> m_pending;
     std::unordered_map<std::uint64_t, DurationRecord> m_early_durations;
     std::unordered_map<std::uint64_t, CounterSample> m_early_samples;
-    std::vector<std::string> m_warnings;
-    std::map<std::string, std::uint64_t> m_discarded; ///< reason -> samples
+    std::vector<std::pair<std::string, std::uint64_t>> m_warnings; ///< text, times it came
+    std::map<std::string, std::uint64_t> m_discarded;              ///< reason -> samples
     CollectorStats m_stats;
     bool m_final_drain_done = false; ///< drained once after stop_recording
 };

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "common/log.hpp"
+#include "common/repeats.hpp"
 #include "common/time_format.hpp"
 #include "intercept/collector.hpp"
 #include "intercept/nvtx_stack.hpp"
@@ -283,7 +284,9 @@ void Collector::fill_profile(model::Profile& profile) {
     profile.coverage.discarded_samples = m_discarded;
     profile.coverage.invalid_durations = s.invalid_durations;
     profile.kernels = std::move(kernels);
-    profile.warnings.insert(profile.warnings.end(), m_warnings.begin(), m_warnings.end());
+    for (const auto& [text, times] : m_warnings) {
+        profile.warnings.push_back(text + common::repeat_suffix(times));
+    }
     if (s.dropped > 0) {
         profile.warnings.push_back(std::to_string(s.dropped) +
                                    " launches could not be recorded (out of memory)");

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/analysis.hpp"
+#include "model/rank_stats.hpp"
 #include "model/region_types.hpp"
 
 namespace irf::model {
@@ -43,6 +44,7 @@ struct KernelRecord {
     std::vector<std::string> notes; ///< e.g. "first launch only: duration includes module load"
     std::optional<KernelAnalysis> analysis; ///< filled by model::analyze
     std::vector<KernelRegion> regions;      ///< one per NVTX range path it ran under
+    std::optional<RankStats> ranks;         ///< merged job profiles only (irf-report merge)
 };
 
 /// The GPU the profile was taken on.
@@ -90,6 +92,7 @@ struct Profile {
     std::vector<KernelRecord> kernels;
     std::vector<RegionRecord> regions; ///< by time, rolled up by model::roll_up_regions
     std::vector<std::string> warnings;
+    std::optional<JobInfo> job; ///< merged job profiles only (irf-report merge)
 };
 
 } // namespace irf::model

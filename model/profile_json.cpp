@@ -2,6 +2,8 @@
 // JSON reader and writer for irf.profile/v1 (keys: docs/output-schema.md).
 #include "model/profile_json.hpp"
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
 
 #include "common/file_io.hpp"
@@ -47,6 +49,9 @@ json kernel_to_json(const KernelRecord& k) {
     }
     if (!k.regions.empty()) { // absent when the application used no NVTX ranges
         out["regions"] = kernel_regions_to_json(k.regions);
+    }
+    if (k.ranks) {
+        out["ranks"] = rank_stats_to_json(*k.ranks);
     }
     return out;
 }
@@ -118,6 +123,9 @@ KernelRecord kernel_from_json(const JsonNode& n) {
     if (n.has("regions")) {
         k.regions = kernel_regions_from_json(n.at("regions"));
     }
+    if (n.has("ranks")) {
+        k.ranks = rank_stats_from_json(n.at("ranks"));
+    }
     return k;
 }
 
@@ -134,6 +142,26 @@ void gpu_from_json(const JsonNode& g, GpuInfo& gpu) {
     if (g.has("sms_active")) {
         gpu.sms_active = static_cast<int>(g.integer("sms_active"));
     }
+}
+
+JobInfo job_from_json(const JsonNode& n) {
+    n.expect_object();
+    JobInfo job;
+    if (n.has("ranks")) {
+        const JsonNode ranks = n.at("ranks");
+        ranks.expect_array();
+        for (std::size_t i = 0; i < ranks.value().size(); ++i) {
+            job.ranks.push_back(
+                static_cast<int>(std::min<std::uint64_t>(ranks.at(i).as_count(), INT_MAX)));
+        }
+    }
+    if (n.has("files")) {
+        job.files = n.at("files").as_strings();
+    }
+    if (n.has("hosts")) {
+        job.hosts = n.at("hosts").as_strings();
+    }
+    return job;
 }
 
 void header_from_json(const JsonNode& root, Profile& p) {
@@ -214,6 +242,9 @@ json profile_to_json(const Profile& p) {
     if (!p.regions.empty()) {
         out["regions"] = regions_to_json(p.regions);
     }
+    if (p.job) {
+        out["job"] = {{"ranks", p.job->ranks}, {"files", p.job->files}, {"hosts", p.job->hosts}};
+    }
     return out;
 }
 
@@ -262,6 +293,9 @@ Profile profile_from_json(const json& document) {
     }
     if (root.has("regions")) {
         p.regions = regions_from_json(root.at("regions"));
+    }
+    if (root.has("job")) {
+        p.job = job_from_json(root.at("job"));
     }
     return p;
 }

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "model/analysis.hpp"
+#include "model/rank_stats.hpp"
 
 namespace irf::model {
 
@@ -42,6 +43,7 @@ struct RegionRecord {
     std::uint64_t launches = 0; ///< every launch under the path
     std::uint64_t kernels = 0;  ///< distinct kernels launched under it
     std::optional<RegionAnalysis> analysis;
+    std::optional<RankStats> ranks; ///< merged job profiles only (irf-report merge)
 };
 
 } // namespace irf::model

@@ -112,9 +112,20 @@ void roll_up_regions(Profile& profile) {
             by_path[part.path].emplace_back(&k, part);
         }
     }
+    // Per-rank statistics come from the ranks' own profiles (irf-report merge), not from the
+    // kernels: kept across a re-analysis.
+    std::map<std::string, RankStats> ranks;
+    for (RegionRecord& r : profile.regions) {
+        if (r.ranks) {
+            ranks.emplace(r.path, std::move(*r.ranks));
+        }
+    }
     profile.regions.clear();
     for (const auto& [path, parts] : by_path) {
         profile.regions.push_back(roll_up_region(path, parts));
+        if (const auto it = ranks.find(path); it != ranks.end()) {
+            profile.regions.back().ranks = it->second;
+        }
     }
     std::stable_sort(
         profile.regions.begin(), profile.regions.end(),

@@ -99,6 +99,9 @@ json regions_to_json(const std::vector<RegionRecord>& regions) {
                    {"launches", r.launches},
                    {"kernels", r.kernels}};
         entry["analysis"] = r.analysis ? analysis_json(*r.analysis) : json(nullptr);
+        if (r.ranks) {
+            entry["ranks"] = rank_stats_to_json(*r.ranks);
+        }
         out.push_back(std::move(entry));
     }
     return out;
@@ -111,9 +114,12 @@ std::vector<RegionRecord> regions_from_json(const JsonNode& node) {
         const JsonNode r = node.at(i);
         r.expect_object();
         RegionRecord rec{r.at("path").as_str(), r.num("time_ns"), r.count("launches"),
-                         r.count("kernels"), std::nullopt};
+                         r.count("kernels"),    std::nullopt,     std::nullopt};
         if (r.has("analysis") && !r.at("analysis").value().is_null()) {
             rec.analysis = analysis_from(r.at("analysis"));
+        }
+        if (r.has("ranks")) {
+            rec.ranks = rank_stats_from_json(r.at("ranks"));
         }
         out.push_back(std::move(rec));
     }

@@ -9,6 +9,7 @@
 #include <numeric>
 #include <sstream>
 
+#include "common/repeats.hpp"
 #include "common/text_safety.hpp"
 #include "common/time_format.hpp"
 #include "model/kernel_labels.hpp"
@@ -57,8 +58,14 @@ std::vector<std::string> target_names(const Profile& p) {
     return names;
 }
 
+// Rank imbalance of a merged job's kernel (max / mean time over the ranks), "-" without.
+std::string imbalance_cell(const KernelRecord& k) {
+    return k.ranks && k.ranks->imbalance ? format(" %5.2f", *k.ranks->imbalance)
+                                         : format(" %5s", "-");
+}
+
 std::string row(const KernelRecord& k, const std::string& label, std::size_t rank, double total_ns,
-                const std::vector<std::string>& targets) {
+                const std::vector<std::string>& targets, bool job) {
     const double pct = total_ns > 0 ? 100.0 * k.time_ns.total / total_ns : 0.0;
     // Per-launch mean, min and max beside the total: a kernel whose total hides one slow launch
     // (module load, a cold cache) reads differently from one that is uniformly slow.
@@ -81,6 +88,7 @@ std::string row(const KernelRecord& k, const std::string& label, std::size_t ran
                                  : format(" %8s", "-");
     // Predication as the share of threads active per warp instruction (100% = none predicated).
     line += a && a->predication ? format(" %6.1f%%", 100.0 * *a->predication) : format(" %7s", "-");
+    line += job ? imbalance_cell(k) : "";
     for (const std::string& t : targets) {
         std::string cell = "-";
         for (const Projection& p : a ? a->projection : std::vector<Projection>{}) {
@@ -223,9 +231,12 @@ std::string regions_section(const Profile& p, std::size_t top, double total) {
         return "";
     }
     const std::size_t shown = std::min(top, p.regions.size());
-    std::string out = format("\nTop %zu of %zu NVTX regions by time\n", shown, p.regions.size()) +
-                      format("%3s  %-40s %10s %6s %9s %7s %9s  %s\n", "#", "region", "time",
-                             "time%", "launches", "kernels", "GIPS", "bound (share of time)");
+    const bool job = std::any_of(p.regions.begin(), p.regions.end(),
+                                 [](const RegionRecord& r) { return r.ranks.has_value(); });
+    std::string out =
+        format("\nTop %zu of %zu NVTX regions by time\n", shown, p.regions.size()) +
+        format("%3s  %-40s %10s %6s %9s %7s %9s%s  %s\n", "#", "region", "time", "time%",
+               "launches", "kernels", "GIPS", job ? "  imbal" : "", "bound (share of time)");
     for (std::size_t i = 0; i < shown; ++i) {
         const RegionRecord& r = p.regions[i];
         std::string path = r.path;
@@ -233,11 +244,16 @@ std::string regions_section(const Profile& p, std::size_t top, double total) {
             path = "..." + path.substr(path.size() - (s_name_width - 3));
         }
         const bool gips = r.analysis && r.analysis->gips_warp;
-        out += format(
-            "%3zu  %-40s %10s %6.1f %9llu %7llu %9s  %s\n", i + 1, path.c_str(),
-            format_time(r.time_ns).c_str(), total > 0 ? 100.0 * r.time_ns / total : 0.0,
-            static_cast<unsigned long long>(r.launches), static_cast<unsigned long long>(r.kernels),
-            gips ? format("%.1f", *r.analysis->gips_warp).c_str() : "-", bound_shares(r).c_str());
+        const std::string imbalance = !job ? ""
+                                      : r.ranks && r.ranks->imbalance
+                                          ? format(" %6.2f", *r.ranks->imbalance)
+                                          : "      -";
+        out += format("%3zu  %-40s %10s %6.1f %9llu %7llu %9s%s  %s\n", i + 1, path.c_str(),
+                      format_time(r.time_ns).c_str(), total > 0 ? 100.0 * r.time_ns / total : 0.0,
+                      static_cast<unsigned long long>(r.launches),
+                      static_cast<unsigned long long>(r.kernels),
+                      gips ? format("%.1f", *r.analysis->gips_warp).c_str() : "-",
+                      imbalance.c_str(), bound_shares(r).c_str());
     }
     return out;
 }
@@ -287,12 +303,19 @@ std::string text_summary(const Profile& p, const SummaryView& view) {
     std::string header = format("%3s  %-40s %9s %6s %8s %9s %9s %9s %-6s %7s %-12s %8s %7s", "#",
                                 "kernel", "total", "time%", "launches", "mean", "min", "max",
                                 "bound", "roof%", "global", "shared", "active%");
+    // A merged job (irf-report merge) has per-rank statistics: how unevenly the ranks ran it.
+    const bool job = std::any_of(order.begin(), order.end(),
+                                 [](const KernelRecord* k) { return k->ranks.has_value(); });
+    header += job ? format(" %5s", "imbal") : "";
     for (const std::string& t : targets) {
         header += format(" %*s", target_width(t), ("->" + utf8_prefix(printable(t), 30)).c_str());
     }
     out << header << "\n";
     for (std::size_t i = 0; i < shown; ++i) {
-        out << row(*order[i], label[order[i]], i + 1, total, targets);
+        out << row(*order[i], label[order[i]], i + 1, total, targets, job);
+    }
+    if (job) {
+        out << "(imbal: the slowest rank's time / the mean over the job's ranks; 1 = balanced)\n";
     }
     if (!targets.empty()) {
         out << "(->target: projected speedup, point estimate; ? = low confidence)\n";
@@ -322,8 +345,8 @@ std::string text_summary(const Profile& p, const SummaryView& view) {
         << " passes per profiled launch\n";
     if (!p.warnings.empty()) {
         out << "\nWarnings:\n";
-        for (const std::string& w : p.warnings) {
-            out << "  " << printable(w) << "\n";
+        for (const auto& [w, times] : common::count_repeats(p.warnings)) {
+            out << "  " << printable(w) << common::repeat_suffix(times) << "\n";
         }
     }
     return out.str();

@@ -184,9 +184,8 @@ TEST_F(FaultTools, HugeFilesAreRefusedWithinTheLimit) {
     fs::resize_file(profile, (std::uintmax_t{1} << 30) + 1);
     fs::resize_file(yaml, (std::uintmax_t{4} << 20) + 1);
     // The reason is the size limit, not some later parse error.
-    expect_refused({IRF_REPORT_BIN, "analyze", profile.string()}, profile,
-                   "larger than 1073741824 bytes");
-    expect_refused({IRF_REPORT_BIN, "ceilings", yaml.string()}, yaml, "larger than 4194304 bytes");
+    expect_refused({IRF_REPORT_BIN, "analyze", profile.string()}, profile, "larger than 1 GiB");
+    expect_refused({IRF_REPORT_BIN, "ceilings", yaml.string()}, yaml, "larger than 4 MiB");
 }
 
 // A number too large for a double makes nlohmann throw out_of_range (406) from parse();

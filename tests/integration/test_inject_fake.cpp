@@ -167,9 +167,8 @@ TEST_F(InjectFake, AnalysisUsesShippedCeilings) {
 TEST_F(InjectFake, InvalidValueIsOneLineAndTheDefaultIsUsed) {
     const ExpectIrfErrors expect_errors; // the point of this test is an error line
     const nlohmann::json p = run_basic({{"IRF_SAMPLES", "many"}});
-    EXPECT_NE(m_result.err.find("[irf] error: IRF_SAMPLES=many: not a non-negative integer; "
-                                "ignored, "
-                                "using default"),
+    EXPECT_NE(m_result.err.find("[irf] error: IRF_SAMPLES=many: must be a whole number between "
+                                "0 and 1000; ignored, using default"),
               std::string::npos)
         << m_result.err;
     EXPECT_EQ(p["config"]["IRF_SAMPLES"], "1");

@@ -103,7 +103,7 @@ TEST_F(ToolsMpi, BadOptionIsOneLineAndExitTwo) {
     const auto r =
         irf::test::run_process({IRF_BIN, "run", "--samples", "1001", "--", "/bin/true"}, options);
     EXPECT_EQ(r.exit_code, 2);
-    EXPECT_EQ(r.err, "irf: error: --samples '1001': larger than 1000\n");
+    EXPECT_EQ(r.err, "irf: error: --samples '1001': must be a whole number between 0 and 1000\n");
 }
 
 } // namespace

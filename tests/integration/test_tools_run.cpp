@@ -81,9 +81,12 @@ TEST_F(ToolsRun, EveryCheckHappensBeforeTheApplicationRuns) {
         {{"--ceilings", "nosuchgpu"}, "irf: error: --ceilings 'nosuchgpu': "},
         {{"-k", "regex:("}, "irf: error: --kernel-name 'regex:(': invalid RE2 regex"},
         {{"--exclude", "a{2,1}"}, "irf: error: --exclude 'a{2,1}': invalid RE2 regex"},
-        {{"-c", "-1"}, "irf: error: --launch-count '-1': not a non-negative integer\n"},
-        {{"-s", "x"}, "irf: error: --launch-skip 'x': not a non-negative integer\n"},
-        {{"--samples", "1001"}, "irf: error: --samples '1001': larger than 1000\n"},
+        {{"-c", "-1"}, "irf: error: --launch-count '-1': must be a whole number, 0 or more\n"},
+        {{"-s", "x"}, "irf: error: --launch-skip 'x': must be a whole number, 0 or more\n"},
+        {{"-s", "99999999999999999999"},
+         "irf: error: --launch-skip '99999999999999999999': too large\n"},
+        {{"--samples", "1001"},
+         "irf: error: --samples '1001': must be a whole number between 0 and 1000\n"},
         {{"--metrics", "bogus"}, "irf: error: --metrics 'bogus': expected default, all"},
         {{"--capture-range", "nvtx"},
          "irf: error: --capture-range 'nvtx': expected none or cudaProfilerApi\n"},
@@ -179,3 +182,35 @@ TEST_F(ToolsRun, FilterThatMatchedNothingListsTheMostLaunched) {
 }
 
 } // namespace
+
+namespace {
+
+// A copy of a shipped entry under a key nothing ships: a file, not a name.
+std::string entry_copy(const fs::path& dir, const std::string& shipped, const std::string& key) {
+    std::string text =
+        irf::test::read_file(std::string(IRF_SOURCE_DIR) + "/config/gpus/" + shipped + ".yaml");
+    const std::string from = "\n  key: " + shipped + "\n";
+    text.replace(text.find(from), from.size(), "\n  key: " + key + "\n");
+    irf::test::write_file(dir / (key + ".yaml"), text);
+    return (dir / (key + ".yaml")).string();
+}
+
+} // namespace
+
+// --ceilings and --targets take a shipped name or a YAML file (#21 item 4).
+TEST_F(ToolsRun, CeilingsAndTargetsTakeShippedNamesAndFiles) {
+    const std::string ceilings = entry_copy(m_tmp.path(), "h100-pcie", "my-h100");
+    const std::string target = entry_copy(m_tmp.path(), "l4", "my-l4");
+    const auto named = run({"-o", "named", "--summary", "none", "--ceilings", "h100-sxm5",
+                            "--targets", "l4,a100-pcie"},
+                           "six_kernels.json");
+    ASSERT_EQ(named.exit_code, 0) << named.err;
+    EXPECT_EQ(profile("named")["ceilings_used"]["name"], "h100-sxm5");
+    EXPECT_EQ(profile("named")["config"]["IRF_TARGETS"], "l4,a100-pcie");
+    const auto files =
+        run({"-o", "files", "--summary", "none", "--ceilings", ceilings, "--targets", target},
+            "six_kernels.json");
+    ASSERT_EQ(files.exit_code, 0) << files.err;
+    EXPECT_EQ(profile("files")["ceilings_used"]["name"], "my-h100");
+    EXPECT_EQ(profile("files")["config"]["IRF_TARGETS"], target);
+}

@@ -45,10 +45,11 @@ def parse_args(argv):
     parser.add_argument("-o", "--output", required=True, metavar="DIR", help="output directory")
     parser.add_argument("-k", "--kernels", metavar="RE",
                         help="only kernels whose name matches RE (Python re syntax)")
-    parser.add_argument("--top", type=int, default=10, metavar="N",
+    parser.add_argument("--top", default="10", metavar="N",
                         help=f"the N longest-running kernels, 1 to {MAX_TOP} (default 10, as irf-report)")
     parser.add_argument("--targets", metavar="LIST",
-                        help="comma list of projection targets to draw (default: the first 8)")
+                        help="comma list of projection targets to draw: shipped names, ceilings "
+                             "YAML files or all (default: the first 8)")
     parser.add_argument("--format", default="png,svg", help="comma list of png, svg, pdf")
     parser.add_argument("--dump-data", metavar="FILE",
                         help="also write what each figure shows (points, labels) as JSON")
@@ -56,14 +57,49 @@ def parse_args(argv):
     if sum(x is not None for x in (args.profile, args.compare, args.trajectory)) != 1:
         parser.error("give one of PROFILE.json, --compare BEFORE.json AFTER.json or "
                      "--trajectory TRAJ.json")
-    if not 1 <= args.top <= MAX_TOP:
-        parser.error(f"--top {args.top}: expected an integer from 1 to {MAX_TOP}")
+    top = args.top.strip()
+    if not top.isdigit() or not 1 <= int(top) <= MAX_TOP:
+        parser.error(f"--top '{args.top}': must be a whole number between 1 and {MAX_TOP}")
+    args.top = int(top)
     args.formats = [f for f in args.format.split(",") if f]
     bad = [f for f in args.formats if f not in FORMATS]
     if bad or not args.formats:
         parser.error(f"--format '{args.format}': expected a comma list of png, svg, pdf")
-    args.target_list = [t for t in (args.targets or "").split(",") if t] or None
+    args.target_list = target_names(args.targets, parser)
     return args
+
+
+def target_names(spec, parser):
+    """--targets as the names the profile's projections carry: a shipped name as it is, a
+    ceilings YAML file (a path, or a name ending in .yaml/.yml) as its gpu.key (the name irf
+    projected onto, config/ceilings.hpp), "all" as every target. None: the default choice."""
+    items = [t.strip() for t in (spec or "").split(",") if t.strip()]
+    if items == ["all"]:
+        return "all"
+    names = []
+    for item in items:
+        if "/" not in item and not item.endswith((".yaml", ".yml")):
+            names.append(item)
+            continue
+        try:
+            with open(item, encoding="utf-8", errors="replace") as f:
+                text = f.read(4 << 20)
+        except OSError as e:
+            parser.error(f"--targets '{item}': cannot read: {e.strerror or e}")
+        names.append(gpu_key(text) or os.path.splitext(os.path.basename(item))[0])
+    return names or None
+
+
+def gpu_key(yaml_text):
+    """The `key:` under the top-level `gpu:` mapping of a ceilings file, or None (block style,
+    as irf-calibrate and config/gpus write it; no YAML library is needed for one scalar)."""
+    in_gpu = False
+    for line in yaml_text.splitlines():
+        if line and not line[0].isspace() and not line.startswith("#"):
+            in_gpu = line.split("#")[0].strip() == "gpu:"
+        elif in_gpu and line.strip().startswith("key:"):
+            return line.split(":", 1)[1].split("#")[0].strip().strip("\"'") or None
+    return None
 
 
 def import_pyplot():

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// `irf-report compare BEFORE.json AFTER.json [-k RE] [--sort S] [--top N] [--format md]`: how
-// each kernel moved (text or Markdown to stdout).
-#include <iostream>
-
+// `irf-report compare BEFORE.json AFTER.json [--ceilings C] [--targets L] [-k RE] [--sort S]
+// [--top N] [--format md]`: how each kernel moved (text or Markdown to stdout).
 #include "tools/irf_report/command.hpp"
+#include "tools/irf_report/reanalysis.hpp"
 #include "tools/irf_report/tools_common.hpp"
 #include "tools/irf_report/tools_compare.hpp"
 #include "tools/irf_report/view_options.hpp"
@@ -12,17 +11,20 @@ namespace irf::report {
 namespace {
 
 struct CompareOptions {
-    std::string before, after;
+    std::string before, after, output;
+    AnalysisOptions analysis;
     ViewOptions view;
 };
 
 int run_compare(const CompareOptions& o) {
     model::Profile before = load_input(o.before);
     model::Profile after = load_input(o.after);
+    analyze_if_needed(before, o.analysis, o.before, "irf-report compare");
+    analyze_if_needed(after, o.analysis, o.after, "irf-report compare");
     keep_matching_kernels(before, o.view.kernels, "--kernels");
     keep_matching_kernels(after, o.view.kernels, "--kernels");
     const CompareView view{o.view.top, o.view.order(), o.view.name_mode(), o.view.format == "md"};
-    std::cout << compare_text(before, o.before, after, o.after, view);
+    emit_output(compare_text(before, o.before, after, o.after, view), o.output);
     return 0;
 }
 
@@ -32,6 +34,9 @@ const bool s_registered = register_command(
          auto options = std::make_shared<CompareOptions>();
          sub.add_option("before", options->before, "Profile before the change")->required();
          sub.add_option("after", options->after, "Profile after the change")->required();
+         sub.add_option("-o,--output", options->output,
+                        "Write the comparison to this file (default: standard output)");
+         add_analysis_options(sub, options->analysis);
          add_view_options(sub, options->view, true, "Matched kernels shown");
          return [options] { return run_compare(*options); };
      }});

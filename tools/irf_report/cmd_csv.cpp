@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// `irf-report csv PROFILE.json [-o FILE]`: one row per kernel with the analysed values.
-#include <iostream>
+// `irf-report csv PROFILE.json [-o FILE]`: one row per kernel with the analysed values (a raw
+// profile is analysed first).
 #include <numeric>
 
-#include "common/file_io.hpp"
 #include "model/kernel_labels.hpp"
 #include "tools/irf_report/command.hpp"
+#include "tools/irf_report/reanalysis.hpp"
 #include "tools/irf_report/tools_common.hpp"
 #include "tools/irf_report/tools_csv.hpp"
 
@@ -14,6 +14,7 @@ namespace {
 
 struct CsvOptions {
     std::string input, output;
+    AnalysisOptions analysis;
     bool regions = false;
     std::string kernels, sort; ///< sort "": profile order
     std::size_t top = 0;       ///< 0: every kernel (an export keeps all unless told)
@@ -39,17 +40,11 @@ void slice(model::Profile& p, const CsvOptions& o) {
 
 int run_csv(const CsvOptions& o) {
     model::Profile profile = load_input(o.input);
+    analyze_if_needed(profile, o.analysis, o.input, "irf-report csv");
     if (!o.regions && (!o.kernels.empty() || !o.sort.empty() || o.top > 0)) {
         slice(profile, o);
     }
-    const std::string text = o.regions ? regions_csv(profile) : profile_csv(profile);
-    if (o.output.empty()) {
-        std::cout << text;
-        return 0;
-    }
-    if (const std::string error = common::write_file_atomic(o.output, text); !error.empty()) {
-        throw InputError(error);
-    }
+    emit_output(o.regions ? regions_csv(profile) : profile_csv(profile), o.output);
     return 0;
 }
 
@@ -60,6 +55,7 @@ const bool s_registered = register_command(
          sub.add_option("profile", options->input, "Profile JSON")->required();
          sub.add_option("-o,--output", options->output,
                         "Write to this file (default: standard output)");
+         add_analysis_options(sub, options->analysis);
          sub.add_option("-k,--kernels", options->kernels, "Only kernels matching this RE2 regex");
          sub.add_option("--sort", options->sort,
                         "Row order: time, roofline or name (default: profile order)")

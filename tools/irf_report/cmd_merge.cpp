@@ -20,25 +20,25 @@ struct MergeOptions {
     bool allow_mixed = false;
 };
 
-void print_table(const MergedJob& merged, const std::string& output) {
-    std::printf("merged %zu rank profiles of %s on %s -> %s\n", merged.files.size(),
-                common::printable(merged.job.app).c_str(), describe_gpu(merged.job.gpu).c_str(),
+void print_table(const model::Profile& job, const std::string& output) {
+    std::printf("merged %zu rank profiles of %s on %s -> %s\n", job.job->files.size(),
+                common::printable(job.app).c_str(), describe_gpu(job.gpu).c_str(),
                 common::printable(output).c_str());
     std::printf("%-36s %7s %10s %10s %10s %10s %9s %7s\n", "kernel", "ranks", "total", "min",
                 "median", "max", "imbalance", "slowest");
     const std::vector<std::string> labels =
-        model::kernel_labels(merged.job.kernels, common::NameMode::function, 36);
-    for (std::size_t i = 0; i < merged.stats.size(); ++i) {
-        const RankStats& s = merged.stats[i];
-        const std::string& name = labels[i];
+        model::kernel_labels(job.kernels, common::NameMode::function, 36);
+    for (std::size_t i = 0; i < job.kernels.size(); ++i) {
+        const model::RankStats& s = *job.kernels[i].ranks;
         const std::string ranks =
-            std::to_string(s.ranks_present) + "/" + std::to_string(s.per_rank.size());
-        std::printf("%-36s %7s %10s %10s %10s %10s %9s %7d\n", name.c_str(), ranks.c_str(),
-                    format_time(merged.job.kernels[i].time_ns.total).c_str(),
-                    format_time(s.min).c_str(), format_time(s.median).c_str(),
-                    format_time(s.max).c_str(), format_number(s.imbalance).c_str(), s.slowest_rank);
+            std::to_string(s.present) + "/" + std::to_string(s.per_rank.size());
+        std::printf("%-36s %7s %10s %10s %10s %10s %9s %7d\n", labels[i].c_str(), ranks.c_str(),
+                    format_time(job.kernels[i].time_ns.total).c_str(),
+                    format_time(s.time_ns.min).c_str(), format_time(s.time_ns.median).c_str(),
+                    format_time(s.time_ns.max).c_str(), format_number(s.imbalance).c_str(),
+                    s.time_ns.max_rank);
     }
-    for (const std::string& w : merged.job.warnings) {
+    for (const std::string& w : job.warnings) {
         if (w.rfind("merge: ", 0) == 0) {
             std::fprintf(stderr, "irf-report: warning: %s\n",
                          common::printable(w.substr(7)).c_str());
@@ -51,12 +51,12 @@ int run_merge(const MergeOptions& o) {
     for (const std::string& path : o.inputs) {
         profiles.push_back(load_input(path));
     }
-    const MergedJob merged = merge_profiles(profiles, o.inputs, o.allow_mixed);
-    const std::string text = model::dump_json(merged_to_json(merged));
-    if (const std::string error = common::write_file_atomic(o.output, text); !error.empty()) {
+    const model::Profile job = merge_profiles(profiles, o.inputs, o.allow_mixed);
+    if (const std::string error = common::write_file_atomic(o.output, model::dump_profile(job));
+        !error.empty()) {
         throw InputError(error);
     }
-    print_table(merged, o.output);
+    print_table(job, o.output);
     return 0;
 }
 

@@ -65,7 +65,7 @@ const bool s_registered = register_command(
              ->expected(2, -1);
          sub.add_option("-o,--output", o->output, "Write irf.trajectory/v1 JSON here");
          sub.add_option("--top", o->top, "Kernels in the table (in the order first seen)")
-             ->check(CLI::PositiveNumber);
+             ->check(common::whole_number(1));
          return [o] { return run_trajectory(*o); };
      }});
 

@@ -6,6 +6,7 @@
 
 #include "common/text_safety.hpp"
 #include "model/kernel_labels.hpp"
+#include "tools/irf_report/reanalysis.hpp"
 #include "tools/irf_report/tools_common.hpp"
 
 namespace irf::report {
@@ -20,20 +21,8 @@ std::string markdown_cell(const std::string& text) {
 
 namespace {
 
-std::vector<std::string> targets_of(const model::Profile& p) {
-    std::vector<std::string> out;
-    for (const model::KernelRecord& k : p.kernels) {
-        for (const model::Projection& proj :
-             k.analysis ? k.analysis->projection : std::vector<model::Projection>{}) {
-            if (std::find(out.begin(), out.end(), proj.target) == out.end()) {
-                out.push_back(proj.target);
-            }
-        }
-    }
-    return out;
-}
-
-std::string verdict_cells(const model::KernelRecord& k, const std::vector<std::string>& targets) {
+std::string verdict_cells(const model::KernelRecord& k, const std::vector<std::string>& targets,
+                          bool job) {
     const model::KernelAnalysis* a = k.analysis ? &*k.analysis : nullptr;
     const bool irm = a && a->irm && !a->irm->bound.empty();
     std::ostringstream out;
@@ -44,6 +33,9 @@ std::string verdict_cells(const model::KernelRecord& k, const std::vector<std::s
         << " | " << (a && a->walls.global ? markdown_cell(a->walls.global->pattern) : "-") << " | "
         << (a && a->walls.shared ? format_number(a->walls.shared->conflict_ways, 2) + "-way" : "-")
         << " | " << (a && a->predication ? format_number(100.0 * *a->predication) + "%" : "-");
+    if (job) {
+        out << " | " << (k.ranks ? format_number(k.ranks->imbalance, 3) : "-");
+    }
     for (const std::string& t : targets) {
         std::string speedup = "-";
         for (const model::Projection& p : a ? a->projection : std::vector<model::Projection>{}) {
@@ -62,7 +54,7 @@ std::string verdict_cells(const model::KernelRecord& k, const std::vector<std::s
 std::string summary_markdown(const model::Profile& p, const model::SummaryView& view) {
     const std::vector<std::string> labels = model::kernel_labels(p.kernels, view.names);
     const std::vector<std::size_t> order = model::kernel_order(p.kernels, labels, view.order);
-    const std::vector<std::string> targets = targets_of(p);
+    const std::vector<std::string> targets = profile_targets(p);
     double total = 0;
     for (const model::KernelRecord& k : p.kernels) {
         total += std::max(0.0, k.time_ns.total);
@@ -73,6 +65,13 @@ std::string summary_markdown(const model::Profile& p, const model::SummaryView& 
         << "| # | kernel | total time | time % | launches | mean | min | max | bound "
            "| % of roofline | global | shared conflicts | active threads |";
     std::string rule = "|---:|---|---:|---:|---:|---:|---:|---:|---|---:|---|---:|---:|";
+    // A merged job (irf-report merge): how unevenly its ranks ran each kernel.
+    const bool job = std::any_of(p.kernels.begin(), p.kernels.end(),
+                                 [](const model::KernelRecord& k) { return k.ranks.has_value(); });
+    if (job) {
+        out << " rank imbalance (max/mean) |";
+        rule += "---:|";
+    }
     for (const std::string& t : targets) {
         out << " speedup on " << markdown_cell(t) << " |";
         rule += "---:|";
@@ -86,7 +85,7 @@ std::string summary_markdown(const model::Profile& p, const model::SummaryView& 
             << format_number(total > 0 ? 100.0 * k.time_ns.total / total : 0.0) << "% | "
             << k.launches << " | " << format_time(k.time_ns.mean) << " | "
             << format_time(k.time_ns.min) << " | " << format_time(k.time_ns.max)
-            << verdict_cells(k, targets) << " |\n";
+            << verdict_cells(k, targets, job) << " |\n";
     }
     out << "\n"
         << shown << " of " << p.kernels.size() << " kernels, total kernel time "

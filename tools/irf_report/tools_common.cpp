@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iostream>
 #include <map>
 
+#include "common/file_io.hpp"
 #include "common/text_safety.hpp"
 #include "config/kernel_regex.hpp"
 #include "model/kernel_labels.hpp"
@@ -46,6 +48,16 @@ void keep_matching_kernels(model::Profile& profile, const std::string& pattern,
         kernels.end());
     if (kernels.empty()) {
         throw InputError(option + " '" + pattern + "': no kernel matches");
+    }
+}
+
+void emit_output(const std::string& text, const std::string& path) {
+    if (path.empty()) {
+        std::cout << text;
+        return;
+    }
+    if (const std::string error = common::write_file_atomic(path, text); !error.empty()) {
+        throw InputError(error);
     }
 }
 

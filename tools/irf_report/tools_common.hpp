@@ -23,6 +23,10 @@ namespace irf::report {
 void keep_matching_kernels(model::Profile& profile, const std::string& pattern,
                            const std::string& option);
 
+/// Writes `text` to `path` atomically, or to standard output when `path` is empty (-o/--output
+/// of every irf-report command); a write failure is an InputError.
+void emit_output(const std::string& text, const std::string& path);
+
 /// Identity of a kernel across profiles: demangled name and launch configuration.
 [[nodiscard]] std::string launch_key(const model::KernelRecord& kernel);
 

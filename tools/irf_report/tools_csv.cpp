@@ -2,6 +2,7 @@
 // irf-report csv: one row per kernel with the analysed values (RFC 4180).
 #include "tools/irf_report/tools_csv.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -130,6 +131,27 @@ void add_projection_columns(std::vector<std::pair<std::string, Cell>>& c,
     }
 }
 
+/// Per-rank columns of a merged job (irf-report merge), after the base columns.
+void add_rank_columns(std::vector<std::pair<std::string, Cell>>& c) {
+    using S = model::RankStats;
+    const std::vector<std::pair<std::string, std::function<std::string(const S&)>>> fields = {
+        {"ranks_present", [](const S& s) { return std::to_string(s.present); }},
+        {"rank_launches_min", [](const S& s) { return num(s.launches.min); }},
+        {"rank_launches_mean", [](const S& s) { return num(s.launches.mean); }},
+        {"rank_launches_max", [](const S& s) { return num(s.launches.max); }},
+        {"rank_time_min_ns", [](const S& s) { return num(s.time_ns.min); }},
+        {"rank_time_mean_ns", [](const S& s) { return num(s.time_ns.mean); }},
+        {"rank_time_max_ns", [](const S& s) { return num(s.time_ns.max); }},
+        {"slowest_rank", [](const S& s) { return std::to_string(s.time_ns.max_rank); }},
+        {"rank_imbalance", [](const S& s) { return num(s.imbalance); }},
+    };
+    for (const auto& [name, get] : fields) {
+        c.emplace_back(name, [get = get](const KernelRecord& k) {
+            return k.ranks ? get(*k.ranks) : std::string();
+        });
+    }
+}
+
 } // namespace
 
 /// True when a spreadsheet would take `cell` as a formula: it starts with = + - @, or with a tab
@@ -168,6 +190,10 @@ std::string csv_number(std::optional<double> value) {
 
 std::string profile_csv(const model::Profile& profile) {
     auto columns = base_columns();
+    if (std::any_of(profile.kernels.begin(), profile.kernels.end(),
+                    [](const KernelRecord& k) { return k.ranks.has_value(); })) {
+        add_rank_columns(columns);
+    }
     std::set<std::string> targets;
     for (const KernelRecord& k : profile.kernels) {
         if (k.analysis) {

@@ -37,6 +37,11 @@ std::string regions_csv(const model::Profile& profile) {
     for (const std::string& b : bounds) {
         out += "," + csv_field("share_" + b);
     }
+    const bool job = std::any_of(profile.regions.begin(), profile.regions.end(),
+                                 [](const model::RegionRecord& r) { return r.ranks.has_value(); });
+    if (job) { // a merged job profile (irf-report merge)
+        out += ",rank_time_max_ns,slowest_rank,rank_imbalance";
+    }
     out += k_csv_line_end;
     for (const model::RegionRecord& r : profile.regions) {
         out += csv_field(r.path) + "," + csv_number(r.time_ns) + "," + std::to_string(r.launches) +
@@ -49,6 +54,12 @@ std::string regions_csv(const model::Profile& profile) {
                analysed(r, [](const auto& a) { return a.ii.hbm; });
         for (const std::string& b : bounds) {
             out += "," + bound_cell(r, b);
+        }
+        if (job) {
+            out += r.ranks ? "," + csv_number(r.ranks->time_ns.max) + "," +
+                                 std::to_string(r.ranks->time_ns.max_rank) + "," +
+                                 csv_number(r.ranks->imbalance)
+                           : ",,,";
         }
         out += k_csv_line_end;
     }

@@ -8,6 +8,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include "model/profile_json.hpp"
 #include "model/regions.hpp"
@@ -15,37 +16,6 @@
 #include "tools/irf_report/tools_common.hpp"
 
 namespace irf::report {
-
-RankStats rank_stats(std::vector<RankTime> ranks) {
-    RankStats s;
-    if (ranks.empty()) {
-        return s;
-    }
-    std::sort(ranks.begin(), ranks.end(),
-              [](const RankTime& a, const RankTime& b) { return a.rank < b.rank; });
-    std::vector<double> times;
-    long double sum = 0; // the sum of finite doubles stays finite in long double
-    for (const RankTime& r : ranks) {
-        times.push_back(r.time_ns);
-        sum += r.time_ns;
-        s.ranks_present += r.launches > 0 ? 1 : 0;
-        // Strictly greater: on a tie the lowest rank is named.
-        if (r.time_ns > s.max || (&r == &ranks.front())) {
-            s.max = r.time_ns;
-            s.slowest_rank = r.rank;
-        }
-    }
-    std::sort(times.begin(), times.end());
-    const std::size_t n = times.size();
-    s.min = times.front();
-    s.median = n % 2 == 1 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
-    s.mean = static_cast<double>(sum / static_cast<long double>(n));
-    if (s.mean > 0) {
-        s.imbalance = s.max / s.mean;
-    }
-    s.per_rank = std::move(ranks);
-    return s;
-}
 
 namespace {
 
@@ -130,9 +100,84 @@ struct Saturating {
 // One kernel of the job while it is being merged.
 struct Pending {
     model::KernelRecord record;
-    std::vector<RankTime> ranks;
+    std::vector<model::RankShare> ranks;
     std::map<int, const model::KernelRecord*> by_rank;
 };
+
+/// The statistics of `present` (the ranks that ran it), every other rank of the job at 0.
+model::RankStats over_all_ranks(std::vector<model::RankShare> present,
+                                const std::vector<int>& job_ranks) {
+    for (const int rank : job_ranks) {
+        if (std::none_of(present.begin(), present.end(),
+                         [rank](const model::RankShare& r) { return r.rank == rank; })) {
+            present.push_back({rank, 0, 0});
+        }
+    }
+    return model::rank_stats(std::move(present));
+}
+
+/// Each NVTX region's per-rank statistics, from the launches and time of the region's kernels
+/// in each rank's own profile.
+void add_region_ranks(model::Profile& job, const std::vector<model::Profile>& inputs,
+                      const std::vector<int>& ranks) {
+    std::map<std::string, std::map<int, model::RankShare>> by_path;
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        for (const model::KernelRecord& k : inputs[i].kernels) {
+            for (const model::KernelRegion& r : k.regions) {
+                model::RankShare& share = by_path[r.path][ranks[i]];
+                share.rank = ranks[i];
+                share.launches += r.launches;
+                share.time_ns += r.time_ns;
+            }
+        }
+    }
+    for (model::RegionRecord& region : job.regions) {
+        std::vector<model::RankShare> present;
+        for (const auto& [rank, share] : by_path[region.path]) {
+            present.push_back(share);
+        }
+        region.ranks = over_all_ranks(std::move(present), ranks);
+    }
+}
+
+/// "0-3, 5, 7-8": sorted ranks with runs written as ranges.
+std::string rank_ranges(std::vector<int> ranks) {
+    std::sort(ranks.begin(), ranks.end());
+    std::string out;
+    for (std::size_t i = 0; i < ranks.size();) {
+        std::size_t j = i;
+        while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) {
+            ++j;
+        }
+        out += (out.empty() ? "" : ", ") + std::to_string(ranks[i]) +
+               (j > i ? "-" + std::to_string(ranks[j]) : "");
+        i = j + 1;
+    }
+    return out;
+}
+
+/// The ranks' warnings, each distinct text once ("ranks 0-3: ..." rather than one per rank), in
+/// the order first seen; a text of a single rank reads "rank N: ...".
+std::vector<std::string> fold_rank_warnings(const std::vector<model::Profile>& inputs,
+                                            const std::vector<int>& ranks) {
+    std::vector<std::pair<std::string, std::vector<int>>> folded;
+    std::unordered_map<std::string, std::size_t> index; // text -> position in folded
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        for (const std::string& w : inputs[i].warnings) {
+            const auto [at, added] = index.emplace(w, folded.size());
+            if (added) {
+                folded.push_back({w, {ranks[i]}});
+            } else if (folded[at->second].second.back() != ranks[i]) { // inputs come rank by rank
+                folded[at->second].second.push_back(ranks[i]);
+            }
+        }
+    }
+    std::vector<std::string> out;
+    for (const auto& [text, where] : folded) {
+        out.push_back((where.size() == 1 ? "rank " : "ranks ") + rank_ranges(where) + ": " + text);
+    }
+    return out;
+}
 
 // Sums a rank's launches, time and profiled launches per NVTX path into the job's kernel.
 void add_regions(std::vector<model::KernelRegion>& into,
@@ -172,13 +217,12 @@ void add_kernel(Pending& p, const model::KernelRecord& k, int rank, Saturating& 
 
 } // namespace
 
-MergedJob merge_profiles(const std::vector<model::Profile>& inputs,
-                         const std::vector<std::string>& files, bool allow_mixed) {
-    MergedJob merged;
-    merged.files = files;
-    merged.ranks = assign_ranks(inputs, files);
-    model::Profile& job = merged.job;
-    job = inputs.front();
+model::Profile merge_profiles(const std::vector<model::Profile>& inputs,
+                              const std::vector<std::string>& files, bool allow_mixed) {
+    model::JobInfo info;
+    info.files = files;
+    info.ranks = assign_ranks(inputs, files);
+    model::Profile job = inputs.front();
     job.kernels.clear();
     job.warnings.clear();
     job.rank.reset();
@@ -196,22 +240,21 @@ MergedJob merge_profiles(const std::vector<model::Profile>& inputs,
     Saturating sums;
     for (std::size_t i = 0; i < inputs.size(); ++i) {
         const model::Profile& p = inputs[i];
-        const int rank = merged.ranks[i];
         job.start_time = std::min(job.start_time, p.start_time);
         job.end_time = std::max(job.end_time, p.end_time);
         sums.add(job.coverage.launches, p.coverage.launches);
         sums.add(job.coverage.profiled_launches, p.coverage.profiled_launches);
         job.coverage.passes = std::max(job.coverage.passes, p.coverage.passes);
-        for (const std::string& w : p.warnings) {
-            job.warnings.push_back("rank " + std::to_string(rank) + ": " + w);
-        }
         for (const model::KernelRecord& k : p.kernels) {
             const std::string key = launch_key(k);
             if (pending.find(key) == pending.end()) {
                 order.push_back(key);
             }
-            add_kernel(pending[key], k, rank, sums);
+            add_kernel(pending[key], k, info.ranks[i], sums);
         }
+    }
+    for (std::string& w : fold_rank_warnings(inputs, info.ranks)) {
+        job.warnings.push_back(std::move(w));
     }
     if (sums.saturated) {
         job.warnings.push_back("merge: launch counts or times too large to sum; capped at the "
@@ -219,15 +262,12 @@ MergedJob merge_profiles(const std::vector<model::Profile>& inputs,
     }
     for (const std::string& key : order) {
         Pending& p = pending[key];
-        std::vector<RankTime> all = p.ranks;
-        for (const int rank : merged.ranks) {
-            if (p.by_rank.count(rank) == 0) {
-                all.push_back({rank, 0, 0});
-            }
-        }
-        RankStats stats = rank_stats(std::move(all));
         model::KernelRecord record = p.record;
-        const model::KernelRecord& slowest = *p.by_rank.at(stats.slowest_rank);
+        record.ranks = over_all_ranks(p.ranks, info.ranks);
+        // All ranks at 0 ns can name a rank that never ran it: then the lowest that did.
+        const auto named = p.by_rank.find(record.ranks->time_ns.max_rank);
+        const model::KernelRecord& slowest =
+            *(named != p.by_rank.end() ? named : p.by_rank.begin())->second;
         // The slowest rank decides the job's time, so its counters stand for the job.
         record.counters = slowest.counters;
         record.analysis = slowest.analysis;
@@ -235,40 +275,19 @@ MergedJob merge_profiles(const std::vector<model::Profile>& inputs,
         record.time_ns.mean =
             record.launches > 0 ? record.time_ns.total / static_cast<double>(record.launches) : 0;
         job.kernels.push_back(std::move(record));
-        merged.stats.push_back(std::move(stats));
     }
     job.coverage.kernels = job.kernels.size();
     // Regions across ranks: the slowest rank's counters (which stand for the job) are shared out
     // by each path's part of the profiled launches of all ranks.
     model::roll_up_regions(job);
+    add_region_ranks(job, inputs, info.ranks);
     std::set<std::string> hosts;
     for (const model::Profile& p : inputs) {
         hosts.insert(p.host);
     }
-    merged.hosts.assign(hosts.begin(), hosts.end());
-    return merged;
-}
-
-nlohmann::json merged_to_json(const MergedJob& merged) {
-    nlohmann::json out = model::profile_to_json(merged.job);
-    nlohmann::json job{{"ranks", merged.ranks}, {"files", merged.files}, {"hosts", merged.hosts}};
-    for (std::size_t i = 0; i < merged.stats.size(); ++i) {
-        const RankStats& s = merged.stats[i];
-        nlohmann::json per_rank = nlohmann::json::array();
-        for (const RankTime& r : s.per_rank) {
-            per_rank.push_back(
-                {{"rank", r.rank}, {"launches", r.launches}, {"time_ns", r.time_ns}});
-        }
-        out["kernels"][i]["ranks"] = {
-            {"present", s.ranks_present},
-            {"of", s.per_rank.size()},
-            {"time_ns", {{"min", s.min}, {"median", s.median}, {"max", s.max}, {"mean", s.mean}}},
-            {"imbalance", s.imbalance ? nlohmann::json(*s.imbalance) : nlohmann::json(nullptr)},
-            {"slowest_rank", s.slowest_rank},
-            {"per_rank", per_rank}};
-    }
-    out["job"] = job;
-    return out;
+    info.hosts.assign(hosts.begin(), hosts.end());
+    job.job = std::move(info);
+    return job;
 }
 
 } // namespace irf::report

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "tools/irf_report/view_options.hpp"
 
+#include "common/cli.hpp"
+
 namespace irf::report {
 
 model::KernelOrder ViewOptions::order() const {
@@ -18,7 +20,7 @@ void add_view_options(CLI::App& app, ViewOptions& o, bool with_format,
     app.add_option("--sort", o.sort, "Order of kernels: time (default), roofline or name")
         ->check(CLI::IsMember({"time", "roofline", "name"}));
     app.add_option("--top", o.top, top_help + " (default " + std::to_string(k_default_top) + ")")
-        ->check(CLI::PositiveNumber);
+        ->check(common::whole_number(1));
     app.add_option("--names", o.names,
                    "Kernel names: function (innermost name, default), demangled or mangled")
         ->check(CLI::IsMember({"function", "demangled", "mangled"}));

@@ -10,7 +10,8 @@ import stat
 import tempfile
 import unittest
 
-from plot_support import golden, have_matplotlib, kernel_at, run_plot, write_json
+from plot_support import (GOLDEN as GOLDEN_PATH, golden, have_matplotlib, kernel_at, run_plot,
+                          write_json)
 
 
 @unittest.skipUnless(have_matplotlib(), "python3-matplotlib is not installed")
@@ -110,7 +111,7 @@ class HostileInput(unittest.TestCase):
         path = os.path.join(self.dir.name, "huge.json")
         with open(path, "wb") as f:
             f.truncate((1 << 30) + 1)  # sparse: nothing is read
-        self.assertIn(f"larger than {1 << 30} bytes", self.expect_refused(path))
+        self.assertIn("larger than 1 GiB", self.expect_refused(path))
 
     def test_control_characters_in_the_file_name_stay_on_one_line(self):
         path = os.path.join(self.dir.name, "a\nforged\x1b[31m.json")
@@ -237,6 +238,17 @@ class NamesAsTheTables(unittest.TestCase):
     """#21 item 1: the figures name kernels with the display_name irf-report wrote (one naming
     function for tables and plots), and never give two distinct kernels one label."""
 
+    def drawn(self, doc):
+        """irf-plot's --dump-data of the profile `doc`."""
+        with tempfile.TemporaryDirectory() as tmp:
+            profile = write_json(os.path.join(tmp, "p.json"), doc)
+            dump = os.path.join(tmp, "data.json")
+            code, err, _ = run_plot([profile, "-o", os.path.join(tmp, "out"), "--format", "svg",
+                                     "--dump-data", dump])
+            self.assertEqual(code, 0, err)
+            with open(dump) as f:
+                return json.load(f)
+
     def test_labels_are_the_profiles_display_names(self):
         doc = golden()
         template = doc["kernels"][0]
@@ -246,17 +258,17 @@ class NamesAsTheTables(unittest.TestCase):
             k["display_name"] = f"{scope}::reduce<...>"  # as common::display_names writes it
             twins.append(k)
         doc["kernels"] = twins
-        with tempfile.TemporaryDirectory() as tmp:
-            profile = write_json(os.path.join(tmp, "p.json"), doc)
-            dump = os.path.join(tmp, "data.json")
-            code, err, _ = run_plot([profile, "-o", os.path.join(tmp, "out"), "--format", "svg",
-                                     "--dump-data", dump])
-            self.assertEqual(code, 0, err)
-            with open(dump) as f:
-                points = json.load(f)["instruction_roofline"]["axes"][0]["points"]
+        points = self.drawn(doc)["instruction_roofline"]["axes"][0]["points"]
         self.assertEqual({p["kernel"] for p in points},
                          {"alpha::reduce<...>", "beta::reduce<...>"})
 
+    def test_legend_shows_the_rank_imbalance_of_a_merged_job(self):
+        # irf-report merge writes kernels[].ranks; imbalance = slowest rank's time / mean.
+        doc = golden()
+        doc["kernels"][0]["ranks"] = {"present": 2, "of": 2, "imbalance": 1.5}
+        legend = self.drawn(doc)["instruction_roofline"]["axes"][0]["legend"]
+        noted = [row for row in legend if row.endswith("(ranks: max/mean 1.50)")]
+        self.assertEqual(len(noted), 1, legend)
 
 @unittest.skipUnless(have_matplotlib(), "python3-matplotlib is not installed")
 class ThreadDotsAndWalls(unittest.TestCase):
@@ -324,3 +336,43 @@ class ThreadDotsAndWalls(unittest.TestCase):
         self.assertAlmostEqual(ldst["x"], 0.25)
         self.assertAlmostEqual(ldst["y"], 0.2)
         self.assertIn("no bank conflict (16-byte)", [t["text"] for t in axes["texts"]])
+
+
+@unittest.skipUnless(have_matplotlib(), "python3-matplotlib is not installed")
+class TargetsByNameOrFile(unittest.TestCase):
+    """--targets takes shipped names and ceilings YAML files, as irf run and irf-report do: a
+    file stands for its gpu.key, the name the profile's projections carry (#21 item 4)."""
+
+    def drawn_targets(self, targets):
+        doc = golden()
+        rename = {"a100-test": "l4", "b200-test": "my-l4"}
+        for k in doc["kernels"]:
+            for p in (k.get("analysis") or {}).get("projection", []):
+                p["target"] = rename.get(p["target"], p["target"])
+        with tempfile.TemporaryDirectory() as tmp:
+            entry = os.path.join(tmp, "entry.yaml")
+            with open(entry, "w", encoding="utf-8") as f:
+                f.write("schema: irf.ceilings/v1\ngpu:\n  name: \"L4 copy\"\n  key: my-l4\n")
+            profile = write_json(os.path.join(tmp, "p.json"), doc)
+            dump = os.path.join(tmp, "data.json")
+            spec = targets.replace("FILE", entry)
+            code, err, _ = run_plot([profile, "-o", os.path.join(tmp, "out"), "--format", "svg",
+                                     "--targets", spec, "--dump-data", dump])
+            self.assertEqual(code, 0, err)
+            with open(dump) as f:
+                rows = json.load(f)["projection"]["rows"]
+        return {r["target"] for r in rows}
+
+    def test_shipped_name(self):
+        self.assertEqual(self.drawn_targets("l4"), {"l4"})
+
+    def test_file_stands_for_its_key(self):
+        self.assertEqual(self.drawn_targets("FILE"), {"my-l4"})
+
+    def test_all(self):
+        self.assertEqual(self.drawn_targets("all"), {"l4", "my-l4"})
+
+    def test_unreadable_file_is_one_line_and_exit_2(self):
+        code, err, _ = run_plot([GOLDEN_PATH, "-o", "/tmp", "--targets", "/nonexistent/x.yaml"])
+        self.assertEqual(code, 2)
+        self.assertIn("--targets '/nonexistent/x.yaml': cannot read", err)

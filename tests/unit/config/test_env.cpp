@@ -110,10 +110,12 @@ TEST(Env, InvalidValuesThatAreIgnored) {
               "[irf] IRF_OUTPUT=out-%x: unknown placeholder %x; ignored, using default");
     EXPECT_EQ(error_of("IRF_SUMMARY", "yes"),
               "[irf] IRF_SUMMARY=yes: expected stderr, file, both or none; ignored, using default");
-    EXPECT_EQ(error_of("IRF_LAUNCH_SKIP", "-1"),
-              "[irf] IRF_LAUNCH_SKIP=-1: not a non-negative integer; ignored, using default");
+    EXPECT_EQ(
+        error_of("IRF_LAUNCH_SKIP", "-1"),
+        "[irf] IRF_LAUNCH_SKIP=-1: must be a whole number, 0 or more; ignored, using default");
     EXPECT_EQ(error_of("IRF_SAMPLES", "1001"),
-              "[irf] IRF_SAMPLES=1001: larger than 1000; ignored, using default");
+              "[irf] IRF_SAMPLES=1001: must be a whole number between 0 and 1000; ignored, using "
+              "default");
     EXPECT_EQ(error_of("IRF_CEILINGS", "/nonexistent/c.yaml"),
               "[irf] IRF_CEILINGS=/nonexistent/c.yaml: file not readable; ignored, using default");
     EXPECT_EQ(error_of("IRF_TARGETS", "a,,b"),
@@ -126,7 +128,8 @@ TEST(Env, InvalidValuesThatAreIgnored) {
     EXPECT_EQ(error_of("IRF_GPUS_DIR", "/tmp::/tmp"),
               "[irf] IRF_GPUS_DIR=/tmp::/tmp: '' is not a directory; ignored, using default");
     EXPECT_EQ(error_of("IRF_CALLSTACK", "65"),
-              "[irf] IRF_CALLSTACK=65: larger than 64; ignored, using default");
+              "[irf] IRF_CALLSTACK=65: must be a whole number between 0 and 64; ignored, using "
+              "default");
     EXPECT_EQ(error_of("IRF_LOG", "loud"),
               "[irf] IRF_LOG=loud: expected error, warn, info or debug; ignored, using default");
     const ParseResult r = parse("IRF_SAMPLES", "2x");

@@ -167,12 +167,13 @@ TEST(Collector, MissingCountersAreReported) {
     e.correlation_id = 1;
     ASSERT_EQ(c.on_launch(e), LaunchDecision::profile);
     c.on_warning("counters refused");
-    c.on_warning("counters refused"); // said once
+    c.on_warning("counters refused"); // kept once, with its count
+    c.on_warning("counters refused");
     model::Profile p;
     c.fill_profile(p);
     EXPECT_EQ(p.kernels[0].profiled_launches, 0u);
     ASSERT_EQ(p.warnings.size(), 2u);
-    EXPECT_EQ(p.warnings[0], "counters refused");
+    EXPECT_EQ(p.warnings[0], "counters refused (x3)");
     EXPECT_NE(p.warnings[1].find("1 launches chosen for profiling delivered no counters"),
               std::string::npos);
 }

@@ -97,5 +97,15 @@ TEST(TextSafety, SummaryEscapesNamesAndWarningsAndCutsWholeCharacters) {
     EXPECT_EQ(valid_utf8(summary), summary) << "a cut inside a UTF-8 sequence";
 }
 
+TEST(TextSafety, SummaryFoldsIdenticalWarningsWithACount) {
+    Profile p;
+    p.warnings = {"rank 0: no kernel matched", "late", "rank 0: no kernel matched",
+                  "rank 0: no kernel matched"};
+    const std::string summary = text_summary(p);
+    EXPECT_NE(summary.find("\nWarnings:\n  rank 0: no kernel matched (x3)\n  late\n"),
+              std::string::npos)
+        << summary;
+}
+
 } // namespace
 } // namespace irf::model

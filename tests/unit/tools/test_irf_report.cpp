@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "model/profile_json.hpp"
 #include "tools/irf_report/command.hpp"
 #include "tools/irf_report/tools_common.hpp"
 #include "tools/irf_report/tools_compare.hpp"
@@ -15,20 +16,25 @@
 namespace {
 
 using irf::model::KernelRecord;
-using irf::report::RankTime;
 
 TEST(ToolsMerge, StatisticsOverRanks) {
     // Times 2000, 4000, 12000 ns: min 2000, median 4000, max 12000, mean 18000 / 3 = 6000,
     // imbalance 12000 / 6000 = 2; rank 2 is the slowest.
-    const auto s = irf::report::rank_stats({{2, 2, 12000}, {0, 2, 2000}, {1, 2, 4000}});
-    EXPECT_EQ(s.ranks_present, 3u);
-    EXPECT_DOUBLE_EQ(s.min, 2000);
-    EXPECT_DOUBLE_EQ(s.median, 4000);
-    EXPECT_DOUBLE_EQ(s.max, 12000);
-    EXPECT_DOUBLE_EQ(s.mean, 6000);
+    // Launches 2, 2, 5: min 2, median 2, mean 9 / 3 = 3, max 5 on rank 1.
+    const auto s = irf::model::rank_stats({{2, 2, 12000}, {0, 2, 2000}, {1, 5, 4000}});
+    EXPECT_EQ(s.present, 3u);
+    EXPECT_DOUBLE_EQ(s.time_ns.min, 2000);
+    EXPECT_DOUBLE_EQ(s.time_ns.median, 4000);
+    EXPECT_DOUBLE_EQ(s.time_ns.max, 12000);
+    EXPECT_DOUBLE_EQ(s.time_ns.mean, 6000);
     ASSERT_TRUE(s.imbalance.has_value());
     EXPECT_DOUBLE_EQ(*s.imbalance, 2.0);
-    EXPECT_EQ(s.slowest_rank, 2);
+    EXPECT_EQ(s.time_ns.max_rank, 2);
+    EXPECT_DOUBLE_EQ(s.launches.min, 2);
+    EXPECT_DOUBLE_EQ(s.launches.median, 2);
+    EXPECT_DOUBLE_EQ(s.launches.mean, 3);
+    EXPECT_DOUBLE_EQ(s.launches.max, 5);
+    EXPECT_EQ(s.launches.max_rank, 1);
     ASSERT_EQ(s.per_rank.size(), 3u);
     EXPECT_EQ(s.per_rank[0].rank, 0); // sorted by rank
 }
@@ -36,19 +42,41 @@ TEST(ToolsMerge, StatisticsOverRanks) {
 TEST(ToolsMerge, AbsentRanksCountAsZeroAndEvenMedianAverages) {
     // Ranks 0..3 with 0, 0, 3000, 1000 ns: median (0 + 1000) / 2 = 500, mean 4000 / 4 = 1000,
     // imbalance 3000 / 1000 = 3; two ranks ran it.
-    const auto s = irf::report::rank_stats({{0, 0, 0}, {1, 0, 0}, {2, 1, 3000}, {3, 1, 1000}});
-    EXPECT_EQ(s.ranks_present, 2u);
-    EXPECT_DOUBLE_EQ(s.median, 500);
-    EXPECT_DOUBLE_EQ(s.mean, 1000);
+    const auto s = irf::model::rank_stats({{0, 0, 0}, {1, 0, 0}, {2, 1, 3000}, {3, 1, 1000}});
+    EXPECT_EQ(s.present, 2u);
+    EXPECT_DOUBLE_EQ(s.time_ns.median, 500);
+    EXPECT_DOUBLE_EQ(s.time_ns.mean, 1000);
     EXPECT_DOUBLE_EQ(*s.imbalance, 3.0);
-    EXPECT_EQ(s.slowest_rank, 2);
+    EXPECT_EQ(s.time_ns.max_rank, 2);
 }
 
 TEST(ToolsMerge, TiesNameTheLowestRankAndZeroTimeHasNoImbalance) {
-    const auto tie = irf::report::rank_stats({{1, 1, 500}, {0, 1, 500}});
-    EXPECT_EQ(tie.slowest_rank, 0);
-    const auto zero = irf::report::rank_stats({{0, 1, 0}, {1, 1, 0}});
+    const auto tie = irf::model::rank_stats({{1, 1, 500}, {0, 1, 500}});
+    EXPECT_EQ(tie.time_ns.max_rank, 0);
+    const auto zero = irf::model::rank_stats({{0, 1, 0}, {1, 1, 0}});
     EXPECT_FALSE(zero.imbalance.has_value());
+}
+
+TEST(ToolsMerge, RankStatisticsSurviveTheJsonRoundTrip) {
+    // Written and read back: the spreads are recomputed from per_rank and agree.
+    irf::model::Profile job;
+    KernelRecord k;
+    k.name = "k";
+    k.ranks = irf::model::rank_stats({{0, 1, 100}, {1, 3, 300}});
+    job.kernels.push_back(k);
+    job.regions.push_back({"step", 400, 4, 1, std::nullopt, k.ranks});
+    job.job = irf::model::JobInfo{{0, 1}, {"a.json", "b.json"}, {"node0"}};
+    const auto json = irf::model::profile_to_json(job);
+    // time mean (100 + 300) / 2 = 200, imbalance 300 / 200 = 1.5.
+    EXPECT_DOUBLE_EQ(json["kernels"][0]["ranks"]["imbalance"].get<double>(), 1.5);
+    EXPECT_EQ(json["kernels"][0]["ranks"]["launches"]["max_rank"], 1);
+    const auto back = irf::model::profile_from_json(json);
+    ASSERT_TRUE(back.kernels[0].ranks.has_value());
+    EXPECT_DOUBLE_EQ(*back.kernels[0].ranks->imbalance, 1.5);
+    ASSERT_TRUE(back.regions[0].ranks.has_value());
+    EXPECT_DOUBLE_EQ(back.regions[0].ranks->launches.mean, 2); // (1 + 3) / 2
+    ASSERT_TRUE(back.job.has_value());
+    EXPECT_EQ(back.job->files, (std::vector<std::string>{"a.json", "b.json"}));
 }
 
 irf::model::Profile rank_profile(int rank, double time_ns, const std::string& gpu) {
@@ -68,19 +96,29 @@ irf::model::Profile rank_profile(int rank, double time_ns, const std::string& gp
 }
 
 TEST(ToolsMerge, JobSumsLaunchesAndTakesTheSlowestRanksCounters) {
-    const auto merged = irf::report::merge_profiles(
+    const auto job = irf::report::merge_profiles(
         {rank_profile(0, 100, "G"), rank_profile(1, 300, "G")}, {"a.json", "b.json"}, false);
-    ASSERT_EQ(merged.job.kernels.size(), 1u);
-    const KernelRecord& k = merged.job.kernels[0];
+    ASSERT_EQ(job.kernels.size(), 1u);
+    const KernelRecord& k = job.kernels[0];
     EXPECT_EQ(k.launches, 4u);
     EXPECT_DOUBLE_EQ(k.time_ns.total, 400);
     EXPECT_DOUBLE_EQ(k.time_ns.mean, 100); // 400 ns / 4 launches
     EXPECT_DOUBLE_EQ(k.time_ns.max, 150);
     EXPECT_DOUBLE_EQ(k.counters.at("inst_warp"), 2.0); // rank 1's
-    EXPECT_EQ(merged.hosts, (std::vector<std::string>{"node0", "node1"}));
-    const auto json = irf::report::merged_to_json(merged);
+    EXPECT_EQ(job.job->hosts, (std::vector<std::string>{"node0", "node1"}));
+    const auto json = irf::model::profile_to_json(job);
     EXPECT_EQ(json["kernels"][0]["ranks"]["slowest_rank"], 1);
     EXPECT_EQ(json["job"]["ranks"], nlohmann::json::array({0, 1}));
+}
+
+TEST(ToolsMerge, AKernelAtZeroTimeOnlyOnAHigherRankMerges) {
+    // k ran only on rank 1, in 0 ns; rank 0 (absent, 0 ns) ties it and would be named slowest.
+    auto a = rank_profile(0, 100, "G");
+    a.kernels[0].name = "other";
+    const auto job = irf::report::merge_profiles({a, rank_profile(1, 0, "G")}, {"a", "b"}, false);
+    ASSERT_EQ(job.kernels.size(), 2u);
+    EXPECT_EQ(job.kernels[1].name, "k");
+    EXPECT_DOUBLE_EQ(job.kernels[1].counters.at("inst_warp"), 2.0); // rank 1's, the one that ran it
 }
 
 TEST(ToolsMerge, MixedGpusAreRefusedUnlessAllowed) {
@@ -88,9 +126,36 @@ TEST(ToolsMerge, MixedGpusAreRefusedUnlessAllowed) {
                                                   rank_profile(1, 1, "H100")};
     EXPECT_THROW((void)irf::report::merge_profiles(inputs, {"a", "b"}, false),
                  irf::report::InputError);
-    const auto merged = irf::report::merge_profiles(inputs, {"a", "b"}, true);
-    ASSERT_FALSE(merged.job.warnings.empty());
-    EXPECT_NE(merged.job.warnings[0].find("differs"), std::string::npos);
+    const auto job = irf::report::merge_profiles(inputs, {"a", "b"}, true);
+    ASSERT_FALSE(job.warnings.empty());
+    EXPECT_NE(job.warnings[0].find("differs"), std::string::npos);
+}
+
+TEST(ToolsMerge, IdenticalWarningsOfSeveralRanksAreKeptOnce) {
+    std::vector<irf::model::Profile> inputs;
+    for (int rank = 0; rank < 5; ++rank) {
+        inputs.push_back(rank_profile(rank, 100, "G"));
+        if (rank != 3) {
+            inputs.back().warnings.push_back("no kernel matched");
+        }
+    }
+    inputs[3].warnings.push_back("only here");
+    const auto job = irf::report::merge_profiles(inputs, {"a", "b", "c", "d", "e"}, false);
+    EXPECT_EQ(job.warnings,
+              (std::vector<std::string>{"ranks 0-2, 4: no kernel matched", "rank 3: only here"}));
+}
+
+TEST(ToolsMerge, RegionsGetTheirPerRankStatistics) {
+    // Rank 0 ran k 2 times (100 ns) under "step", rank 1 not at all under it: launches 2, 0
+    // (mean 1, max on rank 0), time 100, 0 (mean 50, imbalance 100 / 50 = 2).
+    auto a = rank_profile(0, 100, "G");
+    a.kernels[0].regions.push_back({"step", 2, 100, 0});
+    const auto job = irf::report::merge_profiles({a, rank_profile(1, 300, "G")}, {"a", "b"}, false);
+    ASSERT_EQ(job.regions.size(), 1u);
+    ASSERT_TRUE(job.regions[0].ranks.has_value());
+    EXPECT_DOUBLE_EQ(job.regions[0].ranks->launches.mean, 1);
+    EXPECT_EQ(job.regions[0].ranks->launches.max_rank, 0);
+    EXPECT_DOUBLE_EQ(*job.regions[0].ranks->imbalance, 2);
 }
 
 TEST(ToolsMerge, DuplicateRanksAreRefused) {
@@ -120,15 +185,15 @@ TEST(ToolsMerge, SumsTooLargeSaturateAndSaySo) {
         p.kernels[0].launches = UINT64_MAX;
         p.coverage.launches = UINT64_MAX;
     }
-    const auto merged = irf::report::merge_profiles(inputs, {"a", "b"}, false);
-    const KernelRecord& k = merged.job.kernels[0];
+    const auto job = irf::report::merge_profiles(inputs, {"a", "b"}, false);
+    const KernelRecord& k = job.kernels[0];
     EXPECT_EQ(k.launches, UINT64_MAX);
-    EXPECT_EQ(merged.job.coverage.launches, UINT64_MAX);
+    EXPECT_EQ(job.coverage.launches, UINT64_MAX);
     EXPECT_EQ(k.time_ns.total, DBL_MAX);
-    EXPECT_DOUBLE_EQ(merged.stats[0].mean, 1e308); // (1e308 + 1e308) / 2 in long double
-    ASSERT_EQ(merged.job.warnings.size(), 1u);
-    EXPECT_NE(merged.job.warnings[0].find("capped"), std::string::npos);
-    const auto json = irf::report::merged_to_json(merged);
+    EXPECT_DOUBLE_EQ(k.ranks->time_ns.mean, 1e308); // (1e308 + 1e308) / 2 in long double
+    ASSERT_EQ(job.warnings.size(), 1u);
+    EXPECT_NE(job.warnings[0].find("capped"), std::string::npos);
+    const auto json = irf::model::profile_to_json(job);
     EXPECT_TRUE(json["kernels"][0]["time_ns"]["total"].is_number());
 }
 

@@ -107,9 +107,11 @@ TEST(Launcher, BadValuesAreOneLineErrors) {
     } cases[] = {
         {&RunOptions::kernels, "regex:^gemm", ""}, // ncu's prefix
         {&RunOptions::samples, "0", ""},           // ncu's timing-only run (IRF_SAMPLES=0)
-        {&RunOptions::samples, "1001", "--samples '1001': larger than 1000"},
-        {&RunOptions::launch_count, "ten", "--launch-count 'ten': not a non-negative integer"},
-        {&RunOptions::callstack, "65", "--callstack '65': larger than 64"},
+        {&RunOptions::samples, "1001",
+         "--samples '1001': must be a whole number between 0 and 1000"},
+        {&RunOptions::launch_count, "ten",
+         "--launch-count 'ten': must be a whole number, 0 or more"},
+        {&RunOptions::callstack, "65", "--callstack '65': must be a whole number between 0 and 64"},
         {&RunOptions::capture_range, "nvtx",
          "--capture-range 'nvtx': expected none or cudaProfilerApi"},
         {&RunOptions::output, "prof/%z", "--output 'prof/%z': unknown placeholder %z"},
@@ -137,7 +139,8 @@ TEST(Launcher, InheritedVariablesAreCheckedAsTheLibraryWould) {
     o.launch_skip = "2"; // the option overrides what the environment has
     const std::string overridden = error_of(o);
     unsetenv("IRF_LAUNCH_SKIP");
-    EXPECT_EQ(inherited, "IRF_LAUNCH_SKIP='-1' (from the environment): not a non-negative integer");
+    EXPECT_EQ(inherited,
+              "IRF_LAUNCH_SKIP='-1' (from the environment): must be a whole number, 0 or more");
     EXPECT_EQ(overridden, "");
 }
 

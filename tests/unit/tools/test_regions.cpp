@@ -27,15 +27,15 @@ model::Profile rank_profile(int rank, double fwd_ns, std::uint64_t fwd_profiled)
 }
 
 TEST(ReportRegions, MergeSumsRegionsAcrossRanksByPath) {
-    const MergedJob m = merge_profiles({rank_profile(0, 900, 1), rank_profile(1, 1500, 2)},
-                                       {"r0.json", "r1.json"}, false);
-    ASSERT_EQ(m.job.regions.size(), 2u);
-    const model::RegionRecord& fwd = m.job.regions[0];
+    const model::Profile job = merge_profiles({rank_profile(0, 900, 1), rank_profile(1, 1500, 2)},
+                                              {"r0.json", "r1.json"}, false);
+    ASSERT_EQ(job.regions.size(), 2u);
+    const model::RegionRecord& fwd = job.regions[0];
     EXPECT_EQ(fwd.path, "step/fwd");
-    EXPECT_EQ(fwd.time_ns, 2400);                                 // 900 + 1500
-    EXPECT_EQ(fwd.launches, 6u);                                  // 3 + 3
-    EXPECT_EQ(m.job.kernels[0].regions[0].profiled_launches, 3u); // 1 + 2
-    EXPECT_EQ(m.job.regions[1].time_ns, 200);                     // bwd: 100 + 100
+    EXPECT_EQ(fwd.time_ns, 2400);                               // 900 + 1500
+    EXPECT_EQ(fwd.launches, 6u);                                // 3 + 3
+    EXPECT_EQ(job.kernels[0].regions[0].profiled_launches, 3u); // 1 + 2
+    EXPECT_EQ(job.regions[1].time_ns, 200);                     // bwd: 100 + 100
 }
 
 TEST(ReportRegions, CsvListsOneRowPerRegion) {
@@ -56,7 +56,7 @@ TEST(ReportRegions, CsvListsOneRowPerRegion) {
 TEST(ReportRegions, CompareMatchesRegionsByPath) {
     model::Profile before = rank_profile(0, 900, 1);
     model::Profile after = rank_profile(0, 300, 1);
-    after.regions.push_back({"new/phase", 50, 1, 1, std::nullopt});
+    after.regions.push_back({"new/phase", 50, 1, 1, std::nullopt, std::nullopt});
     const std::string text = compare_text(before, "a.json", after, "b.json");
     EXPECT_NE(text.find("step/fwd: 900 ns -> 300 ns (-66.7%), 3x faster"), std::string::npos)
         << text;

@@ -25,6 +25,14 @@ def printable(text, limit=MAX_SHOWN):
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
+def size_text(limit):
+    """A size limit as people write it: "1 GiB", "4 MiB", "4096 bytes" (as irf-report)."""
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if limit >= size and limit % size == 0:
+            return f"{limit // size} {unit}"
+    return f"{limit} bytes"
+
+
 def read_bytes(path, limit=MAX_PROFILE_BYTES):
     """The content of the regular file `path`; refuses FIFOs, devices, directories (opened
     without blocking, so a FIFO cannot hang us) and anything over `limit` bytes."""
@@ -38,7 +46,7 @@ def read_bytes(path, limit=MAX_PROFILE_BYTES):
         if not stat.S_ISREG(info.st_mode):
             raise ProfileError(f"{shown}: cannot read: not a regular file")
         if info.st_size > limit:
-            raise ProfileError(f"{shown}: cannot read: larger than {limit} bytes")
+            raise ProfileError(f"{shown}: cannot read: larger than {size_text(limit)}")
         try:
             data = f.read(limit + 1)
         except OSError as e:
@@ -46,7 +54,7 @@ def read_bytes(path, limit=MAX_PROFILE_BYTES):
         except MemoryError:
             raise ProfileError(f"{shown}: cannot read: out of memory") from None
     if len(data) > limit:
-        raise ProfileError(f"{shown}: cannot read: larger than {limit} bytes")
+        raise ProfileError(f"{shown}: cannot read: larger than {size_text(limit)}")
     return data
 
 

@@ -3,7 +3,7 @@
 import math
 from irfplot import marks
 from irfplot import regions as reg
-from irfplot.profile import LEVELS, get, number
+from irfplot.profile import LEVELS, get, number, rank_note
 
 LEVEL_MARKERS = {"l1": "o", "l2": "s", "hbm": "^"}
 LEVEL_NAMES = {"l1": "L1", "l2": "L2", "hbm": "HBM", "shared": "Shared"}
@@ -81,7 +81,7 @@ def finish(ax, fig, title, xlabel, ylabel, items, extra_handles=()):
     ax.set_title(title, fontsize=11)
     ax.grid(True, which="major", color="#dddddd", linewidth=0.6)
     handles = [Line2D([], [], marker="o", linestyle="", color=i.color, markersize=8,
-                      label=f"{i.number}  {i.label}") for i in items]
+                      label=f"{i.number}  {i.label}{rank_note(i.after)}") for i in items]
     if any(i.before for i in items):
         extra_handles = list(extra_handles) + [
             Line2D([], [], marker="o", linestyle="-", color="#555555", markerfacecolor="white",

@@ -147,9 +147,12 @@ def projection_rows(items, wanted=None):
 
 
 def chosen_targets(items, wanted):
-    """The targets drawn: `wanted` (--targets) or the first MAX_TARGETS by name, and a note on
+    """The targets drawn: `wanted` (--targets names, or "all") or the first MAX_TARGETS by name,
+    and a note on
     those left out (thousands of targets would take minutes to draw and be unreadable)."""
     names = sorted({e[0] for _, entries in projection_rows(items) for e in entries})
+    if wanted == "all":
+        return names, ""
     if wanted:
         return [n for n in names if n in wanted], ""
     if len(names) <= MAX_TARGETS:

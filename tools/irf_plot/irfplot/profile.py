@@ -167,6 +167,14 @@ def unique_labels(kernels):
     return labels
 
 
+def rank_note(kernel):
+    """'  (ranks: max/mean 2.00)' for a kernel of a merged job profile (irf-report merge) that
+    its ranks ran unevenly, so the legend shows the imbalance; '' otherwise."""
+    ranks = kernel.get("ranks") if isinstance(kernel, dict) else None
+    imbalance = number(ranks.get("imbalance")) if isinstance(ranks, dict) else None
+    return f"  (ranks: max/mean {imbalance:.2f})" if imbalance is not None else ""
+
+
 def items_for(kernels):
     return [Item(label, PALETTE[i % len(PALETTE)], k, number=i + 1)
             for i, (label, k) in enumerate(zip(unique_labels(kernels), kernels))]

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: Apache-2.0
+// --ceilings and --targets of irf-report analyze, csv and compare.
+#include "tools/irf_report/reanalysis.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+
+#include "config/ceilings_choice.hpp"
+#include "config/ceilings_yaml.hpp"
+#include "config/gpu_database.hpp"
+#include "config/text_list.hpp"
+#include "model/analyze.hpp"
+#include "tools/irf_report/command.hpp"
+
+namespace irf::report {
+namespace {
+
+/// Directory of the running binary: the anchor of the installed database (../share/irf/gpus).
+std::string exe_dir() {
+    std::error_code ec;
+    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string() : exe.parent_path().string();
+}
+
+std::string join(const std::vector<std::string>& items) {
+    std::string out;
+    for (const std::string& item : items) {
+        out += (out.empty() ? "" : ",") + item;
+    }
+    return out;
+}
+
+/// The source ceilings (config::choose_ceilings, as libirf at exit); notes go to stderr.
+config::Ceilings source_ceilings(const std::string& requested, const model::Profile& p,
+                                 const std::string& input, const std::string& tool,
+                                 const std::vector<std::string>& dirs) {
+    const model::GpuInfo& g = p.gpu;
+    const config::GpuProperties gpu{g.name, g.chip, g.cc, g.sms, g.clock_hz / 1e6, g.l2_bytes};
+    const config::CeilingsChoice choice =
+        config::choose_ceilings(requested, "--ceilings", gpu, dirs);
+    for (const std::string& note : choice.notes) {
+        std::cerr << tool << ": " << note << "\n";
+    }
+    if (!choice.ceilings) {
+        throw InputError(input + ": gpu: no SM count or compute capability to choose "
+                                 "ceilings from; pass --ceilings NAME or FILE.yaml");
+    }
+    return *choice.ceilings;
+}
+
+/// The YAML file among the recorded IRF_TARGETS whose gpu.key is `name` (a projection names its
+/// target by key, a file target by the key inside the file).
+std::optional<config::Ceilings> recorded_file(const model::Profile& p, const std::string& name,
+                                              const std::vector<std::string>& dirs) {
+    const auto recorded = p.config.find("IRF_TARGETS");
+    for (const std::string& item : recorded == p.config.end()
+                                       ? std::vector<std::string>{}
+                                       : config::split(recorded->second, ',')) {
+        try {
+            if (config::looks_like_path(item)) {
+                config::Ceilings c = config::load_named_ceilings(item, dirs, "IRF_TARGETS");
+                if (c.gpu.key == name) {
+                    return c;
+                }
+            }
+        } catch (const config::CeilingsError&) { // gone: said below if nothing else has it
+        }
+    }
+    return std::nullopt;
+}
+
+/// The profile's own targets, each loaded on its own: one that is gone (a YAML file of another
+/// machine) is left out with a note rather than failing the whole analysis.
+std::vector<config::Ceilings> recorded_targets(const model::Profile& p, const std::string& tool,
+                                               const std::vector<std::string>& dirs) {
+    std::vector<config::Ceilings> out;
+    for (const std::string& name : profile_targets(p)) {
+        try {
+            if (auto file = recorded_file(p, name, dirs)) {
+                out.push_back(std::move(*file));
+                continue;
+            }
+            for (config::Ceilings& c : config::resolve_targets(name, dirs)) {
+                out.push_back(std::move(c));
+            }
+        } catch (const config::CeilingsError& e) {
+            std::cerr << tool << ": target " << name
+                      << " of the profile cannot be loaded; left out (pass --targets): " << e.what()
+                      << "\n";
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+void add_analysis_options(CLI::App& app, AnalysisOptions& o) {
+    app.add_option("--ceilings", o.ceilings,
+                   "Ceilings of the profiled GPU: a shipped name or a YAML file (default: the "
+                   "shipped entry matching it, else derived)");
+    app.add_option("--targets", o.targets,
+                   "Project onto these GPUs: shipped names or YAML files, comma-separated, all or "
+                   "none (default: the targets already in the profile)")
+        ->delimiter(',');
+}
+
+bool is_analysed(const model::Profile& p) {
+    return std::any_of(p.kernels.begin(), p.kernels.end(),
+                       [](const model::KernelRecord& k) { return k.analysis.has_value(); });
+}
+
+std::vector<std::string> profile_targets(const model::Profile& p) {
+    std::vector<std::string> names;
+    for (const model::KernelRecord& k : p.kernels) {
+        for (const model::Projection& proj :
+             k.analysis ? k.analysis->projection : std::vector<model::Projection>{}) {
+            if (std::find(names.begin(), names.end(), proj.target) == names.end()) {
+                names.push_back(proj.target);
+            }
+        }
+    }
+    const auto recorded = p.config.find("IRF_TARGETS");
+    if (names.empty() && !is_analysed(p) && recorded != p.config.end()) {
+        names = config::split(recorded->second, ',');
+    }
+    return names;
+}
+
+void reanalyze(model::Profile& profile, const AnalysisOptions& o, const std::string& input,
+               const std::string& tool) {
+    try {
+        const std::vector<std::string> dirs = config::gpus_dirs(exe_dir());
+        const config::Ceilings source = source_ceilings(o.ceilings, profile, input, tool, dirs);
+        const std::vector<config::Ceilings> targets =
+            o.targets.empty() ? recorded_targets(profile, tool, dirs)
+                              : config::resolve_targets(join(o.targets), dirs);
+        model::analyze(profile, source, targets);
+        if (!o.targets.empty()) {
+            // The targets now in effect, so a later re-analysis finds their files again.
+            profile.config["IRF_TARGETS"] = join(o.targets);
+        }
+    } catch (const config::CeilingsError& e) {
+        throw InputError(e.what());
+    }
+}
+
+void analyze_if_needed(model::Profile& profile, const AnalysisOptions& o, const std::string& input,
+                       const std::string& tool) {
+    if (!is_analysed(profile)) {
+        std::cerr << tool << ": " << input << " has no analysis (a raw profile); analysed now"
+                  << (o.ceilings.empty() ? " with the ceilings of its GPU" : "") << "\n";
+        reanalyze(profile, o, input, tool);
+    } else if (!o.ceilings.empty() || !o.targets.empty()) {
+        reanalyze(profile, o, input, tool);
+    }
+}
+
+} // namespace irf::report

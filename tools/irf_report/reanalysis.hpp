@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: Apache-2.0
+// --ceilings and --targets of the irf-report commands that (re)analyse a saved profile (analyze,
+// csv, compare): one spelling, one resolution (shipped names or YAML files), one rule for the
+// targets a profile already has.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "model/profile.hpp"
+
+namespace irf::report {
+
+/// --ceilings and --targets as parsed; empty = not given.
+struct AnalysisOptions {
+    std::string ceilings;
+    std::vector<std::string> targets;
+};
+
+/// Adds --ceilings NAME|FILE and --targets LIST to `app`.
+void add_analysis_options(CLI::App& app, AnalysisOptions& options);
+
+/// True when some kernel of `profile` carries an analysis (model::analyze ran on it).
+[[nodiscard]] bool is_analysed(const model::Profile& profile);
+
+/// The projection targets already in `profile`, in first-seen order: those of its kernels'
+/// projections, or, in a profile never analysed, the IRF_TARGETS value it was recorded with.
+[[nodiscard]] std::vector<std::string> profile_targets(const model::Profile& profile);
+
+/// Analyses `profile` (read from `input`) with `options`: the ceilings given, else those of its
+/// GPU; the targets given (then recorded as its IRF_TARGETS), else profile_targets, each found
+/// as a shipped name or as a file of the recorded IRF_TARGETS with that gpu.key (one that cannot
+/// be loaded any more is left out with a note). Notes go to stderr as "<tool>: <note>". Throws
+/// InputError.
+void reanalyze(model::Profile& profile, const AnalysisOptions& options, const std::string& input,
+               const std::string& tool);
+
+/// reanalyze when `options` asks for other ceilings or targets, or when `profile` was never
+/// analysed (then a note on stderr says so, for the tools that show analysed values).
+void analyze_if_needed(model::Profile& profile, const AnalysisOptions& options,
+                       const std::string& input, const std::string& tool);
+
+} // namespace irf::report
