@@ -142,6 +142,9 @@ std::string counter_unit(const std::string& name) {
     if (name.find("wavefronts") != std::string::npos) {
         return "wavefronts";
     }
+    if (starts_with(name, "bytes_")) {
+        return "B";
+    }
     if (starts_with(name, "tensor_ops")) {
         return "tensor ops";
     }

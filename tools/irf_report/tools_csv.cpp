@@ -89,7 +89,7 @@ std::vector<std::pair<std::string, Cell>> base_columns() {
         {"ai_hbm", flops([](const F& f) { return num(f.ai.hbm); })},
         {"fma_mix_ceiling_gflops", flops([](const F& f) { return num(f.fma_mix_ceiling_gflops); })},
     };
-    for (const char* share : {"integer", "fp32", "fp64", "fp16", "ldst", "tensor", "other"}) {
+    for (const char* share : {"integer", "fp32", "fp64", "fp16", "ldst", "control", "other"}) {
         const std::string key = share;
         c.emplace_back("mix_" + key, analysed([key](const A& a) {
                            const auto it = a.mix.find(key);
