@@ -56,3 +56,16 @@ def run_plot(args, timeout=300):
     start = time.monotonic()
     r = subprocess.run(argv + list(args), capture_output=True, text=True, timeout=timeout)
     return r.returncode, r.stderr, time.monotonic() - start
+
+
+def plot_data(doc, directory, fmt="png", extra=()):
+    """Writes the profile `doc` into `directory`, runs irf-plot on it with --dump-data and
+    returns (exit code, stderr, the figure data or None when irf-plot failed)."""
+    profile = write_json(os.path.join(directory, "p.json"), doc)
+    dump = os.path.join(directory, "data.json")
+    code, err, _ = run_plot([profile, "-o", os.path.join(directory, "out"), "--format", fmt,
+                             "--dump-data", dump] + list(extra))
+    if code != 0:
+        return code, err, None
+    with open(dump, encoding="utf-8") as f:
+        return code, err, json.load(f)

@@ -10,8 +10,8 @@ import stat
 import tempfile
 import unittest
 
-from plot_support import (GOLDEN as GOLDEN_PATH, golden, have_matplotlib, kernel_at, run_plot,
-                          write_json)
+from plot_support import (GOLDEN as GOLDEN_PATH, golden, have_matplotlib, kernel_at, plot_data,
+                          run_plot, write_json)
 
 
 @unittest.skipUnless(have_matplotlib(), "python3-matplotlib is not installed")
@@ -241,13 +241,9 @@ class NamesAsTheTables(unittest.TestCase):
     def drawn(self, doc):
         """irf-plot's --dump-data of the profile `doc`."""
         with tempfile.TemporaryDirectory() as tmp:
-            profile = write_json(os.path.join(tmp, "p.json"), doc)
-            dump = os.path.join(tmp, "data.json")
-            code, err, _ = run_plot([profile, "-o", os.path.join(tmp, "out"), "--format", "svg",
-                                     "--dump-data", dump])
+            code, err, data = plot_data(doc, tmp, "svg")
             self.assertEqual(code, 0, err)
-            with open(dump) as f:
-                return json.load(f)
+            return data
 
     def test_labels_are_the_profiles_display_names(self):
         doc = golden()
@@ -294,12 +290,8 @@ class ThreadDotsAndWalls(unittest.TestCase):
                                             "access_bytes": 16.0}
         doc["kernels"] = [k]
         cls.dir = tempfile.TemporaryDirectory()
-        profile = write_json(os.path.join(cls.dir.name, "p.json"), doc)
-        dump = os.path.join(cls.dir.name, "data.json")
-        cls.result = run_plot([profile, "-o", os.path.join(cls.dir.name, "out"), "--format",
-                               "png", "--dump-data", dump])
-        with open(dump) as f:
-            cls.data = json.load(f)
+        code, err, cls.data = plot_data(doc, cls.dir.name)
+        cls.result = (code, err)
 
     @classmethod
     def tearDownClass(cls):

@@ -1,12 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """NVTX regions on the Instruction Roofline and the FLOP roofline (docs/regions.md): where each
 region's diamond sits, how big it is, and its legend row, read from irf-plot --dump-data."""
-import json
-import os
 import tempfile
 import unittest
 
-from plot_support import golden, have_matplotlib, run_plot, write_json
+from plot_support import golden, have_matplotlib, plot_data
 
 
 def region(path, time_ns, ii, gips, shares, flops=None, gflops=0.0, ai=None):
@@ -41,12 +39,8 @@ class RegionMarkers(unittest.TestCase):
             # No transactions measured and no FLOPs: on neither figure.
             region("io", 1e6, {"l1": None, "l2": None, "hbm": None}, 0.1, {"undecided": 1.0}),
         ]
-        profile = write_json(os.path.join(cls.dir.name, "p.json"), doc)
-        dump = os.path.join(cls.dir.name, "data.json")
-        cls.result = run_plot([profile, "-o", os.path.join(cls.dir.name, "out"), "--format",
-                               "png", "--dump-data", dump])
-        with open(dump) as f:
-            cls.data = json.load(f)
+        code, err, cls.data = plot_data(doc, cls.dir.name)
+        cls.result = (code, err)
 
     @classmethod
     def tearDownClass(cls):
@@ -56,7 +50,7 @@ class RegionMarkers(unittest.TestCase):
         return {p["kernel"]: p for p in axes["points"] if p["role"] == "region"}
 
     def test_run_succeeds(self):
-        code, err, _ = self.result
+        code, err = self.result
         self.assertEqual(code, 0, err)
 
     def test_instruction_roofline_has_one_diamond_per_region_at_its_level(self):
