@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from irf.reader import printable  # noqa: E402
 from irfplot.profile import (MAX_TOP, PlotError, compare_items, items_for, load,  # noqa: E402
-                             plain_label, select)
+                             matching, plain_label, select)
 from irfplot.regions import region_items  # noqa: E402
 
 FORMATS = ("png", "svg", "pdf")
@@ -183,18 +183,9 @@ def make_output_dir(path):
 
 def run_trajectory(args):
     """The two trajectory figures of an irf.trajectory/v1 file (docs/trajectories.md)."""
-    import re
     from irfplot import figures_trajectory as ft
     doc = ft.load_trajectory(args.trajectory)
-    try:
-        regex = re.compile(args.kernels) if args.kernels else None
-    except (re.error, RecursionError, OverflowError) as e:
-        raise PlotError(f"--kernels '{printable(args.kernels)}': not a valid regex "
-                        f"({printable(e, 80)})") from None
-    kernels = [k for k in doc["kernels"] if regex is None or regex.search(k["name"][:4096])]
-    if not kernels:
-        raise PlotError(f"--kernels '{printable(args.kernels)}': no kernel matches")
-    kernels = kernels[:args.top]
+    kernels = matching(doc["kernels"], args.kernels)[:args.top]
     plt = import_pyplot()
     make_output_dir(args.output)
     dump = {}

@@ -266,6 +266,32 @@ class NamesAsTheTables(unittest.TestCase):
         noted = [row for row in legend if row.endswith("(ranks: max/mean 1.50)")]
         self.assertEqual(len(noted), 1, legend)
 
+class KernelRegexDialect(unittest.TestCase):
+    """#21 item 4: --kernels means what it means to irf run and irf-report: ncu's `regex:`
+    prefix is accepted, and look-around or back-references (not RE2) are one line, exit 2."""
+
+    def plot_kernels(self, pattern):
+        with tempfile.TemporaryDirectory() as tmp:
+            code, err, data = plot_data(golden(), tmp, "svg", ["--kernels", pattern])
+            kernels = None
+            if data is not None:
+                kernels = {p["kernel"] for p in data["instruction_roofline"]["axes"][0]["points"]}
+            return code, err, kernels
+
+    @unittest.skipUnless(have_matplotlib(), "python3-matplotlib is not installed")
+    def test_ncu_prefix_is_accepted(self):
+        code, err, kernels = self.plot_kernels("regex:^void transpose_")
+        self.assertEqual(code, 0, err)
+        self.assertEqual(kernels, {"transpose_naive<...>", "transpose_coalesced<...>"})
+
+    def test_look_around_and_back_references_are_refused_as_the_launcher_does(self):
+        for pattern in ("transpose(?=_naive)", "(?<!x)triad", r"(a)\1"):
+            code, err, _ = self.plot_kernels(pattern)
+            self.assertEqual(code, 2, pattern)
+            self.assertIn("invalid RE2 regex", err)
+            self.assertEqual(err.count("\n"), 1, err)
+
+
 @unittest.skipUnless(have_matplotlib(), "python3-matplotlib is not installed")
 class ThreadDotsAndWalls(unittest.TestCase):
     """#18 items 4-5: the solid dots are thread-based (inst_thread / 32 per transaction and per

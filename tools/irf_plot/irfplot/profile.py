@@ -130,17 +130,40 @@ def launch_key(kernel):
     return (kernel["name"], json.dumps(launch.get("grid")), json.dumps(launch.get("block")))
 
 
-def select(kernels, pattern, top):
-    """The `top` longest-running kernels whose name matches `pattern` (Python regex search)."""
+# Constructs the launcher's RE2 refuses (look-around, back-references): irf-plot refuses them
+# too, so that one --kernels value means the same in irf run, irf-report and irf-plot.
+_NOT_RE2 = re.compile(r"\(\?<?[=!]|\\[1-9]")
+
+
+def kernel_regex(pattern):
+    """--kernels in the launcher's dialect (docs/tools.md, "Kernel regexes"): RE2 syntax, a
+    leading `regex:` as in ncu accepted and ignored; None when no pattern was given."""
+    if not pattern:
+        return None
+    body = pattern[len("regex:"):] if pattern.startswith("regex:") else pattern
+    if _NOT_RE2.search(body):
+        raise PlotError(f"--kernels '{printable(pattern)}': invalid RE2 regex (no look-around "
+                        "or back-references)")
     try:
-        regex = re.compile(pattern) if pattern else None
+        return re.compile(body)
     except (re.error, RecursionError, OverflowError) as e:
         raise PlotError(f"--kernels '{printable(pattern)}': not a valid regex "
                         f"({printable(e, 80)})") from None
-    # Python re, not the launcher's RE2 (docs/tools.md); names are matched up to 4096 chars.
+
+
+def matching(kernels, pattern):
+    """The kernels whose name matches --kernels (searched in its first 4096 characters, as the
+    launcher does)."""
+    regex = kernel_regex(pattern)
     chosen = [k for k in kernels if regex is None or regex.search(k["name"][:4096])]
     if not chosen:
         raise PlotError(f"--kernels '{printable(pattern)}': no kernel matches")
+    return chosen
+
+
+def select(kernels, pattern, top):
+    """The `top` longest-running kernels whose name matches `pattern`."""
+    chosen = matching(kernels, pattern)
     chosen.sort(key=total_time, reverse=True)
     return chosen[:top]
 
