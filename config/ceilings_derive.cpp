@@ -21,12 +21,13 @@ struct SmRates {
     double fp16_flops;        ///< non-tensor half2 FMA flops/clk (0 = not published)
     double tensor_fp16_flops; ///< dense FP16 tensor flops/clk with FP32 accumulate
     double l1_bytes;          ///< L1 load B/clk (64 on cc 8.6/8.9: measured, gpu-benches)
+    double ldst_lanes;        ///< LD/ST units per SM (docs/ceilings.md, "LD/ST pipe")
 };
 
 constexpr SmRates k_rates[] = {
-    {"7.0", 64, 32, 64, 256, 1024, 128},  {"8.0", 64, 32, 64, 512, 2048, 128},
-    {"8.6", 128, 2, 64, 256, 1024, 64},   {"8.9", 128, 2, 64, 256, 1024, 64},
-    {"9.0", 128, 64, 64, 512, 4096, 128}, {"10.0", 128, 64, 64, 0, 8192, 128},
+    {"7.0", 64, 32, 64, 256, 1024, 128, 32},  {"8.0", 64, 32, 64, 512, 2048, 128, 32},
+    {"8.6", 128, 2, 64, 256, 1024, 64, 16},   {"8.9", 128, 2, 64, 256, 1024, 64, 16},
+    {"9.0", 128, 64, 64, 512, 4096, 128, 32}, {"10.0", 128, 64, 64, 0, 8192, 128, 32},
 };
 
 constexpr const char* k_source = "irf derive_ceilings (per-SM rates per compute capability)";
@@ -50,6 +51,7 @@ void add_rates(Ceilings& c, const SmRates& r, double sms, double clock) {
     c.pipe_gips["fp32"] = derived(sms, r.fp32_lanes / 32, clock, "warp-GIPS", "warp-inst");
     c.pipe_gips["fp64"] = derived(sms, r.fp64_lanes / 32, clock, "warp-GIPS", "warp-inst");
     c.pipe_gips["int32"] = derived(sms, r.int32_lanes / 32, clock, "warp-GIPS", "warp-inst");
+    c.pipe_gips["lsu"] = derived(sms, r.ldst_lanes / 32, clock, "warp-GIPS", "warp-inst");
     // FMA = 2 flops per lane; FADD/FMUL issue at the same rate with 1 flop.
     c.gflops["fp32_fma"] = derived(sms, r.fp32_lanes * 2, clock, "GFLOP/s", "flop");
     c.gflops["fp32_nofma"] = derived(sms, r.fp32_lanes, clock, "GFLOP/s", "flop");

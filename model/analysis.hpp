@@ -119,6 +119,20 @@ struct Projection {
     std::optional<L2Fit> l2; ///< absent: an L2 size or a traffic counter is unknown
 };
 
+/// One pipe's use by a kernel (docs/model.md, "Pipe sub-ceilings").
+struct PipeUse {
+    double gips = 0;         ///< the pipe's warp instructions per ns (estimated from the mix)
+    double ceiling_gips = 0; ///< the pipe's peak (ceilings.pipe_gips)
+    double pct = 0;          ///< gips / ceiling_gips, in percent
+};
+
+/// The pipe sub-ceilings of a kernel on the Instruction Roofline.
+struct PipeCeilings {
+    std::map<std::string, PipeUse> by_pipe; ///< int32, fp32, fp64, fp16, lsu (those in the mix)
+    double ceiling_gips = 0;                ///< the kernel's issue ceiling given its mix
+    std::string binding;                    ///< the pipe that sets it, or "issue" (the schedulers)
+};
+
 /// Everything derived for one kernel; an absent member has a reason in `missing`.
 struct KernelAnalysis {
     std::optional<IrmResult> irm;
@@ -126,7 +140,8 @@ struct KernelAnalysis {
     std::optional<double> predication; ///< inst_thread / (32 x inst_warp), in (0, 1]
     std::optional<FlopsResult> flops;
     std::map<std::string, double>
-        mix; ///< shares summing to 1: integer, fp32, fp64, fp16, ldst, tensor, other
+        mix; ///< shares summing to 1: integer, fp32, fp64, fp16, ldst, control, other
+    std::optional<PipeCeilings> pipes;             ///< pipe sub-ceilings from the mix
     std::map<std::string, double> kernel_ceilings; ///< docs/model.md: PROJ Eq. 2-8 values
     std::vector<Projection> projection;
     std::vector<std::string> missing; ///< "walls.global: no global ld/st counters", ...
@@ -140,6 +155,7 @@ struct CeilingsUsed {
     double warp_gips = 0;
     std::map<std::string, double> gtxn_per_s; ///< l1, shared, l2, hbm
     std::map<std::string, double> gflops;     ///< per precision key
+    std::map<std::string, double> pipe_gips;  ///< per pipe: the IRM's pipe sub-ceilings
     /// Provenance of each ceiling in effect (measured maxima preferred, projection section 4.1)
     std::map<std::string, std::string> provenance;
 };

@@ -238,6 +238,32 @@ Walls walls_from(const JsonNode& n) {
     return w;
 }
 
+json pipes_json(const PipeCeilings& p) {
+    json by_pipe = json::object();
+    for (const auto& [pipe, use] : p.by_pipe) {
+        by_pipe[pipe] = {{"gips", finite_or_null(use.gips)},
+                         {"ceiling_gips", finite_or_null(use.ceiling_gips)},
+                         {"pct", finite_or_null(use.pct)}};
+    }
+    return json{{"ceiling_gips", finite_or_null(p.ceiling_gips)},
+                {"binding", p.binding},
+                {"by_pipe", by_pipe}};
+}
+
+PipeCeilings pipes_from(const JsonNode& n) {
+    n.expect_object();
+    PipeCeilings p;
+    p.ceiling_gips = n.num("ceiling_gips");
+    p.binding = n.str("binding");
+    const JsonNode by_pipe = n.at("by_pipe");
+    by_pipe.expect_object();
+    for (auto it = by_pipe.value().begin(); it != by_pipe.value().end(); ++it) {
+        const JsonNode use = by_pipe.at(it.key());
+        p.by_pipe[it.key()] = PipeUse{use.num("gips"), use.num("ceiling_gips"), use.num("pct")};
+    }
+    return p;
+}
+
 } // namespace
 
 json analysis_to_json(const KernelAnalysis& a) {
@@ -247,6 +273,7 @@ json analysis_to_json(const KernelAnalysis& a) {
     out["predication"] = opt(a.predication);
     out["flops"] = a.flops ? flops_json(*a.flops) : json(nullptr);
     out["mix"] = a.mix.empty() ? json(nullptr) : number_map(a.mix);
+    out["pipes"] = a.pipes ? pipes_json(*a.pipes) : json(nullptr);
     out["ceilings"] = number_map(a.kernel_ceilings);
     out["projection"] = json::array();
     for (const Projection& p : a.projection) {
@@ -275,6 +302,9 @@ KernelAnalysis analysis_from_json(const JsonNode& n) {
     if (n.has("mix")) {
         a.mix = number_map_from(n.at("mix"));
     }
+    if (n.has("pipes")) {
+        a.pipes = pipes_from(n.at("pipes"));
+    }
     if (n.has("ceilings")) {
         a.kernel_ceilings = number_map_from(n.at("ceilings"));
     }
@@ -300,6 +330,7 @@ json ceilings_used_to_json(const CeilingsUsed& u) {
                 {"warp_gips", finite_or_null(u.warp_gips)},
                 {"gtxn_per_s", number_map(u.gtxn_per_s)},
                 {"gflops", number_map(u.gflops)},
+                {"pipe_gips", number_map(u.pipe_gips)},
                 {"provenance", u.provenance}};
 }
 
@@ -314,6 +345,9 @@ CeilingsUsed ceilings_used_from_json(const JsonNode& n) {
     }
     if (n.has("gflops")) {
         u.gflops = number_map_from(n.at("gflops"));
+    }
+    if (n.has("pipe_gips")) {
+        u.pipe_gips = number_map_from(n.at("pipe_gips"));
     }
     if (n.has("provenance")) {
         const JsonNode prov = n.at("provenance");

@@ -13,6 +13,7 @@
 #include "common/text_safety.hpp"
 #include "common/time_format.hpp"
 #include "model/kernel_labels.hpp"
+#include "model/pipe_ceilings.hpp"
 #include "model/walls.hpp"
 
 namespace irf::model {
@@ -64,6 +65,12 @@ std::string imbalance_cell(const KernelRecord& k) {
                                          : format(" %5s", "-");
 }
 
+// The busiest pipe and its share of its ceiling, "fp64 46%" (docs/model.md, Pipe sub-ceilings).
+std::string pipe_cell(const PipeCeilings& pipes) {
+    const auto [pipe, use] = busiest_pipe(pipes);
+    return format("%s %.0f%%", pipe.c_str(), use.pct);
+}
+
 std::string row(const KernelRecord& k, const std::string& label, std::size_t rank, double total_ns,
                 const std::vector<std::string>& targets, bool job) {
     const double pct = total_ns > 0 ? 100.0 * k.time_ns.total / total_ns : 0.0;
@@ -88,6 +95,7 @@ std::string row(const KernelRecord& k, const std::string& label, std::size_t ran
                                  : format(" %8s", "-");
     // Predication as the share of threads active per warp instruction (100% = none predicated).
     line += a && a->predication ? format(" %6.1f%%", 100.0 * *a->predication) : format(" %7s", "-");
+    line += format(" %-9s", a && a->pipes ? pipe_cell(*a->pipes).c_str() : "-");
     line += job ? imbalance_cell(k) : "";
     for (const std::string& t : targets) {
         std::string cell = "-";
@@ -300,9 +308,10 @@ std::string text_summary(const Profile& p, const SummaryView& view) {
                                                            : "time";
     out << "\nTop " << shown << " of " << order.size() << " kernels by " << by << " (total "
         << format_time(total) << ")\n";
-    std::string header = format("%3s  %-40s %9s %6s %8s %9s %9s %9s %-6s %7s %-12s %8s %7s", "#",
-                                "kernel", "total", "time%", "launches", "mean", "min", "max",
-                                "bound", "roof%", "global", "shared", "active%");
+    std::string header =
+        format("%3s  %-40s %9s %6s %8s %9s %9s %9s %-6s %7s %-12s %8s %7s %-9s", "#", "kernel",
+               "total", "time%", "launches", "mean", "min", "max", "bound", "roof%", "global",
+               "shared", "active%", "pipe");
     // A merged job (irf-report merge) has per-rank statistics: how unevenly the ranks ran it.
     const bool job = std::any_of(order.begin(), order.end(),
                                  [](const KernelRecord* k) { return k->ranks.has_value(); });
@@ -316,6 +325,11 @@ std::string text_summary(const Profile& p, const SummaryView& view) {
     }
     if (job) {
         out << "(imbal: the slowest rank's time / the mean over the job's ranks; 1 = balanced)\n";
+    }
+    if (std::any_of(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(shown),
+                    [](const KernelRecord* k) { return k->analysis && k->analysis->pipes; })) {
+        out << "(pipe: the busiest pipe, its warp instructions per second as a share of its "
+               "peak, from the instruction mix)\n";
     }
     if (!targets.empty()) {
         out << "(->target: projected speedup, point estimate; ? = low confidence)\n";

@@ -125,13 +125,28 @@ ShowSection flop_roofline(const model::FlopsResult& f) {
 }
 
 ShowSection mix(const std::map<std::string, double>& shares) {
-    ShowSection s{"Instruction mix", {"class", "share of warp instructions"}, {}, {}};
+    ShowSection s{"Instruction mix", {"class", "share of thread instructions"}, {}, {}};
     std::vector<std::pair<std::string, double>> sorted(shares.begin(), shares.end());
     std::stable_sort(sorted.begin(), sorted.end(),
                      [](const auto& a, const auto& b) { return a.second > b.second; });
     for (const auto& [name, share] : sorted) {
         s.rows.push_back({name, percent(share)});
     }
+    return s;
+}
+
+ShowSection pipes(const model::PipeCeilings& p) {
+    ShowSection s{"Pipe sub-ceilings",
+                  {"pipe", "warp GIPS (from the mix)", "ceiling (warp GIPS)", "of ceiling"},
+                  {},
+                  {}};
+    for (const auto& [pipe, use] : p.by_pipe) {
+        s.rows.push_back({pipe, format_significant(use.gips), format_significant(use.ceiling_gips),
+                          percent(use.pct / 100.0)});
+    }
+    s.lines.push_back("issue ceiling given the mix: " + format_significant(p.ceiling_gips) +
+                      " warp GIPS, set by " +
+                      (p.binding == "issue" ? std::string("the schedulers") : p.binding + " pipe"));
     return s;
 }
 
@@ -250,6 +265,9 @@ std::vector<ShowSection> verdict_sections(const model::Profile& profile,
     }
     if (!a.mix.empty()) {
         sections.push_back(mix(a.mix));
+    }
+    if (a.pipes) {
+        sections.push_back(pipes(*a.pipes));
     }
     if (!a.kernel_ceilings.empty()) {
         sections.push_back(kernel_ceilings(a.kernel_ceilings));

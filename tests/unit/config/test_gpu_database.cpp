@@ -270,6 +270,8 @@ TEST(GpuDatabase, DeriveFromDeviceProperties) {
     EXPECT_DOUBLE_EQ(c.gflops.at("fp64_fma").value, 33454.08);
     // FP32 pipe: 132 x (128 / 32) x 1980 / 1e3 = 1045.44 warp GIPS.
     EXPECT_DOUBLE_EQ(c.pipe_gips.at("fp32").value, 1045.44);
+    // LD/ST pipe: 132 x (32 units / 32) x 1980 / 1e3 = 261.36 warp GIPS.
+    EXPECT_DOUBLE_EQ(c.pipe_gips.at("lsu").value, 261.36);
     // Dense FP16 tensor at the given clock: 132 x 4096 x 1980 / 1e6 = 1070.53 TFLOP/s.
     EXPECT_NEAR(c.tensor_tflops.at("fp16").value, 1070.530560, 1e-6);
     // L1: 132 x 128 B x 1980 / 1e3 = 33454.08 GB/s.
@@ -278,8 +280,10 @@ TEST(GpuDatabase, DeriveFromDeviceProperties) {
     EXPECT_FALSE(c.l2_gbs.has_value());
     EXPECT_EQ(c.gpu.l2_bytes, 50u << 20);
     // cc 8.9: L1 loads at 64 B/clk/SM: 58 x 64 x 2040 / 1e3 = 7572.48 GB/s.
-    EXPECT_DOUBLE_EQ(derive_ceilings("L4-like", "AD104", "8.9", 58, 2040, 0).l1_gbs->value,
-                     7572.48);
+    const auto l4 = derive_ceilings("L4-like", "AD104", "8.9", 58, 2040, 0);
+    EXPECT_DOUBLE_EQ(l4.l1_gbs->value, 7572.48);
+    // ... and 16 LD/ST units per SM: 58 x (16 / 32) x 2040 / 1e3 = 59.16 warp GIPS.
+    EXPECT_DOUBLE_EQ(l4.pipe_gips.at("lsu").value, 59.16);
     // SM limits from the compute capability, so waves are counted for a detected GPU:
     // cc 9.0 = 2048 threads (64 warps), 32 blocks, 228 KB shared per SM, 227 KB per block.
     ASSERT_TRUE(c.gpu.sm_limits.has_value());

@@ -134,6 +134,63 @@ def predicated(solid, warp):
     return solid[1] < 0.98 * warp[1]
 
 
+def busiest_pipe(kernel):
+    """(pipe, its warp GIPS, its share of the kernel's warp instructions) of the pipe the kernel
+    uses most relative to its peak (analysis.pipes), or None without a mix."""
+    by_pipe = get(kernel, "analysis", "pipes", "by_pipe")
+    gips = number(get(kernel, "analysis", "irm", "gips_warp"))
+    if not isinstance(by_pipe, dict) or not by_pipe or not gips:
+        return None
+    name, use = max(by_pipe.items(), key=lambda kv: number(get(kv[1], "pct")) or 0.0)
+    pipe_gips = number(get(use, "gips"))
+    return (name, pipe_gips, pipe_gips / gips) if pipe_gips else None
+
+
+def pipe_point(kernel, warp):
+    """The busiest pipe's own instructions per L1 transaction and per ns: the kernel's
+    warp-based point scaled by the pipe's share, as the slides' LD/ST intensity counts one
+    instruction class (docs/model.md, "Pipe sub-ceilings")."""
+    pipe = busiest_pipe(kernel)
+    level = next((lv for lv in LEVELS if lv in warp), None)
+    if not pipe or not level:
+        return None
+    name, gips, share = pipe
+    return name, level, (warp[level][0] * share, gips)
+
+
+def draw_pipes(ax, ceilings, drawn, xlim):
+    """Each drawn kernel's busiest pipe: its peak as a dashed sub-ceiling and its point, dotted
+    to the kernel's warp-based point. Returns the pipe points' GIPS (for the y limits)."""
+    peaks = ceilings.get("pipe_gips") or {}
+    shown, ys = set(), []
+    for it in drawn:
+        _, warp = irm_points(it.after)
+        point = pipe_point(it.after, warp)
+        if not point or not number(peaks.get(point[0])):
+            continue
+        name, level, xy = point
+        ys.append(xy[1])
+        ax.plot([warp[level][0], xy[0]], [warp[level][1], xy[1]], linestyle=":", color=it.color,
+                linewidth=0.9, zorder=2)
+        marks.add_point(ax, it, xy, "p", "white", 40, "pipe")
+        if name not in shown:
+            shown.add(name)
+            peak = peaks[name]
+            ax.plot(list(xlim), [peak, peak], linestyle="--", color="#888888", linewidth=1.0,
+                    zorder=1)
+            ax.text(xlim[0] * 1.3, peak * 1.06, f"{name} pipe {peak:,.1f} warp GIPS", fontsize=7,
+                    color="#666666", ha="left", va="bottom")
+    return ys
+
+
+def pipe_handles(ys):
+    from matplotlib.lines import Line2D
+    if not ys:
+        return []
+    return [Line2D([], [], marker="p", linestyle="--", color="#888888", markerfacecolor="white",
+                   label="busiest pipe: its instructions, its peak")]
+
+
 def instruction_roofline(fig, ceilings, items, title):
     ax = fig.add_subplot(111)
     peak, rates = ceilings["warp_gips"], ceilings.get("gtxn_per_s") or {}
@@ -165,6 +222,8 @@ def instruction_roofline(fig, ceilings, items, title):
                 (x0, y0), (x1, y1) = warp[lv], after[lv]
                 ax.plot([x0, x1], [y0, y1], linestyle=":", color=it.color, zorder=2)
                 marks.add_point(ax, it, warp[lv], LEVEL_MARKERS[lv], "white", 45, "warp")
+    pipe_ys = draw_pipes(ax, ceilings, drawn, xlim)
+    ys += pipe_ys
     region_items = [it for it, _ in regions]
     reg.draw(ax, regions, region_items)
     ax.set_xlim(*xlim)
@@ -172,7 +231,8 @@ def instruction_roofline(fig, ceilings, items, title):
     finish(ax, fig, title,
            "instruction intensity ((thread instructions / 32) per 32-byte transaction)",
            "performance (thread instructions / 32, GIPS)", drawn,
-           level_handles(any_predicated) + reg.legend_handles(region_items))
+           level_handles(any_predicated) + pipe_handles(pipe_ys) +
+           reg.legend_handles(region_items))
 
 
 # The instructions each wall's intensity counts (model/walls.cpp): the shared wall includes

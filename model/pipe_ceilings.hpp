@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: Apache-2.0
+// Pipe sub-ceilings of the Instruction Roofline (docs/model.md: "Pipe sub-ceilings", SLIDES).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/analysis.hpp"
+
+namespace irf::model {
+
+/// The pipe each instruction-mix class issues to, as `ceilings.pipe_gips` names it: integer ->
+/// int32, fp32, fp64, fp16, ldst -> lsu. Control and other have no pipe sub-ceiling.
+[[nodiscard]] const std::map<std::string, std::string>& pipe_of_class();
+
+/// Each pipe's estimated warp GIPS (its class's share of thread instructions x the kernel's warp
+/// GIPS, so predication is assumed even across classes), its ceiling and the kernel's ceiling
+/// min(peak warp GIPS, min over pipes of pipe GIPS / share): the pipes run concurrently, so the
+/// busiest one bounds the issue rate. nullopt without a mix (the mix's reason covers it), and
+/// with a reason in `missing` without a positive warp GIPS or a pipe ceiling for the classes.
+[[nodiscard]] std::optional<PipeCeilings>
+pipe_ceilings(const std::map<std::string, double>& mix, double gips_warp, double peak_warp_gips,
+              const std::map<std::string, double>& pipe_gips, std::vector<std::string>& missing);
+
+/// The pipe a kernel uses most, relative to its ceiling ("" with no pipe), and that use.
+[[nodiscard]] std::pair<std::string, PipeUse> busiest_pipe(const PipeCeilings& pipes);
+
+} // namespace irf::model

@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Pipe sub-ceilings on the Instruction Roofline (docs/model.md, "Pipe sub-ceilings"), read
+from irf-plot --dump-data."""
+import tempfile
+import unittest
+
+from plot_support import golden, have_matplotlib, kernel_at, plot_data
+
+
+@unittest.skipUnless(have_matplotlib(), "python3-matplotlib is not installed")
+class PipeSubCeilings(unittest.TestCase):
+    """#18 item 11: the busiest pipe's peak is a dashed sub-ceiling, and its point is the
+    kernel's warp-based point scaled by the pipe's share of the instructions."""
+
+    def test_busiest_pipe_point_and_its_peak(self):
+        doc = golden()
+        k = kernel_at(doc["kernels"][0], "fp64_heavy", 1.0, 10.0, 1e6)
+        # fp64: 6 of the 10 warp GIPS (share 0.6) at 1.15% of its peak; lsu 1 GIPS at 0.38%.
+        k["analysis"]["pipes"] = {"ceiling_gips": 871.2, "binding": "fp64", "by_pipe": {
+            "fp64": {"gips": 6.0, "ceiling_gips": 522.72, "pct": 1.148},
+            "lsu": {"gips": 1.0, "ceiling_gips": 261.36, "pct": 0.383}}}
+        doc["kernels"] = [k]
+        doc["ceilings_used"]["pipe_gips"] = {"fp64": 522.72, "lsu": 261.36}
+        with tempfile.TemporaryDirectory() as tmp:
+            code, err, data = plot_data(doc, tmp)
+        self.assertEqual(code, 0, err)
+        axes = data["instruction_roofline"]["axes"][0]
+        (pipe,) = [p for p in axes["points"] if p["role"] == "pipe"]
+        # x = 0.6 x 1.0 fp64 instructions per L1 transaction, y = 6 warp GIPS.
+        self.assertAlmostEqual(pipe["x"], 0.6)
+        self.assertAlmostEqual(pipe["y"], 6.0)
+        texts = [t["text"] for t in axes["texts"]]
+        self.assertIn("fp64 pipe 522.7 warp GIPS", texts)
+        self.assertNotIn("lsu pipe 261.4 warp GIPS", texts)  # only the busiest pipe's peak
+        self.assertIn("busiest pipe: its instructions, its peak", axes["legend"])
+
+    def test_no_pipe_point_without_a_mix(self):
+        doc = golden()
+        k = kernel_at(doc["kernels"][0], "no_mix", 1.0, 10.0, 1e6)
+        k["analysis"]["pipes"] = None
+        doc["kernels"] = [k]
+        with tempfile.TemporaryDirectory() as tmp:
+            code, err, data = plot_data(doc, tmp)
+        self.assertEqual(code, 0, err)
+        points = data["instruction_roofline"]["axes"][0]["points"]
+        self.assertFalse([p for p in points if p["role"] == "pipe"])
+
+
+if __name__ == "__main__":
+    unittest.main()
