@@ -36,8 +36,8 @@ struct GlobalWall {
     double intensity = 0;
     std::string pattern; ///< stride-0, broadcast, unit, strided, gather (side of the unit wall)
     double unit_intensity = 0.25; ///< the kernel's unit-stride wall: instructions / ideal sectors
-    std::optional<double> access_bytes; ///< bytes requested per thread of a full warp (absent:
-                                        ///< not collected, the wall assumes 4-byte words)
+    std::optional<double> access_bytes; ///< bytes requested per active thread (absent: not
+                                        ///< collected, the wall assumes 4-byte words)
 };
 
 /// Shared-memory wall: shared instructions per wavefront and the bank-conflict degree.

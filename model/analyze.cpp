@@ -28,15 +28,6 @@ std::optional<double> gtxn(const std::optional<config::Quantity>& q, double byte
     return gtxn_per_s(q->value, bytes_per_txn);
 }
 
-// The pipe peaks in warp GIPS, by pipe key.
-std::map<std::string, double> pipe_gips_of(const config::Ceilings& c) {
-    std::map<std::string, double> out;
-    for (const auto& [pipe, q] : c.pipe_gips) {
-        out[pipe] = q.value;
-    }
-    return out;
-}
-
 IrmCeilings irm_ceilings(const config::Ceilings& c) {
     IrmCeilings out;
     out.warp_gips = warp_gips_of(c);
@@ -97,7 +88,7 @@ CeilingsUsed ceilings_used(const config::Ceilings& c) {
     for (const auto& [key, q] : c.tensor_tflops) {
         u.gflops["tensor_" + key] = q.value * 1e3;
     }
-    u.pipe_gips = pipe_gips_of(c);
+    u.pipe_gips = pipe_peaks(c);
     u.provenance = ceiling_provenance(c);
     return u;
 }
@@ -113,7 +104,7 @@ KernelAnalysis analyze_kernel(const KernelRecord& kernel, const config::Ceilings
     a.flops = flop_roofline(c, source, a.missing);
     a.mix = instruction_mix(c, a.missing);
     a.pipes = pipe_ceilings(a.mix, a.irm ? a.irm->gips_warp : 0.0, warp_gips_of(source),
-                            pipe_gips_of(source), a.missing);
+                            pipe_peaks(source), a.missing);
     a.kernel_ceilings = kernel_ceilings(c, source, a);
     note_lsu_bypass(c, a.notes);
     note_above_roofline(a, a.notes);

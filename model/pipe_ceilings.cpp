@@ -2,12 +2,55 @@
 // Pipe sub-ceilings of the Instruction Roofline (docs/model.md: "Pipe sub-ceilings").
 #include "model/pipe_ceilings.hpp"
 
+#include <cstdio>
+#include <tuple>
+
 namespace irf::model {
 
 const std::map<std::string, std::string>& pipe_of_class() {
     static const std::map<std::string, std::string> pipes = {
         {"integer", "int32"}, {"fp32", "fp32"}, {"fp64", "fp64"}, {"fp16", "fp16"}, {"ldst", "lsu"}};
     return pipes;
+}
+
+std::map<std::string, double> pipe_peaks(const config::Ceilings& ceilings) {
+    std::map<std::string, double> out;
+    for (const auto& [pipe, q] : ceilings.pipe_gips) {
+        out[pipe] = q.value;
+    }
+    return out;
+}
+
+namespace {
+
+// The peak of the pipe a mix class issues to; nullopt for control/other or an unknown peak.
+std::optional<std::pair<std::string, double>>
+class_pipe(const std::string& cls, const std::map<std::string, double>& pipe_gips) {
+    const auto pipe = pipe_of_class().find(cls);
+    if (pipe == pipe_of_class().end()) {
+        return std::nullopt;
+    }
+    const auto peak = pipe_gips.find(pipe->second);
+    if (peak == pipe_gips.end() || !(peak->second > 0)) {
+        return std::nullopt;
+    }
+    return std::make_pair(pipe->second, peak->second);
+}
+
+} // namespace
+
+std::pair<double, std::string> mix_issue_ceiling(const std::map<std::string, double>& mix,
+                                                 double peak_warp_gips,
+                                                 const std::map<std::string, double>& pipe_gips) {
+    std::pair<double, std::string> ceiling{peak_warp_gips, "issue"};
+    for (const auto& [cls, share] : mix) {
+        const auto pipe = class_pipe(cls, pipe_gips);
+        // The pipe alone allows peak / share warp instructions of all classes per ns.
+        if (pipe && share > 0 && pipe->second / share < ceiling.first) {
+            ceiling = {pipe->second / share, pipe->first};
+        }
+    }
+    return ceiling;
 }
 
 std::optional<PipeCeilings> pipe_ceilings(const std::map<std::string, double>& mix,
@@ -22,29 +65,18 @@ std::optional<PipeCeilings> pipe_ceilings(const std::map<std::string, double>& m
         return std::nullopt;
     }
     PipeCeilings out;
-    out.ceiling_gips = peak_warp_gips;
-    out.binding = "issue";
     for (const auto& [cls, share] : mix) {
-        const auto pipe = pipe_of_class().find(cls);
-        if (pipe == pipe_of_class().end() || !(share > 0)) {
-            continue;
-        }
-        const auto ceiling = pipe_gips.find(pipe->second);
-        if (ceiling == pipe_gips.end() || !(ceiling->second > 0)) {
-            continue;
-        }
-        const double gips = share * gips_warp;
-        out.by_pipe[pipe->second] = PipeUse{gips, ceiling->second, 100.0 * gips / ceiling->second};
-        // The pipe alone allows ceiling / share warp instructions of all classes per ns.
-        if (ceiling->second / share < out.ceiling_gips) {
-            out.ceiling_gips = ceiling->second / share;
-            out.binding = pipe->second;
+        const auto pipe = class_pipe(cls, pipe_gips);
+        if (pipe && share > 0) {
+            const double gips = share * gips_warp;
+            out.by_pipe[pipe->first] = PipeUse{gips, pipe->second, 100.0 * gips / pipe->second};
         }
     }
     if (out.by_pipe.empty()) {
         missing.push_back("pipes: the ceilings have no pipe_gips for the classes in the mix");
         return std::nullopt;
     }
+    std::tie(out.ceiling_gips, out.binding) = mix_issue_ceiling(mix, peak_warp_gips, pipe_gips);
     return out;
 }
 
@@ -56,6 +88,13 @@ std::pair<std::string, PipeUse> busiest_pipe(const PipeCeilings& pipes) {
         }
     }
     return busiest;
+}
+
+std::string busiest_pipe_label(const PipeCeilings& pipes) {
+    const auto [pipe, use] = busiest_pipe(pipes);
+    char percent[32];
+    std::snprintf(percent, sizeof percent, " %.0f%%", use.pct);
+    return pipe + percent;
 }
 
 } // namespace irf::model

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "config/ceilings.hpp"
 #include "model/analysis.hpp"
 
 namespace irf::model {
@@ -15,6 +16,16 @@ namespace irf::model {
 /// The pipe each instruction-mix class issues to, as `ceilings.pipe_gips` names it: integer ->
 /// int32, fp32, fp64, fp16, ldst -> lsu. Control and other have no pipe sub-ceiling.
 [[nodiscard]] const std::map<std::string, std::string>& pipe_of_class();
+
+/// The pipe peaks of a ceilings entry in warp GIPS, by pipe key.
+[[nodiscard]] std::map<std::string, double> pipe_peaks(const config::Ceilings& ceilings);
+
+/// The issue ceiling of an instruction mix, in warp GIPS: min(peak warp GIPS, min over the mix's
+/// pipes with a peak of peak / share), and the pipe that sets it ("issue": the schedulers, also
+/// on a tie). The projection's issue time is inst_warp over this ceiling.
+[[nodiscard]] std::pair<double, std::string>
+mix_issue_ceiling(const std::map<std::string, double>& mix, double peak_warp_gips,
+                  const std::map<std::string, double>& pipe_gips);
 
 /// Each pipe's estimated warp GIPS (its class's share of thread instructions x the kernel's warp
 /// GIPS, so predication is assumed even across classes), its ceiling and the kernel's ceiling
@@ -27,5 +38,8 @@ pipe_ceilings(const std::map<std::string, double>& mix, double gips_warp, double
 
 /// The pipe a kernel uses most, relative to its ceiling ("" with no pipe), and that use.
 [[nodiscard]] std::pair<std::string, PipeUse> busiest_pipe(const PipeCeilings& pipes);
+
+/// "fp64 46%": the busiest pipe and its share of its peak, as the summaries print it.
+[[nodiscard]] std::string busiest_pipe_label(const PipeCeilings& pipes);
 
 } // namespace irf::model

@@ -7,8 +7,10 @@
 
 #include "model/counters.hpp"
 #include "model/flop_roofline.hpp"
+#include "model/instruction_mix.hpp"
 #include "model/instruction_roofline.hpp"
 #include "model/kernel_ceilings.hpp"
+#include "model/pipe_ceilings.hpp"
 #include "model/projection.hpp"
 
 namespace irf::model {
@@ -92,7 +94,12 @@ ResourceTimes resource_times(const Counters& counters, const config::Ceilings& c
                              double predication) {
     ResourceTimes t;
     const auto inst = counter(counters, "inst_warp");
-    const double gips = warp_gips_of(ceilings);
+    // With the instruction mix, the busiest pipe may cap the issue rate below the schedulers'
+    // (docs/model.md, "Pipe sub-ceilings"); a missing mix is reported by the analysis itself.
+    std::vector<std::string> no_mix_reason;
+    const double gips = mix_issue_ceiling(instruction_mix(counters, no_mix_reason),
+                                          warp_gips_of(ceilings), pipe_peaks(ceilings))
+                            .first;
     t.ns["issue"] = inst && gips > 0 ? std::optional<double>(*inst / gips) : std::nullopt;
     t.ns["flops"] = flop_time_ns(counters, ceilings, predication, t.flops_ns, t.unknown);
     t.ns["l1"] = level_time(l1_transactions(counters), ceilings.l1_gbs);

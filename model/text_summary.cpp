@@ -65,12 +65,6 @@ std::string imbalance_cell(const KernelRecord& k) {
                                          : format(" %5s", "-");
 }
 
-// The busiest pipe and its share of its ceiling, "fp64 46%" (docs/model.md, Pipe sub-ceilings).
-std::string pipe_cell(const PipeCeilings& pipes) {
-    const auto [pipe, use] = busiest_pipe(pipes);
-    return format("%s %.0f%%", pipe.c_str(), use.pct);
-}
-
 std::string row(const KernelRecord& k, const std::string& label, std::size_t rank, double total_ns,
                 const std::vector<std::string>& targets, bool job) {
     const double pct = total_ns > 0 ? 100.0 * k.time_ns.total / total_ns : 0.0;
@@ -95,7 +89,7 @@ std::string row(const KernelRecord& k, const std::string& label, std::size_t ran
                                  : format(" %8s", "-");
     // Predication as the share of threads active per warp instruction (100% = none predicated).
     line += a && a->predication ? format(" %6.1f%%", 100.0 * *a->predication) : format(" %7s", "-");
-    line += format(" %-9s", a && a->pipes ? pipe_cell(*a->pipes).c_str() : "-");
+    line += format(" %-9s", a && a->pipes ? busiest_pipe_label(*a->pipes).c_str() : "-");
     line += job ? imbalance_cell(k) : "";
     for (const std::string& t : targets) {
         std::string cell = "-";
@@ -318,6 +312,9 @@ std::string text_summary(const Profile& p, const SummaryView& view) {
     header += job ? format(" %5s", "imbal") : "";
     for (const std::string& t : targets) {
         header += format(" %*s", target_width(t), ("->" + utf8_prefix(printable(t), 30)).c_str());
+    }
+    while (!header.empty() && header.back() == ' ') {
+        header.pop_back();
     }
     out << header << "\n";
     for (std::size_t i = 0; i < shown; ++i) {

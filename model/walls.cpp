@@ -31,14 +31,25 @@ struct Requested {
     std::optional<double> access_bytes;
 };
 
-Requested requested(double inst, std::optional<double> bytes, const std::string& what,
-                    const std::string& counters, std::vector<std::string>& missing) {
+// Threads active per warp instruction, as a share of 32: a half-predicated kernel requests half
+// the bytes of its full-warp instructions. The ld/st are assumed predicated like the kernel
+// (docs/model.md, Walls); 1 when inst_thread or inst_warp is absent.
+double active_share(const Counters& counters) {
+    const auto thread = counter(counters, "inst_thread");
+    const auto warp = counter(counters, "inst_warp");
+    const auto share = thread && warp ? safe_ratio(*thread, k_warp * *warp) : std::nullopt;
+    return share && *share > 0 && *share <= 1 ? *share : 1.0;
+}
+
+Requested requested(const Counters& counters, double inst, std::optional<double> bytes,
+                    const std::string& what, const std::string& names,
+                    std::vector<std::string>& missing) {
     if (!bytes) {
-        missing.push_back(what + ".access_bytes: requested bytes not collected (" + counters +
+        missing.push_back(what + ".access_bytes: requested bytes not collected (" + names +
                           "); the wall assumes 4-byte words");
         return {inst * k_warp * k_assumed_word, std::nullopt};
     }
-    return {*bytes, safe_ratio(*bytes, inst * k_warp)};
+    return {*bytes, safe_ratio(*bytes, inst * k_warp * active_share(counters))};
 }
 
 } // namespace
@@ -78,7 +89,7 @@ std::optional<GlobalWall> global_wall(const Counters& counters, std::vector<std:
         return std::nullopt;
     }
     const Requested req =
-        requested(*inst, counter_sum(counters, {"bytes_global_ld", "bytes_global_st"}),
+        requested(counters, *inst, counter_sum(counters, {"bytes_global_ld", "bytes_global_st"}),
                   "walls.global", "bytes_global_ld/st", missing);
     GlobalWall w;
     w.intensity = *intensity;
@@ -116,7 +127,8 @@ std::optional<SharedWall> shared_wall(const Counters& counters, std::vector<std:
     if (bytes) {
         *bytes += collected_sum(counters, {"bytes_shared_ldsm", "bytes_shared_stsm"});
     }
-    const Requested req = requested(inst, bytes, "walls.shared", "bytes_shared_ld/st", missing);
+    const Requested req =
+        requested(counters, inst, bytes, "walls.shared", "bytes_shared_ld/st", missing);
     const double ideal = ideal_transactions(inst, req.bytes, k_wavefront_bytes);
     SharedWall w;
     w.intensity = *intensity;

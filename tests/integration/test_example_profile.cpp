@@ -62,4 +62,29 @@ TEST_F(ExampleProfile, IntegerKernelProjectsOnInstructions) {
     EXPECT_EQ(k["int_hash"]["irm"]["bound"], "issue");
 }
 
+TEST_F(ExampleProfile, IntegerKernelFillsItsInt32Pipe) {
+    auto k = analyse();
+    const auto& pipes = k["int_hash"]["pipes"];
+    // 390 of 394 thread instructions are integer (198 IMAD-like + 192 bit ops); 806912 warp
+    // instructions in 3600 ns = 224.14 warp GIPS, so int32 runs 224.14 x 390/394 = 221.87 warp
+    // GIPS = 42.4% of the H100's 522.7; alone it allows 522.7 x 394/390 = 528.06 warp GIPS.
+    EXPECT_EQ(pipes["binding"], "int32");
+    EXPECT_NEAR(pipes["by_pipe"]["int32"]["gips"].get<double>(), 806912.0 * 390 / 394 / 3600,
+                1e-9);
+    EXPECT_NEAR(pipes["by_pipe"]["int32"]["pct"].get<double>(), 42.446, 1e-3);
+    EXPECT_NEAR(pipes["ceiling_gips"].get<double>(), 522.7 * 394 / 390, 1e-9);
+    // fma_chain: 256 of 266 are FFMA, and fp32 alone allows 1045.4 x 266/256 > the schedulers.
+    EXPECT_EQ(k["fma_chain"]["pipes"]["binding"], "issue");
+}
+
+TEST_F(ExampleProfile, MarkdownSummaryShowsAccessWidthAndBusiestPipe) {
+    const auto r = irf::test::run_process({IRF_REPORT_BIN, "analyze",
+                                           irf::test::data_path("examples/demo-profile.json"),
+                                           "--format", "md"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("| busiest pipe |"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("| strided 4B |"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("| int32 42% |"), std::string::npos) << r.out;
+}
+
 } // namespace

@@ -6,6 +6,8 @@
 
 #include "common/text_safety.hpp"
 #include "model/kernel_labels.hpp"
+#include "model/pipe_ceilings.hpp"
+#include "model/walls.hpp"
 #include "tools/irf_report/reanalysis.hpp"
 #include "tools/irf_report/tools_common.hpp"
 
@@ -30,9 +32,10 @@ std::string verdict_cells(const model::KernelRecord& k, const std::vector<std::s
         << (irm ? format_number(a->irm->roofline_pct) + "%" +
                       (a->irm->above_roofline() ? " (>100%!)" : "")
                 : "-")
-        << " | " << (a && a->walls.global ? markdown_cell(a->walls.global->pattern) : "-") << " | "
+        << " | " << (a && a->walls.global ? markdown_cell(model::global_label(*a->walls.global)) : "-") << " | "
         << (a && a->walls.shared ? format_number(a->walls.shared->conflict_ways, 2) + "-way" : "-")
-        << " | " << (a && a->predication ? format_number(100.0 * *a->predication) + "%" : "-");
+        << " | " << (a && a->predication ? format_number(100.0 * *a->predication) + "%" : "-")
+        << " | " << (a && a->pipes ? model::busiest_pipe_label(*a->pipes) : "-");
     if (job) {
         out << " | " << (k.ranks ? format_number(k.ranks->imbalance, 3) : "-");
     }
@@ -63,8 +66,8 @@ std::string summary_markdown(const model::Profile& p, const model::SummaryView& 
     out << "### irf: " << markdown_cell(p.app.empty() ? "(unknown app)" : p.app) << " on "
         << markdown_cell(p.gpu.name.empty() ? "(unknown GPU)" : p.gpu.name) << "\n\n"
         << "| # | kernel | total time | time % | launches | mean | min | max | bound "
-           "| % of roofline | global | shared conflicts | active threads |";
-    std::string rule = "|---:|---|---:|---:|---:|---:|---:|---:|---|---:|---|---:|---:|";
+           "| % of roofline | global | shared conflicts | active threads | busiest pipe |";
+    std::string rule = "|---:|---|---:|---:|---:|---:|---:|---:|---|---:|---|---:|---:|---|";
     // A merged job (irf-report merge): how unevenly its ranks ran each kernel.
     const bool job = std::any_of(p.kernels.begin(), p.kernels.end(),
                                  [](const model::KernelRecord& k) { return k.ranks.has_value(); });

@@ -51,6 +51,27 @@ TEST(ModelFindings, IssueBoundIntegerKernelH100ToL40s) {
     EXPECT_NEAR(p.speedup_point, 1.369, 0.001);
 }
 
+// Issue #18 item 11: with the mix known, the busiest pipe caps the issue rate. Half LD/ST, half
+// FP32: the H100 issues at most 261.4 / 0.5 = 522.8 warp GIPS (LD/ST, 32 units per SM), the
+// L40S 178.9 / 0.5 = 357.8 (16 units per SM), although its schedulers are 1.37x faster.
+TEST(ModelFindings, LoadStoreHeavyKernelH100ToL40sIsLsuBound) {
+    KernelRecord k = kernel(2e6);
+    k.counters["inst_warp"] = 1e9; // 1e9 / 522.8 = 1,912,777 ns of issue on the H100
+    k.counters["inst_thread"] = 3.2e10;
+    k.counters["thread_class_memory"] = 1.6e10;
+    k.counters["thread_class_fp32"] = 1.6e10;
+    k.counters["sectors_global_ld"] = 1e6;
+    k.counters["l2_sectors_read"] = 1e6;
+    k.counters["dram_sectors_read"] = 1e6;
+    const Projection p = project_one(k, "h100-sxm5", "l40s");
+    EXPECT_EQ(p.bound_source, "issue");
+    EXPECT_EQ(p.bound_target, "issue");
+    EXPECT_NEAR(p.resource_ns_source.at("issue"), 1e9 / 522.8, 1e-3);
+    // t = 2e6 x (1e9 / 357.8) / (1e9 / 522.8) = 2,922,303 ns: 1.46x slower, not 1.37x faster.
+    EXPECT_NEAR(p.time_point_ns, 2e6 * 522.8 / 357.8, 1e-3);
+    EXPECT_NEAR(1.0 / p.speedup_point, 1.461, 0.001);
+}
+
 TEST(ModelFindings, Fp64PlusFp32KernelH100ToL40s) {
     KernelRecord k = kernel(2.1e8);
     k.counters["thread_dfma"] = 2e12;    // 4e12 FP64 FLOPs

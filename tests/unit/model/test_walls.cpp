@@ -79,6 +79,22 @@ TEST(ModelWalls, Fp64CopyIsUnitStride) {
     EXPECT_DOUBLE_EQ(*w->access_bytes, 8);
 }
 
+// Half the threads of each warp active (gsrb_branch): an fp64 unit-stride access requests
+// 16 x 8 = 128 B = 4 sectors per instruction and reads 4, so it sits on its own 1/4 wall; the
+// width is 128 / (32 x 0.5) = 8 B per active thread, not the 4 B a full warp would mean.
+TEST(ModelWalls, PredicatedFp64CopyReadsItsOwnWidth) {
+    Counters c = global_kernel(100, 400, 100 * 128);
+    c["inst_warp"] = 1000;
+    c["inst_thread"] = 1000 * 32 * 0.5;
+    std::vector<std::string> missing;
+    const auto w = global_wall(c, missing);
+    ASSERT_TRUE(w.has_value());
+    EXPECT_DOUBLE_EQ(w->unit_intensity, 0.25); // 100 / (12800 / 32)
+    EXPECT_EQ(w->pattern, "unit");
+    EXPECT_DOUBLE_EQ(*w->access_bytes, 8);
+    EXPECT_EQ(global_label(*w), "unit 8B");
+}
+
 // Right of the wall: 4-byte words, 2 sectors per instruction where 4 are ideal (pairs of
 // threads read one word): 1/2, broadcast; one sector (all threads one word): stride-0.
 TEST(ModelWalls, SharedWordsAreRightOfTheWall) {
