@@ -3,8 +3,13 @@
 #include "model/l2_capacity.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace irf::model {
+
+namespace {
+constexpr double s_unchanged = 0.01; // relative change below which DRAM traffic is unchanged
+} // namespace
 
 double dram_traffic_bytes(double working_set, double l2_traffic, double capacity) {
     if (working_set <= capacity) {
@@ -40,10 +45,16 @@ std::optional<L2Fit> l2_fit(const LevelBytes& bytes, std::uint64_t launches,
     f.working_set_bytes = working_set_bytes(f.l2_traffic_bytes, f.dram_source_bytes, c_s);
     f.fits_source = f.working_set_bytes <= c_s;
     f.fits_target = f.working_set_bytes <= c_t;
-    f.re_estimated = f.fits_source != f.fits_target;
-    f.dram_target_bytes = f.re_estimated
+    f.dram_target_bytes = f.fits_source != f.fits_target
                               ? dram_traffic_bytes(f.working_set_bytes, f.l2_traffic_bytes, c_t)
                               : f.dram_source_bytes;
+    // A streaming kernel (no reuse in L2) moves the same DRAM bytes whatever the L2 holds: a
+    // re-estimate within 1% of the measured traffic changes nothing and costs no confidence.
+    f.re_estimated = std::abs(f.dram_target_bytes - f.dram_source_bytes) >
+                     s_unchanged * f.dram_source_bytes;
+    if (!f.re_estimated) {
+        f.dram_target_bytes = f.dram_source_bytes;
+    }
     return f;
 }
 

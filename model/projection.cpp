@@ -104,10 +104,20 @@ void apply_l2_fit(const KernelRecord& k, const LevelBytes& bytes, const config::
         p.notes.push_back("L2 capacity effects not checked (" + why + ")");
         return;
     }
-    if (!p.l2->re_estimated) {
+    const L2Fit& f = *p.l2;
+    if (f.fits_source == f.fits_target) {
         return;
     }
-    const L2Fit& f = *p.l2;
+    const std::string fits =
+        "L2: working set ~" + megabytes(f.working_set_bytes) + " per launch (L2 traffic " +
+        megabytes(f.l2_traffic_bytes) + ", DRAM " + megabytes(f.dram_source_bytes) +
+        ") fits the L2 of the " + (f.fits_source ? "source" : "target") + " only (" +
+        megabytes(static_cast<double>(s.gpu.l2_bytes)) + " source, " +
+        megabytes(static_cast<double>(t.gpu.l2_bytes)) + " target): ";
+    if (!f.re_estimated) {
+        p.notes.push_back(fits + "no reuse in L2, so the same DRAM traffic on the target");
+        return;
+    }
     const double factor = f.dram_target_bytes / f.dram_source_bytes; // > 0: a side overflows
     for (const char* name : {"dram_sectors_read", "dram_sectors_write"}) {
         counters_t[name] *= factor;
@@ -115,13 +125,7 @@ void apply_l2_fit(const KernelRecord& k, const LevelBytes& bytes, const config::
     bytes_t.hbm = bytes.hbm * factor;
     bytes_t.l2 = std::max(0.0, bytes.l2 + bytes.hbm - bytes_t.hbm);
     p.confidence = "low";
-    p.notes.push_back("L2: working set ~" + megabytes(f.working_set_bytes) +
-                      " per launch (L2 traffic " + megabytes(f.l2_traffic_bytes) + ", DRAM " +
-                      megabytes(f.dram_source_bytes) + ") fits the L2 of the " +
-                      (f.fits_source ? "source" : "target") + " only (" +
-                      megabytes(static_cast<double>(s.gpu.l2_bytes)) + " source, " +
-                      megabytes(static_cast<double>(t.gpu.l2_bytes)) +
-                      " target): target DRAM traffic re-estimated to " +
+    p.notes.push_back(fits + "target DRAM traffic re-estimated to " +
                       megabytes(f.dram_target_bytes) + " per launch");
 }
 

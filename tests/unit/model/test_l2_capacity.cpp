@@ -90,6 +90,23 @@ TEST(ModelL2Capacity, FitsTheSourceSpillsTheTarget) {
     EXPECT_TRUE(test::has_note(p, "fits the L2 of the source only"));
 }
 
+// Streaming, no reuse: 20 MB through L2 and 20 MB from DRAM per launch, so W = 20 MB fits a
+// 40 MB L2 but not a 6 MB one; yet the target moves the same 20 MB (W + 0 reuse), so nothing
+// is re-estimated and the projection keeps its confidence.
+TEST(ModelL2Capacity, StreamingKernelKeepsItsTrafficAndConfidence) {
+    KernelRecord k = lulesh_like(20e6);
+    k.counters["sectors_global_ld"] = 2 * 20e6 / 32;
+    k.counters["l2_sectors_read"] = 2 * 20e6 / 32;
+    const Projection p = project(k, with_l2(40e6, "big"), with_l2(6e6, "small"));
+    ASSERT_TRUE(p.l2.has_value());
+    EXPECT_TRUE(p.l2->fits_source);
+    EXPECT_FALSE(p.l2->fits_target);
+    EXPECT_FALSE(p.l2->re_estimated);
+    EXPECT_DOUBLE_EQ(p.l2->dram_target_bytes, 20e6);
+    EXPECT_EQ(p.confidence, "high");
+    EXPECT_TRUE(test::has_note(p, "no reuse in L2, so the same DRAM traffic on the target"));
+}
+
 TEST(ModelL2Capacity, SameL2KeepsTheMeasuredTraffic) {
     const Projection p = project(lulesh_like(60e6), with_l2(6e6, "a"), with_l2(6e6, "b"));
     ASSERT_TRUE(p.l2.has_value());

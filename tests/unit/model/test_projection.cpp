@@ -124,7 +124,7 @@ TEST(ModelProjection, IntegerOnlyL2BoundKernelWithFewBlocks) {
     EXPECT_TRUE(said_why);
 }
 
-TEST(ModelProjection, WorkingSetFittingOnlyOneL2IsLowConfidence) {
+TEST(ModelProjection, StreamingWorkingSetFittingOnlyTheTargetL2KeepsItsTraffic) {
     KernelRecord k = kernel(1000);
     k.counters["inst_warp"] = 1e6;
     k.counters["sectors_global_ld"] = 625000;
@@ -135,12 +135,13 @@ TEST(ModelProjection, WorkingSetFittingOnlyOneL2IsLowConfidence) {
     target.gpu.l2_bytes = 50ull << 20;
     const KernelAnalysis a = analyze_kernel(k, test::v100(), {target});
     const Projection& p = only_projection(a);
-    EXPECT_EQ(p.confidence, "low");
     EXPECT_TRUE(test::has_note(p, "fits the L2 of the target only"));
     // Streaming (L2 traffic = DRAM = 20 MB): the working set is all of it, and on the big L2 its
-    // DRAM traffic stays the compulsory 20 MB (docs/model.md, "L2 capacity").
+    // DRAM traffic stays the compulsory 20 MB (docs/model.md, "L2 capacity"): the same bytes,
+    // so nothing is re-estimated and the L2 costs no confidence.
+    EXPECT_TRUE(test::has_note(p, "no reuse in L2, so the same DRAM traffic on the target"));
     ASSERT_TRUE(p.l2.has_value());
-    EXPECT_TRUE(p.l2->re_estimated);
+    EXPECT_FALSE(p.l2->re_estimated);
     EXPECT_DOUBLE_EQ(p.l2->working_set_bytes, 2e7);
     EXPECT_DOUBLE_EQ(p.l2->dram_target_bytes, 2e7);
 }
