@@ -37,9 +37,11 @@ struct DurationAccumulator {
 /// One kernel's launches under one NVTX range path.
 struct RegionStats {
     std::uint64_t launches = 0;
-    double time_ns = 0;              ///< summed durations of its timed launches
+    double time_ns = 0;              ///< summed durations of its timed, unprofiled launches
     std::uint64_t profiled = 0;      ///< samples after the kernel's first launch
     std::uint64_t cold_profiled = 0; ///< provisional first-launch samples
+    DurationAccumulator warm;        ///< its unprofiled launches after the kernel's first
+    DurationAccumulator replayed;    ///< its profiled launches' replay-pass durations
 };
 
 /// Everything known about one distinct kernel (demangled name + launch configuration).

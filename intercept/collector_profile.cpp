@@ -57,13 +57,41 @@ void finish_counters(const KernelStats& k, model::KernelRecord& r) {
     }
 }
 
+/// The application's time for a region's profiled launches: a replay pass (with the
+/// save/restore around it) is not the kernel as the application ran it, so each counts at the
+/// mean of the region's unprofiled warm launches, else of the kernel's, else at its pass
+/// duration when the kernel has no unprofiled warm launch (docs/output-schema.md, time_ns).
+double profiled_time_ns(const KernelStats& k, const RegionStats& region) {
+    const DurationAccumulator& like = region.warm.count > 0 ? region.warm : k.warm;
+    if (like.count == 0) {
+        return region.replayed.total;
+    }
+    return static_cast<double>(region.replayed.count) * like.total /
+           static_cast<double>(like.count);
+}
+
+/// Time of a region's launches as the application ran them.
+double region_time_ns(const KernelStats& k, const RegionStats& region) {
+    return region.time_ns + profiled_time_ns(k, region);
+}
+
+/// The kernel's total: the sum over its regions (launches outside every range are the root's).
+double kernel_total_ns(const KernelStats& k) {
+    double total = 0;
+    for (const auto& [path, region] : k.regions) {
+        total += region_time_ns(k, region);
+    }
+    return total;
+}
+
 /// The kernel's NVTX paths (launches outside every range are not listed), the profiled count
 /// taken from the same samples as finish_counters.
 std::vector<model::KernelRegion> kernel_regions(const KernelStats& k) {
     std::vector<model::KernelRegion> out;
     for (const auto& [path, region] : k.regions) {
         if (path != nvtx::k_root) {
-            out.push_back({nvtx::path_name(path), region.launches, region.time_ns,
+            out.push_back({nvtx::path_name(path), region.launches,
+                           region_time_ns(k, region),
                            k.profiled > 0 ? region.profiled : region.cold_profiled});
         }
     }
@@ -77,7 +105,7 @@ model::KernelRecord to_record(const KernelStats& k, Symbolizer& symbolizer, int 
     r.call_site = symbolizer.describe(k.call_stack, frames);
     r.launch = k.launch;
     r.launches = k.launches;
-    const double total = k.warm.total + k.cold.total;
+    const double total = kernel_total_ns(k);
     if (k.warm.count == 0 && k.cold.count == 0 && k.replayed.count > 0) {
         // Every timed launch ran under kernel replay: better than nothing, but flagged.
         r.time_ns = to_time_stats(k.replayed, k.replayed.total);
@@ -159,15 +187,20 @@ bool Collector::apply_duration_locked(const DurationRecord& record) {
     Pending& p = found->second;
     const double ns =
         record.end_ns > record.start_ns ? static_cast<double>(record.end_ns - record.start_ns) : 0;
-    // Regions take every launch's time, a replayed launch's pass included (about its kernel's).
-    p.stats->regions[p.region].time_ns += ns;
+    RegionStats& region = p.stats->regions[p.region];
     if (p.profiled) {
         // A replayed launch's duration is one replay pass (with save/restore around it), not
-        // the application's kernel: it feeds time_ns of the counters, never min/mean/total.
+        // the application's kernel: it feeds time_ns of the counters and never min/mean/max;
+        // totals count the launch at the unprofiled mean (profiled_time_ns).
         p.stats->replayed.add(ns);
+        region.replayed.add(ns);
         (p.cold ? p.stats->cold_profiled_ns : p.stats->profiled_ns) += ns;
     } else {
+        region.time_ns += ns;
         (p.cold ? p.stats->cold : p.stats->warm).add(ns);
+        if (!p.cold) {
+            region.warm.add(ns);
+        }
     }
     p.timed = true;
     retire_locked(record.correlation_id, p);

@@ -43,9 +43,9 @@ TEST(CollectorHazards, ReplayedDurationStaysOutOfTimeStats) {
     const model::Profile p = profile_of(c);
     ASSERT_EQ(p.kernels.size(), 1u);
     const model::KernelRecord& k = p.kernels[0];
-    // Only launches 3 and 4: total 100 + 300 = 400, mean 200; the 5000 and 4000 ns replays
-    // are left out.
-    EXPECT_EQ(k.time_ns.total, 400);
+    // Min, mean and max of launches 3 and 4 only: 100, 200, 300; the 5000 and 4000 ns replays
+    // are left out. The total counts launches 1 and 2 at that mean: 100 + 300 + 2 x 200 = 800.
+    EXPECT_EQ(k.time_ns.total, 800);
     EXPECT_EQ(k.time_ns.min, 100);
     EXPECT_EQ(k.time_ns.max, 300);
     EXPECT_EQ(k.time_ns.mean, 200);

@@ -185,13 +185,18 @@ TEST(NvtxCollector, LaunchesAreAttributedToTheirThreadsPath) {
     const auto& bwd = regions[0].path == "step/fwd" ? regions[1] : regions[0];
     EXPECT_EQ(fwd.path, "step/fwd");
     EXPECT_EQ(fwd.launches, 2u);
-    EXPECT_EQ(fwd.time_ns, 600);          // 500 + 100
+    // Profiled launches count at the unprofiled warm mean of their region, else of the kernel,
+    // not at their replay passes: fwd has none of its own, so 2 x (300 + 50) / 2 = 350; bwd
+    // = 300 + its own mean 300 = 600.
+    EXPECT_EQ(fwd.time_ns, 350);
     EXPECT_EQ(fwd.profiled_launches, 1u); // the warm sample; the cold one is dropped
     EXPECT_EQ(bwd.launches, 2u);
-    EXPECT_EQ(bwd.time_ns, 500); // 200 + 300
+    EXPECT_EQ(bwd.time_ns, 600);
     EXPECT_EQ(bwd.profiled_launches, 1u);
+    // The kernel's total is the sum over its regions and the launch outside them: 1000.
+    EXPECT_EQ(p.kernels[0].time_ns.total, 350 + 600 + 50);
     ASSERT_EQ(p.regions.size(), 2u);
-    EXPECT_EQ(p.regions[0].path, "step/fwd"); // 600 ns > 500 ns
+    EXPECT_EQ(p.regions[0].path, "step/bwd"); // 600 ns > 350 ns
     EXPECT_EQ(p.regions[0].kernels, 1u);
 }
 
@@ -202,9 +207,10 @@ TEST(NvtxCollector, IncludeFilterSamplesOnlyInsideMatchingRangesButTimesAll) {
     const model::Profile p = run_collector(c);
     ASSERT_EQ(p.kernels.size(), 1u);
     EXPECT_EQ(p.kernels[0].launches, 5u); // all still counted
-    // All five timed: 500 + 100 + 200 + 300 + 50; the two bwd launches ran under replay, whose
-    // durations stay out of the kernel's totals: 500 + 100 + 50 = 650.
-    EXPECT_EQ(p.kernels[0].time_ns.total, 650);
+    // All five timed: 500 + 100 + 200 + 300 + 50; the two bwd launches ran under replay and bwd
+    // has no other launch, so they count at the kernel's unprofiled warm mean (100 + 50) / 2 =
+    // 75: 500 + 100 + 50 + 2 x 75 = 800.
+    EXPECT_EQ(p.kernels[0].time_ns.total, 800);
     EXPECT_EQ(p.kernels[0].profiled_launches, 2u); // both bwd launches, nothing else
     for (const auto& r : p.kernels[0].regions) {
         EXPECT_EQ(r.profiled_launches, r.path == "step/bwd" ? 2u : 0u) << r.path;
