@@ -34,6 +34,21 @@ class PipeSubCeilings(unittest.TestCase):
         self.assertNotIn("lsu pipe 261.4 warp GIPS", texts)  # only the busiest pipe's peak
         self.assertIn("busiest pipe: its instructions, its peak", axes["legend"])
 
+    def test_a_pipe_peak_equal_to_the_issue_peak_is_not_drawn_twice(self):
+        doc = golden()
+        k = kernel_at(doc["kernels"][0], "fp32_heavy", 1.0, 10.0, 1e6)
+        k["analysis"]["pipes"] = {"ceiling_gips": 1045.44, "binding": "issue", "by_pipe": {
+            "fp32": {"gips": 9.0, "ceiling_gips": 1045.44, "pct": 0.861}}}
+        doc["kernels"] = [k]
+        doc["ceilings_used"]["warp_gips"] = 1045.44
+        doc["ceilings_used"]["pipe_gips"] = {"fp32": 1045.44}
+        with tempfile.TemporaryDirectory() as tmp:
+            code, err, data = plot_data(doc, tmp)
+        self.assertEqual(code, 0, err)
+        axes = data["instruction_roofline"]["axes"][0]
+        self.assertEqual(len([p for p in axes["points"] if p["role"] == "pipe"]), 1)
+        self.assertFalse([t for t in axes["texts"] if t["text"].startswith("fp32 pipe")])
+
     def test_no_pipe_point_without_a_mix(self):
         doc = golden()
         k = kernel_at(doc["kernels"][0], "no_mix", 1.0, 10.0, 1e6)
