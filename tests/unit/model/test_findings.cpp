@@ -30,6 +30,13 @@ KernelRecord kernel(double time_ns) {
     return k;
 }
 
+// 1e6 sectors at L1, L2 and DRAM: 32 MB, far from binding the issue-bound kernels below.
+void light_memory(KernelRecord& k) {
+    for (const char* name : {"sectors_global_ld", "l2_sectors_read", "dram_sectors_read"}) {
+        k.counters[name] = 1e6;
+    }
+}
+
 Projection project_one(const KernelRecord& k, const std::string& from, const std::string& to) {
     const KernelAnalysis a = analyze_kernel(k, shipped(from), {shipped(to)});
     EXPECT_EQ(a.projection.size(), 1u);
@@ -40,9 +47,7 @@ TEST(ModelFindings, IssueBoundIntegerKernelH100ToL40s) {
     KernelRecord k = kernel(1e6);
     k.counters["inst_warp"] = 1.0454e9; // 1.0454e9 / 1045.4 warp GIPS = 1e6 ns: issue-bound
     k.counters["thread_dfma"] = 1e6;    // 2e6 FLOPs = 2 GFLOP/s; on the L40S 2e6 / 1431.4 = 1397 ns
-    k.counters["sectors_global_ld"] = 1e6;
-    k.counters["l2_sectors_read"] = 1e6;
-    k.counters["dram_sectors_read"] = 1e6;
+    light_memory(k);
     const Projection p = project_one(k, "h100-sxm5", "l40s");
     EXPECT_EQ(p.bound_source, "issue");
     EXPECT_EQ(p.bound_target, "issue");
@@ -60,9 +65,7 @@ TEST(ModelFindings, LoadStoreHeavyKernelH100ToL40sIsLsuBound) {
     k.counters["inst_thread"] = 3.2e10;
     k.counters["thread_class_memory"] = 1.6e10;
     k.counters["thread_class_fp32"] = 1.6e10;
-    k.counters["sectors_global_ld"] = 1e6;
-    k.counters["l2_sectors_read"] = 1e6;
-    k.counters["dram_sectors_read"] = 1e6;
+    light_memory(k);
     const Projection p = project_one(k, "h100-sxm5", "l40s");
     EXPECT_EQ(p.bound_source, "issue");
     EXPECT_EQ(p.bound_target, "issue");
