@@ -37,17 +37,6 @@ json number_map(const std::map<std::string, double>& m) {
     return out;
 }
 
-std::map<std::string, double> number_map_from(const JsonNode& n) {
-    n.expect_object();
-    std::map<std::string, double> out;
-    for (auto it = n.value().begin(); it != n.value().end(); ++it) {
-        if (!it->is_null()) {
-            out[it.key()] = n.at(it.key()).as_num();
-        }
-    }
-    return out;
-}
-
 json null_if_empty(const std::string& s) {
     return s.empty() ? json(nullptr) : json(s);
 }
@@ -188,12 +177,8 @@ Projection projection_from(const JsonNode& n) {
     }
     if (n.has("resource_ns")) {
         const JsonNode r = n.at("resource_ns");
-        if (r.has("source")) {
-            p.resource_ns_source = number_map_from(r.at("source"));
-        }
-        if (r.has("target")) {
-            p.resource_ns_target = number_map_from(r.at("target"));
-        }
+        p.resource_ns_source = r.num_map("source");
+        p.resource_ns_target = r.num_map("target");
     }
     p.speedup_point = n.num("speedup_point");
     p.confidence = n.str("confidence");
@@ -299,15 +284,11 @@ KernelAnalysis analysis_from_json(const JsonNode& n) {
     if (n.has("flops")) {
         a.flops = flops_from(n.at("flops"));
     }
-    if (n.has("mix")) {
-        a.mix = number_map_from(n.at("mix"));
-    }
+    a.mix = n.num_map("mix");
     if (n.has("pipes")) {
         a.pipes = pipes_from(n.at("pipes"));
     }
-    if (n.has("ceilings")) {
-        a.kernel_ceilings = number_map_from(n.at("ceilings"));
-    }
+    a.kernel_ceilings = n.num_map("ceilings");
     if (n.has("projection")) {
         const JsonNode list = n.at("projection");
         list.expect_array();
@@ -340,15 +321,9 @@ CeilingsUsed ceilings_used_from_json(const JsonNode& n) {
     u.name = n.str("name");
     u.source = n.str("source");
     u.warp_gips = n.num("warp_gips");
-    if (n.has("gtxn_per_s")) {
-        u.gtxn_per_s = number_map_from(n.at("gtxn_per_s"));
-    }
-    if (n.has("gflops")) {
-        u.gflops = number_map_from(n.at("gflops"));
-    }
-    if (n.has("pipe_gips")) {
-        u.pipe_gips = number_map_from(n.at("pipe_gips"));
-    }
+    u.gtxn_per_s = n.num_map("gtxn_per_s");
+    u.gflops = n.num_map("gflops");
+    u.pipe_gips = n.num_map("pipe_gips");
     if (n.has("provenance")) {
         const JsonNode prov = n.at("provenance");
         prov.expect_object();

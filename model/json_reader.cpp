@@ -95,6 +95,21 @@ std::optional<double> JsonNode::opt_num(const std::string& key) const {
     return has(key) ? std::optional<double>(at(key).as_num()) : std::nullopt;
 }
 
+std::map<std::string, double> JsonNode::num_map(const std::string& key) const {
+    std::map<std::string, double> out;
+    if (!has(key)) {
+        return out;
+    }
+    const JsonNode object = at(key);
+    object.expect_object();
+    for (auto it = object.value().begin(); it != object.value().end(); ++it) {
+        if (!it->is_null()) {
+            out[it.key()] = object.at(it.key()).as_num();
+        }
+    }
+    return out;
+}
+
 std::uint64_t JsonNode::count(const std::string& key, std::uint64_t fallback) const {
     return has(key) ? at(key).as_count() : fallback;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,6 +38,8 @@ public:
     [[nodiscard]] double num(const std::string& key, double fallback = 0) const;
     [[nodiscard]] std::optional<double> opt_num(const std::string& key) const;
     [[nodiscard]] std::uint64_t count(const std::string& key, std::uint64_t fallback = 0) const;
+    /// An object member of numbers as a map (null members left out); empty when absent or null.
+    [[nodiscard]] std::map<std::string, double> num_map(const std::string& key) const;
     /// An integer member within +-(2^31 - 1) (pid, rank, SM count, passes).
     [[nodiscard]] std::int64_t integer(const std::string& key, std::int64_t fallback = 0) const;
 

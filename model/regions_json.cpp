@@ -34,13 +34,7 @@ json analysis_json(const RegionAnalysis& a) {
 RegionAnalysis analysis_from(const JsonNode& n) {
     n.expect_object();
     RegionAnalysis a;
-    if (n.has("bound_shares")) {
-        const JsonNode b = n.at("bound_shares");
-        b.expect_object();
-        for (auto it = b.value().begin(); it != b.value().end(); ++it) {
-            a.bound_shares[it.key()] = b.num(it.key());
-        }
-    }
+    a.bound_shares = n.num_map("bound_shares");
     a.profiled_launches = n.count("profiled_launches");
     a.profiled_time_ns = n.num("profiled_time_ns");
     a.inst_warp = n.num("inst_warp");

@@ -3,7 +3,10 @@
 // H100 SXM5's derived pipe rates: 132 SMs x 1980 MHz x (4, 2, 2, 1) warp-inst/clk/SM.
 #include <gtest/gtest.h>
 
+#include "model/analysis_json.hpp"
+#include "model/json_reader.hpp"
 #include "model/pipe_ceilings.hpp"
+#include "model/profile_json.hpp"
 
 namespace irf::model {
 namespace {
@@ -67,6 +70,37 @@ TEST(PipeCeilings, AbsentWithAReason) {
     EXPECT_EQ(missing[0], "pipes: needs the kernel's and the peak warp GIPS");
     EXPECT_EQ(missing[1], "pipes: the ceilings have no pipe_gips for the classes in the mix");
     EXPECT_EQ(missing[2], missing[1]);
+}
+
+TEST(PipeCeilings, RoundTripThroughTheAnalysisJson) {
+    std::vector<std::string> missing;
+    KernelAnalysis a;
+    a.pipes = pipe_ceilings({{"ldst", 0.5}, {"fp32", 0.5}}, 200.0, k_peak, k_h100_pipes, missing);
+    const nlohmann::json j = analysis_to_json(a);
+    EXPECT_EQ(j.at("pipes").at("binding"), "lsu");
+    EXPECT_DOUBLE_EQ(j.at("pipes").at("by_pipe").at("lsu").at("gips").get<double>(), 100.0);
+    const KernelAnalysis back = analysis_from_json(JsonNode(j, "analysis"));
+    ASSERT_TRUE(back.pipes.has_value());
+    EXPECT_EQ(back.pipes->binding, "lsu");
+    EXPECT_DOUBLE_EQ(back.pipes->ceiling_gips, 522.72);
+    EXPECT_DOUBLE_EQ(back.pipes->by_pipe.at("fp32").pct, a.pipes->by_pipe.at("fp32").pct);
+    // No mix: pipes is null and reads back absent.
+    EXPECT_TRUE(analysis_to_json(KernelAnalysis{}).at("pipes").is_null());
+}
+
+TEST(PipeCeilings, NumberMapsSkipNullsAndNameAWrongMember) {
+    const nlohmann::json j = {{"pipe_gips", {{"fp64", 522.7}, {"lsu", nullptr}}},
+                              {"bad", {{"fp32", "fast"}}}};
+    const JsonNode n(j, "ceilings_used");
+    EXPECT_EQ(n.num_map("pipe_gips"), (std::map<std::string, double>{{"fp64", 522.7}}));
+    EXPECT_TRUE(n.num_map("absent").empty());
+    try {
+        (void)n.num_map("bad");
+        ADD_FAILURE() << "a string member was read as a number";
+    } catch (const FormatError& e) {
+        EXPECT_NE(std::string(e.what()).find("ceilings_used.bad.fp32"), std::string::npos)
+            << e.what();
+    }
 }
 
 } // namespace
