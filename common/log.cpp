@@ -4,7 +4,6 @@
 
 #include <atomic>
 #include <mutex>
-#include <unordered_map>
 #include <vector>
 
 #include <unistd.h>
@@ -20,12 +19,11 @@ std::atomic<int> s_level{static_cast<int>(LogLevel::warn)};
 /// Warnings and errors written so far (escaped line -> times it came), in the order first seen.
 /// Bounded, so a stream of distinct messages cannot grow it without end: beyond the bound they
 /// are written every time.
+constexpr std::size_t k_max_folded = 1024;
 struct Repeats {
     std::mutex mutex;
-    std::unordered_map<std::string, std::size_t> index;
-    std::vector<std::pair<std::string, std::size_t>> lines;
+    RepeatCounter lines{k_max_folded};
 };
-constexpr std::size_t k_max_folded = 1024;
 
 Repeats& repeats() {
     static Repeats* r = new Repeats; // never destroyed: log lines may come after static teardown
@@ -41,15 +39,7 @@ bool seen_before(const std::string& line) {
     if (!lock.owns_lock()) {
         return false;
     }
-    if (const auto it = r.index.find(line); it != r.index.end()) {
-        ++r.lines[it->second].second;
-        return true;
-    }
-    if (r.lines.size() < k_max_folded) {
-        r.index.emplace(line, r.lines.size());
-        r.lines.emplace_back(line, 1);
-    }
-    return false;
+    return r.lines.add(line);
 }
 
 void write_line(const std::string& line) noexcept {
@@ -107,8 +97,7 @@ void log_repeats() noexcept {
             if (!lock.owns_lock()) {
                 return;
             }
-            lines.swap(r.lines);
-            r.index.clear();
+            lines = r.lines.take();
         }
         for (const auto& [line, times] : lines) {
             if (times > 1) {

@@ -90,8 +90,7 @@ std::vector<model::KernelRegion> kernel_regions(const KernelStats& k) {
     std::vector<model::KernelRegion> out;
     for (const auto& [path, region] : k.regions) {
         if (path != nvtx::k_root) {
-            out.push_back({nvtx::path_name(path), region.launches,
-                           region_time_ns(k, region),
+            out.push_back({nvtx::path_name(path), region.launches, region_time_ns(k, region),
                            k.profiled > 0 ? region.profiled : region.cold_profiled});
         }
     }

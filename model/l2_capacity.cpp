@@ -50,8 +50,8 @@ std::optional<L2Fit> l2_fit(const LevelBytes& bytes, std::uint64_t launches,
                               : f.dram_source_bytes;
     // A streaming kernel (no reuse in L2) moves the same DRAM bytes whatever the L2 holds: a
     // re-estimate within 1% of the measured traffic changes nothing and costs no confidence.
-    f.re_estimated = std::abs(f.dram_target_bytes - f.dram_source_bytes) >
-                     s_unchanged * f.dram_source_bytes;
+    f.re_estimated =
+        std::abs(f.dram_target_bytes - f.dram_source_bytes) > s_unchanged * f.dram_source_bytes;
     if (!f.re_estimated) {
         f.dram_target_bytes = f.dram_source_bytes;
     }

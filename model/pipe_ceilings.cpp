@@ -8,8 +8,11 @@
 namespace irf::model {
 
 const std::map<std::string, std::string>& pipe_of_class() {
-    static const std::map<std::string, std::string> pipes = {
-        {"integer", "int32"}, {"fp32", "fp32"}, {"fp64", "fp64"}, {"fp16", "fp16"}, {"ldst", "lsu"}};
+    static const std::map<std::string, std::string> pipes = {{"integer", "int32"},
+                                                             {"fp32", "fp32"},
+                                                             {"fp64", "fp64"},
+                                                             {"fp16", "fp16"},
+                                                             {"ldst", "lsu"}};
     return pipes;
 }
 

@@ -108,12 +108,12 @@ void apply_l2_fit(const KernelRecord& k, const LevelBytes& bytes, const config::
     if (f.fits_source == f.fits_target) {
         return;
     }
-    const std::string fits =
-        "L2: working set ~" + megabytes(f.working_set_bytes) + " per launch (L2 traffic " +
-        megabytes(f.l2_traffic_bytes) + ", DRAM " + megabytes(f.dram_source_bytes) +
-        ") fits the L2 of the " + (f.fits_source ? "source" : "target") + " only (" +
-        megabytes(static_cast<double>(s.gpu.l2_bytes)) + " source, " +
-        megabytes(static_cast<double>(t.gpu.l2_bytes)) + " target): ";
+    const std::string fits = "L2: working set ~" + megabytes(f.working_set_bytes) +
+                             " per launch (L2 traffic " + megabytes(f.l2_traffic_bytes) +
+                             ", DRAM " + megabytes(f.dram_source_bytes) + ") fits the L2 of the " +
+                             (f.fits_source ? "source" : "target") + " only (" +
+                             megabytes(static_cast<double>(s.gpu.l2_bytes)) + " source, " +
+                             megabytes(static_cast<double>(t.gpu.l2_bytes)) + " target): ";
     if (!f.re_estimated) {
         p.notes.push_back(fits + "no reuse in L2, so the same DRAM traffic on the target");
         return;

@@ -302,10 +302,9 @@ std::string text_summary(const Profile& p, const SummaryView& view) {
                                                            : "time";
     out << "\nTop " << shown << " of " << order.size() << " kernels by " << by << " (total "
         << format_time(total) << ")\n";
-    std::string header =
-        format("%3s  %-40s %9s %6s %8s %9s %9s %9s %-6s %7s %-12s %8s %7s %-9s", "#", "kernel",
-               "total", "time%", "launches", "mean", "min", "max", "bound", "roof%", "global",
-               "shared", "active%", "pipe");
+    std::string header = format("%3s  %-40s %9s %6s %8s %9s %9s %9s %-6s %7s %-12s %8s %7s %-9s",
+                                "#", "kernel", "total", "time%", "launches", "mean", "min", "max",
+                                "bound", "roof%", "global", "shared", "active%", "pipe");
     // A merged job (irf-report merge) has per-rank statistics: how unevenly the ranks ran it.
     const bool job = std::any_of(order.begin(), order.end(),
                                  [](const KernelRecord* k) { return k->ranks.has_value(); });

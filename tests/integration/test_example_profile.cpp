@@ -69,8 +69,7 @@ TEST_F(ExampleProfile, IntegerKernelFillsItsInt32Pipe) {
     // instructions in 3600 ns = 224.14 warp GIPS, so int32 runs 224.14 x 390/394 = 221.87 warp
     // GIPS = 42.4% of the H100's 522.7; alone it allows 522.7 x 394/390 = 528.06 warp GIPS.
     EXPECT_EQ(pipes["binding"], "int32");
-    EXPECT_NEAR(pipes["by_pipe"]["int32"]["gips"].get<double>(), 806912.0 * 390 / 394 / 3600,
-                1e-9);
+    EXPECT_NEAR(pipes["by_pipe"]["int32"]["gips"].get<double>(), 806912.0 * 390 / 394 / 3600, 1e-9);
     EXPECT_NEAR(pipes["by_pipe"]["int32"]["pct"].get<double>(), 42.446, 1e-3);
     EXPECT_NEAR(pipes["ceiling_gips"].get<double>(), 522.7 * 394 / 390, 1e-9);
     // fma_chain: 256 of 266 are FFMA, and fp32 alone allows 1045.4 x 266/256 > the schedulers.

@@ -32,7 +32,9 @@ std::string verdict_cells(const model::KernelRecord& k, const std::vector<std::s
         << (irm ? format_number(a->irm->roofline_pct) + "%" +
                       (a->irm->above_roofline() ? " (>100%!)" : "")
                 : "-")
-        << " | " << (a && a->walls.global ? markdown_cell(model::global_label(*a->walls.global)) : "-") << " | "
+        << " | "
+        << (a && a->walls.global ? markdown_cell(model::global_label(*a->walls.global)) : "-")
+        << " | "
         << (a && a->walls.shared ? format_number(a->walls.shared->conflict_ways, 2) + "-way" : "-")
         << " | " << (a && a->predication ? format_number(100.0 * *a->predication) + "%" : "-")
         << " | " << (a && a->pipes ? model::busiest_pipe_label(*a->pipes) : "-");

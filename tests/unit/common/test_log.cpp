@@ -79,5 +79,20 @@ TEST(Log, RepeatsAreCountedInOrderFirstSeen) {
     EXPECT_EQ(common::repeat_suffix(1), "");
 }
 
+TEST(Log, RepeatCounterKeepsAtMostItsCapacityAndEmptiesOnTake) {
+    common::RepeatCounter counter(2);
+    EXPECT_FALSE(counter.add("a"));
+    EXPECT_FALSE(counter.add("b"));
+    EXPECT_FALSE(counter.add("c")); // beyond the capacity: not counted, so never "seen"
+    EXPECT_FALSE(counter.add("c"));
+    EXPECT_TRUE(counter.add("a"));
+    const auto counted = counter.take();
+    ASSERT_EQ(counted.size(), 2u);
+    EXPECT_EQ(counted[0], (std::pair<std::string, std::size_t>{"a", 2}));
+    EXPECT_EQ(counted[1], (std::pair<std::string, std::size_t>{"b", 1}));
+    EXPECT_TRUE(counter.take().empty());
+    EXPECT_FALSE(counter.add("a")); // a fresh start after take
+}
+
 } // namespace
 } // namespace irf::test

@@ -38,8 +38,8 @@ TEST(PipeCeilings, Fp64HeavyKernelIsBoundByTheFp64Pipe) {
 
 TEST(PipeCeilings, LoadStoreHeavyKernelIsBoundByTheLsuPipe) {
     std::vector<std::string> missing;
-    const auto p = pipe_ceilings({{"ldst", 0.5}, {"fp32", 0.5}}, 200.0, k_peak, k_h100_pipes,
-                                 missing);
+    const auto p =
+        pipe_ceilings({{"ldst", 0.5}, {"fp32", 0.5}}, 200.0, k_peak, k_h100_pipes, missing);
     ASSERT_TRUE(p.has_value());
     // lsu: 261.36 / 0.5 = 522.72 < fp32's 1045.44 / 0.5 = 2090.88 and the peak 1045.44.
     EXPECT_EQ(p->binding, "lsu");
