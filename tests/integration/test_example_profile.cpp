@@ -86,4 +86,20 @@ TEST_F(ExampleProfile, MarkdownSummaryShowsAccessWidthAndBusiestPipe) {
     EXPECT_NE(r.out.find("| int32 42% |"), std::string::npos) << r.out;
 }
 
+TEST_F(ExampleProfile, CsvHasThePipeColumns) {
+    const auto r = irf::test::run_process(
+        {IRF_REPORT_BIN, "csv", irf::test::data_path("examples/demo-profile.json")});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string header = r.out.substr(0, r.out.find('\n'));
+    EXPECT_NE(header.find(",pipe_ceiling_gips,pipe_binding,pipe_int32_pct,pipe_fp32_pct,"
+                          "pipe_fp64_pct,pipe_fp16_pct,pipe_lsu_pct"),
+              std::string::npos)
+        << header;
+    // int_hash: set by int32 at 528.06 warp GIPS (522.7 x 394/390), int32 at 42.45%.
+    const auto row = r.out.find("int_hash(unsigned int*)");
+    ASSERT_NE(row, std::string::npos) << r.out;
+    const std::string line = r.out.substr(row, r.out.find('\n', row) - row);
+    EXPECT_NE(line.find(",528.0610256,int32,42.44627256,,,,"), std::string::npos) << line;
+}
+
 } // namespace

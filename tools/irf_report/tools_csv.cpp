@@ -44,6 +44,15 @@ template <typename F> Cell flops(F f) {
     return analysed([f](const model::KernelAnalysis& a) { return a.flops ? f(*a.flops) : ""; });
 }
 
+// A pipe's share of its peak, "" when the pipe is not in the kernel's mix.
+std::string pipe_pct(const model::KernelAnalysis& a, const std::string& pipe) {
+    if (!a.pipes) {
+        return "";
+    }
+    const auto it = a.pipes->by_pipe.find(pipe);
+    return it == a.pipes->by_pipe.end() ? "" : num(it->second.pct);
+}
+
 std::vector<std::pair<std::string, Cell>> base_columns() {
     using A = model::KernelAnalysis;
     using I = model::IrmResult;
@@ -95,6 +104,18 @@ std::vector<std::pair<std::string, Cell>> base_columns() {
                            const auto it = a.mix.find(key);
                            return it == a.mix.end() ? std::string() : num(it->second);
                        }));
+    }
+    // Pipe sub-ceilings (docs/model.md): the mix's issue ceiling, the pipe that sets it, and
+    // each pipe's share of its peak.
+    c.emplace_back("pipe_ceiling_gips", analysed([](const A& a) {
+                       return a.pipes ? num(a.pipes->ceiling_gips) : std::string();
+                   }));
+    c.emplace_back("pipe_binding",
+                   analysed([](const A& a) { return a.pipes ? a.pipes->binding : std::string(); }));
+    for (const char* pipe : {"int32", "fp32", "fp64", "fp16", "lsu"}) {
+        const std::string key = pipe;
+        c.emplace_back("pipe_" + key + "_pct",
+                       analysed([key](const A& a) { return pipe_pct(a, key); }));
     }
     return c;
 }
