@@ -22,7 +22,12 @@ public:
     /// Counts `text`; true when it was counted before.
     bool add(const std::string& text);
 
-    /// Each counted text with its number of occurrences, in first-seen order; empties the counter.
+    /// Each counted text with its number of occurrences, in first-seen order.
+    [[nodiscard]] const std::vector<std::pair<std::string, std::size_t>>& counts() const {
+        return m_counts;
+    }
+
+    /// counts(), and empties the counter.
     [[nodiscard]] std::vector<std::pair<std::string, std::size_t>> take();
 
 private:

@@ -9,6 +9,7 @@
 
 #include "config/ceilings_yaml.hpp"
 #include "config/sm_limits.hpp"
+#include "config/text_list.hpp"
 
 namespace irf::config::rules {
 
@@ -82,11 +83,7 @@ bool contains(const std::vector<std::string>& list, const std::string& name) {
 }
 
 std::string join(const std::vector<std::string>& names) {
-    std::string out;
-    for (const auto& n : names) {
-        out += (out.empty() ? "" : ", ") + n;
-    }
-    return out;
+    return config::join(names, ", ");
 }
 
 bool parse_provenance(const std::string& text, Provenance& out) {

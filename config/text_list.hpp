@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Splitting the comma and colon lists of IRF_* values, IRF_CEILINGS paths and CLI options.
+// Splitting (and joining) the comma and colon lists of IRF_* values, IRF_CEILINGS paths and CLI
+// options.
 #pragma once
 
 #include <algorithm>
@@ -18,6 +19,15 @@ inline std::vector<std::string> split(const std::string& s, char sep) {
         start = end + 1;
     }
     return parts;
+}
+
+/// The inverse of split: `parts` with `sep` between them ({} -> "", {"", "b"} -> ",b").
+inline std::string join(const std::vector<std::string>& parts, const std::string& sep) {
+    std::string out;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        out += (i == 0 ? "" : sep) + parts[i];
+    }
+    return out;
 }
 
 } // namespace irf::config

@@ -246,14 +246,7 @@ void Collector::on_warning(const std::string& message) noexcept {
         {
             // A repeated warning is kept once with its count (the profile says "(xN)").
             const std::lock_guard<std::mutex> lock(m_agg_mutex);
-            const auto same =
-                std::find_if(m_warnings.begin(), m_warnings.end(),
-                             [&message](const auto& w) { return w.first == message; });
-            if (same != m_warnings.end()) {
-                ++same->second;
-            } else {
-                m_warnings.emplace_back(message, 1);
-            }
+            static_cast<void>(m_warnings.add(message));
         }
         // The log writes the first and counts the repeats (common/log.hpp).
         common::log_line(config::LogLevel::warn, message);

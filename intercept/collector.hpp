@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/repeats.hpp"
 #include "config/env.hpp"
 #include "intercept/backend.hpp"
 #include "intercept/call_site.hpp"
@@ -159,8 +160,8 @@ private:
     std::unordered_map<std::uint64_t, Pending> m_pending;
     std::unordered_map<std::uint64_t, DurationRecord> m_early_durations;
     std::unordered_map<std::uint64_t, CounterSample> m_early_samples;
-    std::vector<std::pair<std::string, std::uint64_t>> m_warnings; ///< text, times it came
-    std::map<std::string, std::uint64_t> m_discarded;              ///< reason -> samples
+    common::RepeatCounter m_warnings;                 ///< each text once, with times it came
+    std::map<std::string, std::uint64_t> m_discarded; ///< reason -> samples
     CollectorStats m_stats;
     bool m_final_drain_done = false; ///< drained once after stop_recording
 };

@@ -107,7 +107,7 @@ model::KernelRecord to_record(const KernelStats& k, Symbolizer& symbolizer, int 
     const double total = kernel_total_ns(k);
     if (k.warm.count == 0 && k.cold.count == 0 && k.replayed.count > 0) {
         // Every timed launch ran under kernel replay: better than nothing, but flagged.
-        r.time_ns = to_time_stats(k.replayed, k.replayed.total);
+        r.time_ns = to_time_stats(k.replayed, total); // total = the replay passes here
         r.notes.push_back("timed only under kernel replay (profiled launches): durations include "
                           "replay overhead");
     } else if (k.warm.count > 0) {
@@ -316,7 +316,7 @@ void Collector::fill_profile(model::Profile& profile) {
     profile.coverage.discarded_samples = m_discarded;
     profile.coverage.invalid_durations = s.invalid_durations;
     profile.kernels = std::move(kernels);
-    for (const auto& [text, times] : m_warnings) {
+    for (const auto& [text, times] : m_warnings.counts()) {
         profile.warnings.push_back(text + common::repeat_suffix(times));
     }
     if (s.dropped > 0) {

@@ -264,8 +264,8 @@ std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a
     LevelBytes bytes_t = *bytes;
     apply_l2_fit(k, *bytes, s, t, p, counters_t, bytes_t);
     const double predication = a.predication.value_or(1.0);
-    ResourceTimes rs = resource_times(k.counters, s, predication);
-    ResourceTimes rt = resource_times(counters_t, t, predication);
+    ResourceTimes rs = resource_times(k.counters, s, predication, a.mix);
+    ResourceTimes rt = resource_times(counters_t, t, predication, a.mix);
     apply_waves(k, s, t, p, rs, rt);
     const auto c_s = compute_time(rs);
     const auto c_t = compute_time(rt);

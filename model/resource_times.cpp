@@ -7,7 +7,6 @@
 
 #include "model/counters.hpp"
 #include "model/flop_roofline.hpp"
-#include "model/instruction_mix.hpp"
 #include "model/instruction_roofline.hpp"
 #include "model/kernel_ceilings.hpp"
 #include "model/pipe_ceilings.hpp"
@@ -91,15 +90,12 @@ std::optional<double> flop_time_ns(const Counters& counters, const config::Ceili
 }
 
 ResourceTimes resource_times(const Counters& counters, const config::Ceilings& ceilings,
-                             double predication) {
+                             double predication, const std::map<std::string, double>& mix) {
     ResourceTimes t;
     const auto inst = counter(counters, "inst_warp");
     // With the instruction mix, the busiest pipe may cap the issue rate below the schedulers'
-    // (docs/model.md, "Pipe sub-ceilings"); a missing mix is reported by the analysis itself.
-    std::vector<std::string> no_mix_reason;
-    const double gips = mix_issue_ceiling(instruction_mix(counters, no_mix_reason),
-                                          warp_gips_of(ceilings), pipe_peaks(ceilings))
-                            .first;
+    // (docs/model.md, "Pipe sub-ceilings").
+    const double gips = mix_issue_ceiling(mix, warp_gips_of(ceilings), pipe_peaks(ceilings)).first;
     t.ns["issue"] = inst && gips > 0 ? std::optional<double>(*inst / gips) : std::nullopt;
     t.ns["flops"] = flop_time_ns(counters, ceilings, predication, t.flops_ns, t.unknown);
     t.ns["l1"] = level_time(l1_transactions(counters), ceilings.l1_gbs);

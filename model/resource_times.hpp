@@ -40,11 +40,13 @@ flop_time_ns(const Counters& counters, const config::Ceilings& ceilings, double 
              std::map<std::string, double>& terms, std::vector<std::string>& unknown);
 
 /// All resource times of a kernel on a GPU: issue = inst_warp / peak warp GIPS (instruction-
-/// roofline Eq. 2), or over the mix's issue ceiling when the mix is known (mix_issue_ceiling),
-/// flops = flop_time_ns, and each memory level = its 32-byte transactions x 32 / the level's GB/s
-/// (the same transactions as the Instruction Roofline's intensities).
+/// roofline Eq. 2), or over the issue ceiling of `mix` when it is known (mix_issue_ceiling; the
+/// analysis's instruction_mix, empty without one), flops = flop_time_ns, and each memory level =
+/// its 32-byte transactions x 32 / the level's GB/s (the same transactions as the Instruction
+/// Roofline's intensities).
 [[nodiscard]] ResourceTimes resource_times(const Counters& counters,
-                                           const config::Ceilings& ceilings, double predication);
+                                           const config::Ceilings& ceilings, double predication,
+                                           const std::map<std::string, double>& mix = {});
 
 /// The resource with the longest time, or "" when an unknown resource could be longer.
 [[nodiscard]] std::string binding_resource(const ResourceTimes& times);

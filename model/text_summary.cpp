@@ -59,10 +59,11 @@ std::vector<std::string> target_names(const Profile& p) {
     return names;
 }
 
-// Rank imbalance of a merged job's kernel (max / mean time over the ranks), "-" without.
-std::string imbalance_cell(const KernelRecord& k) {
-    return k.ranks && k.ranks->imbalance ? format(" %5.2f", *k.ranks->imbalance)
-                                         : format(" %5s", "-");
+// Rank imbalance of a merged job's kernel or region (max / mean time over the ranks) in a
+// column `width` wide, "-" without.
+std::string imbalance_cell(const std::optional<RankStats>& ranks, int width) {
+    return ranks && ranks->imbalance ? format(" %*.2f", width, *ranks->imbalance)
+                                     : format(" %*s", width, "-");
 }
 
 std::string row(const KernelRecord& k, const std::string& label, std::size_t rank, double total_ns,
@@ -90,7 +91,7 @@ std::string row(const KernelRecord& k, const std::string& label, std::size_t ran
     // Predication as the share of threads active per warp instruction (100% = none predicated).
     line += a && a->predication ? format(" %6.1f%%", 100.0 * *a->predication) : format(" %7s", "-");
     line += format(" %-9s", a && a->pipes ? busiest_pipe_label(*a->pipes).c_str() : "-");
-    line += job ? imbalance_cell(k) : "";
+    line += job ? imbalance_cell(k.ranks, 5) : "";
     for (const std::string& t : targets) {
         std::string cell = "-";
         for (const Projection& p : a ? a->projection : std::vector<Projection>{}) {
@@ -246,10 +247,7 @@ std::string regions_section(const Profile& p, std::size_t top, double total) {
             path = "..." + path.substr(path.size() - (s_name_width - 3));
         }
         const bool gips = r.analysis && r.analysis->gips_warp;
-        const std::string imbalance = !job ? ""
-                                      : r.ranks && r.ranks->imbalance
-                                          ? format(" %6.2f", *r.ranks->imbalance)
-                                          : "      -";
+        const std::string imbalance = job ? imbalance_cell(r.ranks, 6) : "";
         out += format("%3zu  %-40s %10s %6.1f %9llu %7llu %9s%s  %s\n", i + 1, path.c_str(),
                       format_time(r.time_ns).c_str(), total > 0 ? 100.0 * r.time_ns / total : 0.0,
                       static_cast<unsigned long long>(r.launches),

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "model/counters.hpp"
+#include "model/predication.hpp"
 
 namespace irf::model {
 
@@ -33,12 +34,10 @@ struct Requested {
 
 // Threads active per warp instruction, as a share of 32: a half-predicated kernel requests half
 // the bytes of its full-warp instructions. The ld/st are assumed predicated like the kernel
-// (docs/model.md, Walls); 1 when inst_thread or inst_warp is absent.
+// (docs/model.md, Walls); 1 when the predication is unknown (its own verdict says why).
 double active_share(const Counters& counters) {
-    const auto thread = counter(counters, "inst_thread");
-    const auto warp = counter(counters, "inst_warp");
-    const auto share = thread && warp ? safe_ratio(*thread, k_warp * *warp) : std::nullopt;
-    return share && *share > 0 && *share <= 1 ? *share : 1.0;
+    std::vector<std::string> said_by_the_predication_verdict;
+    return predication(counters, said_by_the_predication_verdict).value_or(1.0);
 }
 
 Requested requested(const Counters& counters, double inst, std::optional<double> bytes,

@@ -23,14 +23,6 @@ std::string exe_dir() {
     return ec ? std::string() : exe.parent_path().string();
 }
 
-std::string join(const std::vector<std::string>& items) {
-    std::string out;
-    for (const std::string& item : items) {
-        out += (out.empty() ? "" : ",") + item;
-    }
-    return out;
-}
-
 /// The source ceilings (config::choose_ceilings, as libirf at exit); notes go to stderr.
 config::Ceilings source_ceilings(const std::string& requested, const model::Profile& p,
                                  const std::string& input, const std::string& tool,
@@ -134,11 +126,11 @@ void reanalyze(model::Profile& profile, const AnalysisOptions& o, const std::str
         const config::Ceilings source = source_ceilings(o.ceilings, profile, input, tool, dirs);
         const std::vector<config::Ceilings> targets =
             o.targets.empty() ? recorded_targets(profile, tool, dirs)
-                              : config::resolve_targets(join(o.targets), dirs);
+                              : config::resolve_targets(config::join(o.targets, ","), dirs);
         model::analyze(profile, source, targets);
         if (!o.targets.empty()) {
             // The targets now in effect, so a later re-analysis finds their files again.
-            profile.config["IRF_TARGETS"] = join(o.targets);
+            profile.config["IRF_TARGETS"] = config::join(o.targets, ",");
         }
     } catch (const config::CeilingsError& e) {
         throw InputError(e.what());

@@ -275,5 +275,13 @@ TEST(TextList, SplitKeepsEmptyParts) {
     EXPECT_EQ(split("/x:/y", ':'), (V{"/x", "/y"}));
 }
 
+TEST(TextList, JoinIsTheInverseOfSplit) {
+    for (const std::string text : {"pipe_mix,tensor_types", "", "a,,b,", ",b"}) {
+        EXPECT_EQ(join(split(text, ','), ","), text);
+    }
+    EXPECT_EQ(join({}, ", "), "");
+    EXPECT_EQ(join({"h100-sxm5", "l40s"}, ", "), "h100-sxm5, l40s");
+}
+
 } // namespace
 } // namespace irf::config
