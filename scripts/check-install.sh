@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Installs a build tree into a temporary prefix and checks the installed layout works on its own:
-# lib/libirf.so, bin/{irf,irf-report,irf-calibrate,irf-plot}, share/irf/gpus/*.yaml, and the
+# lib/libirf.so, bin/{irf,irf-report,irf-calibrate,irf-plot,irf-demo}, share/irf/gpus/*.yaml, and the
 # Python module `irf` (irf.load) in share/irf/irf_plot.
 set -euo pipefail
 build=${1:?usage: check-install.sh BUILD_DIR}
@@ -9,7 +9,7 @@ prefix=$(mktemp -d "${TMPDIR:-/tmp}/irf-install-XXXXXX")
 trap 'rm -rf "$prefix"' EXIT
 cmake --install "$build" --prefix "$prefix" >/dev/null
 missing=0
-for f in lib/libirf.so bin/irf bin/irf-report bin/irf-calibrate bin/irf-plot; do
+for f in lib/libirf.so bin/irf bin/irf-report bin/irf-calibrate bin/irf-plot bin/irf-demo; do
     [[ -e "$prefix/$f" ]] || { echo "missing after install: $f"; missing=1; }
 done
 ls "$prefix"/share/irf/gpus/*.yaml >/dev/null 2>&1 || { echo "missing: share/irf/gpus/*.yaml"; missing=1; }

@@ -160,18 +160,46 @@ def arrow_findings():
     return findings
 
 
-def length_findings(limit=400):
-    """Source files (C++, CUDA, Python, shell) over `limit` lines, build trees left out."""
-    findings = []
+CUDA_HEADER = re.compile(r'#\s*include\s*[<"]((cuda|cupti|nvperf|nvtx|nvToolsExt)[^>"]*)[>"]')
+CUDA_FOLDERS = ("intercept/cupti/", "calibrate/", "tests/")
+
+
+def repository_sources(extensions):
+    """Relative paths of the repository's files ending in `extensions`, build trees left out."""
     for base, dirs, files in os.walk(ROOT):
         dirs[:] = [d for d in dirs if d not in ("build", ".git") and not d.startswith("build-")]
         for name in sorted(files):
-            if name.endswith(EXTENSIONS + (".py", ".sh")):
-                path = os.path.join(base, name)
-                with open(path, encoding="utf-8", errors="replace") as f:
-                    lines = sum(1 for _ in f)
-                if lines > limit:
-                    findings.append(f"{os.path.relpath(path, ROOT)}: {lines} lines (> {limit})")
+            if name.endswith(extensions):
+                yield os.path.relpath(os.path.join(base, name), ROOT)
+
+
+def cuda_findings(path, code):
+    """CUDA or CUPTI outside the folders that may use it (docs/architecture.md): libirf's only
+    CUDA client is intercept/cupti/; calibrate/ and the tests' apps and fakes are programs."""
+    if path.startswith(CUDA_FOLDERS):
+        return []
+    if path.endswith((".cu", ".cuh")):
+        return [f"{path}: CUDA source outside {', '.join(CUDA_FOLDERS)}"]
+    return [f"{path}:{line_of(code, m.start())}: includes {m.group(1)} outside "
+            f"{', '.join(CUDA_FOLDERS)}" for m in CUDA_HEADER.finditer(code)]
+
+
+def cuda_placement_findings():
+    findings = []
+    for path in repository_sources(EXTENSIONS):
+        with open(os.path.join(ROOT, path), encoding="utf-8", errors="replace") as f:
+            findings += cuda_findings(path, strip_comments(f.read()))
+    return findings
+
+
+def length_findings(limit=400):
+    """Source files (C++, CUDA, Python, shell) over `limit` lines, build trees left out."""
+    findings = []
+    for path in repository_sources(EXTENSIONS + (".py", ".sh")):
+        with open(os.path.join(ROOT, path), encoding="utf-8", errors="replace") as f:
+            lines = sum(1 for _ in f)
+        if lines > limit:
+            findings.append(f"{path}: {lines} lines (> {limit})")
     return findings
 
 
@@ -186,6 +214,10 @@ def self_test():
     wrapped = ('void say(const char* fmt, ...) __attribute__((format(printf, 1, 2)));\n'
                'void g() { say(msg); say("%d", 1); }\n')
     assert len(format_findings("t.cpp", wrapped)[0]) == 1, "a wrapper's caller is not checked"
+    assert len(cuda_findings("tools/x.cpp", "#include <cuda_runtime.h>\n")) == 1, \
+        "a CUDA header outside its folders is missed"
+    assert len(cuda_findings("tools/demo.cu", "")) == 1, "a .cu file outside its folders is missed"
+    assert not cuda_findings("calibrate/k.cu", "#include <cuda.h>\n"), "calibrate/ may use CUDA"
     print("check-sources: self-test ok")
 
 
@@ -202,7 +234,7 @@ def main():
         more, n = format_findings(path, code)
         findings += more
         calls += n
-    findings += arrow_findings() + length_findings()
+    findings += arrow_findings() + length_findings() + cuda_placement_findings()
     for line in findings:
         print(f"check-sources: {line}", file=sys.stderr)
     print(f"check-sources: {len(sources)} files, {calls} printf-style calls checked")

@@ -108,8 +108,9 @@ step() { # step NAME LOG CMD...: runs CMD with its output in LOG, records ok/FAI
 
 # --- where things are -----------------------------------------------------------------------
 libirf=$(find "$build" -name libirf.so -type f 2>/dev/null | head -n 1)
-apps=$build/tests/gpu
-demo=$(find "$build" -name irf-demo -type f -perm -u+x 2>/dev/null | head -n 1)
+apps=$build/tests/gpu/apps # irf-demo and the known-answer and hazard apps
+demo=$apps/irf-demo
+[ -x "$demo" ] || demo=""
 ncu=$(command -v ncu || find /usr/local/cuda/bin /opt/nvidia/nsight-compute \
     /usr/local/cuda/nsight-compute-* -name ncu -type f 2>/dev/null | head -n 1)
 metrics=$(grep -v '^#' "$src/tests/gpu/ncu_metrics_gh100.txt" | awk 'NF==2{print $2}' |
@@ -160,7 +161,7 @@ PY
 )
 while read -r id case_env app args; do
     [ -n "$id" ] || continue
-    if [ "$app" = irf-demo ]; then bin=$demo; else bin=$apps/$app; fi
+    bin=$apps/$app
     # shellcheck disable=SC2086 # args and the case's env (IRF_METRICS=...) are word lists
     step "irf $id" "$out/logs/$id.irf.log" env ${case_env//,/ } CUDA_INJECTION64_PATH="$libirf" \
         IRF_OUTPUT="$out/irf/$id" IRF_SUMMARY=file IRF_LOG=info "$bin" $args
@@ -183,7 +184,7 @@ fi
 
 # --- SASS of each app (to explain a count that differs from expected.json) ------------------------
 if command -v cuobjdump >/dev/null; then
-    for bin in "$apps"/irf-ka-* $demo; do
+    for bin in "$apps"/irf-ka-* "$apps"/irf-demo; do
         [ -x "$bin" ] && cuobjdump -sass "$bin" >"$out/sass/$(basename "$bin").sass" 2>&1
     done
 fi

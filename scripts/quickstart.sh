@@ -40,7 +40,7 @@ if [[ -z "$gpu_reason" ]]; then
         irf-demo
     echo "[irf] profiling irf-demo under libirf.so (outputs in $out)" >&2
     build/quickstart/tools/irf run --output "$out/demo-%p" --summary both -- \
-        build/quickstart/tools/demo/irf-demo
+        build/quickstart/tests/gpu/apps/irf-demo
     profile=$(ls -t "$out"/demo-*.json | head -n 1)
     plot=build/quickstart/tools/irf-plot
 else

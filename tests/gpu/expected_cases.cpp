@@ -90,9 +90,6 @@ std::vector<std::string> expected_apps() {
 }
 
 std::string app_path(const std::string& app) {
-    if (app == "irf-demo") {
-        return setting("IRF_DEMO_BIN", IRF_DEMO_BIN);
-    }
     return setting("IRF_GPU_APPS_DIR", IRF_GPU_APPS_DIR) + "/" + app;
 }
 

@@ -52,7 +52,7 @@ void PrintTo(const ExpectedCase& c, std::ostream* os);
 /// The distinct app names of expected_cases(), in first-seen order.
 [[nodiscard]] std::vector<std::string> expected_apps();
 
-/// Path of an app binary: irf-demo is IRF_DEMO_BIN, the others are in IRF_GPU_APPS_DIR.
+/// Path of an app binary (irf-demo and the irf-ka-* apps alike) in IRF_GPU_APPS_DIR.
 [[nodiscard]] std::string app_path(const std::string& app);
 
 /// libirf.so to inject (IRF_LIBIRF_PATH, else the compiled-in path; "" when none was built).

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-# Writes tests/gpu/expected.json: the known answers of the apps in tests/gpu/apps and tools/demo.
+# Writes tests/gpu/expected.json: the known answers of the apps in tests/gpu/apps (irf-demo: demo.cu).
 # The arithmetic lives here, next to each kernel's description, so every number is derived
 # rather than typed; run it after changing an app's sizes and commit both files.
 # usage: expected_gen.py [--out PATH]   (default: expected.json beside this script)
@@ -11,7 +11,7 @@ import sys
 SECTOR = 32
 WARP = 32
 TIGHT = 0.01  # instruction and sector counts: within 1% (issue 7)
-# Every app launches each kernel this often (k_launches in apps/ka_common.cuh and tools/demo).
+# Every app launches each kernel this often (k_launches in apps/ka_common.cuh, which demo.cu uses too).
 LAUNCHES = 3
 # Warp instructions a warp may spend beyond the counted ones (index and address arithmetic,
 # loop control, EXIT): a bound from the sources, until the SASS is read on a device (this

@@ -6,23 +6,23 @@
 // padded tiled transpose (unit stride, no bank conflicts), a STREAM triad (HBM-bound), an FMA
 // chain (issue-bound, fp32) and an integer hash (issue-bound, integer only). Each result is
 // checked on the host. Exit codes: 0 all correct, 1 a wrong result or CUDA error, 2 usage,
-// 77 no usable CUDA device (one line saying why).
+// 77 no usable CUDA device (one line saying why). It is also a known-answer app of the gpu tests
+// (expected.json), so it lives beside them and shares their helpers (ka_common.cuh).
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <string>
 #include <vector>
 
-#include <cuda_runtime.h>
+#include "ka_common.cuh"
 
 namespace {
 
-constexpr int k_exit_wrong = 1;
-constexpr int k_exit_usage = 2;
-constexpr int k_exit_no_device = 77;
-constexpr int k_launches = 3;
+using ka::k_exit_usage;
+using ka::k_exit_wrong;
+using ka::k_launches;
+
+constexpr const char* k_app = "irf-demo";
 constexpr int k_n = 1024;          // transpose edge
 constexpr int k_tile = 32;         // transpose tile edge
 constexpr int k_rows = 8;          // transpose block rows
@@ -32,10 +32,7 @@ constexpr int k_fmas = 256;        // FMA chain length
 constexpr int k_hash_rounds = 64;  // integer hash rounds
 
 void check(cudaError_t err, const char* what) {
-    if (err != cudaSuccess) {
-        std::printf("irf-demo: FAIL: %s: %s\n", what, cudaGetErrorString(err));
-        std::exit(k_exit_wrong);
-    }
+    ka::check(err, what, k_app);
 }
 
 __global__ void transpose_naive(const float* in, float* out) {
@@ -204,13 +201,7 @@ int main(int argc, char** argv) {
                     k_launches);
         return help ? 0 : k_exit_usage;
     }
-    int devices = 0;
-    const cudaError_t err = cudaGetDeviceCount(&devices);
-    if (err != cudaSuccess || devices == 0) {
-        std::printf("irf-demo: no CUDA device: %s\n",
-                    err != cudaSuccess ? cudaGetErrorString(err) : "no device found");
-        return k_exit_no_device;
-    }
+    ka::require_device(k_app);
     bool ok = run_transpose("transpose_naive", transpose_naive);
     ok &= run_transpose("transpose_padded", transpose_padded);
     ok &= run_triad();
