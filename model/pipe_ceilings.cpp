@@ -2,17 +2,18 @@
 // Pipe sub-ceilings of the Instruction Roofline (docs/model.md: "Pipe sub-ceilings").
 #include "model/pipe_ceilings.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <tuple>
 
 namespace irf::model {
 
-const std::map<std::string, std::string>& pipe_of_class() {
-    static const std::map<std::string, std::string> pipes = {{"integer", "int32"},
-                                                             {"fp32", "fp32"},
-                                                             {"fp64", "fp64"},
-                                                             {"fp16", "fp16"},
-                                                             {"ldst", "lsu"}};
+const std::vector<std::pair<std::string, std::string>>& pipe_of_class() {
+    static const std::vector<std::pair<std::string, std::string>> pipes = {{"integer", "int32"},
+                                                                           {"fp32", "fp32"},
+                                                                           {"fp64", "fp64"},
+                                                                           {"fp16", "fp16"},
+                                                                           {"ldst", "lsu"}};
     return pipes;
 }
 
@@ -29,8 +30,11 @@ namespace {
 // The peak of the pipe a mix class issues to; nullopt for control/other or an unknown peak.
 std::optional<std::pair<std::string, double>>
 class_pipe(const std::string& cls, const std::map<std::string, double>& pipe_gips) {
-    const auto pipe = pipe_of_class().find(cls);
-    if (pipe == pipe_of_class().end()) {
+    const auto& pipes = pipe_of_class();
+    const auto pipe = std::find_if(pipes.begin(), pipes.end(), [&cls](const auto& class_pipe) {
+        return class_pipe.first == cls;
+    });
+    if (pipe == pipes.end()) {
         return std::nullopt;
     }
     const auto peak = pipe_gips.find(pipe->second);

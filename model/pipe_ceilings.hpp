@@ -13,9 +13,10 @@
 
 namespace irf::model {
 
-/// The pipe each instruction-mix class issues to, as `ceilings.pipe_gips` names it: integer ->
-/// int32, fp32, fp64, fp16, ldst -> lsu. Control and other have no pipe sub-ceiling.
-[[nodiscard]] const std::map<std::string, std::string>& pipe_of_class();
+/// The pipe each instruction-mix class issues to, as `ceilings.pipe_gips` names it, in the mix's
+/// class order: integer -> int32, fp32, fp64, fp16, ldst -> lsu. Control and other have no pipe
+/// sub-ceiling.
+[[nodiscard]] const std::vector<std::pair<std::string, std::string>>& pipe_of_class();
 
 /// The pipe peaks of a ceilings entry in warp GIPS, by pipe key.
 [[nodiscard]] std::map<std::string, double> pipe_peaks(const config::Ceilings& ceilings);

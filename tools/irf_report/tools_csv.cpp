@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/text_safety.hpp"
+#include "model/pipe_ceilings.hpp"
 
 namespace irf::report {
 namespace {
@@ -112,10 +113,9 @@ std::vector<std::pair<std::string, Cell>> base_columns() {
                    }));
     c.emplace_back("pipe_binding",
                    analysed([](const A& a) { return a.pipes ? a.pipes->binding : std::string(); }));
-    for (const char* pipe : {"int32", "fp32", "fp64", "fp16", "lsu"}) {
-        const std::string key = pipe;
-        c.emplace_back("pipe_" + key + "_pct",
-                       analysed([key](const A& a) { return pipe_pct(a, key); }));
+    for (const auto& [cls, pipe] : model::pipe_of_class()) {
+        c.emplace_back("pipe_" + pipe + "_pct",
+                       analysed([key = pipe](const A& a) { return pipe_pct(a, key); }));
     }
     return c;
 }
