@@ -2,6 +2,7 @@
 #include "common/cli.hpp"
 
 #include "common/text_safety.hpp"
+#include "common/whole_number.hpp"
 
 #include <charconv>
 #include <iostream>
@@ -9,16 +10,15 @@
 namespace irf::common {
 
 CLI::Validator whole_number(long long min, std::optional<long long> max) {
-    const std::string range =
-        max ? " between " + std::to_string(min) + " and " + std::to_string(*max)
-            : ", " + std::to_string(min) + " or more";
+    const std::string rule = whole_number_rule(
+        min, max ? std::optional<std::uint64_t>(static_cast<std::uint64_t>(*max)) : std::nullopt);
     return CLI::Validator(
-        [min, max, range](std::string& value) -> std::string {
+        [min, max, rule](std::string& value) -> std::string {
             long long n = 0;
             const char* end = value.data() + value.size();
             const auto [ptr, ec] = std::from_chars(value.data(), end, n);
             if (ec != std::errc() || ptr != end || n < min || (max && n > *max)) {
-                return "'" + value + "' must be a whole number" + range;
+                return "'" + value + "' " + rule;
             }
             return std::string();
         },

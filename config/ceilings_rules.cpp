@@ -82,10 +82,6 @@ bool contains(const std::vector<std::string>& list, const std::string& name) {
     return false;
 }
 
-std::string join(const std::vector<std::string>& names) {
-    return config::join(names, ", ");
-}
-
 bool parse_provenance(const std::string& text, Provenance& out) {
     for (auto p :
          {Provenance::measured, Provenance::published, Provenance::spec, Provenance::derived}) {
@@ -228,7 +224,7 @@ void Checker::quantity(const Quantity& q, const std::string& path, const std::st
                        bool nested) const {
     if (unit.empty() ? !contains(known_units(), q.unit) : q.unit != unit) {
         fail(path + ".unit", "unit '" + q.unit + "' is wrong here (expected " +
-                                 (unit.empty() ? join(known_units()) : unit) + ")");
+                                 (unit.empty() ? join(known_units(), ", ") : unit) + ")");
     }
     if (!(q.value > 0)) {
         fail(path + ".value", format_double(q.value) + " " + q.unit + " must be positive");
@@ -331,7 +327,8 @@ void validate(const Ceilings& ceilings, const std::string& origin, const LineMap
                           const std::string& section, const std::vector<std::string>& keys) {
         for (const auto& [key, q] : m) {
             if (!keys.empty() && !contains(keys, key)) {
-                check.fail(path + "." + key, "unknown key (expected one of: " + join(keys) + ")");
+                check.fail(path + "." + key,
+                           "unknown key (expected one of: " + join(keys, ", ") + ")");
             }
             check.quantity(q, path + "." + key, required_unit(section, key), false);
         }

@@ -36,9 +36,6 @@ using LineMap = std::map<std::string, int>;
 /// True when `name` is one of `list`.
 [[nodiscard]] bool contains(const std::vector<std::string>& list, const std::string& name);
 
-/// Joins names with ", " (for "expected one of" messages).
-[[nodiscard]] std::string join(const std::vector<std::string>& names);
-
 /// Parses a provenance name; false when unknown.
 [[nodiscard]] bool parse_provenance(const std::string& text, Provenance& out);
 

@@ -10,8 +10,10 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "common/whole_number.hpp"
 #include "config/ceilings_rules.hpp"
 #include "config/sm_limits.hpp"
+#include "config/text_list.hpp"
 #include "config/yaml_guard.hpp"
 
 namespace irf::config {
@@ -58,7 +60,7 @@ struct Parser {
             note(entry.first, join_path(path, key));
             if (!allowed.empty() && !rules::contains(allowed, key)) {
                 fail(entry.first, join_path(path, key),
-                     "unknown key (expected one of: " + rules::join(allowed) + ")");
+                     "unknown key (expected one of: " + join(allowed, ", ") + ")");
             }
         }
     }
@@ -97,7 +99,7 @@ struct Parser {
     std::uint64_t count(const YAML::Node& node, const std::string& path) {
         const auto s = text(node, path);
         if (!std::regex_match(s, std::regex("[0-9]{1,18}"))) {
-            fail(node, path, "'" + s + "' must be a whole number, 0 or more");
+            fail(node, path, "'" + s + "' " + common::whole_number_rule(0));
         }
         return std::stoull(s);
     }
@@ -240,7 +242,7 @@ Quantity Parser::quantity(const YAML::Node& node, const std::string& path, const
     const auto& allowed = unit.empty() ? rules::known_units() : std::vector<std::string>{unit};
     if (!rules::contains(allowed, q.unit)) {
         fail(node["unit"], path + ".unit",
-             "unit '" + q.unit + "' is wrong here (expected " + rules::join(allowed) + ")");
+             "unit '" + q.unit + "' is wrong here (expected " + join(allowed, ", ") + ")");
     }
     const auto prov = text(node["provenance"], path + ".provenance");
     if (!rules::parse_provenance(prov, q.provenance)) {

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/whole_number.hpp"
 #include "config/gpu_database.hpp"
 #include "config/kernel_regex.hpp"
 #include "config/nvtx_expr.hpp"
@@ -18,12 +19,6 @@
 namespace irf::config {
 namespace {
 
-// The range as people write it ("between 0 and 1000"; "0 or more" when the bound is the type's).
-std::string whole_number_range(std::uint64_t max) {
-    return max == UINT64_MAX ? "must be a whole number, 0 or more"
-                             : "must be a whole number between 0 and " + std::to_string(max);
-}
-
 bool parse_uint(const std::string& value, std::uint64_t max, std::uint64_t& out,
                 std::string& problem) {
     std::uint64_t parsed = 0;
@@ -31,7 +26,9 @@ bool parse_uint(const std::string& value, std::uint64_t max, std::uint64_t& out,
     const auto [ptr, ec] = std::from_chars(value.data(), end, parsed);
     const bool too_large = ec == std::errc::result_out_of_range && ptr == end;
     if (too_large || ec != std::errc() || ptr != end || parsed > max) {
-        problem = too_large && max == UINT64_MAX ? "too large" : whole_number_range(max);
+        // "0 or more" when the bound is the type's own.
+        const auto upper = max == UINT64_MAX ? std::nullopt : std::optional<std::uint64_t>(max);
+        problem = too_large && !upper ? "too large" : common::whole_number_rule(0, upper);
         return false;
     }
     out = parsed;

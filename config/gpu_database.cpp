@@ -161,7 +161,7 @@ Ceilings load_shipped(const std::string& key, const std::vector<std::string>& di
     const auto path = find_entry(key, dirs);
     if (path.empty()) {
         throw CeilingsError("gpus: " + key + ": no such shipped entry (known: " +
-                            rules::join(list_shipped(dirs)) + ")");
+                            join(list_shipped(dirs), ", ") + ")");
     }
     Ceilings c = load_ceilings_file(path);
     c.source = "shipped:" + key + " (" + path + ")";
@@ -232,7 +232,7 @@ Ceilings load_named_ceilings(const std::string& item, const std::vector<std::str
     }
     const std::vector<std::string> known = list_shipped(dirs);
     throw CeilingsError(what + ": " + item + ": unknown target" + did_you_mean(item, known) +
-                        " (known: " + also_known + rules::join(known) + ", or a YAML path)");
+                        " (known: " + also_known + join(known, ", ") + ", or a YAML path)");
 }
 
 } // namespace irf::config

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "common/cli.hpp"
+#include "common/whole_number.hpp"
 
 namespace {
 
@@ -46,6 +47,21 @@ TEST(Cli, RunToolMapsExceptionsToExitCodes) {
     const std::string err = testing::internal::GetCapturedStderr();
     EXPECT_EQ(err, "t: error: bad value\nt: internal error: bug\nt: internal error: unknown "
                    "exception\n");
+}
+
+TEST(Cli, WholeNumberRuleReadsAsPeopleWriteIt) {
+    EXPECT_EQ(whole_number_rule(0, 1000), "must be a whole number between 0 and 1000");
+    EXPECT_EQ(whole_number_rule(1), "must be a whole number, 1 or more");
+    // The CLI check words its error with the same rule.
+    CLI::App app{"t", "t"};
+    int n = 0;
+    app.add_option("--n", n)->check(whole_number(1, 64));
+    testing::internal::CaptureStderr();
+    EXPECT_EQ(parse(app, {"t", "--n", "65"}), 2);
+    EXPECT_EQ(parse(app, {"t", "--n", "-3"}), 2);
+    const std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_NE(err.find("'65' must be a whole number between 1 and 64"), std::string::npos) << err;
+    EXPECT_NE(err.find("'-3' must be a whole number between 1 and 64"), std::string::npos) << err;
 }
 
 } // namespace
