@@ -19,9 +19,9 @@ struct PerLevel {
 /// Instruction Roofline verdict (docs/model.md: IRM Eq. 2).
 struct IrmResult {
     double gips_warp = 0;
-    double gips_thread = 0;  ///< (thread instructions / 32) per ns: the paper's solid dots
+    double gips_thread = 0;  ///< (thread instructions / 32) per ns: IRM's solid dots
     PerLevel ii;             ///< warp instructions per 32-byte transaction
-    PerLevel ii_thread;      ///< (thread instructions / 32) per transaction (Ding & Williams 3.2)
+    PerLevel ii_thread;      ///< (thread instructions / 32) per transaction (IRM 3.2)
     PerLevel roofline_gips;  ///< min(peak GIPS, II x GTXN/s) at each level
     std::string bound;       ///< "issue", "l1", "l2" or "hbm"; "" (JSON null) when undecided
     double roofline_pct = 0; ///< gips_warp / roofline at the bounding level, in percent (JSON null
@@ -104,8 +104,8 @@ struct Projection {
     std::string target; ///< ceilings key or file
     std::string basis;  ///< compute side on the source: "flops" or "instructions" (issue)
     double time_low_ns = 0, time_point_ns = 0, time_high_ns = 0; ///< low <= point <= high
-    double time_eq9_low_ns = 0, time_eq9_high_ns = 0; ///< the paper's Eq. 9 interval alone
-    double time_mean_ns = 0;  ///< the Eq. 9 interval's mean (the paper's red line), see docs
+    double time_eq9_low_ns = 0, time_eq9_high_ns = 0; ///< PROJ's Eq. 9 interval, unwidened
+    double time_mean_ns = 0;  ///< the Eq. 9 interval's mean (PROJ's red line), docs/model.md
     double speedup_point = 0; ///< source time / projected point time
     std::string point_method; ///< "binding-resource" or "interval-mean"
     std::string bound_source; ///< resource binding on the source ("" = undecided)

@@ -159,7 +159,7 @@ std::optional<double> fma_mix_ceiling(const Counters& counters, const config::Ce
         return std::nullopt;
     }
     const auto nofma = ceilings.gflops.find(precision + "_nofma");
-    // Hierarchical paper section II.A: no-FMA peak = half the FMA peak when not measured.
+    // docs/model.md: HRM section II.A: no-FMA peak = half the FMA peak when not measured.
     const double add_mul_peak = nofma != ceilings.gflops.end() && nofma->second.value > 0
                                     ? nofma->second.value
                                     : fma_peak->second.value / 2.0;

@@ -35,10 +35,11 @@ namespace irf::model {
 /// instruction is Volta's HMMA only; other GPUs need it measured (tensor_ops / inst_tensor).
 [[nodiscard]] double hmma_gips(double tensor_tflops, double flops_per_instruction);
 
-/// FLOPs per tensor instruction the paper assumes for V100 HMMA when it cannot be measured.
+/// FLOPs per tensor instruction HRM assumes for V100 HMMA (docs/model.md) when it cannot be
+/// measured.
 inline constexpr double k_v100_flops_per_hmma = 512.0;
 
-/// The FLOP roofline of one kernel (Eq. 2-4 of the hierarchical paper): FLOP counts per
+/// The FLOP roofline of one kernel (docs/model.md: HRM Eq. 2-4): FLOP counts per
 /// precision, tensor FLOPs (tensor_ops_* counted as FLOPs), GFLOP/s, AI at L1 (same 32-byte
 /// transactions as the Instruction Roofline), L2 and HBM, the FMA-mix ceiling of the dominant
 /// precision and the HMMA GIPS ceiling. Absent with a reason when the FP counters are absent.

@@ -20,7 +20,7 @@ namespace irf::model {
 /// Peak warp GIPS of a ceilings entry: its warp_gips value, else SMs x schedulers x boost clock.
 [[nodiscard]] double warp_gips_of(const config::Ceilings& ceilings);
 
-/// The mean of a projected time interval as the paper's red line: the interval is of
+/// The mean of a projected time interval as PROJ's red line (docs/model.md): the interval is of
 /// performance (work / time), so in time it is the harmonic mean 2 / (1/low + 1/high).
 [[nodiscard]] double interval_mean_ns(double low_ns, double high_ns);
 

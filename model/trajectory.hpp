@@ -56,7 +56,7 @@ struct TrajectoryThresholds {
 
 /// The Instruction Roofline ceiling (GIPS) of a kernel with intensities `ii` on `ceilings`
 /// scaled to `sms` of `total_sms` SMs: min(share x peak, min over levels of ii x share x GTXN/s)
-/// (docs/model.md: IRM Eq. 2 with the slides' scaled ceilings); nullopt without a peak.
+/// (docs/model.md: IRM Eq. 2 with SLIDES' scaled ceilings); nullopt without a peak.
 [[nodiscard]] std::optional<double> scaled_ceiling_gips(const CeilingsUsed& ceilings,
                                                         const PerLevel& ii, int sms, int total_sms);
 

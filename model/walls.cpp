@@ -19,7 +19,7 @@ const double s_tolerance = std::pow(2.0, 0.25);
 constexpr double k_sector_bytes = 32;
 constexpr double k_wavefront_bytes = 128;
 constexpr double k_warp = 32;
-constexpr double k_assumed_word = 4; // the paper's FP32/INT32 wall when no bytes were collected
+constexpr double k_assumed_word = 4; // IRM's FP32/INT32 wall when no bytes were collected
 
 bool near(double intensity, double wall) {
     return intensity >= wall / s_tolerance && intensity <= wall * s_tolerance;

@@ -58,7 +58,7 @@ TEST(ExpectedVsModel, SharedWallsOfTheExpectedCountsAreTheExpectedVerdicts) {
 
 // Spot checks by hand, independent of the generator: 32-way conflicted loads diluted by the
 // conflict-free stores of the bank app, (4096 + 65536 x 32) / (4096 + 65536) = 30.176..., and
-// the tiled transpose's (32768 x 32 + 32768) / (2 x 32768) = 16.5 (the paper's "16-way").
+// the tiled transpose's (32768 x 32 + 32768) / (2 x 32768) = 16.5 (IRM's "16-way", docs/model.md).
 TEST(ExpectedVsModel, HandComputedConflictDegrees) {
     for (const ExpectedCase& c : expected_cases()) {
         if (c.id == "bank-ways32") {

@@ -78,7 +78,7 @@ TEST(ModelFlops, MissingFpCountersMakeFlopsAbsent) {
     EXPECT_EQ(missing.at(0), "flops: counters absent: thread_hfma");
 }
 
-// Ding Fig. 6 by SASS class (issue #18 item 6): of 100 thread instructions, integer = 30 + 6 + 4
+// IRM Fig. 6 by SASS class (issue #18 item 6): of 100 thread instructions, integer = 30 + 6 + 4
 // (integer, bit, uniform) = 0.40; fp32 0.20; fp16 = 5 + 5 (fp16, fp8) = 0.10; ldst 0.15;
 // control 0.05; other = 4 + 3 + 3 (conversion, misc, comm) = 0.10; fp64 0.
 TEST(ModelMix, SharesBySassClassSumToOne) {

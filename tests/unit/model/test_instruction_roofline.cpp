@@ -161,7 +161,7 @@ TEST(ModelIrm, NotesTrafficThatBypassesTheLsu) {
     EXPECT_TRUE(analyze_kernel(k, test::v100(), {}).notes.empty());
 }
 
-// Ding & Williams 3.2 (issue #18 item 4): the dots use inst_thread / 32. Half the threads
+// IRM 3.2 (docs/model.md; issue #18 item 4): the dots use inst_thread / 32. Half the threads
 // predicated off: 1.6e7 / 32 = 5e5 thread-based instructions against 1e6 warp ones. L1: 1e6
 // sectors -> warp II 1.0, thread II 0.5; HBM: 2e5 sectors -> 5.0 and 2.5; GIPS 10 and 5 over
 // 1e5 ns. Both coordinates halve: the dot moves diagonally (Fig. 2b).

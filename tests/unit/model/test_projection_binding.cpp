@@ -105,8 +105,8 @@ TEST(ModelProjectionBinding, BindingLevelIsNotTheIntervalMinimum) {
     // (2.88e7/2996 + 3.2e6/828) = 1e5 x 11545.2 / 13477.5 = 85662.7; L1 has no hits: the same.
     const double l2 = 1e5 * (2.88e7 / 2996 + 3.2e6 / 1656) / (2.88e7 / 2996 + 3.2e6 / 828);
     EXPECT_NEAR(p.time_eq9_high_ns, l2, 1e-6);
-    // The point (1e5) lies above the paper's interval [52849.3, 85662.7]: the reported interval
-    // is widened to [52849.3, 1e5] so that low <= point <= high; the mean stays the paper's
+    // The point (1e5) lies above PROJ's Eq. 9 interval [52849.3, 85662.7]: the reported interval
+    // is widened to [52849.3, 1e5] so that low <= point <= high; the mean stays PROJ's
     // 2 / (1/52849.3 + 1/85662.7) = 65369.1
     EXPECT_NEAR(p.time_high_ns, 1e5, 1e-6);
     EXPECT_NEAR(p.time_mean_ns, 2 / (1 / hbm + 1 / l2), 1e-6);
@@ -139,7 +139,7 @@ TEST(ModelProjectionBinding, PointInsideTheIntervalAboveItsLowEnd) {
     EXPECT_NEAR(l2, 42831.2, 0.1);
     EXPECT_NEAR(p.time_low_ns, l2, 1e-6);
     EXPECT_NEAR(p.time_high_ns, hbm, 1e-6);
-    // The point is neither end: low 42831.2 < 5e4 < high 52849.3, and the interval is the paper's
+    // The point is neither end: low 42831.2 < 5e4 < high 52849.3, and the interval is PROJ's
     EXPECT_GT(p.time_point_ns, p.time_low_ns);
     EXPECT_LT(p.time_point_ns, p.time_high_ns);
     EXPECT_NEAR(p.time_eq9_low_ns, p.time_low_ns, 1e-9);

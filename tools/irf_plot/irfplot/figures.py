@@ -148,7 +148,7 @@ def busiest_pipe(kernel):
 
 def pipe_point(kernel, warp):
     """The busiest pipe's own instructions per L1 transaction and per ns: the kernel's
-    warp-based point scaled by the pipe's share, as the slides' LD/ST intensity counts one
+    warp-based point scaled by the pipe's share, as SLIDES' LD/ST intensity (docs/model.md) counts one
     instruction class (docs/model.md, "Pipe sub-ceilings")."""
     pipe = busiest_pipe(kernel)
     level = next((lv for lv in LEVELS if lv in warp), None)
@@ -287,7 +287,7 @@ def kernel_walls(items, wall):
 
 def memory_walls(fig, ceilings, items, title, wall):
     """Walls figure: the level's ceiling, the pattern walls, each kernel's ld/st point (open)
-    and, for global, its total-instruction L1 point (filled), as in the paper's Fig. 3-4."""
+    and, for global, its total-instruction L1 point (filled), as in IRM Fig. 3-4 (docs/model.md)."""
     ax = fig.add_subplot(111)
     peak, rates = ceilings["warp_gips"], ceilings.get("gtxn_per_s") or {}
     level = "l1" if wall == "global" else "shared"
