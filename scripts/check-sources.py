@@ -53,15 +53,22 @@ def strip_comments(text):
     return "".join(out)
 
 
+def repository_sources(extensions, under=""):
+    """Relative paths of the files under folder `under` (default: the whole repository) ending
+    in `extensions`, build trees left out."""
+    for base, dirs, files in os.walk(os.path.join(ROOT, under)):
+        dirs[:] = [d for d in dirs if d not in ("build", ".git") and not d.startswith("build-")]
+        for name in sorted(files):
+            if name.endswith(extensions):
+                yield os.path.relpath(os.path.join(base, name), ROOT)
+
+
 def in_process_sources():
     """(path, code without comments) of every C++/CUDA file under the in-process folders."""
     for folder in IN_PROCESS:
-        for base, _, files in os.walk(os.path.join(ROOT, folder)):
-            for name in sorted(files):
-                if name.endswith(EXTENSIONS):
-                    path = os.path.join(base, name)
-                    with open(path, encoding="utf-8") as f:
-                        yield os.path.relpath(path, ROOT), strip_comments(f.read())
+        for path in repository_sources(EXTENSIONS, folder):
+            with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+                yield path, strip_comments(f.read())
 
 
 def line_of(code, offset):
@@ -148,29 +155,17 @@ def arrow_findings():
     """model/ includes from config/ only the ceilings types (docs/architecture.md)."""
     findings = []
     include = re.compile(r'#include "(config/[^"]+)"')
-    for base, _, files in os.walk(os.path.join(ROOT, "model")):
-        for name in sorted(files):
-            path = os.path.join(base, name)
-            with open(path, encoding="utf-8") as f:
-                for number, line in enumerate(f, 1):
-                    m = include.search(line)
-                    if m and m.group(1) != "config/ceilings.hpp":
-                        findings.append(f"{os.path.relpath(path, ROOT)}:{number}: model/ "
-                                        f"includes {m.group(1)}")
+    for path in repository_sources(EXTENSIONS, "model"):
+        with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+            for number, line in enumerate(f, 1):
+                m = include.search(line)
+                if m and m.group(1) != "config/ceilings.hpp":
+                    findings.append(f"{path}:{number}: model/ includes {m.group(1)}")
     return findings
 
 
 CUDA_HEADER = re.compile(r'#\s*include\s*[<"]((cuda|cupti|nvperf|nvtx|nvToolsExt)[^>"]*)[>"]')
 CUDA_FOLDERS = ("intercept/cupti/", "calibrate/", "tests/")
-
-
-def repository_sources(extensions):
-    """Relative paths of the repository's files ending in `extensions`, build trees left out."""
-    for base, dirs, files in os.walk(ROOT):
-        dirs[:] = [d for d in dirs if d not in ("build", ".git") and not d.startswith("build-")]
-        for name in sorted(files):
-            if name.endswith(extensions):
-                yield os.path.relpath(os.path.join(base, name), ROOT)
 
 
 def cuda_findings(path, code):

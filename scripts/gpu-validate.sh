@@ -184,7 +184,7 @@ fi
 
 # --- SASS of each app (to explain a count that differs from expected.json) ------------------------
 if command -v cuobjdump >/dev/null; then
-    for bin in "$apps"/irf-ka-* "$apps"/irf-demo; do
+    for bin in "$apps"/irf-ka-* ${demo:+"$demo"}; do
         [ -x "$bin" ] && cuobjdump -sass "$bin" >"$out/sass/$(basename "$bin").sass" 2>&1
     done
 fi
