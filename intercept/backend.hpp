@@ -74,6 +74,18 @@ public:
         static_cast<void>(correlation_id);
         static_cast<void>(reason);
     }
+    /// A launch chosen for profiling that the backend did not profile: it ran as the
+    /// application launched it, so its duration is an ordinary one. `reason` (a discard key,
+    /// or null when not worth counting) is counted like a discard.
+    virtual void on_sample_declined(std::uint64_t correlation_id, const char* reason) noexcept {
+        static_cast<void>(correlation_id);
+        static_cast<void>(reason);
+    }
+    /// Counters are off for the rest of the run (permission, support): stop choosing launches.
+    virtual void on_profiling_off() noexcept {}
+    /// Kernel records stopped coming (another CUPTI client took the activity stream): later
+    /// unprofiled launches get no duration, so the sink should count rather than keep them.
+    virtual void on_timing_stopped() noexcept {}
 };
 
 /// A source of launches. start() may fail; the injection then runs without it (fail closed).
@@ -86,6 +98,9 @@ public:
     virtual void flush() noexcept = 0;
     /// Unsubscribes; no sink call happens after it returns. Idempotent.
     virtual void stop() noexcept = 0;
+    /// In a forked child (single-threaded, parent's locks possibly held): forget the sink
+    /// without taking a lock or calling CUPTI; nothing reaches the parent's collector again.
+    virtual void detach_after_fork() noexcept {}
     /// The GPU the launches ran on (first device used), as far as the backend knows it.
     [[nodiscard]] virtual model::GpuInfo gpu_info() const noexcept = 0;
     /// Replay passes per profiled launch (0 when nothing was profiled).

@@ -48,6 +48,7 @@ struct Collector::Variant {
     std::array<std::uint32_t, 8> key{};
     std::atomic<KernelStats*> stats{nullptr}; ///< published last (release): key is valid then
     Variant* next = nullptr;
+    std::atomic<std::uint64_t> untimed{0}; ///< launches counted after kernel timing stopped
 };
 
 /// One CUfunction: its filter decision, computed once, and its configurations. The first
@@ -203,11 +204,17 @@ LaunchDecision Collector::on_launch(const LaunchEvent& event) noexcept {
     const std::uint32_t region = event.region_given ? event.region : nvtx::current_path();
     LaunchDecision decision = LaunchDecision::time_only;
     if (fn->selected && !event.graph && !variant->saturated.load(std::memory_order_relaxed) &&
-        m_in_range.load(std::memory_order_relaxed) && m_nvtx.allows(region)) {
+        m_in_range.load(std::memory_order_relaxed) &&
+        !m_counters_off.load(std::memory_order_relaxed) && m_nvtx.allows(region)) {
         decision = m_sampler.decide(stats->sampling, cold);
         if (decision == LaunchDecision::time_only && m_sampler.saturated(stats->sampling)) {
             variant->saturated.store(true, std::memory_order_relaxed);
         }
+    }
+    if (decision == LaunchDecision::time_only && m_timing_stopped.load(std::memory_order_relaxed)) {
+        // No duration will come: a count, not a log entry that would wait forever.
+        variant->untimed.fetch_add(1, std::memory_order_relaxed);
+        return decision;
     }
     LaunchLog* log = t_slot.owner == m_id ? t_slot.log : register_thread();
     if (log == nullptr || !log->append({event.correlation_id, stats, cold,
@@ -231,14 +238,25 @@ void Collector::on_profiler_range(bool started) noexcept {
     m_in_range.store(started, std::memory_order_relaxed);
 }
 
-void Collector::on_discarded_sample(std::uint64_t correlation_id, const char* reason) noexcept {
-    static_cast<void>(correlation_id); // counted by reason only; the launch stays timed
-    try {
-        const std::lock_guard<std::mutex> lock(m_agg_mutex);
-        ++m_discarded[reason != nullptr ? reason : "unknown"];
-        ++m_stats.discarded;
-    } catch (...) {
+void Collector::on_timing_stopped() noexcept {
+    m_timing_stopped.store(true, std::memory_order_relaxed);
+}
+
+std::map<const KernelStats*, std::uint64_t> Collector::untimed_launches_locked() const {
+    std::map<const KernelStats*, std::uint64_t> counts;
+    const auto add = [&counts](const Variant& v) {
+        const std::uint64_t n = v.untimed.load(std::memory_order_relaxed);
+        if (n > 0) {
+            counts[v.stats.load(std::memory_order_acquire)] += n;
+        }
+    };
+    for (const auto& fn : m_functions) {
+        add(fn->first);
     }
+    for (const auto& variant : m_variants) {
+        add(*variant);
+    }
+    return counts;
 }
 
 void Collector::on_warning(const std::string& message) noexcept {

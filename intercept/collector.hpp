@@ -77,6 +77,8 @@ struct CollectorStats {
     std::uint64_t unmatched_samples = 0;   ///< samples whose launch was never seen
     std::uint64_t invalid_durations = 0;   ///< records with zero or reversed timestamps
     std::uint64_t discarded = 0;           ///< samples discarded (all reasons)
+    std::uint64_t declined = 0;            ///< chosen launches the backend ran unprofiled
+    std::uint64_t pending = 0;             ///< launches still waiting for a duration or counters
 };
 
 /// The LaunchSink that libirf.so installs. Thread-safe; no member throws into a backend.
@@ -95,6 +97,11 @@ public:
     void on_duration(const DurationRecord& record) noexcept override;
     void on_warning(const std::string& message) noexcept override;
     void on_discarded_sample(std::uint64_t correlation_id, const char* reason) noexcept override;
+    void on_sample_declined(std::uint64_t correlation_id, const char* reason) noexcept override;
+    /// From now on no launch is chosen for profiling (the backend's counters are off).
+    void on_profiling_off() noexcept override;
+    /// From now on unprofiled launches are counted per kernel instead of logged.
+    void on_timing_stopped() noexcept override;
     /// Opens or closes the capture range (IRF_CAPTURE_RANGE=cudaProfilerApi); outside it
     /// launches are only timed. Without a capture range it does nothing.
     void on_profiler_range(bool started) noexcept override;
@@ -132,6 +139,11 @@ private:
     bool apply_duration_locked(const DurationRecord& record);
     bool apply_counters_locked(const CounterSample& sample);
     void retire_locked(std::uint64_t correlation_id, Pending& pending);
+    Pending* pending_locked(std::uint64_t correlation_id);
+    void unprofile_locked(std::uint64_t correlation_id);
+    void resolve_discarded_locked(std::uint64_t correlation_id);
+    void retire_untimed_locked(std::uint64_t correlation_id);
+    std::map<const KernelStats*, std::uint64_t> untimed_launches_locked() const;
     bool stopped_and_drained_locked();
 
     const std::uint64_t m_id; ///< distinguishes collectors in thread-local caches
@@ -139,9 +151,11 @@ private:
     KernelFilter m_filter;
     Sampler m_sampler;
     NvtxFilter m_nvtx;
-    const bool m_capture_range;              ///< IRF_CAPTURE_RANGE=cudaProfilerApi
-    std::atomic<bool> m_in_range;            ///< profiling allowed now (always without a range)
-    std::atomic<bool> m_range_opened{false}; ///< cudaProfilerStart was seen
+    const bool m_capture_range;                ///< IRF_CAPTURE_RANGE=cudaProfilerApi
+    std::atomic<bool> m_in_range;              ///< profiling allowed now (always without a range)
+    std::atomic<bool> m_range_opened{false};   ///< cudaProfilerStart was seen
+    std::atomic<bool> m_counters_off{false};   ///< the backend can profile nothing any more
+    std::atomic<bool> m_timing_stopped{false}; ///< no kernel record comes any more
 
     // Per-function cache: fixed buckets of lock-free lists, written under m_mutex.
     std::unique_ptr<std::atomic<Function*>[]> m_buckets;

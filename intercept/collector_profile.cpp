@@ -247,6 +247,7 @@ void Collector::on_duration(const DurationRecord& record) noexcept {
         const std::lock_guard<std::mutex> lock(m_agg_mutex);
         if ((record.start_ns == 0 && record.end_ns == 0) || record.end_ns < record.start_ns) {
             ++m_stats.invalid_durations; // no timestamps, or an end before the start
+            retire_untimed_locked(record.correlation_id);
             return;
         }
         if (apply_duration_locked(record)) {
@@ -291,6 +292,7 @@ CollectorStats Collector::stats() {
     s.dropped = m_dropped.load(std::memory_order_relaxed);
     s.unmatched_durations = m_early_durations.size();
     s.unmatched_samples = m_early_samples.size();
+    s.pending = m_pending.size();
     return s;
 }
 
@@ -300,17 +302,23 @@ void Collector::fill_profile(model::Profile& profile) {
     const std::lock_guard<std::mutex> lock(m_mutex);
     Symbolizer symbolizer;
     std::vector<model::KernelRecord> kernels;
+    const auto untimed = untimed_launches_locked(); // after timing stopped: counts only
+    std::uint64_t untimed_total = 0;
     for (const auto& [key, stats] : m_kernels) {
         (void)key;
-        if (stats->launches > 0) {
+        const auto counted = untimed.find(stats.get());
+        const std::uint64_t extra = counted != untimed.end() ? counted->second : 0;
+        if (stats->launches + extra > 0) {
             kernels.push_back(to_record(*stats, symbolizer, m_callstack));
+            kernels.back().launches += extra;
+            untimed_total += extra;
         }
     }
     std::sort(kernels.begin(), kernels.end(), [](const auto& a, const auto& b) {
         return a.time_ns.total != b.time_ns.total ? a.time_ns.total > b.time_ns.total
                                                   : a.name < b.name;
     });
-    profile.coverage.launches = s.launches;
+    profile.coverage.launches = s.launches + untimed_total;
     profile.coverage.kernels = kernels.size();
     profile.coverage.profiled_launches = s.samples;
     profile.coverage.discarded_samples = m_discarded;
@@ -328,6 +336,11 @@ void Collector::fill_profile(model::Profile& profile) {
                                    " kernel durations had no intercepted launch (not counted)");
     }
     add_nvtx_warnings(profile.warnings);
+    if (untimed_total > 0) {
+        profile.warnings.push_back(std::to_string(untimed_total) +
+                                   " launches after kernel timing stopped were counted only (no "
+                                   "duration, no NVTX region)");
+    }
     if (m_capture_range && !m_range_opened.load(std::memory_order_relaxed) && s.launches > 0) {
         profile.warnings.push_back("IRF_CAPTURE_RANGE=cudaProfilerApi: the application never "
                                    "called cudaProfilerStart, so no launch was profiled");
@@ -342,8 +355,9 @@ void Collector::fill_profile(model::Profile& profile) {
                                    " kernel activity records had zero or reversed timestamps "
                                    "(dropped, coverage.invalid_durations)");
     }
-    if (s.profile_decisions > s.samples + s.discarded) {
-        profile.warnings.push_back(std::to_string(s.profile_decisions - s.samples - s.discarded) +
+    const std::uint64_t accounted = s.samples + s.discarded + s.declined;
+    if (s.profile_decisions > accounted) {
+        profile.warnings.push_back(std::to_string(s.profile_decisions - accounted) +
                                    " launches chosen for profiling delivered no counters");
     }
 }
