@@ -20,10 +20,10 @@ struct KernelActivity {
     std::uint32_t device = 0;
     std::uint32_t context = 0;
     std::uint32_t stream = 0;
-    std::uint32_t graph_id = 0; ///< 0 unless launched from a CUDA graph
-    const char* name = nullptr; ///< owned by CUPTI, shared across records
-    model::LaunchConfig launch; ///< smem_bytes: static + dynamic
-    bool device_launched = false;
+    std::uint32_t graph_id = 0;   ///< 0 unless launched from a CUDA graph
+    const char* name = nullptr;   ///< owned by CUPTI, shared across records
+    model::LaunchConfig launch;   ///< smem_bytes: static + dynamic
+    bool device_launched = false; ///< part of a device-launched graph (cupti_activity.h)
 };
 
 /// Decodes a CONCURRENT_KERNEL or KERNEL record; nullopt for other kinds. Timestamps are

@@ -2,6 +2,7 @@
 // CUPTI backend lifecycle: subscribe, enable callbacks and activity, resources, stop.
 #include <array>
 #include <cstring>
+#include <new>
 
 #include <cupti_driver_cbid.h>
 #include <cupti_runtime_cbid.h>
@@ -145,7 +146,26 @@ bool CuptiBackend::enable_callbacks() noexcept {
         }
     }
     static_cast<void>(enable(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING));
+    enable_guarded_callbacks();
     return true;
+}
+
+void CuptiBackend::enable_guarded_callbacks() noexcept {
+    // Without them a copy could land inside a sample's replay, or a sample inside a capture:
+    // counters are then not worth the application's data (docs/cupti-notes.md).
+    try {
+        for (const CUpti_CallbackId cbid : guarded_cbids()) {
+            const CUptiResult r =
+                cuptiEnableCallback(1, m_subscriber, CUPTI_CB_DOMAIN_DRIVER_API, cbid);
+            if (r != CUPTI_SUCCESS) {
+                disable_profiling("no callbacks for copies and stream captures (" +
+                                  call_error("cuptiEnableCallback", r) + ")");
+                return;
+            }
+        }
+    } catch (...) {
+        disable_profiling("out of memory enabling callbacks");
+    }
 }
 
 void CuptiBackend::flush() noexcept {
@@ -195,7 +215,7 @@ model::GpuInfo CuptiBackend::gpu_info() const noexcept {
 void CuptiBackend::on_callback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                                const void* data) noexcept {
     try {
-        if (m_cupti_failed) {
+        if (m_cupti_failed || m_detached) {
             return;
         }
         if (const int change = profiler_range_change(domain, cbid); change >= 0) {
@@ -204,21 +224,7 @@ void CuptiBackend::on_callback(CUpti_CallbackDomain domain, CUpti_CallbackId cbi
                 with_sink([change](LaunchSink& sink) { sink.on_profiler_range(change == 1); });
             }
         } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
-            const auto& cb = *static_cast<const CUpti_CallbackData*>(data);
-            const bool enter = cb.callbackSite == CUPTI_API_ENTER;
-            if (!is_launch_cbid(cbid)) {
-                // A teardown cbid: deliver records while the context is alive (docs/cupti-notes.md
-                // F1).
-                if (enter && m_running) {
-                    activity_flush(false);
-                }
-            } else if (!enter) {
-                on_launch_exit(cb);
-            } else if (const auto decoded = decode_launch(cbid, cb.functionParams)) {
-                on_launch_enter(*decoded, cb); // the one decode of this launch
-            } else if (cb.correlationData != nullptr) {
-                *cb.correlationData = 0;
-            }
+            on_driver_call(cbid, *static_cast<const CUpti_CallbackData*>(data));
         } else if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
             on_resource(cbid, *static_cast<const CUpti_ResourceData*>(data));
         } else if (domain == CUPTI_CB_DOMAIN_STATE && cbid == CUPTI_CBID_STATE_FATAL_ERROR) {
@@ -226,6 +232,27 @@ void CuptiBackend::on_callback(CUpti_CallbackDomain domain, CUpti_CallbackId cbi
         }
     } catch (...) {
         // Never let anything unwind into the driver.
+    }
+}
+
+void CuptiBackend::on_driver_call(CUpti_CallbackId cbid, const CUpti_CallbackData& cb) noexcept {
+    if (ignored_inside_sample(cb)) {
+        return;
+    }
+    const bool enter = cb.callbackSite == CUPTI_API_ENTER;
+    if (const GuardedCall kind = guarded_call(cbid); kind != GuardedCall::none) {
+        on_guarded_call(kind, cb);
+    } else if (!is_launch_cbid(cbid)) {
+        // A teardown cbid: deliver records while the context is alive (docs/cupti-notes.md F1).
+        if (enter && m_running) {
+            activity_flush(false);
+        }
+    } else if (!enter) {
+        on_launch_exit(cb);
+    } else if (const auto decoded = decode_launch(cbid, cb.functionParams)) {
+        on_launch_enter(*decoded, cb); // the one decode of this launch
+    } else if (cb.correlationData != nullptr) {
+        *cb.correlationData = 0;
     }
 }
 
@@ -251,24 +278,45 @@ void CuptiBackend::on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData& 
             m_have_gpu = true;
         }
     } else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
-        // Finish this context's profiler while it is alive: CUDA's teardown runs before atexit.
-        std::unique_lock<std::shared_timed_mutex> sample(m_sample_locks[device % k_lock_slots],
-                                                         m_lock_wait);
-        std::unique_ptr<RangeProfiler> retired;
-        {
-            std::lock_guard<std::mutex> lock(m_state);
-            const auto it = m_sessions.find(data.context);
-            if (it != m_sessions.end()) {
+        on_context_destroy(data.context, device);
+    }
+}
+
+void CuptiBackend::on_context_destroy(CUcontext context, std::uint32_t device) noexcept {
+    // Finish this context's profiler while it is alive: CUDA's teardown runs before atexit.
+    SampleLock& sample = m_sample_locks[device % k_lock_slots];
+    const bool locked = sample.lock_for(m_lock_wait);
+    std::unique_ptr<RangeProfiler> retired;
+    {
+        std::lock_guard<std::mutex> lock(m_state);
+        const auto it = m_sessions.find(context);
+        if (it != m_sessions.end()) {
+            if (locked) {
                 retired = std::move(it->second.profiler);
                 m_sessions.erase(it);
+            } else {
+                // A sample of this context may still be using the session: freeing it would be
+                // a use after free. It is unhooked and left alive on purpose (a few kilobytes);
+                // out of memory, it stays where it is, untouched.
+                using Node = decltype(m_sessions)::node_type;
+                if (auto* kept = new (std::nothrow) Node()) {
+                    *kept = m_sessions.extract(it);
+                }
             }
-            const auto enabled = m_enabled.find(device);
-            if (enabled != m_enabled.end() && enabled->second == data.context) {
-                m_enabled.erase(enabled);
-            }
-            ++m_context_epoch;
         }
-        retired.reset(); // stops and disables it, outside m_state
+        const auto enabled = m_enabled.find(device);
+        if (enabled != m_enabled.end() && enabled->second == context) {
+            m_enabled.erase(enabled);
+        }
+        ++m_context_epoch;
+    }
+    retired.reset(); // stops and disables it, outside m_state
+    if (locked) {
+        sample.unlock();
+    } else {
+        warn_once("destroy-during-sample",
+                  "a CUDA context was destroyed while one of its launches was being sampled; "
+                  "its range profiler was left alone (leaked) rather than freed under the sample");
     }
 }
 
@@ -300,6 +348,7 @@ void CuptiBackend::warn_once(const std::string& key, const std::string& message)
 void CuptiBackend::disable_profiling(const std::string& reason) noexcept {
     if (m_profiling.exchange(false)) {
         warn("hardware counters disabled: " + reason + "; kernels are timed only");
+        with_sink([](LaunchSink& sink) { sink.on_profiling_off(); }); // no more choices
     }
 }
 

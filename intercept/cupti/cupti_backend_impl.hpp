@@ -23,9 +23,12 @@
 #include "intercept/cupti/activity.hpp"
 #include "intercept/cupti/cupti_backend.hpp"
 #include "intercept/cupti/driver_api.hpp"
+#include "intercept/cupti/guarded_cbids.hpp"
 #include "intercept/cupti/launch_params.hpp"
+#include "intercept/cupti/profiled_ids.hpp"
 #include "intercept/cupti/profiler_seam.hpp"
 #include "intercept/cupti/sample_check.hpp"
+#include "intercept/cupti/sample_lock.hpp"
 
 namespace irf::intercept::cupti {
 
@@ -43,6 +46,11 @@ constexpr std::chrono::seconds k_lock_wait{10};
 
 /// Longest a sample (start -> stop, decode) may take before that kernel is sampled no more.
 constexpr std::chrono::seconds k_sample_budget{30};
+
+/// Launches between two checks that kernel records still arrive (a power of two): a whole
+/// interval without one means another CUPTI client took the activity stream. Buffers hold
+/// about 20,000 records, so 2^20 launches fill dozens of them.
+constexpr std::uint64_t k_timing_check = std::uint64_t{1} << 20;
 
 /// Sample locks: one per device (ordinals beyond share a slot; sharing only serializes more).
 constexpr std::size_t k_lock_slots = 16;
@@ -69,6 +77,7 @@ struct SamplingSeam {
     std::unique_ptr<ProfilerPlatform> platform;
     std::chrono::milliseconds lock_wait = k_lock_wait;
     std::chrono::milliseconds sample_budget = k_sample_budget;
+    std::uint64_t timing_check = k_timing_check; ///< a power of two
 };
 
 /// The Backend on CUPTI (see cupti_backend.hpp and docs/cupti-notes.md).
@@ -83,6 +92,7 @@ public:
     [[nodiscard]] bool start(LaunchSink& sink) noexcept override;
     void flush() noexcept override;
     void stop() noexcept override;
+    void detach_after_fork() noexcept override { m_detached = true; }
     [[nodiscard]] model::GpuInfo gpu_info() const noexcept override;
     [[nodiscard]] int passes() const noexcept override { return m_passes.load(); }
     [[nodiscard]] std::string name() const override { return "cupti"; }
@@ -99,6 +109,7 @@ public:
         m_platform = std::move(seam.platform);
         m_lock_wait = seam.lock_wait;
         m_sample_budget = seam.sample_budget;
+        m_timing_mask = seam.timing_check - 1;
     }
 
     /// Entry point of every CUPTI callback (the C trampoline forwards here).
@@ -114,8 +125,11 @@ private:
     // cupti_backend.cpp: lifecycle, resources, warnings.
     bool subscribe() noexcept;
     bool enable_callbacks() noexcept;
+    void enable_guarded_callbacks() noexcept;
+    void on_driver_call(CUpti_CallbackId cbid, const CUpti_CallbackData& cb) noexcept;
     void on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData& data) noexcept;
     void on_fatal(const CUpti_StateData& data) noexcept;
+    void on_context_destroy(CUcontext context, std::uint32_t device) noexcept;
     void warn(const std::string& message) noexcept;
     void warn_once(const std::string& key, const std::string& message) noexcept;
     void disable_profiling(const std::string& reason) noexcept;
@@ -127,6 +141,11 @@ private:
     LaunchEvent make_event(const DecodedLaunch& decoded, const CUpti_CallbackData& data,
                            const ContextIds& ids) noexcept;
     void hold_shared(const CUpti_CallbackData& data, std::size_t slot) noexcept;
+    bool ignored_inside_sample(const CUpti_CallbackData& data) noexcept;
+    void on_guarded_call(GuardedCall kind, const CUpti_CallbackData& data) noexcept;
+    void decline(std::uint64_t correlation_id, const char* reason) noexcept;
+    bool counters_refused(const ProfilerStatus& status, std::uint32_t device) noexcept;
+    bool device_busy(std::uint32_t device) const noexcept;
     enum class Begin : std::uint8_t { sampling, declined, timed_out };
     Begin begin_sample(const CUpti_CallbackData& data, const DecodedLaunch& decoded,
                        std::uint32_t device) noexcept;
@@ -142,9 +161,10 @@ private:
     ProfilerStatus setup_session(ContextSession& session, CUcontext context, std::uint32_t device,
                                  std::vector<std::uint8_t>& availability);
     void on_module_unload() noexcept;
-    void report_setup(const ProfilerStatus& status) noexcept;
+    void report_setup(const ProfilerStatus& status, std::uint32_t device) noexcept;
     bool first_duration(std::uint64_t correlation_id) noexcept;
     void warn_lost_activity() noexcept;
+    void check_timing(std::uint64_t launches) noexcept;
 
     CuptiOptions m_options;
 
@@ -154,17 +174,22 @@ private:
     CUpti_SubscriberHandle m_subscriber = nullptr;
     std::atomic<bool> m_running{false};
     std::atomic<bool> m_cupti_failed{false}; ///< fatal error: no CUPTI call any more
+    std::atomic<bool> m_detached{false};     ///< a forked child: callbacks do nothing
 
     std::unique_ptr<ProfilerPlatform> m_platform;
     std::chrono::milliseconds m_lock_wait{k_lock_wait};
     std::chrono::milliseconds m_sample_budget{k_sample_budget};
 
-    // Sample exclusion per device: every launch holds its device's lock shared from ENTER to
-    // EXIT, a profiled launch exclusive, so no other launch lands inside its Start/Stop window
-    // (docs/cupti-notes.md F6). A launch that gave up waiting bumps its slot's breach count.
-    std::array<std::shared_timed_mutex, k_lock_slots> m_sample_locks;
+    // Sample exclusion per device: every launch, device write (copy, set, host function) and
+    // capture start holds its device's lock shared from ENTER to EXIT, a profiled launch
+    // exclusive from ENTER to the end of its decode, so nothing of another thread lands inside
+    // the sample's window (docs/cupti-notes.md F6). A call that gave up waiting bumps its
+    // slot's breach count.
+    std::array<SampleLock, k_lock_slots> m_sample_locks;
     std::array<std::atomic<std::uint64_t>, k_lock_slots> m_breaches{};
     std::atomic<bool> m_profiling{true};
+    std::atomic<std::uint32_t> m_open_captures{0}; ///< stream captures open in the process
+    std::atomic<std::uint64_t> m_busy_devices{0};  ///< bit per device: counters held elsewhere
 
     // Guards everything below. Never held across a CUPTI or driver call: CUPTI's activity
     // thread takes it in first_duration while the driver may hold its own locks.
@@ -175,8 +200,7 @@ private:
     std::set<std::string> m_warned;
     model::GpuInfo m_gpu;
     bool m_have_gpu = false;
-    std::unordered_set<std::uint64_t> m_profiled_ids; ///< correlation ids of profiled launches
-    std::unordered_set<std::uint64_t> m_timed_profiled_ids;
+    ProfiledIds m_profiled_ids; ///< correlation ids of profiled launches
 
     std::shared_mutex m_attribute_lock; ///< guards the two maps below (cleared at unload)
     std::unordered_map<CUfunction, FunctionAttributes> m_attributes;
@@ -186,6 +210,9 @@ private:
     std::atomic<std::uint64_t> m_launches_seen{0};
     std::atomic<std::uint64_t> m_records_seen{0};
     std::atomic<bool> m_activity_failed{false};
+    std::uint64_t m_timing_mask = k_timing_check - 1;
+    std::atomic<std::uint64_t> m_records_at_check{0};
+    std::atomic<bool> m_timing_stopped{false}; ///< kernel records stopped coming
 
     std::atomic<int> m_passes{0};
     std::atomic<std::uint64_t> m_context_epoch{1};

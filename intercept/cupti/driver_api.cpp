@@ -6,6 +6,8 @@
 
 #include <dlfcn.h>
 
+#include "intercept/cupti/guarded_cbids.hpp"
+
 namespace irf::intercept::cupti {
 namespace {
 
@@ -86,8 +88,7 @@ bool stream_is_capturing(CUstream stream, bool per_thread) noexcept {
                            ? api.stream_is_capturing_ptsz
                            : api.stream_is_capturing;
     CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
-    return query != nullptr && query(stream, &status) == CUDA_SUCCESS &&
-           status != CU_STREAM_CAPTURE_STATUS_NONE;
+    return query != nullptr && means_capturing(query(stream, &status), status);
 }
 
 std::string format_driver_version(int version) {

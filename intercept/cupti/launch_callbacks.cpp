@@ -13,10 +13,13 @@ thread_local ContextIds t_context_ids;
 /// The sample this thread has open between its launch's ENTER and EXIT (one at a time: a
 /// thread is inside one launch call).
 struct OpenSample {
-    std::uint64_t breaches = 0; ///< the slot's breach count at ENTER
+    bool open = false;                ///< between the exclusive lock and its release at EXIT
+    std::uint32_t correlation_id = 0; ///< of the sampled launch: its own EXIT is not ignored
+    std::uint64_t breaches = 0;       ///< the slot's breach count at ENTER
     std::uint64_t grid_ctas = 0;
     CUfunction function = nullptr;
     std::chrono::steady_clock::time_point started;
+    std::uint32_t device = 0;
 };
 thread_local OpenSample t_open_sample;
 
@@ -111,12 +114,13 @@ void CuptiBackend::on_launch_enter(const DecodedLaunch& decoded,
     if (m_platform->is_capturing(decoded.stream, decoded.per_thread_stream)) {
         return; // recorded into a graph, not run now: neither a launch nor a sample
     }
-    ++m_launches_seen;
+    if (const std::uint64_t seen = ++m_launches_seen; (seen & m_timing_mask) == 0) {
+        check_timing(seen);
+    }
     const LaunchEvent event = make_event(decoded, data, ids);
     LaunchDecision decision = LaunchDecision::time_only;
     with_sink([&](LaunchSink& sink) { decision = sink.on_launch(event); });
-    if (decision == LaunchDecision::profile && decoded.kind == LaunchKind::kernel &&
-        m_profiling.load()) {
+    if (decision == LaunchDecision::profile) {
         const Begin begun = begin_sample(data, decoded, ids.device);
         if (begun == Begin::sampling) {
             return;
@@ -130,13 +134,55 @@ void CuptiBackend::on_launch_enter(const DecodedLaunch& decoded,
     hold_shared(data, slot_of(ids.device));
 }
 
+bool CuptiBackend::ignored_inside_sample(const CUpti_CallbackData& data) noexcept {
+    // A driver call raised on the sampling thread while its own sample is open (a library's
+    // internal launch or copy, a replay pass) is not the application's: counted, it would also
+    // wait for the lock this thread holds and then breach its own sample.
+    if (!t_open_sample.open) {
+        return false;
+    }
+    if (data.callbackSite == CUPTI_API_EXIT && data.correlationId == t_open_sample.correlation_id) {
+        return false; // the sampled launch's own EXIT
+    }
+    if (data.callbackSite == CUPTI_API_ENTER && data.correlationData != nullptr) {
+        *data.correlationData = 0; // so its EXIT releases nothing
+    }
+    return true;
+}
+
+void CuptiBackend::on_guarded_call(GuardedCall kind, const CUpti_CallbackData& data) noexcept {
+    if (data.callbackSite == CUPTI_API_ENTER) {
+        if (data.correlationData != nullptr) {
+            *data.correlationData = 0;
+        }
+        if (kind != GuardedCall::capture_end) {
+            // A device write or a capture's start never lands inside another thread's window.
+            hold_shared(data, slot_of(context_ids(data.context).device));
+        }
+        return;
+    }
+    const auto result = static_cast<const CUresult*>(data.functionReturnValue);
+    if (kind == GuardedCall::capture_begin && result != nullptr && *result == CUDA_SUCCESS) {
+        ++m_open_captures; // before the shared lock is released: no sample starts in between
+    } else if (kind == GuardedCall::capture_end && result != nullptr && capture_ended(*result)) {
+        std::uint32_t open = m_open_captures.load();
+        while (open > 0 && !m_open_captures.compare_exchange_weak(open, open - 1)) {
+        }
+    }
+    on_launch_exit(data);
+}
+
+void CuptiBackend::decline(std::uint64_t correlation_id, const char* reason) noexcept {
+    with_sink([&](LaunchSink& sink) { sink.on_sample_declined(correlation_id, reason); });
+}
+
 void CuptiBackend::hold_shared(const CUpti_CallbackData& data, std::size_t slot) noexcept {
     // Bounded wait: if the driver ever blocks a sample's Stop/Decode on this thread (open
     // question 4), the launch goes on unprotected after the wait instead of hanging.
     if (data.correlationData == nullptr) {
         return;
     }
-    if (m_sample_locks[slot].try_lock_shared_for(m_lock_wait)) {
+    if (m_sample_locks[slot].lock_shared_for(m_lock_wait)) {
         *data.correlationData = k_holds_shared | (std::uint64_t{slot} << k_slot_shift);
     } else {
         ++m_breaches[slot];
@@ -146,25 +192,40 @@ void CuptiBackend::hold_shared(const CUpti_CallbackData& data, std::size_t slot)
 CuptiBackend::Begin CuptiBackend::begin_sample(const CUpti_CallbackData& data,
                                                const DecodedLaunch& decoded,
                                                std::uint32_t device) noexcept {
-    if (data.correlationData == nullptr) {
+    if (data.correlationData == nullptr || decoded.kind != LaunchKind::kernel ||
+        !m_profiling.load() || device_busy(device)) {
+        decline(data.correlationId, nullptr); // timed as it runs (multi-device: never sampled)
         return Begin::declined;
     }
     if (over_budget(decoded.function)) {
-        discard(data.correlationId, k_discard_budget);
+        decline(data.correlationId, k_discard_budget);
         return Begin::declined;
     }
     const std::size_t slot = slot_of(device);
     // Waits until other threads' launches on this device are submitted; if that takes too
     // long the launch is timed only (the sample is discarded, with one warning).
-    if (!m_sample_locks[slot].try_lock_for(m_lock_wait)) {
+    if (!m_sample_locks[slot].lock_for(m_lock_wait)) {
         warn_once("lock", "a sampled launch waited too long for other threads' launches and "
                           "was timed only");
-        discard(data.correlationId, k_discard_lock);
+        decline(data.correlationId, k_discard_lock);
         return Begin::timed_out;
     }
+    if (m_open_captures.load() > 0) {
+        // Replay and decode synchronise the context, which a capture in global mode (PyTorch's
+        // default) forbids in every thread: the application's capture would fail. Checked under
+        // the lock, which a cuStreamBeginCapture holds shared until its capture is counted.
+        m_sample_locks[slot].unlock();
+        decline(data.correlationId, k_discard_capture);
+        return Begin::declined;
+    }
     *data.correlationData = k_holds_exclusive | (std::uint64_t{slot} << k_slot_shift);
-    t_open_sample = {m_breaches[slot].load(), grid_ctas(decoded.config), decoded.function,
-                     std::chrono::steady_clock::now()};
+    t_open_sample = {true,
+                     data.correlationId,
+                     m_breaches[slot].load(),
+                     grid_ctas(decoded.config),
+                     decoded.function,
+                     std::chrono::steady_clock::now(),
+                     device};
     start_profiler(data, device);
     return Begin::sampling;
 }
@@ -174,13 +235,14 @@ void CuptiBackend::on_launch_exit(const CUpti_CallbackData& data) noexcept {
         return;
     }
     const std::uint64_t flags = *data.correlationData;
-    std::shared_timed_mutex& lock = m_sample_locks[slot_of_flags(flags)];
+    SampleLock& lock = m_sample_locks[slot_of_flags(flags)];
     if ((flags & k_holds_shared) != 0) {
         lock.unlock_shared();
     } else if ((flags & k_holds_exclusive) != 0) {
         if ((flags & k_started) != 0) {
             end_sample(data);
         }
+        t_open_sample.open = false;
         lock.unlock();
     }
     *data.correlationData = 0;
@@ -194,6 +256,7 @@ void CuptiBackend::end_sample(const CUpti_CallbackData& data) noexcept {
         session = it != m_sessions.end() ? &it->second : nullptr;
     }
     if (session == nullptr || !session->profiler) {
+        discard(data.correlationId, k_discard_lost);
         return;
     }
     std::vector<double> values;
@@ -216,12 +279,12 @@ void CuptiBackend::end_sample(const CUpti_CallbackData& data) noexcept {
         }
     }
     if (!status.ok()) {
-        if (status.failure == ProfilerFailure::permission ||
-            status.failure == ProfilerFailure::unsupported) {
-            disable_profiling(status.error);
-        } else if (report.dropped > 0) {
+        if (report.dropped > 0) {
             discard(data.correlationId, k_discard_dropped);
-        } else {
+            return;
+        }
+        discard(data.correlationId, k_discard_lost);
+        if (!counters_refused(status, t_open_sample.device)) {
             warn("counters of a sampled launch were lost: " + status.error);
         }
         return;

@@ -13,8 +13,9 @@
 
 namespace irf::intercept::cupti {
 
-/// Why a profiler step failed: `permission` and `unsupported` disable profiling everywhere.
-enum class ProfilerFailure : std::uint8_t { none, permission, unsupported, other };
+/// Why a profiler step failed: `permission` and `unsupported` disable profiling everywhere,
+/// `busy` (another client holds the counters) on that device.
+enum class ProfilerFailure : std::uint8_t { none, permission, unsupported, busy, other };
 
 /// Outcome of a profiler step.
 struct ProfilerStatus {

@@ -2,14 +2,14 @@
 // Range Profiler session per context (CUDA 13 cupti_range_profiler.h), docs/cupti-notes.md F5.
 #include "intercept/cupti/range_profiler.hpp"
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 
-#include "intercept/cupti/driver_api.hpp"
-
-#include <cupti_driver_cbid.h>
 #include <cupti_profiler_target.h>
 #include <cupti_target.h>
+
+#include "common/log.hpp"
 
 namespace irf::intercept::cupti {
 namespace {
@@ -33,6 +33,9 @@ ProfilerStatus check(const char* call, CUptiResult r) noexcept {
     case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
     case CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED:
         failure = ProfilerFailure::unsupported;
+        break;
+    case CUPTI_ERROR_HARDWARE_BUSY: // DCGM's profiling metrics or ncu hold the counters
+        failure = ProfilerFailure::busy;
         break;
     default:
         break;
@@ -94,6 +97,31 @@ ProfilerStatus counter_availability(CUcontext context, std::vector<std::uint8_t>
 
 ProfilerStatus from_host(const HostStatus& status) {
     return status.ok ? ProfilerStatus{} : ProfilerStatus{ProfilerFailure::other, status.error};
+}
+
+/// Stop's outputs, for the first GPU run (IRF_LOG=debug; docs/cupti-notes.md question 13).
+void log_stop(std::size_t pass_index, std::size_t nesting, bool all_submitted) noexcept {
+    try {
+        if (common::log_enabled(common::LogLevel::debug)) {
+            common::log_line(common::LogLevel::debug,
+                             "range profiler Stop: passIndex " + std::to_string(pass_index) +
+                                 ", targetNestingLevel " + std::to_string(nesting) +
+                                 ", isAllPassSubmitted " + (all_submitted ? "1" : "0"));
+        }
+    } catch (...) { // out of memory: no debug line
+    }
+}
+
+void say_once_reconfigured(const std::string& error) noexcept {
+    static std::atomic<bool> s_said{false};
+    try {
+        if (!s_said.exchange(true)) {
+            common::log_line(common::LogLevel::warn,
+                             "range profiler: Start was refused (" + error +
+                                 "); its config was set again (pass index 0) and Start retried");
+        }
+    } catch (...) {
+    }
 }
 
 } // namespace
@@ -194,6 +222,7 @@ ProfilerStatus ContextProfiler::enable_and_configure() noexcept {
         // Some drivers refuse irf's nesting values; NVIDIA's range-profiler sample utility
         // passes targetNestingLevel 0 and maxRangesPerPass = the image's ranges (cupti-notes.md).
         const ProfilerStatus retry = set_config(true);
+        m_sample_utility_values = retry.ok();
         status = retry.ok() ? retry : status;
     }
     return status;
@@ -231,6 +260,25 @@ ProfilerStatus ContextProfiler::start() noexcept {
     if (m_profiler == nullptr) {
         return {ProfilerFailure::other, "range profiler not set up"};
     }
+    // One SetConfig serves every sample while each replay completes; after an incomplete one,
+    // or when a later Start is refused, the config (pass index 0) is set again first, as
+    // NVIDIA's range-profiling sample does before each session.
+    ProfilerStatus status = m_reconfigure ? set_config(m_sample_utility_values) : ProfilerStatus{};
+    if (status.ok()) {
+        status = start_once();
+    }
+    if (!status.ok() && status.failure == ProfilerFailure::other && !m_reconfigure) {
+        const ProfilerStatus again = set_config(m_sample_utility_values);
+        if (again.ok()) {
+            say_once_reconfigured(status.error);
+            status = start_once();
+        }
+    }
+    m_reconfigure = !status.ok();
+    return status;
+}
+
+ProfilerStatus ContextProfiler::start_once() noexcept {
     auto p =
         make_params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
     p.pRangeProfilerObject = m_profiler;
@@ -250,7 +298,17 @@ ProfilerStatus ContextProfiler::stop_and_evaluate(std::vector<double>& values,
     ProfilerStatus status = check("cuptiRangeProfilerStop", cuptiRangeProfilerStop(&sp));
     m_started = false;
     if (!status.ok()) {
+        m_reconfigure = true;
         return status;
+    }
+    log_stop(sp.passIndex, sp.targetNestingLevel, sp.isAllPassSubmitted != 0);
+    if (sp.isAllPassSubmitted == 0) {
+        // Kernel replay should submit every pass before the launch returns; if it did not, the
+        // counter data is partial, so the sample is lost and the config is set again.
+        m_reconfigure = true;
+        static_cast<void>(reset_counter_data());
+        return {ProfilerFailure::other, "not every replay pass was submitted (pass index " +
+                                            std::to_string(sp.passIndex) + ")"};
     }
     auto dp = make_params<CUpti_RangeProfiler_DecodeData_Params>(
         CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
@@ -297,42 +355,6 @@ void ContextProfiler::teardown() noexcept {
     dp.pRangeProfilerObject = m_profiler;
     static_cast<void>(cuptiRangeProfilerDisable(&dp));
     m_profiler = nullptr;
-}
-
-} // namespace irf::intercept::cupti
-
-namespace irf::intercept::cupti {
-namespace {
-
-/// The platform on the real CUPTI and driver (see profiler_seam.hpp).
-class CuptiPlatform final : public ProfilerPlatform {
-public:
-    ProfilerStatus initialize() noexcept override { return initialize_profiler(); }
-    std::string chip(CUdevice device) noexcept override { return chip_name(device); }
-    std::unique_ptr<RangeProfiler> make_profiler() override {
-        return std::make_unique<ContextProfiler>();
-    }
-    bool is_capturing(CUstream stream, bool per_thread) noexcept override {
-        return stream_is_capturing(stream, per_thread);
-    }
-    std::uint32_t device_of(CUcontext context) noexcept override {
-        std::uint32_t device = 0;
-        static_cast<void>(cuptiGetDeviceId(context, &device));
-        return device;
-    }
-    bool subscription_alive(void* subscriber) noexcept override {
-        std::uint32_t enabled = 1;
-        const CUptiResult r = cuptiGetCallbackState(
-            &enabled, static_cast<CUpti_SubscriberHandle>(subscriber), CUPTI_CB_DOMAIN_DRIVER_API,
-            CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel);
-        return r != CUPTI_SUCCESS || enabled != 0; // an unanswered query proves nothing
-    }
-};
-
-} // namespace
-
-std::unique_ptr<ProfilerPlatform> make_cupti_platform() {
-    return std::make_unique<CuptiPlatform>();
 }
 
 } // namespace irf::intercept::cupti

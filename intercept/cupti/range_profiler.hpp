@@ -46,6 +46,7 @@ public:
 private:
     ProfilerStatus enable_and_configure() noexcept;
     ProfilerStatus set_config(bool sample_utility_values) noexcept;
+    ProfilerStatus start_once() noexcept;
     ProfilerStatus reset_counter_data() noexcept;
 
     CUcontext m_context = nullptr;
@@ -56,6 +57,8 @@ private:
     std::vector<std::uint8_t> m_config;
     std::vector<std::uint8_t> m_counter_data;
     bool m_started = false;
+    bool m_sample_utility_values = false; ///< SetConfig took the sample utility's values
+    bool m_reconfigure = false;           ///< set the config again before the next Start
     int m_passes = 0;
 };
 

@@ -24,6 +24,8 @@ inline constexpr const char* k_discard_breach = "window_breached";
 inline constexpr const char* k_discard_ctas = "ctas_mismatch";
 inline constexpr const char* k_discard_budget = "over_time_budget";
 inline constexpr const char* k_discard_lock = "lock_timeout";
+inline constexpr const char* k_discard_capture = "stream_capture";
+inline constexpr const char* k_discard_lost = "counters_lost";
 
 /// Null when the sample is sound, else the discard reason. `ctas_launched` is checked against
 /// the grid only when the counter set has it.

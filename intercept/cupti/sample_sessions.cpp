@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // CUPTI backend: one range profiler per context, one enabled per device, and kernel records.
+#include <array>
+#include <ctime>
+
 #include "intercept/cupti/cupti_backend_impl.hpp"
 #include "intercept/nvtx_stack.hpp"
 
@@ -10,26 +13,63 @@ bool is_profiler_fatal(ProfilerFailure failure) {
     return failure == ProfilerFailure::permission || failure == ProfilerFailure::unsupported;
 }
 
+constexpr std::size_t k_busy_bits = 64;
+
+std::string utc_time_of_day() {
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    std::array<char, 32> text{};
+    if (::gmtime_r(&now, &utc) == nullptr ||
+        std::strftime(text.data(), text.size(), "%H:%M:%S UTC", &utc) == 0) {
+        return "an unknown time";
+    }
+    return text.data();
+}
+
 } // namespace
 
 void CuptiBackend::start_profiler(const CUpti_CallbackData& data, std::uint32_t device) noexcept {
     ContextSession* session = session_for(data.context, device);
     if (session == nullptr || !session->profiler) {
-        return; // timed only; the lock is released at EXIT
+        decline(data.correlationId, nullptr); // timed only; the lock is released at EXIT
+        return;
     }
     const ProfilerStatus status = session->profiler->start();
     if (status.ok()) {
         *data.correlationData |= k_started;
         try {
             std::lock_guard<std::mutex> lock(m_state);
-            m_profiled_ids.insert(data.correlationId);
+            m_profiled_ids.add(data.correlationId);
         } catch (...) {
         }
-    } else if (is_profiler_fatal(status.failure)) {
-        disable_profiling(status.error);
-    } else {
+        return;
+    }
+    decline(data.correlationId, nullptr);
+    if (!counters_refused(status, device)) {
         warn("a sampled launch was not profiled: " + status.error);
     }
+}
+
+bool CuptiBackend::counters_refused(const ProfilerStatus& status, std::uint32_t device) noexcept {
+    if (is_profiler_fatal(status.failure)) {
+        disable_profiling(status.error);
+        return true;
+    }
+    if (status.failure != ProfilerFailure::busy) {
+        return false;
+    }
+    // Another client holds the counters (DCGM's profiling metrics, ncu): retrying each sample
+    // would only repeat the refusal, so this device is timed only for the rest of the run.
+    const std::uint64_t bit = std::uint64_t{1} << (device % k_busy_bits);
+    if ((m_busy_devices.fetch_or(bit) & bit) == 0) {
+        warn("counters in use by another client on device " + std::to_string(device) +
+             " (DCGM? `dcgmi profile --pause`); kernels are timed only (" + status.error + ")");
+    }
+    return true;
+}
+
+bool CuptiBackend::device_busy(std::uint32_t device) const noexcept {
+    return (m_busy_devices.load() & (std::uint64_t{1} << (device % k_busy_bits))) != 0;
 }
 
 // Called with the device's sample lock held exclusively, so no other sample of this device
@@ -75,17 +115,15 @@ ContextSession* CuptiBackend::session_for(CUcontext context, std::uint32_t devic
             }
             session = &(m_sessions[context] = std::move(fresh)); // failed: stays profiler-less
         }
-        report_setup(status);
+        report_setup(status, device);
         return session;
     } catch (...) {
         return nullptr;
     }
 }
 
-void CuptiBackend::report_setup(const ProfilerStatus& status) noexcept {
-    if (is_profiler_fatal(status.failure)) {
-        disable_profiling(status.error);
-    } else if (!status.ok()) {
+void CuptiBackend::report_setup(const ProfilerStatus& status, std::uint32_t device) noexcept {
+    if (!status.ok() && !counters_refused(status, device)) {
         warn("hardware counters unavailable on one context: " + status.error);
     }
 }
@@ -119,11 +157,7 @@ ProfilerStatus CuptiBackend::setup_session(ContextSession& session, CUcontext co
 bool CuptiBackend::first_duration(std::uint64_t correlation_id) noexcept {
     try {
         std::lock_guard<std::mutex> lock(m_state);
-        if (m_profiled_ids.count(correlation_id) == 0) {
-            return true;
-        }
-        // Kernel replay may emit one record per pass (open question 3): keep the first.
-        return m_timed_profiled_ids.insert(correlation_id).second;
+        return m_profiled_ids.first_record(correlation_id);
     } catch (...) {
         return true;
     }
@@ -155,13 +189,14 @@ bool CuptiBackend::graph_region(std::uint64_t correlation_id, std::uint32_t& pat
 }
 
 void CuptiBackend::on_kernel_record(const KernelActivity& record) noexcept {
-    ++m_records_seen;
-    if (record.device_launched) {
-        return; // device-side launches have no host launch to match
+    if (m_detached) {
+        return; // a forked child: the sink is the parent's collector
     }
+    ++m_records_seen;
     std::uint64_t correlation_id = record.correlation_id;
-    if (record.graph_id != 0) {
-        // Graph nodes have no launch callback: report each as a timed-only launch of its own.
+    if (record.graph_id != 0 || record.device_launched) {
+        // Graph nodes (also of a graph launched from the device) have no launch callback:
+        // report each as a timed-only launch of its own.
         correlation_id = m_next_graph_id++;
         LaunchEvent event;
         event.function = record.name; // CUPTI shares one name string per kernel
@@ -179,6 +214,28 @@ void CuptiBackend::on_kernel_record(const KernelActivity& record) noexcept {
     }
     const DurationRecord duration{correlation_id, record.start_ns, record.end_ns};
     with_sink([&duration](LaunchSink& sink) { sink.on_duration(duration); });
+}
+
+void CuptiBackend::check_timing(std::uint64_t launches) noexcept {
+    const std::uint64_t records = m_records_seen.load();
+    if (m_activity_failed || m_timing_stopped || m_records_at_check.exchange(records) != records) {
+        return;
+    }
+    // A whole interval of launches without one kernel record: kineto or another tool replaced
+    // the activity callbacks or disabled CONCURRENT_KERNEL. Irf does not fight it back (that
+    // would break the other tool); launches become counts so nothing grows without bound.
+    if (m_timing_stopped.exchange(true)) {
+        return;
+    }
+    with_sink([](LaunchSink& sink) { sink.on_timing_stopped(); });
+    try {
+        warn("kernel timing stopped at " + utc_time_of_day() + " after " +
+             std::to_string(launches) + " launches: no kernel activity record came for the last " +
+             std::to_string(m_timing_mask + 1) +
+             " (another CUPTI client, e.g. PyTorch's profiler, took the activity stream?); later "
+             "launches are counted, not timed (docs/cupti-notes.md)");
+    } catch (...) {
+    }
 }
 
 void CuptiBackend::warn_lost_activity() noexcept {

@@ -47,6 +47,18 @@ public:
         std::lock_guard<std::mutex> lock(mutex);
         discards.emplace_back(reason);
     }
+    void on_sample_declined(std::uint64_t /*id*/, const char* reason) noexcept override {
+        std::lock_guard<std::mutex> lock(mutex);
+        declines.emplace_back(reason != nullptr ? reason : "-");
+    }
+    void on_profiling_off() noexcept override {
+        std::lock_guard<std::mutex> lock(mutex);
+        ++profiling_off;
+    }
+    void on_timing_stopped() noexcept override {
+        std::lock_guard<std::mutex> lock(mutex);
+        ++timing_stopped;
+    }
     void on_profiler_range(bool started) noexcept override {
         std::lock_guard<std::mutex> lock(mutex);
         profiler_ranges.push_back(started);
@@ -70,6 +82,9 @@ public:
     std::vector<DurationRecord> durations;
     std::vector<std::string> warnings;
     std::vector<std::string> discards;
+    std::vector<std::string> declines; ///< reasons of on_sample_declined ("-": none given)
+    int profiling_off = 0;
+    int timing_stopped = 0;
 
 private:
     LaunchDecision m_answer;
@@ -87,6 +102,8 @@ struct FakeScript {
     std::vector<std::uint8_t> seen_availability; ///< what the last setup was handed
     std::function<void()> during_setup;          ///< runs inside setup (e.g. another thread's call)
     std::function<void()> during_stop;
+    std::map<CUcontext, ProfilerStatus> setup_failures; ///< setup answers this for the context
+    ProfilerStatus start_status;                        ///< every start answers this
     bool capturing = false;
     std::map<CUcontext, std::uint32_t> devices;
     void log(const std::string& what, CUcontext context) {
@@ -113,12 +130,16 @@ public:
         if (m_script.during_setup) {
             m_script.during_setup();
         }
+        const auto failure = m_script.setup_failures.find(context);
+        if (failure != m_script.setup_failures.end()) {
+            return failure->second;
+        }
         m_enabled = true;
         return {};
     }
     ProfilerStatus start() noexcept override {
         m_script.log("start", m_context);
-        return {};
+        return m_script.start_status;
     }
     ProfilerStatus stop_and_evaluate(std::vector<double>& values,
                                      RangeReport& report) noexcept override {
@@ -208,6 +229,37 @@ struct FakeLaunch {
         data.callbackSite = CUPTI_API_EXIT;
         backend.on_callback(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
                             &data);
+    }
+    void run(CuptiBackend& backend) {
+        enter(backend);
+        exit(backend);
+    }
+};
+
+/// The callback data of a driver call that is not a launch (a copy, a capture begin or end);
+/// `result` is what its EXIT reports.
+struct FakeCall {
+    CUpti_CallbackId cbid;
+    CUresult result = CUDA_SUCCESS;
+    std::uint64_t scratch = 0;
+    CUpti_CallbackData data{};
+
+    explicit FakeCall(CUpti_CallbackId id, std::uint32_t correlation_id = 900,
+                      CUcontext context = nullptr)
+        : cbid(id) {
+        std::memset(&data, 0, sizeof data);
+        data.correlationData = &scratch;
+        data.correlationId = correlation_id;
+        data.context = context;
+        data.functionReturnValue = &result;
+    }
+    void enter(CuptiBackend& backend) {
+        data.callbackSite = CUPTI_API_ENTER;
+        backend.on_callback(CUPTI_CB_DOMAIN_DRIVER_API, cbid, &data);
+    }
+    void exit(CuptiBackend& backend) {
+        data.callbackSite = CUPTI_API_EXIT;
+        backend.on_callback(CUPTI_CB_DOMAIN_DRIVER_API, cbid, &data);
     }
     void run(CuptiBackend& backend) {
         enter(backend);

@@ -141,14 +141,26 @@ TEST(CuptiBackendCallbacks, ActivityRecordsBecomeDurations) {
     Sink sink(LaunchDecision::time_only);
     backend.attach_sink_for_test(sink);
     backend.on_kernel_record(record(41, 0));
-    KernelActivity device_side = record(43, 0);
-    device_side.device_launched = true;
-    backend.on_kernel_record(device_side);  // no host launch to match: ignored
     backend.on_kernel_record(record(0, 0)); // no correlation: ignored
     ASSERT_EQ(sink.durations.size(), 1u);
     EXPECT_EQ(sink.durations[0].correlation_id, 41u);
     EXPECT_EQ(sink.durations[0].end_ns - sink.durations[0].start_ns, 250u);
     EXPECT_TRUE(sink.launches.empty());
+}
+
+TEST(CuptiBackendCallbacks, KernelsOfADeviceLaunchedGraphAreTimed) {
+    // isDeviceLaunched means "part of a device-launched graph" (cupti_activity.h), not
+    // dynamic parallelism: no host launch callback, so each is a timed-only launch of its own.
+    CuptiBackend backend{CuptiOptions{}};
+    Sink sink(LaunchDecision::time_only);
+    backend.attach_sink_for_test(sink);
+    KernelActivity device_side = record(43, 0);
+    device_side.device_launched = true;
+    backend.on_kernel_record(device_side);
+    ASSERT_EQ(sink.launches.size(), 1u);
+    EXPECT_TRUE(sink.launches[0].graph);
+    ASSERT_EQ(sink.durations.size(), 1u);
+    EXPECT_EQ(sink.durations[0].correlation_id, sink.launches[0].correlation_id);
 }
 
 TEST(CuptiBackendCallbacks, GraphKernelsAreTimedOnlyLaunches) {

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+// The ProfilerPlatform on the real CUPTI and driver (the seam's production side).
+#include <cupti_driver_cbid.h>
+
+#include "intercept/cupti/driver_api.hpp"
+#include "intercept/cupti/range_profiler.hpp"
+
+namespace irf::intercept::cupti {
+namespace {
+
+/// The platform on the real CUPTI and driver (see profiler_seam.hpp).
+class CuptiPlatform final : public ProfilerPlatform {
+public:
+    ProfilerStatus initialize() noexcept override { return initialize_profiler(); }
+    std::string chip(CUdevice device) noexcept override { return chip_name(device); }
+    std::unique_ptr<RangeProfiler> make_profiler() override {
+        return std::make_unique<ContextProfiler>();
+    }
+    bool is_capturing(CUstream stream, bool per_thread) noexcept override {
+        return stream_is_capturing(stream, per_thread);
+    }
+    std::uint32_t device_of(CUcontext context) noexcept override {
+        std::uint32_t device = 0;
+        static_cast<void>(cuptiGetDeviceId(context, &device));
+        return device;
+    }
+    bool subscription_alive(void* subscriber) noexcept override {
+        std::uint32_t enabled = 1;
+        const CUptiResult r = cuptiGetCallbackState(
+            &enabled, static_cast<CUpti_SubscriberHandle>(subscriber), CUPTI_CB_DOMAIN_DRIVER_API,
+            CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel);
+        // A refused query (a stale handle after another tool's cuptiFinalize) means lost.
+        return r == CUPTI_SUCCESS && enabled != 0;
+    }
+};
+
+} // namespace
+
+std::unique_ptr<ProfilerPlatform> make_cupti_platform() {
+    return std::make_unique<CuptiPlatform>();
+}
+
+} // namespace irf::intercept::cupti
