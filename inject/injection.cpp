@@ -60,6 +60,9 @@ void child_reset() noexcept {
         return;
     }
     try {
+        if (state->backend != nullptr) {
+            state->backend->detach_after_fork(); // its callbacks must not reach the old collector
+        }
         state->backend = nullptr;
         state->collector.release(); // may hold locks of parent threads: never touched again
         state->collector = std::make_unique<intercept::Collector>(state->run.config);
