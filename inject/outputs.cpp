@@ -120,6 +120,13 @@ model::Profile build_profile(const RunInfo& run, intercept::Collector& collector
     for (std::string& note : empty_run_notes(p, run.config.kernels)) {
         p.warnings.push_back(std::move(note));
     }
+    const std::string nvtx =
+        nvtx_injection_note(common::process_env("NVTX_INJECTION64_PATH"),
+                            !run.config.nvtx_include.empty() || !run.config.nvtx_exclude.empty(),
+                            run.config.backend != "fake");
+    if (!nvtx.empty()) {
+        p.warnings.push_back(nvtx);
+    }
     return p;
 }
 

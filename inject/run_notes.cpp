@@ -49,4 +49,23 @@ std::vector<std::string> empty_run_notes(const model::Profile& profile,
             "' (IRF_KERNELS); most launched: " + most_launched(profile.kernels)};
 }
 
+std::string nvtx_injection_note(const char* nvtx_injection, bool nvtx_filters,
+                                bool ranges_from_nvtx) {
+    if (nvtx_injection == nullptr || nvtx_injection[0] == '\0') {
+        return nvtx_filters && ranges_from_nvtx
+                   ? "NVTX_INJECTION64_PATH is unset: irf sees no NVTX range, so "
+                     "IRF_NVTX_INCLUDE/IRF_NVTX_EXCLUDE match nothing and regions are empty (set "
+                     "it to libirf.so, as `irf run` does)"
+                   : "";
+    }
+    const std::string path = nvtx_injection;
+    const std::string file = path.substr(path.find_last_of('/') + 1);
+    if (file.rfind("libirf", 0) == 0) {
+        return "";
+    }
+    // NVTX loads one injection library: with another tool's, that tool gets every range.
+    return "NVTX_INJECTION64_PATH=" + path +
+           " is another tool's library: NVTX ranges go to it, not to irf, so regions are empty";
+}
+
 } // namespace irf::inject

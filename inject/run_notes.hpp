@@ -19,4 +19,11 @@ constexpr std::size_t k_listed_names = 5;
 [[nodiscard]] std::vector<std::string> empty_run_notes(const model::Profile& profile,
                                                        const std::string& kernels);
 
+/// One line when NVTX ranges cannot reach irf (#38 item 10): `nvtx_injection`
+/// (NVTX_INJECTION64_PATH, null = unset) names another library (nsys, kineto), or is unset while
+/// `nvtx_filters` (IRF_NVTX_INCLUDE/EXCLUDE) are set and ranges come from NVTX
+/// (`ranges_from_nvtx`: not the fake backend's script). Empty when ranges can arrive.
+[[nodiscard]] std::string nvtx_injection_note(const char* nvtx_injection, bool nvtx_filters,
+                                              bool ranges_from_nvtx);
+
 } // namespace irf::inject

@@ -21,6 +21,16 @@ std::uint32_t domain_index(nvtxDomainHandle_t domain) noexcept {
     return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(domain));
 }
 
+/// Calls `f` with `text` kept as ASCII (other characters as '?') on the stack.
+template <typename F> auto with_narrow(const wchar_t* text, F&& f) noexcept {
+    char narrow[k_wide_buffer];
+    std::size_t n = 0;
+    for (const wchar_t* w = text; w != nullptr && *w != 0 && n + 1 < k_wide_buffer; ++w) {
+        narrow[n++] = *w > 0 && *w < 128 ? static_cast<char>(*w) : '?';
+    }
+    return f(std::string_view(narrow, n));
+}
+
 /// Pushes the range named by `attributes` (ASCII, registered or wide; wide text is kept as ASCII,
 /// other characters as '?', on the stack: the hot path allocates nothing).
 template <typename F> auto with_message(const nvtxEventAttributes_t* attributes, F&& f) noexcept {
@@ -35,15 +45,8 @@ template <typename F> auto with_message(const nvtxEventAttributes_t* attributes,
         const auto* s = reinterpret_cast<const std::string*>(attributes->message.registered);
         return f(s != nullptr ? std::string_view(*s) : std::string_view("(unnamed)"));
     }
-    case NVTX_MESSAGE_TYPE_UNICODE: {
-        char narrow[k_wide_buffer];
-        std::size_t n = 0;
-        for (const wchar_t* w = attributes->message.unicode;
-             w != nullptr && *w != 0 && n + 1 < k_wide_buffer; ++w) {
-            narrow[n++] = *w > 0 && *w < 128 ? static_cast<char>(*w) : '?';
-        }
-        return f(std::string_view(narrow, n));
-    }
+    case NVTX_MESSAGE_TYPE_UNICODE:
+        return with_narrow(attributes->message.unicode, f);
     default:
         return f(std::string_view("(unnamed)"));
     }
@@ -98,6 +101,19 @@ nvtxStringHandle_t NVTX_API register_a(nvtxDomainHandle_t, const char* text) noe
     const std::string* s = register_string(text != nullptr ? text : "");
     return reinterpret_cast<nvtxStringHandle_t>(const_cast<std::string*>(s));
 }
+// The wide forms: a library that names its domain or strings in wchar_t (Windows-born code)
+// would otherwise get NVTX's no-op handles, and its ranges would all read "(unnamed)".
+nvtxDomainHandle_t NVTX_API domain_create_w(const wchar_t* name) noexcept {
+    return with_narrow(name, [](std::string_view narrow) {
+        return reinterpret_cast<nvtxDomainHandle_t>(static_cast<std::uintptr_t>(domain(narrow)));
+    });
+}
+nvtxStringHandle_t NVTX_API register_w(nvtxDomainHandle_t, const wchar_t* text) noexcept {
+    return with_narrow(text, [](std::string_view narrow) {
+        const std::string* s = register_string(narrow);
+        return reinterpret_cast<nvtxStringHandle_t>(const_cast<std::string*>(s));
+    });
+}
 
 /// Points slot `id` of `module`'s table at `function` when the table has it.
 template <typename Fn>
@@ -136,6 +152,8 @@ bool install_domains(const NvtxExportTableCallbacks& callbacks) noexcept {
     install(t, n, NVTX_CBID_CORE2_DomainRangeEnd, &domain_end);
     install(t, n, NVTX_CBID_CORE2_DomainCreateA, &domain_create);
     install(t, n, NVTX_CBID_CORE2_DomainRegisterStringA, &register_a);
+    install(t, n, NVTX_CBID_CORE2_DomainCreateW, &domain_create_w);
+    install(t, n, NVTX_CBID_CORE2_DomainRegisterStringW, &register_w);
     return true;
 }
 

@@ -89,6 +89,24 @@ TEST_F(InjectRegions, GraphKernelsKeepTheRegionOfTheirGraphLaunch) {
     EXPECT_EQ(region(p["regions"], "decode/sample")["launches"], 2); // not a graph: as before
 }
 
+bool warns(const nlohmann::json& profile, const std::string& text) {
+    for (const nlohmann::json& w : profile["warnings"]) {
+        if (w.get<std::string>().find(text) != std::string::npos) {
+            return true;
+        }
+    }
+    return false;
+}
+
+TEST_F(InjectRegions, AnotherToolsNvtxInjectionIsSaidInOneLine) {
+    // nsys or kineto as NVTX's injection library gets every range: regions would stay empty.
+    const nlohmann::json other = run_regions(
+        {{"NVTX_INJECTION64_PATH", "/opt/nsight-systems/target/libToolsInjection64.so"}});
+    EXPECT_TRUE(warns(other, "is another tool's library: NVTX ranges go to it"));
+    const nlohmann::json ours = run_regions({{"NVTX_INJECTION64_PATH", IRF_LIBIRF}});
+    EXPECT_FALSE(warns(ours, "NVTX_INJECTION64_PATH"));
+}
+
 TEST_F(InjectRegions, ABadExpressionDisablesIrfWithOneLine) {
     const ExpectIrfErrors expect_errors; // the point of this test is an error line
     std::map<std::string, std::string> env{{"IRF_BACKEND", "fake:" + fake_script("regions.json")},
@@ -150,6 +168,12 @@ TEST(NvtxInjection, LibirfFillsTheRangeCallbacksAndToleratesUnbalancedPops) {
     EXPECT_EQ(pop(), 0);
     EXPECT_EQ(pop(), -1); // unbalanced: reported, not a crash
     EXPECT_EQ(push("left-open-at-exit"), 0);
+    // The wide forms of DomainCreate and RegisterString are filled too (#38 item 10).
+    ASSERT_NE(s_core2[13], nullptr); // DomainCreateW
+    ASSERT_NE(s_core2[11], nullptr); // DomainRegisterStringW
+    const auto create_w = reinterpret_cast<void* (*)(const wchar_t*)>(s_core2[13]);
+    const auto create_a = reinterpret_cast<void* (*)(const char*)>(s_core2[12]);
+    EXPECT_EQ(create_w(L"wide-domain"), create_a("wide-domain"));
 }
 
 } // namespace

@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "common/environment.hpp"
+#include "common/text_safety.hpp"
 #include "config/env.hpp"
 #include "config/gpu_database.hpp"
 #include "config/output_path.hpp"
@@ -180,6 +181,23 @@ std::vector<std::pair<std::string, std::string>> build_environment(const RunOpti
         vars.emplace_back("IRF_NVTX_EXCLUDE", *exclude);
     }
     return vars;
+}
+
+std::vector<std::string>
+replaced_injection_notes(const std::vector<std::pair<std::string, std::string>>& vars,
+                         const char* (*lookup)(const char*)) {
+    std::vector<std::string> notes;
+    for (const auto& [name, value] : vars) {
+        if (name != "CUDA_INJECTION64_PATH" && name != "NVTX_INJECTION64_PATH") {
+            continue;
+        }
+        const char* before = lookup(name.c_str());
+        if (before != nullptr && before[0] != '\0' && value != before) {
+            notes.push_back("irf: replacing " + name + "=" + common::printable(before) +
+                            " (that tool sees nothing of this run)");
+        }
+    }
+    return notes;
 }
 
 std::string find_library(const std::vector<std::string>& candidates) {

@@ -58,6 +58,12 @@ void validate(const RunOptions& options);
 [[nodiscard]] std::vector<std::pair<std::string, std::string>>
 build_environment(const RunOptions& options, const std::string& library);
 
+/// One line per injection variable (CUDA_INJECTION64_PATH, NVTX_INJECTION64_PATH) in `vars`
+/// that `lookup` (getenv) shows already set to another value: that tool loses it to irf.
+[[nodiscard]] std::vector<std::string>
+replaced_injection_notes(const std::vector<std::pair<std::string, std::string>>& vars,
+                         const char* (*lookup)(const char*));
+
 /// The libirf.so to inject: the first existing file among `candidates`; throws UsageError
 /// listing the places looked at when there is none.
 [[nodiscard]] std::string find_library(const std::vector<std::string>& candidates);

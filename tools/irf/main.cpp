@@ -81,6 +81,10 @@ int exec_application(const RunOptions& options) {
     const std::string profile = irf::launcher::check_before_exec(options, library);
     std::cerr << "irf: profile will go to " << irf::common::printable(profile) << "\n";
     const auto vars = irf::launcher::build_environment(options, library);
+    for (const std::string& note : irf::launcher::replaced_injection_notes(
+             vars, [](const char* name) -> const char* { return std::getenv(name); })) {
+        std::cerr << note << "\n";
+    }
     for (const auto& [name, value] : vars) {
         if (setenv(name.c_str(), value.c_str(), 1) != 0) {
             throw irf::launcher::UsageError("cannot set " + name + ": " + std::strerror(errno));

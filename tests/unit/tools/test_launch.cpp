@@ -213,3 +213,23 @@ TEST(Launcher, LibraryIsFoundNextToTheBinaryFirst) {
 }
 
 } // namespace
+
+namespace {
+
+const char* other_tools_injection(const char* name) {
+    return std::string(name) == "NVTX_INJECTION64_PATH" ? "/opt/nsys/libToolsInjection64.so"
+                                                        : nullptr;
+}
+
+TEST(Launcher, ReplacingAnotherToolsInjectionIsSaidInOneLine) {
+    const auto vars = irf::launcher::build_environment(with_app(), "/opt/irf/lib/libirf.so");
+    const auto notes = irf::launcher::replaced_injection_notes(vars, &other_tools_injection);
+    ASSERT_EQ(notes.size(), 1u);
+    EXPECT_EQ(notes[0], "irf: replacing NVTX_INJECTION64_PATH=/opt/nsys/libToolsInjection64.so "
+                        "(that tool sees nothing of this run)");
+    const auto none = irf::launcher::replaced_injection_notes(
+        vars, [](const char*) -> const char* { return nullptr; });
+    EXPECT_TRUE(none.empty());
+}
+
+} // namespace
