@@ -240,11 +240,11 @@ void CuptiBackend::on_driver_call(CUpti_CallbackId cbid, const CUpti_CallbackDat
         return;
     }
     const bool enter = cb.callbackSite == CUPTI_API_ENTER;
-    if (const GuardedCall kind = guarded_call(cbid); kind != GuardedCall::none) {
-        on_guarded_call(kind, cb);
-    } else if (!is_launch_cbid(cbid)) {
-        // A teardown cbid: deliver records while the context is alive (docs/cupti-notes.md F1).
-        if (enter && m_running) {
+    if (!is_launch_cbid(cbid)) { // launches first: the hot path
+        if (const GuardedCall kind = guarded_call(cbid); kind != GuardedCall::none) {
+            on_guarded_call(kind, cb);
+        } else if (enter && m_running) {
+            // A teardown cbid: deliver records while the context is alive (cupti-notes.md F1).
             activity_flush(false);
         }
     } else if (!enter) {
