@@ -111,6 +111,12 @@ std::uint32_t add(std::uint32_t parent, std::uint32_t domain, std::string_view n
     }
 }
 
+/// The domain of path `id`'s innermost range (the default one for the root or an unknown id).
+std::uint32_t domain_of(std::uint32_t id) noexcept {
+    const Node* n = id == k_root ? nullptr : node_at(id);
+    return n == nullptr ? k_default_domain : n->domain;
+}
+
 std::string label(const std::string& domain, const std::string& name) {
     return domain.empty() ? name : domain + "@" + name;
 }
@@ -140,6 +146,43 @@ int pop() noexcept {
         return -1;
     }
     return --s.depth;
+}
+
+int pop_domain(std::uint32_t domain) noexcept {
+    ThreadStack& s = t_stack;
+    if (s.depth == 0 || s.depth > k_max_depth) {
+        return pop(); // nothing open, or past the kept depth: only the count moves
+    }
+    // NVTX keeps one stack per domain: the innermost range of `domain` may sit below another
+    // domain's (NCCL's ranges interleave with the application's). It is taken out and the
+    // ranges above it are found again under their new parents.
+    int at = s.depth - 1;
+    while (at >= 0 && domain_of(s.ids[at]) != domain) {
+        --at;
+    }
+    if (at < 0) {
+        s_unbalanced.fetch_add(1, std::memory_order_relaxed);
+        return -1;
+    }
+    int level = 0;
+    for (int i = 0; i < at; ++i) {
+        level += domain_of(s.ids[i]) == domain ? 1 : 0;
+    }
+    const int above = s.depth - at - 1;
+    std::uint32_t moved[k_max_depth];
+    for (int i = 0; i < above; ++i) {
+        moved[i] = s.ids[at + 1 + i];
+    }
+    s.depth = at;
+    for (int i = 0; i < above; ++i) {
+        const Node* n = moved[i] == k_root ? nullptr : node_at(moved[i]);
+        if (n != nullptr) {
+            push(n->domain, n->name);
+        } else {
+            s.ids[s.depth++] = current_path(); // a path that was never kept (limit reached)
+        }
+    }
+    return level;
 }
 
 std::uint32_t current_path() noexcept {

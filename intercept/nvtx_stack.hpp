@@ -39,6 +39,10 @@ int push(std::uint32_t domain, std::string_view name) noexcept;
 /// Pops the calling thread's innermost range; returns its level, or -1 when none is open.
 int pop() noexcept;
 
+/// Pops the innermost open range of `domain` (NVTX keeps one stack per domain), even below
+/// another domain's ranges; returns its level in that domain, or -1 when it has none open.
+int pop_domain(std::uint32_t domain) noexcept;
+
 /// The calling thread's current path id (k_root outside every range).
 [[nodiscard]] std::uint32_t current_path() noexcept;
 

@@ -66,7 +66,7 @@ int NVTX_API push_ex(const nvtxEventAttributes_t* a) noexcept {
     return with_message(a, [](std::string_view m) { return push(k_default_domain, m); });
 }
 int NVTX_API pop_core() noexcept {
-    return pop();
+    return pop_domain(k_default_domain);
 }
 nvtxRangeId_t NVTX_API start_a(const char* message) noexcept {
     return start_range(k_default_domain, message != nullptr ? message : "(unnamed)");
@@ -84,8 +84,8 @@ void NVTX_API end_core(nvtxRangeId_t id) noexcept {
 int NVTX_API domain_push(nvtxDomainHandle_t d, const nvtxEventAttributes_t* a) noexcept {
     return with_message(a, [d](std::string_view m) { return push(domain_index(d), m); });
 }
-int NVTX_API domain_pop(nvtxDomainHandle_t) noexcept {
-    return pop();
+int NVTX_API domain_pop(nvtxDomainHandle_t d) noexcept {
+    return pop_domain(domain_index(d));
 }
 nvtxRangeId_t NVTX_API domain_start(nvtxDomainHandle_t d, const nvtxEventAttributes_t* a) noexcept {
     return with_message(a, [d](std::string_view m) { return start_range(domain_index(d), m); });
