@@ -17,6 +17,7 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include "common/inside_irf.hpp"
 #include "common/log.hpp"
 
 namespace irf::inject {
@@ -36,6 +37,8 @@ constexpr std::size_t k_path_max = 4096;
 
 constexpr char k_signal_abandoned[] =
     "[irf] profile abandoned: a fatal signal waited 20 s for it; the process ends now\n";
+constexpr char k_signal_inside_irf[] =
+    "[irf] profile abandoned: a fatal signal came while irf held its locks; the process ends now\n";
 constexpr char k_exit_abandoned[] =
     "[irf] profile abandoned: the exit waited 120 s for it; the process ends now\n";
 
@@ -177,7 +180,11 @@ void at_exit() {
 
 void on_signal(int sig) {
     const int saved_errno = errno;
-    if (can_hand_off() && !wake_and_wait(k_signal_wait_ms)) {
+    if (common::inside_irf()) {
+        // This thread holds irf's locks (CUPTI's worker delivering records): the finalizer
+        // would wait for them until the bound, so the profile is given up at once.
+        abandon(k_signal_inside_irf, sizeof k_signal_inside_irf - 1);
+    } else if (can_hand_off() && !wake_and_wait(k_signal_wait_ms)) {
         abandon(k_signal_abandoned, sizeof k_signal_abandoned - 1);
     }
     for (int i = 0; i < k_signal_count; ++i) {

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <mutex>
 
+#include "common/inside_irf.hpp"
 #include "intercept/cupti/cupti_errors.hpp"
 
 namespace irf::intercept::cupti {
@@ -38,6 +39,7 @@ void CUPTIAPI buffer_completed(CUcontext context, std::uint32_t stream_id, std::
         return;
     }
     {
+        const common::InsideIrf inside; // a signal here must not wait for these locks
         std::lock_guard<std::mutex> lock(s_receiver_mutex);
         CUpti_Activity* record = nullptr;
         while (s_receiver != nullptr &&
