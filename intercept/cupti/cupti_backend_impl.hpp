@@ -62,6 +62,8 @@ enum LaunchFlags : std::uint64_t {
     k_holds_exclusive = 2, ///< this launch is being profiled (sample lock exclusive)
     k_started = 4,         ///< the range profiler was started at ENTER
     k_slot_shift = 8,
+    k_holds_slots = 16, ///< a capture start holding several slots shared (mask above)
+    k_mask_shift = 32,
 };
 
 /// One context's profiler and the metrics it collects.
@@ -141,6 +143,7 @@ private:
     LaunchEvent make_event(const DecodedLaunch& decoded, const CUpti_CallbackData& data,
                            const ContextIds& ids) noexcept;
     void hold_shared(const CUpti_CallbackData& data, std::size_t slot) noexcept;
+    void hold_every_slot(const CUpti_CallbackData& data) noexcept;
     bool ignored_inside_sample(const CUpti_CallbackData& data) noexcept;
     void on_guarded_call(GuardedCall kind, const CUpti_CallbackData& data) noexcept;
     void decline(std::uint64_t correlation_id, const char* reason) noexcept;

@@ -155,9 +155,13 @@ void CuptiBackend::on_guarded_call(GuardedCall kind, const CUpti_CallbackData& d
         if (data.correlationData != nullptr) {
             *data.correlationData = 0;
         }
-        if (kind != GuardedCall::capture_end) {
-            // A device write or a capture's start never lands inside another thread's window.
+        if (kind == GuardedCall::device_write) {
+            // A device write never lands inside another thread's sample window.
             hold_shared(data, slot_of(context_ids(data.context).device));
+        } else if (kind == GuardedCall::capture_begin) {
+            // A global-mode capture bans synchronisation in every thread, whatever its device:
+            // no sample of any device may be open when it starts.
+            hold_every_slot(data);
         }
         return;
     }
@@ -174,6 +178,26 @@ void CuptiBackend::on_guarded_call(GuardedCall kind, const CUpti_CallbackData& d
 
 void CuptiBackend::decline(std::uint64_t correlation_id, const char* reason) noexcept {
     with_sink([&](LaunchSink& sink) { sink.on_sample_declined(correlation_id, reason); });
+}
+
+void CuptiBackend::hold_every_slot(const CUpti_CallbackData& data) noexcept {
+    if (data.correlationData == nullptr) {
+        return;
+    }
+    // One bounded wait in all; slots are taken in one order, and a sampler holds one slot
+    // only, so no cycle can form.
+    const auto deadline = std::chrono::steady_clock::now() + m_lock_wait;
+    std::uint64_t held = 0;
+    for (std::size_t slot = 0; slot < k_lock_slots; ++slot) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+            deadline - std::chrono::steady_clock::now());
+        if (m_sample_locks[slot].lock_shared_for(std::max(left, std::chrono::milliseconds{0}))) {
+            held |= std::uint64_t{1} << slot;
+        } else {
+            ++m_breaches[slot];
+        }
+    }
+    *data.correlationData = k_holds_slots | (held << k_mask_shift);
 }
 
 void CuptiBackend::hold_shared(const CUpti_CallbackData& data, std::size_t slot) noexcept {
@@ -236,7 +260,13 @@ void CuptiBackend::on_launch_exit(const CUpti_CallbackData& data) noexcept {
     }
     const std::uint64_t flags = *data.correlationData;
     SampleLock& lock = m_sample_locks[slot_of_flags(flags)];
-    if ((flags & k_holds_shared) != 0) {
+    if ((flags & k_holds_slots) != 0) {
+        for (std::size_t slot = 0; slot < k_lock_slots; ++slot) {
+            if (((flags >> k_mask_shift) & (std::uint64_t{1} << slot)) != 0) {
+                m_sample_locks[slot].unlock_shared();
+            }
+        }
+    } else if ((flags & k_holds_shared) != 0) {
         lock.unlock_shared();
     } else if ((flags & k_holds_exclusive) != 0) {
         if ((flags & k_started) != 0) {

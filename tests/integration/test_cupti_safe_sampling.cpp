@@ -136,6 +136,32 @@ TEST(SafeSampling, OtherThreadsCopiesWaitForTheSampleWindow) {
     EXPECT_EQ(rig.sink.samples.size(), 4u);
 }
 
+TEST(SafeSampling, CaptureStartOnAnotherDeviceWaitsForTheSample) {
+    // Global capture mode is process-wide: a capture on device 1 must not begin while device
+    // 0's sample is still to synchronise its context.
+    Rig rig;
+    rig.script.devices[ctx(0x10)] = 0;
+    rig.script.devices[ctx(0x20)] = 1;
+    FakeLaunch sampled(1, "_Z1pv", ctx(0x10));
+    sampled.enter(rig.backend);
+    std::atomic<bool> window_closed{false};
+    std::atomic<bool> began_inside{false};
+    std::thread capturer([&] {
+        FakeCall begin(CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2, 2, ctx(0x20));
+        begin.enter(rig.backend);
+        began_inside = !window_closed.load();
+        begin.exit(rig.backend);
+    });
+    std::this_thread::sleep_for(30ms);
+    window_closed = true;
+    sampled.exit(rig.backend);
+    capturer.join();
+    EXPECT_FALSE(began_inside.load());
+    EXPECT_EQ(rig.sink.samples.size(), 1u);
+    FakeLaunch(3, "_Z1pv", ctx(0x10)).run(rig.backend); // the capture is open now
+    EXPECT_EQ(rig.sink.samples.size(), 1u);
+}
+
 TEST(SafeSampling, WriterGateLetsTheSamplerInPastAStreamOfReaders) {
     SampleLock lock;
     std::atomic<bool> stop{false};
