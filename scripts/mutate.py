@@ -6,7 +6,10 @@ Each mutant is a one-line bug put into a copy of the tree: a git worktree of HEA
 configured once with the `ci` preset (ccache when installed). For each mutant the script applies
 the edit, builds only the targets its tests need, runs only those tests, and reports `caught`
 (a test failed), `survived` (every test passed: a hole in the suite) or `no-build`; then it
-restores the file. Uncommitted changes are not in the copy: commit first.
+restores the file (git checkout). Uncommitted changes are not in the copy: commit first.
+--keep DIR reuses (or creates and keeps) a worktree; DIR may be a configured checkout of your own
+as long as the mutated files have no uncommitted changes, which the restore would drop. Its build
+then holds the last mutant's objects: rebuild before trusting it.
 
 usage: scripts/mutate.py [--list] [--keep DIR] [NAME ...]   (no NAME: every mutant)
 """
