@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Host cost of intercepting a launch that is not profiled: Collector::on_launch for a kernel that
 // already has its samples (the common case), as the CUPTI callback calls it. Target < 100 ns.
+#include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <vector>
 
@@ -32,6 +34,13 @@ void deliver_durations(Collector& c, std::uint64_t first, std::uint64_t last) {
     }
 }
 
+/// Every measured launch is past its samples (or excluded): one that was profiled would make
+/// the benchmark measure something else, so the run fails instead of reporting a time.
+[[noreturn]] void fail_profiled() {
+    std::fputs("bench_launch: a launch past its samples (or excluded) was profiled\n", stderr);
+    std::exit(1);
+}
+
 /// Launches `functions` distinct kernels in turn, each already past its samples.
 void run_launches(benchmark::State& state, Collector& collector, std::size_t functions,
                   std::uint64_t id_base) {
@@ -56,7 +65,11 @@ void run_launches(benchmark::State& state, Collector& collector, std::size_t fun
         LaunchEvent& e = events[f];
         f = f + 1 == functions ? 0 : f + 1;
         e.correlation_id = ++id;
-        benchmark::DoNotOptimize(collector.on_launch(e));
+        const LaunchDecision decision = collector.on_launch(e);
+        benchmark::DoNotOptimize(decision);
+        if (decision != LaunchDecision::time_only) {
+            fail_profiled();
+        }
         if (id - delivered >= k_batch) {
             state.PauseTiming();
             deliver_durations(collector, delivered + 1, id + 1);

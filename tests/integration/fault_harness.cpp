@@ -13,10 +13,14 @@
 //   kill-after:SIG:MS  the same, MS milliseconds after this mode (a random moment in a test)
 //   kill-on-temporary:SIG  at exit (an atexit handler that runs before irf's), a thread sends
 //                    SIG the moment a write_file_atomic temporary appears next to IRF_OUTPUT
+//   kill-small-stack:SIG:BYTES  SIG sent to a thread whose stack is BYTES long, while it sleeps
+//                    (the handler runs there: it must leave the work to irf's finalizer thread)
 //   abort            std::abort()
 //   segv             write through a null pointer
 //   handler:SIG:N    the application's own handler for SIG: prints and _exit(N)
 //   ignore:SIG       set SIG to SIG_IGN
+//   disposition:SIG  print "SIGX: default", "ignored", "application's handler" or "another
+//                    handler" (irf's): the positive control of rows where irf must stay out
 //   atexit-raise:SIG register an atexit handler that raises SIG
 //   fork             fork; the child returns from main, the parent waits and prints its status
 //   fork-exec        fork; the child execs this harness with LIB and `return:0`
@@ -33,6 +37,7 @@
 #include <thread>
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -79,6 +84,21 @@ void app_handler(int sig) {
     ::_exit(s_handler_exit);
 }
 
+/// Prints who handles `sig` now. After `init`, "another handler" can only be irf's, so a row
+/// that expects irf to do nothing visible shows with it that irf was loaded and active.
+void print_disposition(const std::string& name) {
+    struct sigaction current {};
+    ::sigaction(signal_named(name), nullptr, &current);
+    const bool info = (current.sa_flags & SA_SIGINFO) != 0;
+    const char* who = info                                ? "another handler"
+                      : current.sa_handler == SIG_DFL     ? "default"
+                      : current.sa_handler == SIG_IGN     ? "ignored"
+                      : current.sa_handler == app_handler ? "application's handler"
+                                                          : "another handler";
+    std::printf("SIG%s: %s\n", name.c_str(), who);
+    std::fflush(stdout);
+}
+
 void raise_at_exit() {
     std::raise(s_atexit_signal);
 }
@@ -114,6 +134,29 @@ void watch_for_temporary_at_exit() {
     const char* output = std::getenv("IRF_OUTPUT");
     const std::string dir = std::filesystem::path(output != nullptr ? output : "x").parent_path();
     std::thread(send_when_temporary_appears, dir.empty() ? "." : dir, s_temporary_signal).detach();
+}
+
+void* sleep_until_killed(void*) {
+    for (;;) {
+        ::pause();
+    }
+}
+
+/// Starts a sleeping thread with a `stack_bytes` stack and sends it `sig` 50 ms later.
+bool send_to_small_stack_thread(int sig, std::size_t stack_bytes) {
+    pthread_attr_t attr;
+    ::pthread_attr_init(&attr);
+    ::pthread_attr_setstacksize(&attr, stack_bytes);
+    pthread_t thread{};
+    const int rc = ::pthread_create(&thread, &attr, sleep_until_killed, nullptr);
+    ::pthread_attr_destroy(&attr);
+    if (rc != 0) {
+        std::fprintf(stderr, "fault_harness: pthread_create: %s\n", std::strerror(rc));
+        return false;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    ::pthread_kill(thread, sig);
+    return true;
 }
 
 /// Blocks until a signal ends the process (or gives up after 10 s).
@@ -186,6 +229,14 @@ int run_ending(const std::string& mode, const std::string& arg) {
         std::thread(send_to_process_soon, sig).detach();
         wait_for_end();
     }
+    if (mode == "kill-small-stack") {
+        const std::size_t colon = arg.find(':');
+        if (!send_to_small_stack_thread(signal_named(arg.substr(0, colon)),
+                                        std::strtoul(arg.c_str() + colon + 1, nullptr, 10))) {
+            return 3;
+        }
+        wait_for_end();
+    }
     if (mode == "kill-after") {
         const std::size_t colon = arg.find(':');
         const int sig = signal_named(arg.substr(0, colon));
@@ -221,6 +272,8 @@ int run_mode(const std::string& mode, const std::string& arg) {
         std::atexit(watch_for_temporary_at_exit);
     } else if (mode == "ignore") {
         std::signal(signal_named(arg), SIG_IGN);
+    } else if (mode == "disposition") {
+        print_disposition(arg);
     } else if (mode == "fork" || mode == "fork-exec") {
         return do_fork(mode == "fork-exec");
     } else if (mode == "umask") {

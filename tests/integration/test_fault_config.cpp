@@ -217,8 +217,14 @@ TEST_F(FaultConfig, FileSettingsAreCheckedAtLoadBeforeTheGpu) {
     EXPECT_NE(lines[targets].find("no-such-gpu: unknown target"), std::string::npos);
     // Each named once, all before whatever the backend says about the GPU.
     EXPECT_EQ(irf_lines_with(r.err, "IRF_TARGETS=").size(), 1u) << r.err;
-    const std::size_t gpu = position("CUPTI");
-    EXPECT_LT(std::max({ceilings, targets, output}), gpu == lines.size() ? gpu + 1 : gpu);
+    // Without a driver the CUPTI backend says "CUPTI is unavailable"; the order is only seen
+    // with that line there (an absent line would make any order pass).
+    if (std::filesystem::exists("/dev/nvidiactl")) {
+        GTEST_SKIP() << "a GPU driver is present: CUPTI may start, so there is no line to order";
+    }
+    const std::size_t gpu = position("CUPTI is unavailable");
+    ASSERT_LT(gpu, lines.size()) << r.err;
+    EXPECT_LT(std::max({ceilings, targets, output}), gpu);
 }
 
 } // namespace

@@ -67,9 +67,16 @@ TEST_F(FaultEnv, StubDriverRefusesEveryCall) {
 }
 
 TEST_F(FaultEnv, NoDriverWithSignalStillDiesOfTheSignal) {
+    const auto start = std::chrono::steady_clock::now();
     const ProcessResult r =
         run_fault_harness({{"IRF_OUTPUT", (m_tmp / "out").string()}}, {"kill:TERM"});
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     EXPECT_EQ(r.signal, SIGTERM) << r.err;
+    // Positive control: irf ran and gave up on CUPTI in its one line, within the same bound as
+    // the rows above, before the signal came.
+    EXPECT_EQ(irf_lines_with(r.err, "CUPTI is unavailable").size(), 1u) << r.err;
+    EXPECT_LT(seconds, 30.0) << "irf must not hang waiting for a device";
     EXPECT_TRUE(files_in(m_tmp.path()).empty());
 }
 

@@ -44,8 +44,11 @@ TEST_F(FaultExit, ExitFromAWorkerThread) {
 
 TEST_F(FaultExit, UnderscoreExitSkipsFinalizationButKeepsTheStatus) {
     // _exit runs no handlers at all: nothing can be written, and nothing half-written is left.
-    const ProcessResult r = run({"_exit:6"});
+    // Positive control: irf was active (its SIGTERM handler is in place), so "nothing" is irf
+    // skipped by _exit, not irf absent.
+    const ProcessResult r = run({"init", "disposition:TERM", "_exit:6"});
     EXPECT_EQ(r.exit_code, 6);
+    EXPECT_NE(r.out.find("SIGTERM: another handler"), std::string::npos) << r.out;
     expect_nothing();
 }
 
@@ -82,8 +85,12 @@ TEST_F(FaultExit, SegfaultDiesOfSigsegvLeavingNoHalfFile) {
         const char* outer = std::getenv(name);
         env[name] = std::string(outer != nullptr ? outer : "") + ":handle_segv=0";
     }
-    const ProcessResult r = run_fault_harness(env, {"segv"});
+    const ProcessResult r =
+        run_fault_harness(env, {"init", "disposition:TERM", "disposition:SEGV", "segv"});
     EXPECT_EQ(r.signal, SIGSEGV) << r.err;
+    // Positive control: irf was active (SIGTERM is its) and left SIGSEGV alone.
+    EXPECT_NE(r.out.find("SIGTERM: another handler"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("SIGSEGV: default"), std::string::npos) << r.out;
     expect_nothing();
 }
 
@@ -97,9 +104,10 @@ TEST_F(FaultExit, ApplicationHandlerInstalledBeforeIrfStillRuns) {
 
 TEST_F(FaultExit, ApplicationHandlerInstalledAfterIrfWins) {
     // The application replaced irf's handler: its own _exit ends the process unprofiled, and
-    // irf does not interfere with the status.
-    const ProcessResult r = run({"handler:INT:43", "kill:INT"});
+    // irf does not interfere with the status. Positive control: irf's handler was there first.
+    const ProcessResult r = run({"init", "disposition:INT", "handler:INT:43", "kill:INT"});
     EXPECT_EQ(r.exit_code, 43) << r.err;
+    EXPECT_NE(r.out.find("SIGINT: another handler"), std::string::npos) << r.out;
     expect_nothing();
 }
 

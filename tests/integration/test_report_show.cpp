@@ -69,9 +69,17 @@ TEST(ReportShow, SharedConflictsInWaysNotLikeASpeedup) {
 }
 
 TEST(ReportShow, ProjectionsWithIntervalConfidenceAndReasonsOnce) {
-    // transpose_coalesced, 5.5 ms here: a100-test projects 9.04 ms (5.5 / 9.04 = 0.61x), b200-test
-    // 4.67 ms in [2.30, 4.67] ms (1.18x; its streaming working set fits the B200's L2 only, but
-    // moves the same DRAM bytes, so confidence stays high); a reason both share is printed once.
+    // transpose_coalesced (tests/data/tools/make_raw_profiles.py), by hand: 10 x 0.55 ms = 5.5 ms.
+    // DRAM 4 Mi sectors = 134,217,728 B; L1 4 Mi sectors + 4 x 8.5 Mi wavefronts = 38 Mi
+    // transactions = 1,275,068,416 B; shared 8.5 Mi x 128 = 1,140,850,688 B; no L1 or L2 hits.
+    // h100-test: HBM 134,217,728 / 3350 = 40,065 ns binds (L1 / 33450 = 38,119).
+    // a100-test: HBM / 2039 = 65,825 ns binds (L1 / 19400 = 65,725): point 5.5 x 3350 / 2039 =
+    //   9.036 ms (0.61x); Eq. 9 L1 level (shared + HBM times): (1,140,850,688 / 19400 +
+    //   65,825) / (1,140,850,688 / 33450 + 40,065) = 124,632 / 74,171 -> 5.5 x 1.6803 = 9.24 ms.
+    // b200-test: L1 / 37500 = 34,002 ns binds (HBM / 8000 = 16,777): point 5.5 x 34,002 /
+    //   40,065 = 4.67 ms (1.18x); Eq. 9 HBM level 5.5 x 3350 / 8000 = 2.30 ms, the low end. Its
+    //   streaming working set fits the B200's L2 only but moves the same DRAM bytes, so
+    //   confidence stays high; a reason both share is printed once.
     const auto r = report({"show", "tools_profile_before.json", "transpose_coalesced<...>"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_TRUE(has(r.out, "a100-test  9.04 ms    9.04 ms  9.24 ms  0.61x    high ")) << r.out;

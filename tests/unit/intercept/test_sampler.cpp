@@ -22,6 +22,15 @@ std::vector<LaunchDecision> run(Sampler& s, SampleState& state, int launches) {
     return out;
 }
 
+/// Decisions for `launches` later (warm) launches of a kernel.
+std::vector<LaunchDecision> run_warm(Sampler& s, SampleState& state, int launches) {
+    std::vector<LaunchDecision> out;
+    for (int i = 0; i < launches; ++i) {
+        out.push_back(s.decide(state, false));
+    }
+    return out;
+}
+
 TEST(Sampler, FirstLaunchIsProvisionalAndTheNextIsTheSample) {
     Sampler s(1, 0, std::nullopt);
     SampleState k;
@@ -71,6 +80,18 @@ TEST(Sampler, ColdLaunchOfAnotherFunctionAfterSamplesIsNotProfiled) {
     SampleState k;
     run(s, k, 3);
     EXPECT_EQ(s.decide(k, true), T);
+}
+
+// The extra cold sample is one per kernel (sampler.hpp: "at most one extra profiled launch per
+// kernel"). IRF_SAMPLES=3: the first function's cold launch is the provisional sample; the same
+// kernel's cold launch from a second function (another context) comes before the 3 samples
+// are taken and is timed only; the next 3 warm launches are the samples: 1 + 3 = 4 profiled.
+TEST(Sampler, ASecondColdLaunchBeforeTheSamplesAreFullIsNotProfiled) {
+    Sampler s(3, 0, std::nullopt);
+    SampleState k;
+    EXPECT_EQ(s.decide(k, true), P);
+    EXPECT_EQ(s.decide(k, true), T);
+    EXPECT_EQ(run_warm(s, k, 4), (std::vector<LaunchDecision>{P, P, P, T}));
 }
 
 TEST(Sampler, ConcurrentThreadsNeverExceedTheSamples) {

@@ -156,5 +156,22 @@ TEST(ModelKernelCeilings, LevelBytesFromCounters) {
     EXPECT_DOUBLE_EQ(b->hbm, 10 * 32);
 }
 
+// L2 atomics and reductions are L2 traffic too (docs/model.md, L2 sectors = read + write + atom
+// + red): L1 3e6 sectors; L2 1e6 read + 5e5 atom + 5e5 red = 2e6; DRAM 1e6. L1 hits (3e6 - 2e6)
+// x 32 = 3.2e7 B, L2 hits (2e6 - 1e6) x 32 = 3.2e7 B (read alone would say 6.4e7 and 0).
+TEST(ModelKernelCeilings, LevelBytesCountL2AtomicsAndReductions) {
+    Counters c = test::zero_counters();
+    c["sectors_global_ld"] = 3e6;
+    c["l2_sectors_read"] = 1e6;
+    c["l2_sectors_atom"] = 5e5;
+    c["l2_sectors_red"] = 5e5;
+    c["dram_sectors_read"] = 1e6;
+    const auto b = level_bytes(c);
+    ASSERT_TRUE(b.has_value());
+    EXPECT_DOUBLE_EQ(b->l1, 3.2e7);
+    EXPECT_DOUBLE_EQ(b->l2, 3.2e7);
+    EXPECT_DOUBLE_EQ(b->hbm, 3.2e7);
+}
+
 } // namespace
 } // namespace irf::model

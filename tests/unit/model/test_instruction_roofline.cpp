@@ -217,5 +217,42 @@ TEST(ModelIrm, L1CountsAtomicsLdgstsAndSharedAtomics) {
     EXPECT_FALSE(l1_transactions(c).has_value());
 }
 
+// docs/model.md, L2: `inst_warp / (l2_sectors_read + write + atom + red)`. 100 + 50 + 30 + 20 =
+// 200 L2 sectors; without the atomic term the sum is not taken at all ("absent rather than
+// wrong").
+TEST(ModelIrm, L2TransactionsCountAtomicsAndReductions) {
+    Counters c = test::zero_counters();
+    c["l2_sectors_read"] = 100;
+    c["l2_sectors_write"] = 50;
+    c["l2_sectors_atom"] = 30;
+    c["l2_sectors_red"] = 20;
+    EXPECT_DOUBLE_EQ(*l2_transactions(c), 200);
+    c.erase("l2_sectors_atom");
+    EXPECT_FALSE(l2_transactions(c).has_value());
+}
+
+// A histogram-like kernel whose L2 traffic is mostly atomics and reductions: 1e6 warp
+// instructions in 1e5 ns (10 GIPS); L1 1e5 sectors (II 10, roof min(489.6, 4375) = 489.6); L2
+// 1e5 read + 1.5e6 atom + 1e6 red = 2.6e6 sectors (II 1e6 / 2.6e6 = 0.384615, roof 0.384615 x
+// 93.625 = 36.0096); HBM 1e5 sectors (II 10, roof 258.75). L2 binds at 10 / 36.0096 = 27.770 %.
+// Reading only read + write (1e5) would put L2 at 489.6 and bind HBM instead.
+TEST(ModelIrm, AtomicAndReductionTrafficCanBindTheL2) {
+    Counters c = test::zero_counters();
+    c["inst_warp"] = 1e6;
+    c["time_ns"] = 1e5;
+    c["sectors_global_ld"] = 1e5;
+    c["l2_sectors_read"] = 1e5;
+    c["l2_sectors_atom"] = 1.5e6;
+    c["l2_sectors_red"] = 1e6;
+    c["dram_sectors_read"] = 1e5;
+    std::vector<std::string> missing;
+    const auto r = instruction_roofline(c, v100_irm(), missing);
+    ASSERT_TRUE(r.has_value());
+    EXPECT_NEAR(*r->ii.l2, 0.384615, 1e-6);
+    EXPECT_NEAR(*r->roofline_gips.l2, 36.0096, 1e-4);
+    EXPECT_EQ(r->bound, "l2");
+    EXPECT_NEAR(r->roofline_pct, 27.770, 1e-3);
+}
+
 } // namespace
 } // namespace irf::model

@@ -233,11 +233,25 @@ TEST_F(ModelJsonFile, LoadErrorsStartWithThePath) {
     EXPECT_EQ(load_profile((m_tmp / "good.json").string()).kernels.size(), 3u);
 }
 
+// The V100's pipes, one warp instruction a cycle per SM for FP64 and LD/ST, two for INT32:
+// 80 x 1.53 = 122.4 and 244.8 warp GIPS (so the summary's pipe column has a value).
+config::Ceilings v100_with_pipes() {
+    config::Ceilings c = test::v100();
+    c.pipe_gips["fp64"] = test::qty(122.4, "warp-GIPS");
+    c.pipe_gips["lsu"] = test::qty(122.4, "warp-GIPS");
+    c.pipe_gips["int32"] = test::qty(244.8, "warp-GIPS");
+    return c;
+}
+
 TEST(ModelSummary, MatchesGolden) {
     Profile p = sample_profile();
-    analyze(p, test::v100(), {h_target()});
+    analyze(p, v100_with_pipes(), {h_target()});
     const std::string text = text_summary(p);
     EXPECT_TRUE(test::matches_golden("model_summary.txt", text));
+    // The triad's pipe cell, by hand: 1e6 warp instructions / 1.25e5 ns = 8 warp GIPS; mix
+    // 4e6 FP64 + 1.2e7 memory + 1.6e7 integer of 3.2e7: FP64 0.125 x 8 = 1 of 122.4 (0.8%),
+    // LD/ST 0.375 x 8 = 3 of 122.4 (2.45%), INT32 0.5 x 8 = 4 of 244.8 (1.6%): LD/ST, 2%.
+    EXPECT_NE(text.find("100.0% lsu 2%"), std::string::npos) << text;
     // Hand-computed: total 1.25 + 0.05 + 0 = 1.30 ms; triad 1.25 / 1.30 = 96.2%; HBM-bound
     // triad on twice the HBM bandwidth projects to 1.25 ms / 2 = 625 us (2.00x). Beside the
     // total, per launch: 1.25 ms / 10 launches = 125 us mean, min 120 us and max 130 us.

@@ -144,6 +144,10 @@ TEST(ModelProjection, StreamingWorkingSetFittingOnlyTheTargetL2KeepsItsTraffic) 
     EXPECT_FALSE(p.l2->re_estimated);
     EXPECT_DOUBLE_EQ(p.l2->working_set_bytes, 2e7);
     EXPECT_DOUBLE_EQ(p.l2->dram_target_bytes, 2e7);
+    // No other low-confidence reason applies (docs/model.md, Projection 4): the waves are not
+    // counted (no SM limits) but 1000 blocks >= 80 SMs, every resource is known, and the block
+    // fits. So the confidence stays high.
+    EXPECT_EQ(p.confidence, "high");
 }
 
 TEST(ModelProjection, ZeroTimeKernelIsNotProjected) {

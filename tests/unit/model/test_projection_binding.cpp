@@ -47,6 +47,19 @@ TEST(ModelResourceTimes, ComputeTimeSumsPrecisions) {
     EXPECT_EQ(binding_resource(r), "flops");
 }
 
+// docs/model.md, "Resource times": the binding resource is the one with the longest time and
+// `issue` wins ties. Issue, FLOPs, L2 and HBM all at 1000 ns (L1 at 500): issue. HBM 1 ns longer
+// (1001 > 1000): HBM.
+TEST(ModelResourceTimes, IssueWinsATieForTheBindingResource) {
+    ResourceTimes r;
+    r.ns = {{"issue", 1000.0}, {"flops", 1000.0}, {"l1", 500.0}, {"l2", 1000.0}, {"hbm", 1000.0}};
+    EXPECT_EQ(binding_resource(r), "issue");
+    r.ns["hbm"] = 1001.0;
+    EXPECT_EQ(binding_resource(r), "hbm");
+    r.ns["hbm"] = 999.0; // issue ties FLOPs and L2 alone
+    EXPECT_EQ(binding_resource(r), "issue");
+}
+
 TEST(ModelProjectionBinding, Fp64AndFp32ProjectPerPrecision) {
     KernelRecord k = kernel();
     k.counters["thread_dfma"] = 2e8;

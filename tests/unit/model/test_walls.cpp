@@ -21,6 +21,36 @@ TEST(ModelWalls, PatternBySideOfTheUnitWall) {
     EXPECT_EQ(global_pattern(1.0, 1.0), "unit"); // byte loads: unit stride is one sector
 }
 
+// The quarter-octave tolerance of docs/model.md ("a wall claims intensities within 2^(1/4)"),
+// just inside and just outside each edge: 2^(1/4) = 1.18921, so against the 1/4 wall the unit
+// band is [0.25 / 1.18921, 0.25 x 1.18921] = [0.21022, 0.29730]; stride-0 starts at
+// 1 / 1.18921 = 0.84090 and gather ends at 1.18921 / 32 = 0.037163. Half an octave (1.41421)
+// would move these edges to 0.17678, 0.35355, 0.70711 and 0.044194, and an eighth (1.09051) to
+// 0.22925, 0.27263, 0.91700 and 0.034078: half an octave takes each "outside" value below
+// inside its wall's band, an eighth takes each "inside" value out.
+TEST(ModelWalls, UnitBandEdgesAreAQuarterOctave) {
+    EXPECT_EQ(global_pattern(0.295, 1.0 / 4), "unit");      // 0.295 < 0.29730
+    EXPECT_EQ(global_pattern(0.300, 1.0 / 4), "broadcast"); // 0.300 > 0.29730
+    EXPECT_EQ(global_pattern(0.212, 1.0 / 4), "unit");      // 0.212 > 0.21022
+    EXPECT_EQ(global_pattern(0.208, 1.0 / 4), "strided");   // 0.208 < 0.21022
+}
+
+// The same band around a float4 copy's 1/16 wall: [0.0625 / 1.18921, 0.0625 x 1.18921] =
+// [0.052556, 0.074325].
+TEST(ModelWalls, UnitBandEdgesFollowTheKernelsOwnWall) {
+    EXPECT_EQ(global_pattern(0.0740, 1.0 / 16), "unit");
+    EXPECT_EQ(global_pattern(0.0750, 1.0 / 16), "broadcast");
+    EXPECT_EQ(global_pattern(0.0530, 1.0 / 16), "unit");
+    EXPECT_EQ(global_pattern(0.0520, 1.0 / 16), "strided");
+}
+
+TEST(ModelWalls, StrideZeroAndGatherEdgesAreAQuarterOctave) {
+    EXPECT_EQ(global_pattern(0.845, 1.0 / 4), "stride-0");  // 0.845 > 0.84090
+    EXPECT_EQ(global_pattern(0.835, 1.0 / 4), "broadcast"); // 0.835 < 0.84090
+    EXPECT_EQ(global_pattern(0.0370, 1.0 / 4), "gather");   // 0.0370 < 0.037163
+    EXPECT_EQ(global_pattern(0.0375, 1.0 / 4), "strided");  // 0.0375 > 0.037163
+}
+
 // A global-memory kernel: `inst` warp ld/st, `sectors`, `bytes` requested.
 Counters global_kernel(double inst, double sectors, double bytes) {
     Counters c = test::zero_counters();
@@ -102,6 +132,15 @@ TEST(ModelWalls, SharedWordsAreRightOfTheWall) {
     EXPECT_EQ(global_wall(global_kernel(100, 200, 100 * 128), missing)->pattern, "broadcast");
     EXPECT_EQ(global_wall(global_kernel(100, 100, 100 * 128), missing)->pattern, "stride-0");
     EXPECT_EQ(global_wall(global_kernel(100, 3200, 100 * 128), missing)->pattern, "gather");
+}
+
+// The band edge through the counters: 100 fp32 ld/st request 100 x 128 B = 400 ideal sectors
+// (the 1/4 wall). 340 sectors read: 100 / 340 = 0.29412, inside 0.29730; 333 sectors:
+// 100 / 333 = 0.30030, outside it, right of the wall.
+TEST(ModelWalls, GlobalWallAtTheEdgeOfItsUnitBand) {
+    std::vector<std::string> missing;
+    EXPECT_EQ(global_wall(global_kernel(100, 340, 100 * 128), missing)->pattern, "unit");
+    EXPECT_EQ(global_wall(global_kernel(100, 333, 100 * 128), missing)->pattern, "broadcast");
 }
 
 TEST(ModelWalls, WithoutBytesTheWallAssumesFourByteWords) {

@@ -73,6 +73,17 @@ TEST(ModelWaves, RegistersRoundUpToTheAllocationUnit) {
     EXPECT_EQ(occupancy(launch(1, 128, 256, 0), cc90(), 4).blocks_per_sm, 0);
 }
 
+// Registers are split over the 4 sub-partitions before warps are counted (docs/model.md,
+// "Waves"). 40 registers x 32 = 1280 per warp (5 x 256, no rounding); 65536 / 4 = 16384 per
+// sub-partition / 1280 = 12.8 -> 12 warps x 4 = 48 warps / 3 warps per block (96 threads) = 16
+// blocks. The whole SM unsplit would hold 65536 / 1280 = 51 warps / 3 = 17 blocks. Warps allow
+// 64 / 3 = 21, the block cap 32, shared (1 KB reserve) 228: registers bind.
+TEST(ModelWaves, RegistersAreSplitOverTheSubPartitions) {
+    const Occupancy o = occupancy(launch(1, 96, 40, 0), cc90(), 4);
+    EXPECT_EQ(o.blocks_per_sm, 16);
+    EXPECT_EQ(o.limiter, "registers");
+}
+
 TEST(ModelWaves, SharedMemoryWithReserveAndUnit) {
     // 48 KB + 1 KB reserve = 50176 B (a multiple of 128): 233472 / 50176 = 4.65 -> 4 blocks
     const Occupancy o = occupancy(launch(1, 256, 0, 48 * 1024), cc90(), 4);

@@ -2,6 +2,7 @@
 // The test helpers themselves: temp dirs, golden files, child processes.
 #include <cstdlib>
 #include <filesystem>
+#include <string>
 
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
@@ -52,11 +53,49 @@ TEST(RunProcess, TimesOut) {
     EXPECT_TRUE(r.timed_out);
 }
 
+/// IRF_UPDATE_GOLDEN unset while alive, restored after: the Golden tests check the comparison,
+/// so under an update run they must neither pass by "updating" nor write into tests/data/golden.
+class NoGoldenUpdate {
+public:
+    NoGoldenUpdate() {
+        const char* value = std::getenv("IRF_UPDATE_GOLDEN");
+        m_was_set = value != nullptr;
+        m_value = m_was_set ? value : "";
+        ::unsetenv("IRF_UPDATE_GOLDEN");
+    }
+    ~NoGoldenUpdate() {
+        if (m_was_set) {
+            ::setenv("IRF_UPDATE_GOLDEN", m_value.c_str(), 1);
+        }
+    }
+    NoGoldenUpdate(const NoGoldenUpdate&) = delete;
+    NoGoldenUpdate& operator=(const NoGoldenUpdate&) = delete;
+
+private:
+    bool m_was_set = false;
+    std::string m_value;
+};
+
 TEST(Golden, MissingGoldenFails) {
+    const NoGoldenUpdate no_update;
     EXPECT_FALSE(irf::test::matches_golden("does-not-exist.txt", "x"));
+    EXPECT_FALSE(std::filesystem::exists(irf::test::data_path("golden/does-not-exist.txt")));
+}
+
+// IRF_UPDATE_GOLDEN=1 writes the actual text and still fails, so an update run never passes.
+TEST_F(TempDirTest, GoldenUpdateWritesTheFileAndFails) {
+    const NoGoldenUpdate restore_afterwards;
+    ::setenv("IRF_UPDATE_GOLDEN", "1", 1);
+    const std::string path = (m_tmp / "g.txt").string();
+    const auto r = irf::test::matches_golden_file(path, "new\n");
+    ::unsetenv("IRF_UPDATE_GOLDEN");
+    EXPECT_FALSE(r);
+    EXPECT_EQ(irf::test::read_file(path), "new\n");
+    EXPECT_TRUE(irf::test::matches_golden_file(path, "new\n")); // without the update: equal
 }
 
 TEST(Golden, MatchesAndReportsFirstDifference) {
+    const NoGoldenUpdate no_update;
     ASSERT_TRUE(irf::test::matches_golden("selftest.txt", "line one\nline two\n"));
     const auto r = irf::test::matches_golden("selftest.txt", "line one\nline 2\n");
     ASSERT_FALSE(r);

@@ -2,6 +2,9 @@
 // Keeps the tools' analysed test profiles (golden tools_profile_*.json) equal to what
 // model::analyze makes of tests/data/tools/raw_*.json, so irf-plot, csv and compare are tested
 // on the model's real output. IRF_UPDATE_GOLDEN=1 regenerates them after a model change.
+#include <algorithm>
+#include <string>
+
 #include <gtest/gtest.h>
 
 #include "config/ceilings.hpp"
@@ -32,8 +35,43 @@ TEST(ToolsProfiles, BeforeMatchesTheModel) {
     EXPECT_NEAR(irm->ii.hbm.value_or(0), 0.555556, 1e-6);
 }
 
+const irf::model::KernelRecord* kernel_named(const irf::model::Profile& profile,
+                                             const std::string& part) {
+    for (const auto& k : profile.kernels) {
+        if (k.name.find(part) != std::string::npos) {
+            return &k;
+        }
+    }
+    ADD_FAILURE() << "no kernel " << part;
+    return nullptr;
+}
+
+TEST(ToolsProfiles, BeforeTransposeConflictWays) {
+    const auto profile = check_analysed("raw_before.json", "tools_profile_before.json");
+    const auto* k = kernel_named(profile, "transpose_coalesced");
+    ASSERT_TRUE(k != nullptr && k->analysis && k->analysis->walls.shared);
+    // 16-way column loads: (16 x 524,288 + 524,288 store) wavefronts over 1,048,576 ld+st, one
+    // ideal wavefront each (no bytes counters: 4-byte words): 8,912,896 / 1,048,576 = 8.5 ways.
+    EXPECT_DOUBLE_EQ(k->analysis->walls.shared->conflict_ways, 8.5);
+}
+
 TEST(ToolsProfiles, AfterMatchesTheModel) {
-    check_analysed("raw_after.json", "tools_profile_after.json");
+    const auto profile = check_analysed("raw_after.json", "tools_profile_after.json");
+    const auto* k = kernel_named(profile, "stream_triad");
+    ASSERT_TRUE(k != nullptr && k->analysis);
+    const auto& projections = k->analysis->projection;
+    const auto a100 = std::find_if(projections.begin(), projections.end(),
+                                   [](const auto& p) { return p.target == "a100-test"; });
+    ASSERT_NE(a100, projections.end());
+    // Hand-derived: DRAM 16 Mi + 8 Mi sectors x 32 = 805,306,368 B; HBM 240,390 ns at 3350 GB/s
+    // binds the source (L1 24,075 at 33450, L2 80,531 at 10000, issue 16 Mi / (132 x 4 x 1.98)
+    // = 16,048, FP64 64 Mi FLOPs / 66900 = 1,003) and 394,952 ns at 2039 GB/s the a100-test
+    // target (L2 161,061, issue 27,543). Streaming 805 MB fits neither L2; no SM limits, so no
+    // waves. t = 20 x 273,000 ns x 3350 / 2039 = 8,970,574 ns.
+    EXPECT_EQ(a100->bound_source, "hbm");
+    EXPECT_EQ(a100->bound_target, "hbm");
+    EXPECT_NEAR(a100->time_point_ns, 5.46e6 * 3350 / 2039, 1e-3);
+    EXPECT_NEAR(a100->time_point_ns, 8970574, 1);
 }
 
 } // namespace
