@@ -150,17 +150,22 @@ IRF.drawInstructionRoofline = () => {
     annotations));
   traces.push(IRF.peakLine(peak, "peak " + IRF.formatNumber(peak, 4) + " warp GIPS", xRange,
     annotations));
+  // Pipes of one peak share one dashed line (int32 and fp64 on an H100).
+  const pipesByPeak = {};
   for (const [name, gips] of Object.entries(c.pipe_gips || {})) {
-    if (gips < 0.999 * peak) traces.push(IRF.peakLine(gips, name + " pipe " +
-      IRF.formatNumber(gips, 4) + " warp GIPS", xRange, annotations, "dash"));
+    if (gips < 0.999 * peak) (pipesByPeak[gips] = pipesByPeak[gips] || []).push(name);
+  }
+  for (const [gips, names] of Object.entries(pipesByPeak)) {
+    traces.push(IRF.peakLine(Number(gips), names.join(", ") + (names.length > 1 ? " pipes " : " pipe ") +
+      IRF.formatNumber(Number(gips), 4) + " warp GIPS", xRange, annotations, "dash"));
   }
   for (const lv of IRF.LEVELS) {
     traces.push(IRF.pointTrace(IRF.LEVEL_NAMES[lv], solid[lv], { symbol: IRF.LEVEL_SYMBOLS[lv],
-      size: 9, color: IRF.LEVEL_COLORS[lv], line: { color: "#fff", width: 0.5 } }, type));
+      size: IRF.LEVEL_SIZES[lv], color: IRF.LEVEL_COLORS[lv], line: { color: "#fff", width: 0.5 } }, type));
   }
   for (const lv of IRF.LEVELS) {
     if (warp[lv].length) traces.push(IRF.pointTrace(IRF.LEVEL_NAMES[lv] + " warp-based",
-      warp[lv], { symbol: IRF.LEVEL_SYMBOLS[lv] + "-open", size: 9, color: IRF.LEVEL_COLORS[lv] },
+      warp[lv], { symbol: IRF.LEVEL_SYMBOLS[lv] + "-open", size: IRF.LEVEL_SIZES[lv], color: IRF.LEVEL_COLORS[lv] },
       type));
   }
   if (pipes.length) traces.push(IRF.pointTrace("busiest pipe", pipes,

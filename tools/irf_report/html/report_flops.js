@@ -53,7 +53,8 @@ IRF.drawFlopRoofline = (precision) => {
   for (const lv of IRF.LEVELS) {
     const mine = points.filter((p) => p.lv === lv);
     if (mine.length) traces.push(IRF.pointTrace(IRF.LEVEL_NAMES[lv], mine,
-      { symbol: IRF.LEVEL_SYMBOLS[lv], size: 9, color: IRF.LEVEL_COLORS[lv] }, type));
+      { symbol: IRF.LEVEL_SYMBOLS[lv], size: IRF.LEVEL_SIZES[lv], color: IRF.LEVEL_COLORS[lv],
+        line: { color: "#fff", width: 0.5 } }, type));
   }
   const layout = { title: { text: name + " FLOP roofline" },
     xaxis: IRF.logAxis("arithmetic intensity (FLOP per byte)", xRange),

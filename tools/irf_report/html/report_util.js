@@ -19,6 +19,9 @@ IRF.LEVELS = ["l1", "l2", "hbm"];
 IRF.LEVEL_NAMES = { l1: "L1", l2: "L2", hbm: "HBM", shared: "Shared" };
 IRF.LEVEL_SYMBOLS = { l1: "circle", l2: "square", hbm: "triangle-up" };
 IRF.LEVEL_COLORS = { l1: "#0072B2", l2: "#009E73", hbm: "#D55E00" };
+// Levels of one kernel often share a spot: the larger marker behind shows as a ring around the
+// smaller one in front (irf-plot nests them the same way).
+IRF.LEVEL_SIZES = { l1: 15, l2: 11, hbm: 8 };
 
 // Durations as every irf tool prints them (docs/tools.md "Units"): three significant digits in
 // the largest of ns, us, ms, s that keeps the value at 1 or more once rounded.
