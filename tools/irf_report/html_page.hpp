@@ -15,7 +15,7 @@ namespace irf::report {
 
 /// Sizes that keep a page of 10,000 kernels under 10 MB (docs/performance.md, "HTML report").
 struct PageLimits {
-    std::size_t details_bytes = 3u << 20; ///< `irf-report show` sections, longest kernels first
+    std::size_t details_bytes = 1u << 20; ///< `irf-report show` sections, longest kernels first
     std::size_t figure_kernels = 20;      ///< kernels in the projection and per-rank figures
     std::size_t regions = 200;            ///< NVTX regions, longest first
     std::size_t warnings = 200;           ///< profile warnings shown in the header

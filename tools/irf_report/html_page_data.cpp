@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The HTML page's data: header, one compact row per kernel, and `irf-report show`'s sections of
 // the longest kernels (html_page.hpp). Rows are arrays under one list of column names, and
-// numbers keep 5 significant digits, so 10,000 kernels stay a few MB.
+// numbers keep 4 significant digits, so 10,000 kernels stay a few MB.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -66,19 +66,22 @@ json flop_points(const json& analysis) {
     return out;
 }
 
+// The tools match names on their first 4096 characters (docs/tools.md, "Kernel regexes"); the
+// page keeps as much, so a filter matches there as in irf run -k.
+constexpr std::size_t k_name_chars = 4096;
+
 const std::vector<std::string>& kernel_columns() {
     static const std::vector<std::string> columns = {
-        "label",     "name",         "time",        "share",    "launches", "profiled",
-        "mean",      "gips_warp",    "gips_thread", "ii_l1",    "ii_l2",    "ii_hbm",
-        "iit_l1",    "iit_l2",       "iit_hbm",     "bound",    "roof_pct", "predication",
-        "gw_ii",     "gw_pattern",   "gw_unit",     "gw_bytes", "gw_gips",  "sw_ii",
-        "sw_ways",   "sw_free",      "sw_gips",     "pipe",     "gflops",   "flops",
-        "imbalance", "slowest_rank", "has_detail"};
+        "label",     "name",        "time",      "share",       "launches", "profiled",   "mean",
+        "gips_warp", "gips_thread", "ii_l1",     "ii_l2",       "ii_hbm",   "iit_l1",     "iit_l2",
+        "iit_hbm",   "bound",       "roof_pct",  "predication", "gw_ii",    "gw_pattern", "gw_unit",
+        "gw_bytes",  "gw_gips",     "sw_ii",     "sw_ways",     "sw_free",  "sw_gips",    "pipe",
+        "gflops",    "flops",       "imbalance", "slowest_rank"};
     return columns;
 }
 
 /// One kernel's row, in kernel_columns() order.
-json kernel_row(const json& k, const std::string& label, double total_time, bool has_detail) {
+json kernel_row(const json& k, const std::string& label, double total_time) {
     const json a = k.value("analysis", json::object());
     const json c = k.value("counters", json::object());
     const double time =
@@ -115,8 +118,7 @@ json kernel_row(const json& k, const std::string& label, double total_time, bool
          at(a, "/flops/gflops"),
          flop_points(a),
          at(k, "/ranks/imbalance"),
-         at(k, "/ranks/slowest_rank"),
-         has_detail});
+         at(k, "/ranks/slowest_rank")});
 }
 
 /// show's sections as [title, header, rows, lines] arrays.
@@ -195,10 +197,10 @@ json html_page_data(const model::Profile& profile, const std::string& source,
             detail = sections_json(s);
             detail_bytes += detail.dump().size();
         }
-        rows.push_back(kernel_row(p["kernels"][i], labels[i], total_time, !detail.is_null()));
+        rows.push_back(kernel_row(p["kernels"][i], labels[i], total_time));
         details.push_back(std::move(detail));
     }
-    round_numbers(rows, 5);
+    round_numbers(rows, 4);
     json data = {{"schema", "irf.html/v1"},
                  {"source", source},
                  {"header", header_json(p, limits.warnings)},

@@ -111,7 +111,7 @@ void add_figure_data(json& data, const json& p, const std::vector<std::size_t>& 
                     {"regions", region_rows(p, limits.regions)},
                     {"regions_total", p.value("regions", json::array()).size()},
                     {"trajectory", trajectory_json(trajectory, kernels, order)}};
-    round_numbers(figures, 5);
+    round_numbers(figures, 4);
     for (auto& [key, value] : figures.items()) {
         data[key] = std::move(value);
     }

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """The HTML report in a real browser (issue 35 item 6): no console error, every figure drawn
 with the right number of points, hover names the kernel, the table sorts and filters, a click
-on a point selects its row, hostile names never run, and 10,000 kernels are ready in under 3 s.
-One headless Chromium serves every check."""
+on a point selects its row, and hostile names never run. One headless Chromium serves every check
+(test_html_ready.py times 10,000 kernels)."""
 import os
 import time
 import unittest
@@ -40,7 +40,7 @@ def hover_and_click(figure, trace_name, index=0, click=False):
         const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
         const box = gd.getBoundingClientRect();
         return [box.left + xa._offset + xa.d2p(t.x[arguments[2]]),
-                box.top + ya._offset + ya.d2p(t.y[arguments[2]]), t.customdata[arguments[2]]];
+                box.top + ya._offset + ya.d2p(t.y[arguments[2]]), (t.customdata || [])[arguments[2]]];
     """, figure, trace_name, index)
     actions = ActionBuilder(DRIVER)
     actions.pointer_action.move_to_location(int(x), int(y))
@@ -91,7 +91,7 @@ class DemoPage(unittest.TestCase):
         # Each SVG marker Plotly drew, against the points the traces hold (ring trace empty).
         counts = js("""return [...document.querySelectorAll('.plot')].map((d) => [d.id,
             d.querySelectorAll('.scatterlayer .point').length,
-            d._fullData.filter((t) => t.mode.includes('markers')).reduce((n, t) => n + t.x.length, 0)]);""")
+            d._fullData.filter((t) => (t.mode || '').includes('markers')).reduce((n, t) => n + t.x.length, 0)]);""")
         for figure, svg, data in counts:
             self.assertEqual(svg, data, figure)
 
@@ -173,30 +173,24 @@ class HostilePage(unittest.TestCase):
         self.assertIn(hs.HOSTILE, js("return document.querySelector('h1').textContent;"))
         self.assertIn(hs.HOSTILE_ALERT, js("return document.getElementById('header').textContent;"))
         self.assertIn(hs.HOSTILE, js("return document.getElementById('regions').textContent;"))
+        for name in (hs.HOSTILE_ALERT, hs.ENTITY_NAME):
+            row = js("return IRF.kernels.findIndex((k) => k.name.startsWith(arguments[0]));", name)
+            index = js("const t = document.getElementById('fig-irm')._fullData.find((d) => d.name === 'L1');"
+                       "return t.customdata.indexOf(arguments[0]);", row)
+            hover_and_click("fig-irm", "L1", index)
+            # The name as the tables show it (a template-like <...> is folded there too).
+            self.assertIn(js("return IRF.kernels[arguments[0]].label;", row), hover_text("fig-irm"))
+        self.assertIn("&lt;b&gt;not_bold", hover_text("fig-irm"))
+        # The region's diamond lies on its only kernel's HBM point: hover it by its trace.
+        js("const gd = document.getElementById('fig-irm');"
+           "Plotly.Fx.hover(gd, [{curveNumber: gd.data.findIndex((t) => t.name === 'NVTX regions'),"
+           " pointNumber: 0}]);")
+        self.assertIn("step/" + hs.HOSTILE, hover_text("fig-irm"))
         row = js("return IRF.kernels.findIndex((k) => k.name.startsWith(arguments[0]));", hs.HOSTILE_ALERT)
-        index = js("const t = document.getElementById('fig-irm')._fullData.find((d) => d.name === 'L1');"
-                   "return t.customdata.indexOf(arguments[0]);", row)
-        hover_and_click("fig-irm", "L1", index, click=True)
-        self.assertIn(hs.HOSTILE_ALERT, hover_text("fig-irm"))
+        js("IRF.select(arguments[0]);", row)
         self.assertIn(hs.HOSTILE_ALERT, js("return document.getElementById('detail-body').textContent;"))
+        self.assertIn(hs.HOSTILE, js("return document.getElementById('detail-body').textContent;"))
         self.assertIsNone(js("return window.irfPwned;"))
-
-
-class TenThousandKernels(unittest.TestCase):
-    """The readiness benchmark figure (docs/performance.md, "HTML report")."""
-
-    def test_ready_in_under_3_s_and_under_10_mb(self):
-        page = hs.html(hs.big_profile(DIR), os.path.join(DIR, "big.html"), "--targets", "b200")
-        size = os.path.getsize(page)
-        ready = bs.open_page(DRIVER, page)
-        print(f"\n[bench] html 10000 kernels: {size / 1e6:.2f} MB, ready in {ready:.0f} ms", flush=True)
-        self.assertLess(size, 10e6)
-        self.assertLess(ready, 3000)
-        self.assertEqual(bs.console_errors(DRIVER), [])
-        self.assertEqual(js("return document.querySelectorAll('#kernel-table tbody tr').length;"), 500)
-        self.assertEqual(js("return Number(document.getElementById('fig-irm').dataset.points);"),
-                         bs.expected_points(hs.analysed(os.path.join(DIR, "big.json"), DIR,
-                                                        "big-analysed.json"))["irm"])
 
 
 if __name__ == "__main__":

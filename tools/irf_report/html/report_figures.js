@@ -75,8 +75,10 @@ IRF.plot = (div, traces, layout, pointsOf, count) => {
   IRF.figures.push(figure);
   const fullLayout = Object.assign({ margin: { l: 70, r: 20, t: 40, b: 60 }, hovermode: "closest",
     legend: { orientation: "h", y: -0.16 }, plot_bgcolor: "#fff" }, layout);
+  const start = performance.now();
   return Plotly.newPlot(div, traces, fullLayout, { displaylogo: false, responsive: true })
     .then(() => {
+      IRF.timings[div.id] = [Math.round(start), Math.round(performance.now())];
       div.on("plotly_click", (event) => {
         const hit = event.points.find((p) => p.customdata !== undefined && p.customdata !== null);
         if (hit) IRF.select(hit.customdata);

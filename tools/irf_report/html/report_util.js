@@ -5,6 +5,10 @@
 
 const IRF = {};
 
+// When each step finished (ms since navigation start), for the readiness benchmark
+// (docs/performance.md, "HTML report"): the library parsed, the data read, figures, table.
+IRF.timings = { scripts: performance.now() };
+
 // The data block is JSON, never script: names in it are data whatever they contain.
 IRF.data = JSON.parse(document.getElementById("irf-data").textContent);
 
@@ -48,9 +52,10 @@ IRF.formatPercent = (share) => (share === null || share === undefined ? "-"
   : IRF.formatNumber(100 * share) + "%");
 
 // Plotly reads hover text, tick labels and titles as a small HTML dialect, so text from the
-// profile is entity-escaped before it goes there (Plotly shows the entities as characters).
+// profile is entity-escaped before it goes there (Plotly shows &amp; &lt; &gt; as characters;
+// quotes need no escape once no tag can open, and Plotly would show &quot; as typed).
 IRF.plotlyText = (text) => String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;")
-  .replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+  .replace(/>/g, "&gt;");
 
 // Elements are built with textContent only: nothing from the profile is ever parsed as HTML.
 IRF.el = (tag, props = {}, children = []) => {
@@ -93,20 +98,22 @@ IRF.select = (row) => {
 };
 
 // The hover text of a kernel: its readable name (as the tables show it), time share, GIPS,
-// intensities and bound; `extra` lines are added before the bound.
+// intensities and bound, made once per kernel; `extra` lines (the point's own) come last.
 IRF.kernelHover = (k, extra = []) => {
-  const lines = [
-    "<b>" + IRF.plotlyText(k.label) + "</b>",
-    "time " + IRF.formatTime(k.time) + " (" + IRF.formatPercent(k.share) + " of kernel time)",
-    "warp GIPS " + IRF.formatNumber(k.gips_warp) + ", thread GIPS " +
-      IRF.formatNumber(k.gips_thread),
-    "II (warp inst / 32-B txn) L1 " + IRF.formatNumber(k.ii_l1) + ", L2 " +
-      IRF.formatNumber(k.ii_l2) + ", HBM " + IRF.formatNumber(k.ii_hbm),
-  ].concat(extra);
-  lines.push("bound " + (k.bound || "undecided") +
-    (k.roof_pct === null ? "" : " at " + IRF.formatNumber(k.roof_pct) + "% of roofline"));
-  return lines.join("<br>");
+  if (k.hover === undefined) {
+    k.hover = ["<b>" + IRF.plotlyText(k.label) + "</b>",
+      "time " + IRF.formatTime(k.time) + " (" + IRF.formatPercent(k.share) + " of kernel time)",
+      "warp GIPS " + IRF.formatNumber(k.gips_warp) + ", thread GIPS " + IRF.formatNumber(k.gips_thread),
+      "II (warp inst / 32-B txn) L1 " + IRF.formatNumber(k.ii_l1) + ", L2 " +
+        IRF.formatNumber(k.ii_l2) + ", HBM " + IRF.formatNumber(k.ii_hbm),
+      "bound " + (k.bound || "undecided") +
+        (k.roof_pct === null ? "" : " at " + IRF.formatNumber(k.roof_pct) + "% of roofline"),
+    ].join("<br>");
+  }
+  return extra.length ? k.hover + "<br>" + extra.join("<br>") : k.hover;
 };
+
+IRF.timings.data = performance.now();
 
 // Peak warp GIPS and per-level GTXN/s of the ceilings the profile was analysed with.
 IRF.ceilings = () => (IRF.data.header.ceilings_used || {});
