@@ -58,7 +58,8 @@ extern "C" void pass_on(int signal) {
 
 /// Waits for `pid` while the terminal's Ctrl-C and Ctrl-\ go to the application only.
 int wait_for(pid_t pid) {
-    struct sigaction ignore {}, forward {}, old_int {}, old_quit {}, old_term {}, old_hup {};
+    struct sigaction ignore {
+    }, forward{}, old_int{}, old_quit{}, old_term{}, old_hup{};
     ignore.sa_handler = SIG_IGN;
     forward.sa_handler = pass_on;
     sigaction(SIGINT, &ignore, &old_int);
@@ -76,8 +77,7 @@ int wait_for(pid_t pid) {
 }
 
 /// report_bin html PROFILE -o PAGE; its exit status (-errno when it could not start).
-int write_page(const std::string& report_bin, const std::string& profile,
-               const std::string& page) {
+int write_page(const std::string& report_bin, const std::string& profile, const std::string& page) {
     std::vector<std::string> args = {report_bin, "html", profile, "-o", page};
     std::vector<char*> argv;
     for (auto& s : args) {
