@@ -32,21 +32,23 @@ def start_browser():
     return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
 
 
-def open_page(driver, path, timeout=60):
-    """Loads the page and waits until its figures are drawn; returns the ms from navigation
-    start to ready (the page's own clock)."""
+def open_page(driver, path, timeout=120):
+    """Loads the page and waits until every figure is drawn; returns (ready, complete): the ms
+    from navigation start until the first screen was usable and until the last figure was
+    drawn (the page's own clock)."""
     driver.get_log("browser")  # drop what an earlier page left
     driver.get("file://" + os.path.abspath(path))
     deadline = time.time() + timeout
     while time.time() < deadline:
         state = driver.execute_script(
-            "const d = document.documentElement.dataset; return [d.irfReady, d.irfError];")
+            "const d = document.documentElement.dataset;"
+            "return [d.irfReady, d.irfComplete, d.irfError];")
+        if state[2]:
+            raise AssertionError(f"{path}: the page failed: {state[2]}")
         if state[1]:
-            raise AssertionError(f"{path}: the page failed: {state[1]}")
-        if state[0]:
-            return float(state[0])
+            return float(state[0]), float(state[1])
         time.sleep(0.05)
-    raise AssertionError(f"{path}: not ready after {timeout} s")
+    raise AssertionError(f"{path}: not complete after {timeout} s")
 
 
 def console_errors(driver):

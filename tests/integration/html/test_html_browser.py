@@ -69,7 +69,7 @@ class DemoPage(unittest.TestCase):
         cls.profile = hs.analysed(hs.EXAMPLE, DIR, "demo-analysed.json")
         cls.page = hs.html(hs.EXAMPLE, os.path.join(DIR, "demo.html"), "--targets", hs.TARGETS,
                            "--trajectory", hs.trajectory(DIR))
-        cls.ready_ms = bs.open_page(DRIVER, cls.page)
+        bs.open_page(DRIVER, cls.page)
         cls.errors = bs.console_errors(DRIVER)
 
     def setUp(self):

@@ -20,8 +20,9 @@ IRF.addFigure = (id, title, caption) => {
   return plot;
 };
 
-IRF.navLink = (anchor, text) => {
-  document.getElementById("nav").appendChild(IRF.el("a", { href: "#" + anchor, text }));
+// Figures' links come first, then the table's and the regions' (figures are drawn later).
+IRF.navLink = (anchor, text, group = "nav-figures") => {
+  document.getElementById(group).appendChild(IRF.el("a", { href: "#" + anchor, text }));
 };
 
 // [low, high] in log10 units around the positive values, `pad` times wider on each side.
@@ -79,6 +80,7 @@ IRF.plot = (div, traces, layout, pointsOf, count) => {
   return Plotly.newPlot(div, traces, fullLayout, { displaylogo: false, responsive: true })
     .then(() => {
       IRF.timings[div.id] = [Math.round(start), Math.round(performance.now())];
+      if (IRF.selected !== null) IRF.ring(figure, IRF.selected);
       div.on("plotly_click", (event) => {
         const hit = event.points.find((p) => p.customdata !== undefined && p.customdata !== null);
         if (hit) IRF.select(hit.customdata);
@@ -89,11 +91,14 @@ IRF.plot = (div, traces, layout, pointsOf, count) => {
 // A point the ring can be drawn on: both coordinates present, numbers positive (log axes).
 IRF.drawable = (p) => p.every((v) => (typeof v === "number" ? v > 0 : v !== null && v !== undefined));
 
+// The ring around the selected kernel's points in `figure`.
+IRF.ring = (figure, row) => {
+  const pts = figure.pointsOf(row).filter(IRF.drawable);
+  Plotly.restyle(figure.div, { x: [pts.map((p) => p[0])], y: [pts.map((p) => p[1])] }, [figure.ring]);
+};
+
 IRF.onSelect((row) => {
-  for (const f of IRF.figures) {
-    const pts = f.pointsOf(row).filter(IRF.drawable);
-    Plotly.restyle(f.div, { x: [pts.map((p) => p[0])], y: [pts.map((p) => p[1])] }, [f.ring]);
-  }
+  for (const f of IRF.figures) IRF.ring(f, row);
 });
 
 // A kernel's Instruction Roofline dot at `level`: thread instructions / 32 for intensity and
