@@ -138,6 +138,10 @@ IRF.renderDetails = (row) => {
 IRF.onSelect((row) => {
   IRF.renderTable();
   IRF.renderDetails(row);
+  // Scroll the table's own box to the row, never the page (the click may come from a figure).
   const tr = document.querySelector('#kernel-table tr[data-row="' + row + '"]');
-  if (tr) tr.scrollIntoView({ block: "nearest" });
+  const wrap = tr && tr.closest(".table-wrap");
+  if (wrap && (tr.offsetTop < wrap.scrollTop || tr.offsetTop > wrap.scrollTop + wrap.clientHeight - 40)) {
+    wrap.scrollTop = tr.offsetTop - wrap.clientHeight / 2;
+  }
 });
