@@ -32,10 +32,10 @@ def start_browser():
     return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
 
 
-def open_page(driver, path, timeout=120):
+def open_page(driver, path, timeout=120, on_ready=None):
     """Loads the page and waits until every figure is drawn; returns (ready, complete): the ms
     from navigation start until the first screen was usable and until the last figure was
-    drawn (the page's own clock)."""
+    drawn (the page's own clock). `on_ready` is called when ready is first seen."""
     driver.get_log("browser")  # drop what an earlier page left
     driver.get("file://" + os.path.abspath(path))
     deadline = time.time() + timeout
@@ -45,6 +45,9 @@ def open_page(driver, path, timeout=120):
             "return [d.irfReady, d.irfComplete, d.irfError];")
         if state[2]:
             raise AssertionError(f"{path}: the page failed: {state[2]}")
+        if state[0] and on_ready:
+            on_ready()
+            on_ready = None
         if state[1]:
             return float(state[0]), float(state[1])
         time.sleep(0.05)
@@ -94,3 +97,39 @@ def expected_points(profile, figure_kernels=20):
     if projection:
         out["projection"] = projection
     return out
+
+
+def _children(pid):
+    """Pids whose parent is `pid` (from /proc)."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                out.append(int(entry))
+    return out
+
+
+def process_cpu_seconds(driver, kind):
+    """CPU time (user + system) used so far by the browser's processes of `kind` (renderer:
+    the page's scripts, layout and painting; gpu-process: here WebGL and rasterisation in
+    software, SwiftShader). A loaded machine stretches wall time, not this."""
+    todo, total = [driver.service.process.pid], 0.0
+    flag = b"--type=" + kind.encode()
+    while todo:
+        pid = todo.pop()
+        todo += _children(pid)
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if flag not in f.read():
+                    continue
+            with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
