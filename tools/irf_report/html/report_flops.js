@@ -125,6 +125,11 @@ IRF.regionTrace = (regions) => {
     hovertemplate: "%{hovertext}<extra></extra>" };
 };
 
+// A trajectory verdict (docs/trajectories.md) in words: its kind and its reason (which gives
+// the speedup and efficiency).
+IRF.verdictText = (v) => (v && typeof v === "object"
+  ? IRF.plotlyText((v.kind || "-") + (v.reason ? ": " + v.reason : "")) : "-");
+
 IRF.drawTrajectories = () => {
   const list = (IRF.data.trajectory || []).slice(0, 20);
   const points = list.reduce((n, t) => n + t.points.length, 0);
@@ -142,7 +147,7 @@ IRF.drawTrajectories = () => {
       marker: { color: IRF.TARGET_COLORS[i % IRF.TARGET_COLORS.length], size: 8 },
       hovertext: t.points.map((p) => "<b>" + label + "</b><br>" + p.sms + " SMs, " +
         IRF.formatTime(p.time_ns) + ", warp GIPS " + IRF.formatNumber(p.gips_warp) + "<br>verdict " +
-        IRF.plotlyText(JSON.stringify(t.verdict))),
+        IRF.verdictText(t.verdict)),
       hovertemplate: "%{hovertext}<extra></extra>" };
   });
   const all = [].concat(...list.map((t) => t.points));

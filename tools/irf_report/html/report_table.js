@@ -23,7 +23,8 @@ IRF.COLUMNS = [
   ["ii_l1", "II L1", false, (k) => IRF.formatNumber(k.ii_l1)],
   ["ii_l2", "II L2", false, (k) => IRF.formatNumber(k.ii_l2)],
   ["ii_hbm", "II HBM", false, (k) => IRF.formatNumber(k.ii_hbm)],
-  ["gw_pattern", "global", true, (k) => k.gw_pattern || "-"],
+  ["gw_pattern", "global", true, (k) => (k.gw_pattern ? k.gw_pattern +
+    (k.gw_bytes ? " " + IRF.formatNumber(k.gw_bytes, 2) + "B" : "") : "-")],
   ["sw_ways", "shared conflicts", false, (k) => (k.sw_ways ? IRF.formatNumber(k.sw_ways, 2) + "-way" : "-")],
   ["predication", "active %", false, (k) => IRF.formatPercent(k.predication)],
   ["imbalance", "rank imbalance", false, (k) => IRF.formatNumber(k.imbalance)],
