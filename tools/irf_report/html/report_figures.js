@@ -151,7 +151,9 @@ IRF.drawInstructionRoofline = () => {
   const xRange = IRF.logRange(all.map((p) => p.x).concat(ridges, regions.map((r) => r.x)));
   const yRange = IRF.logRange(all.map((p) => p.y).concat([peak], pipes.map((p) => p.y)), 4);
   yRange[1] = Math.max(yRange[1], Math.log10(peak * 3));
-  const annotations = [];
+  const annotations = count ? [] : [{ xref: "paper", yref: "paper", x: 0.5, y: 0.3,
+    showarrow: false, font: { size: 13, color: "#666" },
+    text: "no kernel has Instruction Roofline counters (a timing-only profile: --samples 0)" }];
   const traces = IRF.LEVELS.filter((lv) => rates[lv] > 0).map((lv) => IRF.bandwidthCeiling(peak,
     rates[lv], IRF.LEVEL_NAMES[lv] + " " + IRF.formatNumber(rates[lv], 4) + " GTXN/s", xRange,
     annotations));
