@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Installs a build tree into a temporary prefix and checks the installed layout works on its own:
-# lib/libirf.so, bin/{irf,irf-report,irf-calibrate,irf-plot,irf-demo}, share/irf/gpus/*.yaml, and the
-# Python module `irf` (irf.load) in share/irf/irf_plot.
+# lib/libirf.so, bin/{irf,irf-report,irf-calibrate,irf-plot,irf-demo}, share/irf/gpus/*.yaml, the
+# Python module `irf` (irf.load) in share/irf/irf_plot, and the HTML report's assets
+# (share/irf/html).
 set -euo pipefail
 build=${1:?usage: check-install.sh BUILD_DIR}
 prefix=$(mktemp -d "${TMPDIR:-/tmp}/irf-install-XXXXXX")
 trap 'rm -rf "$prefix"' EXIT
 cmake --install "$build" --prefix "$prefix" >/dev/null
 missing=0
-for f in lib/libirf.so bin/irf bin/irf-report bin/irf-calibrate bin/irf-plot bin/irf-demo; do
+for f in lib/libirf.so bin/irf bin/irf-report bin/irf-calibrate bin/irf-plot bin/irf-demo \
+         share/irf/html/report.html share/irf/html/plotly.min.js share/irf/html/plotly.LICENSE; do
     [[ -e "$prefix/$f" ]] || { echo "missing after install: $f"; missing=1; }
 done
 ls "$prefix"/share/irf/gpus/*.yaml >/dev/null 2>&1 || { echo "missing: share/irf/gpus/*.yaml"; missing=1; }

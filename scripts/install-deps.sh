@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(cmake g++ make libyaml-cpp-dev nlohmann-json3-dev libunwind-dev libre2-dev libgtest-dev
           libbenchmark-dev libcli11-dev openmpi-bin libopenmpi-dev python3-matplotlib
-          clang-format)
+          clang-format chromium chromium-driver python3-selenium)
 if [[ "${IRF_SANITIZERS:-0}" == 1 ]]; then packages+=(clang-14 libclang-rt-14-dev); fi
 
 missing=()
@@ -20,6 +20,9 @@ if ((${#missing[@]})); then
     DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends \
         "${missing[@]}" >/dev/null
 fi
+
+# The HTML report's plotting library (npm registry, pinned and checked; irf-report html).
+"$(dirname "$0")/fetch-plotly.sh" >/dev/null
 
 cuda_root="${CUDAToolkit_ROOT:-/usr/local/cuda}"
 if [[ ! -x "$cuda_root/bin/nvcc" ]]; then

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # The main job in one command. With a GPU: build irf and profile the bundled demo app under
 # libirf.so, printing the summary. Without a GPU: say so in one line and analyse + plot the
-# bundled example profile instead. Outputs go to out/quickstart/.
+# bundled example profile instead. Either way it writes the interactive HTML report. Outputs go
+# to out/quickstart/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -39,9 +40,10 @@ if [[ -z "$gpu_reason" ]]; then
     quiet_build cmake --build build/quickstart -j "$(nproc)" --target irf irf_inject irf-report \
         irf-demo
     echo "[irf] profiling irf-demo under libirf.so (outputs in $out)" >&2
-    build/quickstart/tools/irf run --output "$out/demo-%p" --summary both -- \
+    build/quickstart/tools/irf run --output "$out/demo-%p" --summary both --html -- \
         build/quickstart/tests/gpu/apps/irf-demo
     profile=$(ls -t "$out"/demo-*.json | head -n 1)
+    report="${profile%.json}.html" # irf run --html wrote it beside the profile
     plot=build/quickstart/tools/irf-plot
 else
     profile="$root/tests/data/examples/demo-profile.json"
@@ -53,7 +55,10 @@ else
         --json "$out/analysed.json"
     profile="$out/analysed.json"
     plot=build/ci/tools/irf-plot
+    report="$out/report.html"
+    build/ci/tools/irf-report html "$profile" -o "$report"
 fi
 
 "$plot" "$profile" -o "$out/figures" >/dev/null
 echo "[irf] figures written to $out/figures" >&2
+echo "[irf] interactive report: $report (one file; open it in a browser)" >&2

@@ -13,6 +13,7 @@
 #include "common/cli.hpp"
 #include "common/text_safety.hpp"
 #include "model/version.hpp"
+#include "tools/irf/html_run.hpp"
 #include "tools/irf/launch.hpp"
 #include "tools/irf/trajectory.hpp"
 
@@ -111,6 +112,10 @@ int main(int argc, char** argv) {
     RunOptions options;
     CLI::App* run = app.add_subcommand("run", "Run an application with irf injected");
     add_run_options(*run, options);
+    bool html = false;
+    run->add_flag("--html", html,
+                  "Also write STEM.html (irf-report html) when the application ends; irf then "
+                  "runs it as a child instead of replacing itself by it");
     irf::launcher::TrajectoryOptions trajectory;
     CLI::App* traj = app.add_subcommand(
         "trajectory", "Run an application at several SM shares (CUDA MPS) and build its roofline "
@@ -151,6 +156,10 @@ int main(int argc, char** argv) {
                                                  executable_dir() + "/irf-report");
         }
         irf::launcher::validate(options);
+        if (html) {
+            return irf::launcher::run_with_html(options, injected_library(options),
+                                                executable_dir() + "/irf-report");
+        }
         return exec_application(options);
     });
 }

@@ -1,0 +1,197 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The HTML report in a real browser (issue 35 item 6): no console error, every figure drawn
+with the right number of points, hover names the kernel, the table sorts and filters, a click
+on a point selects its row, and hostile names never run. One headless Chromium serves every check
+(test_html_ready.py times 10,000 kernels)."""
+import os
+import time
+import unittest
+
+import browser_support as bs
+import html_support as hs
+
+DRIVER = None
+DIR = None
+
+
+def setUpModule():
+    global DRIVER, DIR
+    DIR = hs.workdir()
+    DRIVER = bs.start_browser()
+
+
+def tearDownModule():
+    if DRIVER:
+        DRIVER.quit()
+
+
+def js(script, *args):
+    return DRIVER.execute_script(script, *args)
+
+
+def hover_and_click(figure, trace_name, index=0, click=False):
+    """Moves the mouse onto point `index` of the named trace (and clicks it); returns the
+    kernel row the point belongs to."""
+    from selenium.webdriver.common.action_chains import ActionBuilder
+    js("document.getElementById(arguments[0]).scrollIntoView();", figure)
+    x, y, row = js("""
+        const gd = document.getElementById(arguments[0]);
+        const t = gd._fullData.find((d) => d.name === arguments[1]);
+        const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
+        const box = gd.getBoundingClientRect();
+        return [box.left + xa._offset + xa.d2p(t.x[arguments[2]]),
+                box.top + ya._offset + ya.d2p(t.y[arguments[2]]), (t.customdata || [])[arguments[2]]];
+    """, figure, trace_name, index)
+    actions = ActionBuilder(DRIVER)
+    actions.pointer_action.move_to_location(int(x), int(y))
+    if click:
+        actions.pointer_action.click()
+    actions.perform()
+    return row
+
+
+def hover_text(figure):
+    deadline = time.time() + 5
+    while time.time() < deadline:
+        text = js("return [...document.querySelectorAll('#' + arguments[0] + ' .hoverlayer .hovertext')]"
+                  ".map((e) => e.textContent).join(' | ');", figure)
+        if text:
+            return text
+        time.sleep(0.05)
+    return ""
+
+
+class DemoPage(unittest.TestCase):
+    """The quick start's report: the example profile with targets and a trajectory file."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.profile = hs.analysed(hs.EXAMPLE, DIR, "demo-analysed.json")
+        cls.page = hs.html(hs.EXAMPLE, os.path.join(DIR, "demo.html"), "--targets", hs.TARGETS,
+                           "--trajectory", hs.trajectory(DIR))
+        bs.open_page(DRIVER, cls.page)
+        cls.errors = bs.console_errors(DRIVER)
+
+    def setUp(self):
+        if not DRIVER.current_url.endswith("/demo.html"):
+            bs.open_page(DRIVER, self.page)
+
+    def test_no_console_errors(self):
+        self.assertEqual(self.errors, [])
+
+    def test_every_figure_has_the_right_number_of_points(self):
+        expected = bs.expected_points(self.profile)
+        expected["trajectory"] = sum(len(k["points"]) for k in hs.load(
+            os.path.join(DIR, "traj.trajectory.json"))["kernels"])
+        drawn = js("return Object.fromEntries([...document.querySelectorAll('.plot')]"
+                   ".map((d) => [d.id.slice(4), Number(d.dataset.points)]));")
+        self.assertEqual(drawn, expected)
+
+    def test_drawn_markers_match_the_data(self):
+        # Each SVG marker Plotly drew, against the points the traces hold (ring trace empty).
+        counts = js("""return [...document.querySelectorAll('.plot')].map((d) => [d.id,
+            d.querySelectorAll('.scatterlayer .point').length,
+            d._fullData.filter((t) => (t.mode || '').includes('markers')).reduce((n, t) => n + t.x.length, 0)]);""")
+        for figure, svg, data in counts:
+            self.assertEqual(svg, data, figure)
+
+    def test_hover_names_the_kernel(self):
+        row = hover_and_click("fig-irm", "HBM", 0)
+        label = js("return IRF.kernels[arguments[0]].label;", row)
+        text = hover_text("fig-irm")
+        self.assertIn(label, text)
+        self.assertRegex(text, r"of kernel time")
+        self.assertRegex(text, r"bound (hbm|l1|l2|issue|undecided)")
+
+    def test_click_on_a_point_selects_its_row(self):
+        row = hover_and_click("fig-irm", "L1", 2, click=True)
+        selected = js("return [...document.querySelectorAll('#kernel-table tr.selected')].map((r) => Number(r.dataset.row));")
+        self.assertEqual(selected, [row])
+        details = js("return document.getElementById('detail-body').textContent;")
+        self.assertIn("Instruction Roofline", details)
+        self.assertIn("Projections", details)
+        ring = js("const gd = document.getElementById('fig-global-walls');"
+                  "return gd.data[gd.data.length - 1].x.length;")
+        self.assertGreater(ring, 0)
+
+    def test_table_sorts_by_a_column(self):
+        def rows():
+            return js("return [...document.querySelectorAll('#kernel-table tbody tr')].map((r) => Number(r.dataset.row));")
+        self.assertEqual(rows(), sorted(rows()))  # longest first, as the rows are numbered
+        DRIVER.find_element("css selector", "#kernel-table th[data-key=time]").click()
+        self.assertEqual(rows(), sorted(rows(), reverse=True))
+        DRIVER.find_element("css selector", "#kernel-table th[data-key=label]").click()
+        labels = js("return [...document.querySelectorAll('#kernel-table tbody td.name')].map((c) => c.textContent);")
+        self.assertEqual(labels, sorted(labels))
+
+    def test_filter_in_the_launchers_dialect(self):
+        box = DRIVER.find_element("id", "filter")
+        box.clear()
+        box.send_keys("regex:transpose_")
+        names = js("return [...document.querySelectorAll('#kernel-table tbody td.name')].map((c) => c.textContent);")
+        self.assertEqual(sorted(names), ["transpose_naive", "transpose_padded"])
+        box.send_keys("(?=x)")
+        status = js("return document.getElementById('filter-status').textContent;")
+        self.assertIn("look-around is not RE2 syntax", status)
+        box.clear()
+        box.send_keys(" ")
+        box.clear()
+
+
+class JobPage(unittest.TestCase):
+    """A merged job: the per-rank spread and the imbalance column."""
+
+    def test_per_rank_spread(self):
+        job = hs.job_profile(DIR)
+        page = hs.html(job, os.path.join(DIR, "job.html"))
+        bs.open_page(DRIVER, page)
+        self.assertEqual(bs.console_errors(DRIVER), [])
+        kernels = hs.load(job)["kernels"]
+        expected = sum(len(k["ranks"]["per_rank"]) for k in kernels if "ranks" in k)
+        self.assertEqual(js("return Number(document.getElementById('fig-ranks').dataset.points);"), expected)
+        self.assertIn("rank imbalance", js("return document.getElementById('kernel-table').textContent;"))
+
+
+class HostilePage(unittest.TestCase):
+    """Script and markup in app, argv, host, kernel name, region path, warnings: shown, never run."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.page = hs.html(hs.hostile_profile(DIR), os.path.join(DIR, "hostile.html"),
+                           "--targets", hs.TARGETS)
+        bs.open_page(DRIVER, cls.page)
+
+    def test_nothing_runs(self):
+        from selenium.common.exceptions import NoAlertPresentException
+        with self.assertRaises(NoAlertPresentException):
+            DRIVER.switch_to.alert.text  # noqa: B018
+        self.assertIsNone(js("return window.irfPwned;"))
+        self.assertEqual(js("return document.querySelectorAll('img').length;"), 0)
+        self.assertEqual(bs.console_errors(DRIVER), [])
+
+    def test_names_read_as_text(self):
+        self.assertIn(hs.HOSTILE, js("return document.querySelector('h1').textContent;"))
+        self.assertIn(hs.HOSTILE_ALERT, js("return document.getElementById('header').textContent;"))
+        self.assertIn(hs.HOSTILE, js("return document.getElementById('regions').textContent;"))
+        for name in (hs.HOSTILE_ALERT, hs.ENTITY_NAME):
+            row = js("return IRF.kernels.findIndex((k) => k.name.startsWith(arguments[0]));", name)
+            index = js("const t = document.getElementById('fig-irm')._fullData.find((d) => d.name === 'L1');"
+                       "return t.customdata.indexOf(arguments[0]);", row)
+            hover_and_click("fig-irm", "L1", index)
+            # The name as the tables show it (a template-like <...> is folded there too).
+            self.assertIn(js("return IRF.kernels[arguments[0]].label;", row), hover_text("fig-irm"))
+        self.assertIn("&lt;b&gt;not_bold", hover_text("fig-irm"))
+        # The region's diamond lies on its only kernel's HBM point: hover it by its trace.
+        js("const gd = document.getElementById('fig-irm');"
+           "Plotly.Fx.hover(gd, [{curveNumber: gd.data.findIndex((t) => t.name === 'NVTX regions'),"
+           " pointNumber: 0}]);")
+        self.assertIn("step/" + hs.HOSTILE, hover_text("fig-irm"))
+        row = js("return IRF.kernels.findIndex((k) => k.name.startsWith(arguments[0]));", hs.HOSTILE_ALERT)
+        js("IRF.select(arguments[0]);", row)
+        self.assertIn(hs.HOSTILE_ALERT, js("return document.getElementById('detail-body').textContent;"))
+        self.assertIn(hs.HOSTILE, js("return document.getElementById('detail-body').textContent;"))
+        self.assertIsNone(js("return window.irfPwned;"))
+
+
+if __name__ == "__main__":
+    unittest.main()

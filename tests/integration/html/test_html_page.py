@@ -1,0 +1,141 @@
+# SPDX-License-Identifier: Apache-2.0
+"""irf-report html without a browser: the page is one file whose only tags are the template's,
+hostile names stay data (issue 35 item 7), nothing points outside the file (item 1), and bad
+input is one line, exit 2, nothing written."""
+import html.parser
+import json
+import os
+import re
+import unittest
+
+import html_support as hs
+
+TEMPLATE_TAGS = {"html", "head", "meta", "title", "style", "body", "header", "nav", "main",
+                 "section", "h2", "div", "label", "code", "input", "span", "table", "p",
+                 "script", "a"}
+
+
+class TagCollector(html.parser.HTMLParser):
+    """Every start tag and attribute as a browser's tokenizer sees them (script text is raw)."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tags, self.attrs, self.scripts = [], [], []
+        self._in_script = False
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+        self.attrs += attrs
+        self._in_script = tag == "script"
+        if self._in_script:
+            self.scripts.append([dict(attrs), ""])
+
+    def handle_endtag(self, tag):
+        self._in_script = False
+
+    def handle_data(self, data):
+        if self._in_script:
+            self.scripts[-1][1] += data
+
+
+def parse(path):
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    collector = TagCollector()
+    collector.feed(text)
+    return text, collector
+
+
+class HostilePage(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = hs.workdir()
+        cls.page = hs.html(hs.hostile_profile(cls.dir), os.path.join(cls.dir, "hostile.html"),
+                           "--targets", hs.TARGETS)
+        cls.text, cls.parsed = parse(cls.page)
+
+    def test_only_the_templates_tags(self):
+        self.assertLessEqual(set(self.parsed.tags), TEMPLATE_TAGS)
+        self.assertNotIn("img", self.parsed.tags)
+        self.assertEqual(self.parsed.tags.count("script"), 3)  # library, data, page scripts
+
+    def test_no_event_handler_attributes(self):
+        self.assertEqual([a for a, _ in self.parsed.attrs if a.startswith("on")], [])
+
+    def test_names_are_data_in_the_json_block(self):
+        blocks = [s for a, s in self.parsed.scripts if a.get("type") == "application/json"]
+        self.assertEqual(len(blocks), 1)
+        data = json.loads(blocks[0])
+        self.assertEqual(data["header"]["app"], hs.HOSTILE)
+        self.assertEqual(data["header"]["host"], hs.HOSTILE_ALERT)
+        self.assertIn(hs.HOSTILE, data["header"]["warnings"])
+        self.assertTrue(any(row[1].startswith(hs.HOSTILE_ALERT) for row in data["kernels"]))
+        self.assertTrue(any(hs.HOSTILE in r[0] for r in data["regions"]))
+        self.assertNotRegex(blocks[0], "[<>&]")  # written as \\u003c, \\u003e, \\u0026
+
+    def test_no_closing_script_inside_a_script(self):
+        for _, body in self.parsed.scripts:
+            self.assertNotRegex(body.lower(), "</script")
+
+
+class SelfContained(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = hs.workdir()
+        cls.page = hs.html(hs.EXAMPLE, os.path.join(cls.dir, "demo.html"))
+        cls.text, cls.parsed = parse(cls.page)
+
+    def test_nothing_loads_from_elsewhere(self):
+        for name, value in self.parsed.attrs:
+            self.assertNotIn(name, ("src", "action"), value)
+            if name == "href":
+                self.assertTrue(value.startswith("#"), value)  # links within the page only
+        self.assertNotRegex(self.text, r'<link\b|<script[^>]+src=|@import|url\(\s*["\']?https?:')
+
+    def test_content_security_policy_forbids_the_network(self):
+        self.assertRegex(self.text, r"connect-src 'none'")
+        self.assertRegex(self.text, r"default-src 'none'")
+
+    def test_pinned_library_and_its_licence_notice(self):
+        self.assertRegex(self.text, r"plotly\.js v4\.1\.2")
+        self.assertRegex(self.text, r"Licensed under the MIT license")
+
+    def test_default_output_beside_the_profile(self):
+        profile = hs.save(hs.load(hs.EXAMPLE), self.dir, "side.json")
+        proc = hs.run_report("html", profile)
+        self.assertTrue(os.path.isfile(os.path.join(self.dir, "side.html")), proc.stderr)
+
+
+class BadInput(unittest.TestCase):
+    def setUp(self):
+        self.dir = hs.workdir()
+        self.out = os.path.join(self.dir, "out.html")
+
+    def assert_refused(self, args, pattern):
+        proc = hs.run_report("html", *args, "-o", self.out, check=False)
+        self.assertEqual(proc.returncode, 2, proc.stderr)
+        self.assertEqual(len(proc.stderr.strip().splitlines()), 1, proc.stderr)
+        self.assertRegex(proc.stderr, pattern)
+        self.assertEqual(os.listdir(self.dir), [p for p in os.listdir(self.dir) if p != "out.html"])
+        self.assertFalse(os.path.exists(self.out))
+
+    def test_missing_profile(self):
+        self.assert_refused([os.path.join(self.dir, "none.json")], r"^irf-report: error: .*none\.json")
+
+    def test_not_a_profile(self):
+        path = hs.save({"schema": "other"}, self.dir, "other.json")
+        self.assert_refused([path], r"^irf-report: error: .*other\.json")
+
+    def test_not_a_trajectory(self):
+        path = hs.save({"schema": "irf.profile/v1"}, self.dir, "t.json")
+        self.assert_refused([hs.EXAMPLE, "--trajectory", path], r"not an irf\.trajectory/v1")
+
+    def test_unwritable_output(self):
+        proc = hs.run_report("html", hs.EXAMPLE, "-o", os.path.join(self.dir, "no", "x.html"),
+                             check=False)
+        self.assertEqual(proc.returncode, 2, proc.stderr)
+        self.assertEqual(len(proc.stderr.strip().splitlines()), 1, proc.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

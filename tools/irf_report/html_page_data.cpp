@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: Apache-2.0
+// The HTML page's data: header, one compact row per kernel, and `irf-report show`'s sections of
+// the longest kernels (html_page.hpp). Rows are arrays under one list of column names, and
+// numbers keep 4 significant digits, so 10,000 kernels stay a few MB.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+
+#include "model/kernel_labels.hpp"
+#include "model/profile_json.hpp"
+#include "tools/irf_report/html_page.hpp"
+#include "tools/irf_report/html_page_parts.hpp"
+#include "tools/irf_report/show_kernel.hpp"
+
+namespace irf::report {
+namespace {
+
+using nlohmann::json;
+
+/// The value at `pointer` in `j`, or null when any step of it is absent.
+json at(const json& j, const char* pointer) {
+    const json::json_pointer p(pointer);
+    return j.contains(p) ? j.at(p) : json();
+}
+
+/// Warp instructions of `names` per ns of the profiled launches: a wall's ld/st GIPS, counting
+/// the instructions its intensity counts (irf-plot's wall figures, IRM Fig. 3-4).
+json ldst_gips(const json& counters, std::initializer_list<const char*> names) {
+    const double time = counters.value("time_ns", 0.0);
+    double total = 0;
+    for (const char* name : names) {
+        total += counters.value(name, 0.0);
+    }
+    return time > 0 && total > 0 ? json(total / time) : json();
+}
+
+/// The pipe a kernel uses most relative to its peak: [name, its warp GIPS, % of its peak].
+json busiest_pipe(const json& analysis) {
+    const json by_pipe = at(analysis, "/pipes/by_pipe");
+    if (!by_pipe.is_object() || by_pipe.empty()) {
+        return json();
+    }
+    const auto best = std::max_element(
+        by_pipe.items().begin(), by_pipe.items().end(), [](const auto& a, const auto& b) {
+            return a.value().value("pct", 0.0) < b.value().value("pct", 0.0);
+        });
+    return json::array(
+        {best.key(), best.value().value("gips", 0.0), best.value().value("pct", 0.0)});
+}
+
+/// Per precision with FLOPs: [GFLOP/s, AI l1, AI l2, AI hbm, ceiling GFLOP/s] (HRM Eq. 2-4).
+json flop_points(const json& analysis) {
+    json out = json::object();
+    const json by = at(analysis, "/flops/by_precision");
+    if (!by.is_object()) {
+        return out;
+    }
+    for (const auto& [precision, v] : by.items()) {
+        if (v.value("flops", 0.0) <= 0) {
+            continue;
+        }
+        out[precision] = json::array({v.value("gflops", 0.0), at(v, "/ai/l1"), at(v, "/ai/l2"),
+                                      at(v, "/ai/hbm"), v.value("ceiling_gflops", json())});
+    }
+    return out;
+}
+
+// The tools match names on their first 4096 characters (docs/tools.md, "Kernel regexes"); the
+// page keeps as much, so a filter matches there as in irf run -k.
+constexpr std::size_t k_name_chars = 4096;
+
+const std::vector<std::string>& kernel_columns() {
+    static const std::vector<std::string> columns = {
+        "label",     "name",        "time",      "share",       "launches", "profiled",   "mean",
+        "gips_warp", "gips_thread", "ii_l1",     "ii_l2",       "ii_hbm",   "iit_l1",     "iit_l2",
+        "iit_hbm",   "bound",       "roof_pct",  "predication", "gw_ii",    "gw_pattern", "gw_unit",
+        "gw_bytes",  "gw_gips",     "sw_ii",     "sw_ways",     "sw_free",  "sw_gips",    "pipe",
+        "gflops",    "flops",       "imbalance", "slowest_rank"};
+    return columns;
+}
+
+/// One kernel's row, in kernel_columns() order.
+json kernel_row(const json& k, const std::string& label, double total_time) {
+    const json a = k.value("analysis", json::object());
+    const json c = k.value("counters", json::object());
+    const double time =
+        at(k, "/time_ns/total").is_number() ? k["time_ns"]["total"].get<double>() : 0.0;
+    return json::array(
+        {label,
+         k.value("name", ""),
+         time,
+         total_time > 0 ? json(time / total_time) : json(),
+         k.value("launches", 0),
+         k.value("profiled_launches", 0),
+         at(k, "/time_ns/mean"),
+         at(a, "/irm/gips_warp"),
+         at(a, "/irm/gips_thread"),
+         at(a, "/irm/ii/l1"),
+         at(a, "/irm/ii/l2"),
+         at(a, "/irm/ii/hbm"),
+         at(a, "/irm/ii_thread/l1"),
+         at(a, "/irm/ii_thread/l2"),
+         at(a, "/irm/ii_thread/hbm"),
+         at(a, "/irm/bound"),
+         at(a, "/irm/roofline_pct"),
+         at(a, "/predication"),
+         at(a, "/walls/global/intensity"),
+         at(a, "/walls/global/pattern"),
+         at(a, "/walls/global/unit_intensity"),
+         at(a, "/walls/global/access_bytes"),
+         ldst_gips(c, {"inst_global_ld", "inst_global_st"}),
+         at(a, "/walls/shared/intensity"),
+         at(a, "/walls/shared/conflict_ways"),
+         at(a, "/walls/shared/conflict_free_intensity"),
+         ldst_gips(c, {"inst_shared_ld", "inst_shared_st", "inst_ldsm", "inst_stsm"}),
+         busiest_pipe(a),
+         at(a, "/flops/gflops"),
+         flop_points(a),
+         at(k, "/ranks/imbalance"),
+         at(k, "/ranks/slowest_rank")});
+}
+
+/// show's sections as [title, header, rows, lines] arrays.
+json sections_json(const std::vector<ShowSection>& sections) {
+    json out = json::array();
+    for (const ShowSection& s : sections) {
+        out.push_back(json::array({s.title, s.header, s.rows, s.lines}));
+    }
+    return out;
+}
+
+/// The header: what ran where, with which ceilings, and how much of it irf saw.
+json header_json(const json& p, std::size_t warning_limit) {
+    json h = json::object();
+    for (const char* key : {"app", "argv", "host", "pid", "rank", "start_time", "end_time", "tool",
+                            "version", "gpu", "ceilings_used", "coverage", "job", "config"}) {
+        if (p.contains(key)) {
+            h[key] = p[key];
+        }
+    }
+    const json warnings = p.value("warnings", json::array());
+    h["warnings_total"] = warnings.size();
+    h["warnings"] = json::array();
+    for (std::size_t i = 0; i < warnings.size() && i < warning_limit; ++i) {
+        h["warnings"].push_back(warnings[i]);
+    }
+    return h;
+}
+
+/// Kernel indices, longest total time first (ties in file order).
+std::vector<std::size_t> by_time(const model::Profile& profile) {
+    std::vector<std::size_t> order(profile.kernels.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return profile.kernels[a].time_ns.total > profile.kernels[b].time_ns.total;
+    });
+    return order;
+}
+
+} // namespace
+
+void round_numbers(json& j, int digits) {
+    if (j.is_number_float()) {
+        const double v = j.get<double>();
+        if (std::isfinite(v) && v != 0) {
+            char text[32];
+            std::snprintf(text, sizeof text, "%.*g", digits, v);
+            j = std::strtod(text, nullptr);
+        }
+    } else if (j.is_structured()) {
+        for (json& child : j) {
+            round_numbers(child, digits);
+        }
+    }
+}
+
+json html_page_data(const model::Profile& profile, const std::string& source,
+                    const std::optional<json>& trajectory, const PageLimits& limits) {
+    const json p = model::profile_to_json(profile);
+    const std::vector<std::string> labels = model::kernel_labels(profile.kernels);
+    const std::vector<std::size_t> order = by_time(profile);
+    double total_time = 0;
+    for (const model::KernelRecord& k : profile.kernels) {
+        total_time += k.time_ns.total;
+    }
+    json rows = json::array();
+    json details = json::array();
+    std::size_t detail_bytes = 0;
+    for (std::size_t i : order) {
+        json detail;
+        if (detail_bytes < limits.details_bytes) {
+            std::vector<ShowSection> s = kernel_sections(profile.kernels[i], labels[i]);
+            for (ShowSection& v : verdict_sections(profile, profile.kernels[i])) {
+                s.push_back(std::move(v));
+            }
+            detail = sections_json(s);
+            detail_bytes += detail.dump().size();
+        }
+        rows.push_back(kernel_row(p["kernels"][i], labels[i], total_time));
+        details.push_back(std::move(detail));
+    }
+    round_numbers(rows, 4);
+    json data = {{"schema", "irf.html/v1"},
+                 {"source", source},
+                 {"header", header_json(p, limits.warnings)},
+                 {"total_time_ns", total_time},
+                 {"columns", kernel_columns()},
+                 {"kernels", std::move(rows)},
+                 {"details", std::move(details)}};
+    add_figure_data(data, p, order, trajectory, limits);
+    return data;
+}
+
+} // namespace irf::report

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: Apache-2.0
+// Parts of the HTML page's data shared by its two source files (html_page_data.cpp,
+// html_page_figures.cpp); not used elsewhere.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tools/irf_report/html_page.hpp"
+
+namespace irf::report {
+
+/// Rounds every non-integer number in `j` to `digits` significant digits (the page shows 3).
+void round_numbers(nlohmann::json& j, int digits);
+
+/// Adds `projection`, `ranks`, `regions` and `trajectory` to `data` from the profile JSON `p`;
+/// `order` lists kernel indices longest first (a kernel's row is its position there).
+void add_figure_data(nlohmann::json& data, const nlohmann::json& p,
+                     const std::vector<std::size_t>& order,
+                     const std::optional<nlohmann::json>& trajectory, const PageLimits& limits);
+
+} // namespace irf::report
