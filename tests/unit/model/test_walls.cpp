@@ -21,6 +21,15 @@ TEST(ModelWalls, PatternBySideOfTheUnitWall) {
     EXPECT_EQ(global_pattern(1.0, 1.0), "unit"); // byte loads: unit stride is one sector
 }
 
+// Issue 40 item 9: a misaligned fp32 unit-stride warp access touches 5 sectors, not 4: 1/5 =
+// 0.2 is unit stride (below the wall / 2^(1/4) = 0.2102 it read "strided"); 6 sectors (0.1667)
+// is not.
+TEST(ModelWalls, MisalignedUnitStrideIsUnit) {
+    EXPECT_EQ(global_pattern(1.0 / 5, 1.0 / 4), "unit");
+    EXPECT_EQ(global_pattern(1.0 / 6, 1.0 / 4), "strided");
+    EXPECT_EQ(global_pattern(1.0 / 17, 1.0 / 16), "unit"); // float4: 16 + 1 sectors
+}
+
 // A global-memory kernel: `inst` warp ld/st, `sectors`, `bytes` requested.
 Counters global_kernel(double inst, double sectors, double bytes) {
     Counters c = test::zero_counters();
