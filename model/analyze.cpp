@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdio>
+#include <utility>
 
 #include "model/counters.hpp"
 #include "model/flop_roofline.hpp"
@@ -105,12 +106,40 @@ struct Prepared {
     std::array<std::vector<CeilingPair>, 2> pairs;
 };
 
+// The values without their evidence (sources, methods, alternatives): the verdicts read values
+// only, and each kernel copies these ceilings once per target when it ran below the boost clock.
+config::Ceilings lean(config::Ceilings c) {
+    const auto strip = [](config::Quantity& q) {
+        q.alternatives.clear();
+        q.source.clear();
+        q.method.clear();
+        q.date.clear();
+        q.driver.clear();
+    };
+    strip(c.warp_gips);
+    for (auto* group :
+         {&c.pipe_gips, &c.gflops, &c.tensor_tflops, &c.tensor_sparse_tflops, &c.details}) {
+        for (auto& [key, q] : *group) {
+            strip(q);
+        }
+    }
+    for (auto* level : {&c.l1_gbs, &c.shared_gbs, &c.l2_gbs, &c.hbm_gbs, &c.pcie_gbs}) {
+        if (*level) {
+            strip(**level);
+        }
+    }
+    return c;
+}
+
 Prepared prepare(const config::Ceilings& source, const std::vector<config::Ceilings>& targets) {
     Prepared p;
     for (const bool write_only : {false, true}) {
-        p.source[write_only] = prefer_measured(source, write_only);
+        p.source[write_only] = lean(prefer_measured(source, write_only));
         for (const config::Ceilings& t : targets) {
-            p.pairs[write_only].push_back(like_for_like(source, t, write_only));
+            CeilingPair pair = like_for_like(source, t, write_only);
+            pair.source = lean(std::move(pair.source));
+            pair.target = lean(std::move(pair.target));
+            p.pairs[write_only].push_back(std::move(pair));
         }
     }
     return p;
@@ -189,7 +218,7 @@ KernelAnalysis analyze_kernel(const KernelRecord& kernel, const config::Ceilings
 void analyze(Profile& profile, const config::Ceilings& source,
              const std::vector<config::Ceilings>& targets) {
     const Prepared prepared = prepare(source, targets);
-    profile.ceilings = ceilings_used(prepared.source[0]);
+    profile.ceilings = ceilings_used(prefer_measured(source)); // with its provenance
     for (KernelRecord& kernel : profile.kernels) {
         kernel.analysis = analyze_prepared(kernel, prepared);
     }
