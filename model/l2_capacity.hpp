@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // L2 capacity: a kernel's working set from its L2 and DRAM traffic, whether it fits each GPU's
-// L2, and its DRAM traffic on a target whose L2 it fits differently (docs/model.md, "L2
+// L2, and its DRAM traffic on a target with another L2 size (docs/model.md, "L2
 // capacity"; PROJ section 5.5, LULESH).
 #pragma once
 

@@ -104,8 +104,8 @@ std::string megabytes(double bytes) {
     return buf;
 }
 
-// L2 capacity (docs/model.md, "L2 capacity"): when the working set fits one GPU's L2 only, the
-// target's DRAM traffic is the model's, in the counters and level bytes the target is timed with.
+// L2 capacity (docs/model.md, "L2 capacity"): when the L2 sizes differ, the target's DRAM
+// traffic is the model's, in the counters and level bytes the target is timed with.
 void apply_l2_fit(const KernelRecord& k, const LevelBytes& bytes, const config::Ceilings& s,
                   const config::Ceilings& t, Projection& p, Counters& counters_t,
                   LevelBytes& bytes_t) {
