@@ -153,10 +153,14 @@ bool is_write_only(const Counters& c) {
     return read && write && *write > 0 && *read <= 0.01 * *write;
 }
 
-// The ceilings at the kernel's SM clock, or as they are when it is unknown (docs/model.md, "SM
-// clock").
-config::Ceilings at_clock(const config::Ceilings& c, std::optional<double> fraction) {
-    return fraction ? at_clock_fraction(c, *fraction) : c;
+// The ceilings at the kernel's SM clock (docs/model.md, "SM clock"): `c` itself when the clock is
+// unknown or the boost, else a scaled copy kept in `storage` (most kernels copy nothing).
+const config::Ceilings& at_clock(const config::Ceilings& c, std::optional<double> fraction,
+                                 std::optional<config::Ceilings>& storage) {
+    if (!fraction || !(*fraction < 1.0)) {
+        return c;
+    }
+    return storage.emplace(at_clock_fraction(c, *fraction));
 }
 
 void note_clock(const KernelRecord& k, std::optional<double> fraction, KernelAnalysis& a) {
@@ -184,7 +188,8 @@ KernelAnalysis analyze_prepared(const KernelRecord& kernel, const Prepared& prep
     const Counters& c = kernel.counters;
     const bool write_only = is_write_only(c);
     const auto fraction = clock_fraction(c, prepared.source[write_only].gpu);
-    const config::Ceilings source = at_clock(prepared.source[write_only], fraction);
+    std::optional<config::Ceilings> scaled_source, scaled_s, scaled_t;
+    const config::Ceilings& source = at_clock(prepared.source[write_only], fraction, scaled_source);
     a.irm = instruction_roofline(c, irm_ceilings(source), a.missing);
     a.walls.global = global_wall(c, a.missing);
     a.walls.shared = shared_wall(c, a.missing);
@@ -198,8 +203,8 @@ KernelAnalysis analyze_prepared(const KernelRecord& kernel, const Prepared& prep
     note_above_roofline(a, a.notes);
     note_clock(kernel, fraction, a);
     for (const CeilingPair& pair : prepared.pairs[write_only]) {
-        if (auto p = project(kernel, a, at_clock(pair.source, fraction),
-                             at_clock(pair.target, fraction), a.missing)) {
+        if (auto p = project(kernel, a, at_clock(pair.source, fraction, scaled_s),
+                             at_clock(pair.target, fraction, scaled_t), a.missing)) {
             p->notes.push_back(pair_note(pair));
             widen_by_spread(pair, *p);
             a.projection.push_back(std::move(*p));
