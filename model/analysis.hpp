@@ -96,7 +96,7 @@ struct L2Fit {
     bool fits_source = false;     ///< working set <= the source's L2
     bool fits_target = false;     ///< working set <= the target's L2
     double dram_target_bytes = 0; ///< DRAM bytes per launch on the target
-    bool re_estimated = false;    ///< fits one L2 only and the traffic changes: the model's
+    bool re_estimated = false;    ///< the L2 sizes differ and the traffic changes: the model's
 };
 
 /// Projected time of a kernel on another GPU (docs/model.md: PROJ Eq. 9).

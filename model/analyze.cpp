@@ -3,7 +3,9 @@
 #include "model/analyze.hpp"
 #include "model/regions.hpp"
 
+#include <array>
 #include <cstdio>
+#include <utility>
 
 #include "model/counters.hpp"
 #include "model/flop_roofline.hpp"
@@ -14,6 +16,8 @@
 #include "model/pipe_ceilings.hpp"
 #include "model/predication.hpp"
 #include "model/projection.hpp"
+#include "model/projection_bounds.hpp"
+#include "model/sm_clock.hpp"
 #include "model/transactions.hpp"
 #include "model/walls.hpp"
 
@@ -93,40 +97,135 @@ CeilingsUsed ceilings_used(const config::Ceilings& c) {
     return u;
 }
 
-KernelAnalysis analyze_kernel(const KernelRecord& kernel, const config::Ceilings& source,
-                              const std::vector<config::Ceilings>& targets) {
+namespace {
+
+// Ceilings prepared once per profile (docs/model.md, "Measured maxima"), indexed by whether the
+// kernel is write-only (PROJ section 5.2): the source alone, and each target paired with it.
+struct Prepared {
+    std::array<config::Ceilings, 2> source;
+    std::array<std::vector<CeilingPair>, 2> pairs;
+};
+
+// The values without their evidence (sources, methods, alternatives): the verdicts read values
+// only, and each kernel copies these ceilings once per target when it ran below the boost clock.
+config::Ceilings lean(config::Ceilings c) {
+    const auto strip = [](config::Quantity& q) {
+        q.alternatives.clear();
+        q.source.clear();
+        q.method.clear();
+        q.date.clear();
+        q.driver.clear();
+    };
+    strip(c.warp_gips);
+    for (auto* group :
+         {&c.pipe_gips, &c.gflops, &c.tensor_tflops, &c.tensor_sparse_tflops, &c.details}) {
+        for (auto& [key, q] : *group) {
+            strip(q);
+        }
+    }
+    for (auto* level : {&c.l1_gbs, &c.shared_gbs, &c.l2_gbs, &c.hbm_gbs, &c.pcie_gbs}) {
+        if (*level) {
+            strip(**level);
+        }
+    }
+    return c;
+}
+
+Prepared prepare(const config::Ceilings& source, const std::vector<config::Ceilings>& targets) {
+    Prepared p;
+    for (const bool write_only : {false, true}) {
+        p.source[write_only] = lean(prefer_measured(source, write_only));
+        for (const config::Ceilings& t : targets) {
+            CeilingPair pair = like_for_like(source, t, write_only);
+            pair.source = lean(std::move(pair.source));
+            pair.target = lean(std::move(pair.target));
+            p.pairs[write_only].push_back(std::move(pair));
+        }
+    }
+    return p;
+}
+
+// A kernel whose DRAM traffic is writes (reads under 1% of them): a write-only stream figure
+// applies to it (PROJ section 5.2, Hydro1D's init kernel).
+bool is_write_only(const Counters& c) {
+    const auto read = counter(c, "dram_sectors_read");
+    const auto write = counter(c, "dram_sectors_write");
+    return read && write && *write > 0 && *read <= 0.01 * *write;
+}
+
+// The ceilings at the kernel's SM clock (docs/model.md, "SM clock"): `c` itself when the clock is
+// unknown or the boost, else a scaled copy kept in `storage` (most kernels copy nothing).
+const config::Ceilings& at_clock(const config::Ceilings& c, std::optional<double> fraction,
+                                 std::optional<config::Ceilings>& storage) {
+    if (!fraction || !(*fraction < 1.0)) {
+        return c;
+    }
+    return storage.emplace(at_clock_fraction(c, *fraction));
+}
+
+void note_clock(const KernelRecord& k, std::optional<double> fraction, KernelAnalysis& a) {
+    if (fraction && *fraction < 1.0) {
+        char buf[200];
+        std::snprintf(buf, sizeof buf,
+                      "clock: ran at %.0f MHz, %.3f of the boost clock: issue, FP, tensor, L1 "
+                      "and shared ceilings scaled to it (targets at the same fraction of theirs)",
+                      *counter(k.counters, "clock_hz") / 1e6, *fraction);
+        a.notes.push_back(buf);
+    }
+}
+
+std::string pair_note(const CeilingPair& pair) {
+    std::string text;
+    for (const std::string& n : pair.notes) {
+        text += (text.empty() ? "" : "; ") + n;
+    }
+    return "ceilings like with like (PROJ 4.1): " +
+           (text.empty() ? std::string("the files' values on both") : text);
+}
+
+KernelAnalysis analyze_prepared(const KernelRecord& kernel, const Prepared& prepared) {
     KernelAnalysis a;
     const Counters& c = kernel.counters;
+    const bool write_only = is_write_only(c);
+    const auto fraction = clock_fraction(c, prepared.source[write_only].gpu);
+    std::optional<config::Ceilings> scaled_source, scaled_s, scaled_t;
+    const config::Ceilings& source = at_clock(prepared.source[write_only], fraction, scaled_source);
     a.irm = instruction_roofline(c, irm_ceilings(source), a.missing);
     a.walls.global = global_wall(c, a.missing);
     a.walls.shared = shared_wall(c, a.missing);
     a.predication = predication(c, a.missing);
     a.flops = flop_roofline(c, source, a.missing);
     a.mix = instruction_mix(c, a.missing);
-    a.pipes = pipe_ceilings(a.mix, a.irm ? a.irm->gips_warp : 0.0, warp_gips_of(source),
-                            pipe_peaks(source), a.missing);
+    a.pipes = pipe_ceilings(issue_mix(c, a.mix), a.irm ? a.irm->gips_warp : 0.0,
+                            warp_gips_of(source), pipe_peaks(source), a.missing);
     a.kernel_ceilings = kernel_ceilings(c, source, a);
     note_lsu_bypass(c, a.notes);
     note_above_roofline(a, a.notes);
-    for (const config::Ceilings& target : targets) {
-        if (auto p = project(kernel, a, source, target, a.missing)) {
+    note_clock(kernel, fraction, a);
+    for (const CeilingPair& pair : prepared.pairs[write_only]) {
+        if (auto p = project(kernel, a, at_clock(pair.source, fraction, scaled_s),
+                             at_clock(pair.target, fraction, scaled_t), a.missing)) {
+            p->notes.push_back(pair_note(pair));
+            widen_by_spread(pair, *p);
             a.projection.push_back(std::move(*p));
         }
     }
     return a;
 }
 
+} // namespace
+
+KernelAnalysis analyze_kernel(const KernelRecord& kernel, const config::Ceilings& source,
+                              const std::vector<config::Ceilings>& targets) {
+    return analyze_prepared(kernel, prepare(source, targets));
+}
+
 void analyze(Profile& profile, const config::Ceilings& source,
              const std::vector<config::Ceilings>& targets) {
-    // Measured maxima over peaks for the roofline and the projection (projection section 4.1).
-    const config::Ceilings measured_source = prefer_measured(source);
-    std::vector<config::Ceilings> measured_targets;
-    for (const config::Ceilings& t : targets) {
-        measured_targets.push_back(prefer_measured(t));
-    }
-    profile.ceilings = ceilings_used(measured_source);
+    const Prepared prepared = prepare(source, targets);
+    profile.ceilings = ceilings_used(prefer_measured(source)); // with its provenance
     for (KernelRecord& kernel : profile.kernels) {
-        kernel.analysis = analyze_kernel(kernel, measured_source, measured_targets);
+        kernel.analysis = analyze_prepared(kernel, prepared);
     }
     roll_up_regions(profile);
 }

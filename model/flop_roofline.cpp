@@ -64,12 +64,16 @@ const PrecisionCounters* find_precision(const std::string& name) {
     return nullptr;
 }
 
-// Tensor FLOPs and the input type with the most of them ("" when no tensor counter exists).
-double tensor_flops(const Counters& counters, std::string& top_type) {
+// Tensor ops of every input type, the input type with the most of them ("" when no tensor
+// counter exists), and in `flops` those that are floating point: INT8 ops are not FLOPs (issue
+// 40 item 9), though they take tensor-pipe time.
+double tensor_ops(const Counters& counters, std::string& top_type, double& flops) {
     double total = 0, top = -1;
+    flops = 0;
     for (const char* type : s_tensor_types) {
         if (const auto v = counter(counters, std::string("tensor_ops_") + type)) {
             total += *v;
+            flops += std::string(type) == "int8" ? 0.0 : *v;
             if (*v > top) {
                 top = *v;
                 top_type = type;
@@ -187,7 +191,7 @@ std::optional<FlopsResult> flop_roofline(const Counters& counters, const config:
         }
     }
     std::string tensor_type;
-    r.tensor = tensor_flops(counters, tensor_type);
+    const double ops = tensor_ops(counters, tensor_type, r.tensor);
     const auto inst_tensor = counter(counters, "inst_tensor");
     if (tensor_type.empty() && inst_tensor && *inst_tensor > 0) {
         missing.push_back("flops.tensor: tensor_ops_* counters absent; tensor-core FLOPs are not "
@@ -215,7 +219,7 @@ std::optional<FlopsResult> flop_roofline(const Counters& counters, const config:
         r.fma_mix_ceiling_gflops = fma_mix_ceiling(counters, ceilings, r.precision);
     }
     if (inst_tensor && *inst_tensor > 0) {
-        r.hmma_gips_ceiling = hmma_ceiling(counters, ceilings, r.tensor, tensor_type, missing);
+        r.hmma_gips_ceiling = hmma_ceiling(counters, ceilings, ops, tensor_type, missing);
     }
     return r;
 }

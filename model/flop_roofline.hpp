@@ -40,9 +40,10 @@ namespace irf::model {
 inline constexpr double k_v100_flops_per_hmma = 512.0;
 
 /// The FLOP roofline of one kernel (docs/model.md: HRM Eq. 2-4): FLOP counts per
-/// precision, tensor FLOPs (tensor_ops_* counted as FLOPs), GFLOP/s, AI at L1 (same 32-byte
-/// transactions as the Instruction Roofline), L2 and HBM, the FMA-mix ceiling of the dominant
-/// precision and the HMMA GIPS ceiling. Absent with a reason when the FP counters are absent.
+/// precision, tensor FLOPs (tensor_ops_* of the floating-point types; int8 ops are not FLOPs),
+/// GFLOP/s, AI at L1 (same 32-byte transactions as the Instruction Roofline), L2 and HBM, the
+/// FMA-mix ceiling of the dominant precision and the HMMA GIPS ceiling. Absent with a reason when
+/// the FP counters are absent.
 [[nodiscard]] std::optional<FlopsResult> flop_roofline(const Counters& counters,
                                                        const config::Ceilings& ceilings,
                                                        std::vector<std::string>& missing);

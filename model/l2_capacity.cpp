@@ -45,7 +45,9 @@ std::optional<L2Fit> l2_fit(const LevelBytes& bytes, std::uint64_t launches,
     f.working_set_bytes = working_set_bytes(f.l2_traffic_bytes, f.dram_source_bytes, c_s);
     f.fits_source = f.working_set_bytes <= c_s;
     f.fits_target = f.working_set_bytes <= c_t;
-    f.dram_target_bytes = f.fits_source != f.fits_target
+    // One continuous rule for every pair of L2 sizes: at c_s the formula gives back the measured
+    // traffic, so a working set near a capacity moves the answer a little, never by a jump.
+    f.dram_target_bytes = c_s != c_t
                               ? dram_traffic_bytes(f.working_set_bytes, f.l2_traffic_bytes, c_t)
                               : f.dram_source_bytes;
     // A streaming kernel (no reuse in L2) moves the same DRAM bytes whatever the L2 holds: a

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // L2 capacity: a kernel's working set from its L2 and DRAM traffic, whether it fits each GPU's
-// L2, and its DRAM traffic on a target whose L2 it fits differently (docs/model.md, "L2
+// L2, and its DRAM traffic on a target with another L2 size (docs/model.md, "L2
 // capacity"; PROJ section 5.5, LULESH).
 #pragma once
 
@@ -25,8 +25,9 @@ namespace irf::model {
 [[nodiscard]] double working_set_bytes(double l2_traffic, double dram_traffic, double capacity);
 
 /// The L2 fit of a kernel whose level bytes over `launches` launches are `bytes`. The target's
-/// DRAM traffic is re-estimated only when the working set fits one of the two L2s; otherwise it
-/// is the measured one. nullopt, with `why`, when an L2 size is unknown.
+/// DRAM traffic is dram_traffic_bytes at the target's capacity whenever the L2 sizes differ (the
+/// measured traffic when they are equal, or when the change is within 1%). nullopt, with `why`,
+/// when an L2 size is unknown.
 [[nodiscard]] std::optional<L2Fit> l2_fit(const LevelBytes& bytes, std::uint64_t launches,
                                           const config::GpuIdentity& source,
                                           const config::GpuIdentity& target, std::string& why);

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <tuple>
 
+#include "model/counters.hpp"
+
 namespace irf::model {
 
 const std::vector<std::pair<std::string, std::string>>& pipe_of_class() {
@@ -15,6 +17,33 @@ const std::vector<std::pair<std::string, std::string>>& pipe_of_class() {
                                                                            {"fp16", "fp16"},
                                                                            {"ldst", "lsu"}};
     return pipes;
+}
+
+std::map<std::string, double> issue_mix(const Counters& counters,
+                                        const std::map<std::string, double>& mix) {
+    const auto inst = counter(counters, "inst_warp");
+    const auto alu = counter(counters, "inst_pipe_alu");
+    const auto fma = counter(counters, "inst_pipe_fma");
+    if (inst && *inst > 0 && alu && fma) {
+        // Measured per pipe (docs/metrics.md, pipe_mix); fp16 is inside fma from GA10x on.
+        return {{"integer", *alu / *inst},
+                {"fp32", *fma / *inst},
+                {"fp64", counter(counters, "inst_pipe_fp64").value_or(0.0) / *inst},
+                {"ldst", counter(counters, "inst_pipe_lsu").value_or(0.0) / *inst}};
+    }
+    std::map<std::string, double> out = mix;
+    const auto bit = counter(counters, "thread_class_bit");
+    double classes = 0;
+    for (const char* name : {"thread_class_integer", "thread_class_bit", "thread_class_uniform",
+                             "thread_class_fp64", "thread_class_fp32", "thread_class_fp16",
+                             "thread_class_fp8", "thread_class_memory", "thread_class_control",
+                             "thread_class_conversion", "thread_class_misc", "thread_class_comm"}) {
+        classes += counter(counters, name).value_or(0.0);
+    }
+    if (out.count("integer") != 0) {
+        out["integer"] = bit && classes > 0 ? *bit / classes : 0.0; // only what surely is ALU
+    }
+    return out;
 }
 
 std::map<std::string, double> pipe_peaks(const config::Ceilings& ceilings) {

@@ -10,6 +10,7 @@
 
 #include "config/ceilings.hpp"
 #include "model/analysis.hpp"
+#include "model/profile.hpp"
 
 namespace irf::model {
 
@@ -17,6 +18,15 @@ namespace irf::model {
 /// class order: integer -> int32, fp32, fp64, fp16, ldst -> lsu. Control and other have no pipe
 /// sub-ceiling.
 [[nodiscard]] const std::vector<std::pair<std::string, std::string>>& pipe_of_class();
+
+/// The shares of warp instructions that issue to each capped pipe, keyed by mix class (integer
+/// -> int32 = the ALU pipe, fp32 -> the FMA pipe, fp64, fp16, ldst -> lsu). With the pipe_mix
+/// counters, inst_pipe_{alu,fma,fp64,lsu} / inst_warp. Without them, the SASS-class `mix` in
+/// which `integer` keeps only the bit class (LOP3, SHF: surely on the ALU), because IMAD and
+/// IMUL issue on the FMA pipe and uniform instructions on the uniform pipe. Empty when neither
+/// is known.
+[[nodiscard]] std::map<std::string, double> issue_mix(const Counters& counters,
+                                                      const std::map<std::string, double>& mix);
 
 /// The pipe peaks of a ceilings entry in warp GIPS, by pipe key.
 [[nodiscard]] std::map<std::string, double> pipe_peaks(const config::Ceilings& ceilings);

@@ -12,7 +12,7 @@
 #include "model/instruction_roofline.hpp"
 #include "model/kernel_ceilings.hpp"
 #include "model/l2_capacity.hpp"
-#include "model/measured_ceilings.hpp"
+#include "model/projection_bounds.hpp"
 #include "model/resource_times.hpp"
 #include "model/waves.hpp"
 
@@ -66,7 +66,18 @@ void apply_waves(const KernelRecord& k, const config::Ceilings& s, const config:
                  Projection& p, ResourceTimes& rs, ResourceTimes& rt) {
     std::string why_s, why_t;
     p.waves_source = wave_count(k.launch, s.gpu, why_s);
-    p.waves_target = wave_count(k.launch, t.gpu, why_t);
+    const auto persistent = persistent_launch(k.launch, s.gpu, t.gpu);
+    p.waves_target = wave_count(persistent ? *persistent : k.launch, t.gpu, why_t);
+    if (persistent && persistent->grid != k.launch.grid) {
+        // One exact wave on the source: likely a persistent kernel that sizes its grid to the
+        // GPU, but a fixed grid of that size is possible too (docs/model.md, "Waves").
+        p.confidence = "low";
+        p.notes.push_back("waves: the grid of " + std::to_string(p.waves_source->blocks) +
+                          " blocks is one full wave on the source, as a persistent kernel sizes "
+                          "it; projected with " +
+                          std::to_string(persistent->grid[0]) +
+                          " blocks on the target (a fixed grid would differ)");
+    }
     if (!p.waves_source || !p.waves_target) {
         p.notes.push_back("waves not counted: " + (why_s.empty() ? why_t : why_s));
         if (p.waves_source && why_t.rfind("a block does not fit", 0) == 0) {
@@ -93,8 +104,8 @@ std::string megabytes(double bytes) {
     return buf;
 }
 
-// L2 capacity (docs/model.md, "L2 capacity"): when the working set fits one GPU's L2 only, the
-// target's DRAM traffic is the model's, in the counters and level bytes the target is timed with.
+// L2 capacity (docs/model.md, "L2 capacity"): when the L2 sizes differ, the target's DRAM
+// traffic is the model's, in the counters and level bytes the target is timed with.
 void apply_l2_fit(const KernelRecord& k, const LevelBytes& bytes, const config::Ceilings& s,
                   const config::Ceilings& t, Projection& p, Counters& counters_t,
                   LevelBytes& bytes_t) {
@@ -105,17 +116,22 @@ void apply_l2_fit(const KernelRecord& k, const LevelBytes& bytes, const config::
         return;
     }
     const L2Fit& f = *p.l2;
-    if (f.fits_source == f.fits_target) {
+    if (s.gpu.l2_bytes == t.gpu.l2_bytes) {
         return;
     }
+    const char* fit =
+        f.fits_source == f.fits_target
+            ? (f.fits_source ? "fits both L2s" : "fits neither L2")
+            : (f.fits_source ? "fits the source's L2 only" : "fits the target's L2 only");
     const std::string fits = "L2: working set ~" + megabytes(f.working_set_bytes) +
                              " per launch (L2 traffic " + megabytes(f.l2_traffic_bytes) +
-                             ", DRAM " + megabytes(f.dram_source_bytes) + ") fits the L2 of the " +
-                             (f.fits_source ? "source" : "target") + " only (" +
+                             ", DRAM " + megabytes(f.dram_source_bytes) + ") " + fit + " (" +
                              megabytes(static_cast<double>(s.gpu.l2_bytes)) + " source, " +
                              megabytes(static_cast<double>(t.gpu.l2_bytes)) + " target): ";
     if (!f.re_estimated) {
-        p.notes.push_back(fits + "no reuse in L2, so the same DRAM traffic on the target");
+        if (f.fits_source != f.fits_target) {
+            p.notes.push_back(fits + "no reuse in L2, so the same DRAM traffic on the target");
+        }
         return;
     }
     const double factor = f.dram_target_bytes / f.dram_source_bytes; // > 0: a side overflows
@@ -127,18 +143,6 @@ void apply_l2_fit(const KernelRecord& k, const LevelBytes& bytes, const config::
     p.confidence = "low";
     p.notes.push_back(fits + "target DRAM traffic re-estimated to " +
                       megabytes(f.dram_target_bytes) + " per launch");
-}
-
-// Which target ceilings are measured maxima rather than peaks (projection section 4.1).
-void note_measured(const config::Ceilings& t, std::vector<std::string>& notes) {
-    std::string keys;
-    for (const auto& [key, provenance] : ceiling_provenance(t)) {
-        if (provenance == "measured" || provenance == "published") {
-            keys += (keys.empty() ? "" : ", ") + key;
-        }
-    }
-    notes.push_back("target ceilings measured (others are peaks): " +
-                    (keys.empty() ? std::string("none") : keys));
 }
 
 using LevelTimes = std::array<std::optional<double>, 3>; // L1, L2, HBM
@@ -277,11 +281,14 @@ std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a
     p.basis = flops_s && *flops_s > *rs.ns.at("issue") ? "flops" : "instructions";
     p.resource_ns_source = known_times(rs);
     p.resource_ns_target = known_times(rt);
-    note_measured(t, p.notes);
     // The projected quantity: the kernel's total time over all launches (Eq. 9 is a ratio).
     const double total = k.time_ns.total > 0 ? k.time_ns.total : *time;
     set_interval(p, level_times(*bytes, bytes_t, s, t, *c_s, *c_t, total), *c_s, *c_t, total);
     set_point(p, rs, rt, total);
+    const std::string uncounted_tensor = "flops: tensor instructions without tensor_ops_* counters";
+    if (std::find(rs.unknown.begin(), rs.unknown.end(), uncounted_tensor) != rs.unknown.end()) {
+        bracket_unmeasured_tensor(k, s, t, total, p);
+    }
     return p;
 }
 

@@ -30,8 +30,10 @@ namespace irf::model {
 /// mean = interval_mean_ns of them; low/high = that interval widened to hold the point.
 /// Point: t_s x (slowest resource time on the target) / (slowest on the source), over issue, FLOPs,
 /// L1, L2 and HBM (resource_times); the interval mean, with low confidence, when an unknown
-/// resource leaves either bound undecided. Confidence is also "low" when the working set fits one
-/// GPU's L2 only, or the grid has fewer blocks than the target has SMs; the notes say why. nullopt,
+/// resource leaves either bound undecided. Confidence is also "low" when the target's DRAM traffic
+/// is the L2 model's, the grid looks persistent, or the grid has fewer blocks than the target has
+/// SMs; the notes say why. Tensor work without its ops counters widens the interval
+/// (bracket_unmeasured_tensor). nullopt,
 /// with a reason in `missing`, when time, instructions or memory counters are absent.
 [[nodiscard]] std::optional<Projection>
 project(const KernelRecord& kernel, const KernelAnalysis& analysis, const config::Ceilings& source,

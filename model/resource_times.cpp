@@ -33,7 +33,29 @@ std::optional<double> level_time(std::optional<double> transactions,
     return *transactions * 32.0 / gbs->value; // bytes / (1e9 B/s) = ns
 }
 
+// The L1/shared data path: sectors at the L1 rate plus 128-byte wavefronts at the shared rate
+// (IRM's combined "global + 4 x shared" transactions assume the two rates equal, true on GV100
+// but not on cc 8.6/8.9, where shared moves 128 B/clk and L1 64). Shared falls back to L1.
+std::optional<double> l1_time(const Counters& counters, const config::Ceilings& ceilings) {
+    const auto sectors = level_time(l1_sectors(counters), ceilings.l1_gbs);
+    const auto wavefronts = shared_wavefronts(counters);
+    const auto shared =
+        level_time(wavefronts ? std::optional<double>(*wavefronts * 4.0) : std::nullopt,
+                   ceilings.shared_gbs ? ceilings.shared_gbs : ceilings.l1_gbs);
+    if (!sectors || !shared) {
+        return std::nullopt;
+    }
+    return *sectors + *shared;
+}
+
 } // namespace
+
+std::string flop_pipe(const std::string& precision) {
+    if (precision.rfind(s_tensor_prefix, 0) == 0) {
+        return "tensor";
+    }
+    return precision == "fp64" ? "fp64" : "fma"; // FP32 and FP16 (HFMA2) share the FMA pipe
+}
 
 std::optional<double> precision_ceiling_gflops(const Counters& counters,
                                                const config::Ceilings& ceilings,
@@ -69,7 +91,7 @@ std::optional<double> flop_time_ns(const Counters& counters, const config::Ceili
         unknown.push_back("flops: tensor instructions without tensor_ops_* counters");
         complete = false;
     }
-    double total = 0;
+    std::map<std::string, double> per_pipe; // the pipes run concurrently, their precisions not
     for (const auto& [precision, n] : flops) {
         if (!(n > 0)) {
             continue;
@@ -81,12 +103,16 @@ std::optional<double> flop_time_ns(const Counters& counters, const config::Ceili
             continue;
         }
         terms[precision] = n / *ceiling; // FLOPs / (FLOPs per ns)
-        total += terms[precision];
+        per_pipe[flop_pipe(precision)] += terms[precision];
     }
     if (!complete) {
         return std::nullopt;
     }
-    return total;
+    double longest = 0;
+    for (const auto& [pipe, ns] : per_pipe) {
+        longest = std::max(longest, ns);
+    }
+    return longest;
 }
 
 ResourceTimes resource_times(const Counters& counters, const config::Ceilings& ceilings,
@@ -95,10 +121,12 @@ ResourceTimes resource_times(const Counters& counters, const config::Ceilings& c
     const auto inst = counter(counters, "inst_warp");
     // With the instruction mix, the busiest pipe may cap the issue rate below the schedulers'
     // (docs/model.md, "Pipe sub-ceilings").
-    const double gips = mix_issue_ceiling(mix, warp_gips_of(ceilings), pipe_peaks(ceilings)).first;
+    const double gips =
+        mix_issue_ceiling(issue_mix(counters, mix), warp_gips_of(ceilings), pipe_peaks(ceilings))
+            .first;
     t.ns["issue"] = inst && gips > 0 ? std::optional<double>(*inst / gips) : std::nullopt;
     t.ns["flops"] = flop_time_ns(counters, ceilings, predication, t.flops_ns, t.unknown);
-    t.ns["l1"] = level_time(l1_transactions(counters), ceilings.l1_gbs);
+    t.ns["l1"] = l1_time(counters, ceilings);
     t.ns["l2"] = level_time(l2_transactions(counters), ceilings.l2_gbs);
     t.ns["hbm"] = level_time(hbm_transactions(counters), ceilings.hbm_gbs);
     for (const char* r : {"issue", "l1", "l2", "hbm"}) {

@@ -33,8 +33,13 @@ struct ResourceTimes {
                                                              const std::string& precision,
                                                              double predication);
 
-/// Compute time = sum over precisions of FLOPs_p / Perf_p (hierarchical Eq. 2-3 per precision).
-/// nullopt, with the reason in `unknown`, when a precision with FLOPs has no ceiling.
+/// The pipe a precision's FLOPs run on: "fp64", "fma" (fp32 and fp16) or "tensor" (every
+/// tensor_<type>).
+[[nodiscard]] std::string flop_pipe(const std::string& precision);
+
+/// Compute time = the longest over pipes of the sum of FLOPs_p / Perf_p of its precisions
+/// (hierarchical Eq. 2-3, one roofline per precision; the FP64, FMA and tensor pipes run at
+/// once). nullopt, with the reason in `unknown`, when a precision with FLOPs has no ceiling.
 [[nodiscard]] std::optional<double>
 flop_time_ns(const Counters& counters, const config::Ceilings& ceilings, double predication,
              std::map<std::string, double>& terms, std::vector<std::string>& unknown);

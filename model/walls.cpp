@@ -54,7 +54,11 @@ Requested requested(const Counters& counters, double inst, std::optional<double>
 } // namespace
 
 std::string global_pattern(double intensity, double unit_intensity) {
-    if (near(intensity, unit_intensity)) {
+    // A misaligned unit-stride access touches one sector more per instruction: n + 1 instead of
+    // n = 1 / unit_intensity (5 for fp32), which is still unit stride (issue 40 item 9).
+    const double misaligned = unit_intensity / (1.0 + unit_intensity);
+    if (near(intensity, unit_intensity) ||
+        (intensity >= misaligned && intensity <= unit_intensity)) {
         return "unit";
     }
     if (intensity >= 1.0 / s_tolerance) {

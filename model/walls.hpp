@@ -16,7 +16,8 @@ namespace irf::model {
 /// left of it the access is strided or a gather). A wall claims intensities within a factor
 /// 2^(1/4) of it: "unit" on the unit wall; "stride-0" at or beyond 1 (one sector per warp
 /// instruction); "broadcast" between the two; "gather" at or below 1/32 (one sector per thread);
-/// "strided" between the unit wall and gather.
+/// "strided" between the unit wall and gather. A misaligned unit access (one sector more per
+/// instruction, intensity unit / (1 + unit)) is "unit" too.
 [[nodiscard]] std::string global_pattern(double intensity, double unit_intensity);
 
 /// Ideal transactions of `instructions` warp accesses that requested `bytes`: bytes / `size`

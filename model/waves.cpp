@@ -104,4 +104,26 @@ std::optional<WaveCount> wave_count(const LaunchConfig& launch, const config::Gp
     return w;
 }
 
+std::optional<LaunchConfig> persistent_launch(const LaunchConfig& launch,
+                                              const config::GpuIdentity& source,
+                                              const config::GpuIdentity& target) {
+    std::string why;
+    const auto s = wave_count(launch, source, why);
+    const auto t = wave_count(launch, target, why);
+    if (!s || !t) {
+        return std::nullopt;
+    }
+    const std::uint64_t sms = static_cast<std::uint64_t>(source.sms);
+    const std::uint64_t per_sm = s->blocks / sms;
+    if (s->blocks % sms != 0 || per_sm > static_cast<std::uint64_t>(s->blocks_per_sm)) {
+        return std::nullopt;
+    }
+    const std::uint64_t target_per_sm =
+        std::min(per_sm, static_cast<std::uint64_t>(t->blocks_per_sm));
+    LaunchConfig out = launch;
+    out.grid = {static_cast<std::uint32_t>(target_per_sm * static_cast<std::uint64_t>(target.sms)),
+                1, 1};
+    return out;
+}
+
 } // namespace irf::model

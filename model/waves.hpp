@@ -31,4 +31,12 @@ struct Occupancy {
 [[nodiscard]] std::optional<WaveCount> wave_count(const LaunchConfig& launch,
                                                   const config::GpuIdentity& gpu, std::string& why);
 
+/// The launch of a persistent kernel on `target`: a grid of k x the source's SMs with k at most
+/// its blocks per SM (exactly one full wave, as persistent GEMM and attention kernels size their
+/// grid) becomes min(k, the target's blocks per SM) x the target's SMs blocks. nullopt when the
+/// grid is not of that form, or the waves of either GPU cannot be counted.
+[[nodiscard]] std::optional<LaunchConfig> persistent_launch(const LaunchConfig& launch,
+                                                            const config::GpuIdentity& source,
+                                                            const config::GpuIdentity& target);
+
 } // namespace irf::model

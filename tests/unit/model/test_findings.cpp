@@ -75,20 +75,25 @@ TEST(ModelFindings, LoadStoreHeavyKernelH100ToL40sIsLsuBound) {
     EXPECT_NEAR(1.0 / p.speedup_point, 1.461, 0.001);
 }
 
+// Issue 40 item 5: DFMA:FFMA = 1:2. The FP64 and FMA pipes run at once, so the FLOP time is the
+// longer of the two, not their sum.
 TEST(ModelFindings, Fp64PlusFp32KernelH100ToL40s) {
-    KernelRecord k = kernel(2.1e8);
-    k.counters["thread_dfma"] = 2e12;    // 4e12 FP64 FLOPs
-    k.counters["thread_ffma"] = 3e12;    // 6e12 FP32 FLOPs
-    k.counters["inst_warp"] = 1.5625e11; // (2e12 + 3e12) / 32: 1.4946e8 ns of issue on the H100
-    k.counters["inst_thread"] = 5e12;    // no predication
+    KernelRecord k = kernel(1e8);
+    k.counters["thread_dfma"] = 1e12;   // 2e12 FP64 FLOPs
+    k.counters["thread_ffma"] = 2e12;   // 4e12 FP32 FLOPs
+    k.counters["inst_warp"] = 9.375e10; // (1e12 + 2e12) / 32
+    k.counters["inst_thread"] = 3e12;   // no predication
     const Projection p = project_one(k, "h100-sxm5", "l40s");
-    EXPECT_EQ(p.bound_source, "flops");
-    // H100: 4e12 / 33454.1 + 6e12 / 66908.2 = 1.19567e8 + 8.9675e7 = 2.09242e8 ns
-    // L40S: 4e12 / 1431.4 + 6e12 / 91607 = 2.79447e9 + 6.5497e7 = 2.85997e9 ns
-    // t = 2.1e8 x 2.85997e9 / 2.09242e8 = 2.8703e9 ns: 13.67x slower (not 1.37x faster)
-    const double ratio = (4e12 / 1431.4 + 6e12 / 91607) / (4e12 / 33454.1 + 6e12 / 66908.2);
-    EXPECT_NEAR(p.time_point_ns, 2.1e8 * ratio, 1.0);
-    EXPECT_NEAR(1.0 / p.speedup_point, 13.67, 0.01);
+    // H100: issue 9.375e10 / 1045.4 = 8.9678e7 ns; FP64 2e12 / 33454.1 = 5.9783e7, FMA
+    // 4e12 / 66908.2 = 5.9783e7: the pipes overlap, so issue binds (their sum, 1.1957e8, said
+    // flops).
+    EXPECT_EQ(p.bound_source, "issue");
+    EXPECT_NEAR(p.resource_ns_source.at("flops"), 2e12 / 33454.1, 1.0);
+    // L40S: FP64 2e12 / 1431.4 = 1.39723e9 ns > FMA 4e12 / 91607 = 4.3665e7 > issue 6.5495e7
+    EXPECT_EQ(p.bound_target, "flops");
+    // t = 1e8 x 1.39723e9 / 8.9678e7 = 1.5581e9 ns: 0.0642x (the sum gave 0.083x)
+    EXPECT_NEAR(p.time_point_ns, 1e8 * (2e12 / 1431.4) / (9.375e10 / 1045.4), 1.0);
+    EXPECT_NEAR(p.speedup_point, 0.0642, 0.0001);
 }
 
 TEST(ModelFindings, L2BoundKernelH100ToH200IsNotFaster) {

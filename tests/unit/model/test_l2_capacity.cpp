@@ -3,6 +3,7 @@
 // (docs/model.md, "L2 capacity"; projection-upcoming-gpus section 5.5, LULESH), worked by hand.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 
 #include "model/analyze.hpp"
@@ -87,7 +88,7 @@ TEST(ModelL2Capacity, FitsTheSourceSpillsTheTarget) {
     EXPECT_NEAR(p.l2->dram_target_bytes, 60e6, 1e-3);
     EXPECT_EQ(p.bound_target, "hbm");
     EXPECT_NEAR(p.time_point_ns, 2e5 * (2 * 60e6 / 828) / (2 * 100e6 / 2996), 1e-6);
-    EXPECT_TRUE(test::has_note(p, "fits the L2 of the source only"));
+    EXPECT_TRUE(test::has_note(p, "fits the source's L2 only"));
 }
 
 // Streaming, no reuse: 20 MB through L2 and 20 MB from DRAM per launch, so W = 20 MB fits a
@@ -105,6 +106,47 @@ TEST(ModelL2Capacity, StreamingKernelKeepsItsTrafficAndConfidence) {
     EXPECT_DOUBLE_EQ(p.l2->dram_target_bytes, 20e6);
     EXPECT_EQ(p.confidence, "high");
     EXPECT_TRUE(test::has_note(p, "no reuse in L2, so the same DRAM traffic on the target"));
+}
+
+// Issue 40 item 3: the target's DRAM traffic is the formula at its capacity whenever the L2
+// sizes differ, so a working set near a capacity moves the answer a little, never by a jump.
+std::optional<L2Fit> fit(double l2_traffic, double dram, double c_s, double c_t) {
+    LevelBytes bytes;
+    bytes.l2 = l2_traffic - dram; // L2 hits
+    bytes.hbm = dram;
+    config::GpuIdentity s, t;
+    s.l2_bytes = static_cast<std::uint64_t>(c_s);
+    t.l2_bytes = static_cast<std::uint64_t>(c_t);
+    std::string why;
+    return l2_fit(bytes, 1, s, t, why);
+}
+
+TEST(ModelL2Capacity, AWorkingSetAcrossTheTargetCapacityMovesLittle) {
+    // 200 MB through a 40 MB source L2 onto a 50 MB target L2.
+    // W = 49.5 MB: D_s = 49.5 + 150.5 x (1 - 40/49.5) = 49.5 + 28.884 = 78.384 MB; fits the
+    // target: 49.5 MB.
+    const auto below = fit(200e6, 49.5e6 + 150.5e6 * (1 - 40 / 49.5), 40e6, 50e6);
+    // W = 50.5 MB: D_s = 50.5 + 149.5 x (1 - 40/50.5) = 81.584 MB; on the target
+    // 50.5 + 149.5 x (1 - 50/50.5) = 50.5 + 1.480 = 51.980 MB (the old rule kept 81.584 MB)
+    const auto above = fit(200e6, 50.5e6 + 149.5e6 * (1 - 40 / 50.5), 40e6, 50e6);
+    ASSERT_TRUE(below && above);
+    EXPECT_NEAR(below->working_set_bytes, 49.5e6, 1);
+    EXPECT_NEAR(below->dram_target_bytes, 49.5e6, 1);
+    EXPECT_NEAR(above->working_set_bytes, 50.5e6, 1);
+    EXPECT_FALSE(above->fits_target);
+    EXPECT_NEAR(above->dram_target_bytes, 51.980e6, 1e3);
+    EXPECT_TRUE(above->re_estimated);
+}
+
+TEST(ModelL2Capacity, AWorkingSetThatFitsNeitherL2StillFollowsTheCapacity) {
+    // H100 -> B200-like: W = 200 MB, T = 400 MB, 50 MB source and 125 MB target L2.
+    // D_s = 200 + 200 x (1 - 50/200) = 350 MB; D_t = 200 + 200 x (1 - 125/200) = 275 MB
+    const auto f = fit(400e6, 350e6, 50e6, 125e6);
+    ASSERT_TRUE(f);
+    EXPECT_NEAR(f->working_set_bytes, 200e6, 1);
+    EXPECT_FALSE(f->fits_source);
+    EXPECT_FALSE(f->fits_target);
+    EXPECT_NEAR(f->dram_target_bytes, 275e6, 1);
 }
 
 TEST(ModelL2Capacity, SameL2KeepsTheMeasuredTraffic) {

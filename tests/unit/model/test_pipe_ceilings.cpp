@@ -72,6 +72,38 @@ TEST(PipeCeilings, AbsentWithAReason) {
     EXPECT_EQ(missing[2], missing[1]);
 }
 
+// Issue 40 item 4: IMAD and IMUL issue on the FMA pipe and uniform instructions on the uniform
+// pipe, so without pipe_mix only the bit class (LOP3, SHF) surely runs on the ALU (int32).
+TEST(PipeCeilings, OnlyTheBitClassSurelyRunsOnTheInt32Pipe) {
+    Counters c;
+    c["thread_class_integer"] = 60; // 60% integer (IMAD, IADD3, ISETP)
+    c["thread_class_fp32"] = 40;
+    const std::map<std::string, double> mix = {{"integer", 0.6}, {"fp32", 0.4}};
+    const auto shares = issue_mix(c, mix);
+    EXPECT_DOUBLE_EQ(shares.at("integer"), 0.0);
+    // No cap: the schedulers' 1045.44 (capping all 60% by int32 said 522.72 / 0.6 = 871.2)
+    EXPECT_DOUBLE_EQ(mix_issue_ceiling(shares, k_peak, k_h100_pipes).first, 1045.44);
+    c["thread_class_bit"] = 60; // the same 60 as LOP3/SHF: 60 / (60 + 40) = 0.6 on int32
+    c["thread_class_integer"] = 0;
+    EXPECT_DOUBLE_EQ(issue_mix(c, mix).at("integer"), 0.6);
+    EXPECT_DOUBLE_EQ(mix_issue_ceiling(issue_mix(c, mix), k_peak, k_h100_pipes).first,
+                     522.72 / 0.6); // 871.2
+}
+
+TEST(PipeCeilings, PipeMixCountersGiveTheSharesPerPipe) {
+    Counters c;
+    c["inst_warp"] = 1000;
+    c["inst_pipe_alu"] = 600; // 0.6 of the warp instructions on the ALU: 522.72 / 0.6 = 871.2
+    c["inst_pipe_fma"] = 300; // 0.3 on the FMA pipe: 1045.44 / 0.3 = 3484.8
+    c["inst_pipe_lsu"] = 100; // 0.1: 261.36 / 0.1 = 2613.6
+    const auto shares = issue_mix(c, {{"integer", 1.0}});
+    EXPECT_DOUBLE_EQ(shares.at("integer"), 0.6);
+    EXPECT_DOUBLE_EQ(shares.at("fp32"), 0.3);
+    const auto cap = mix_issue_ceiling(shares, k_peak, k_h100_pipes);
+    EXPECT_DOUBLE_EQ(cap.first, 522.72 / 0.6);
+    EXPECT_EQ(cap.second, "int32");
+}
+
 TEST(PipeCeilings, RoundTripThroughTheAnalysisJson) {
     std::vector<std::string> missing;
     KernelAnalysis a;

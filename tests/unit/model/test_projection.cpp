@@ -135,7 +135,7 @@ TEST(ModelProjection, StreamingWorkingSetFittingOnlyTheTargetL2KeepsItsTraffic) 
     target.gpu.l2_bytes = 50ull << 20;
     const KernelAnalysis a = analyze_kernel(k, test::v100(), {target});
     const Projection& p = only_projection(a);
-    EXPECT_TRUE(test::has_note(p, "fits the L2 of the target only"));
+    EXPECT_TRUE(test::has_note(p, "fits the target's L2 only"));
     // Streaming (L2 traffic = DRAM = 20 MB): the working set is all of it, and on the big L2 its
     // DRAM traffic stays the compulsory 20 MB (docs/model.md, "L2 capacity"): the same bytes,
     // so nothing is re-estimated and the L2 costs no confidence.

@@ -51,5 +51,18 @@ TEST(ModelTensor, UnmeasuredTensorWorkLeavesTheBoundUndecided) {
     EXPECT_EQ(r.unknown.front(), "flops: tensor instructions without tensor_ops_* counters");
 }
 
+// Issue 40 item 9: INT8 tensor ops are integer work, not FLOPs, though they take tensor time.
+TEST(ModelTensor, Int8OpsAreNotFlops) {
+    Counters c = tensor_only_instructions();
+    c["tensor_ops_int8"] = 4e6;
+    c["tensor_ops_fp16"] = 1e6;
+    std::vector<std::string> missing;
+    const auto f = flop_roofline(c, test::v100(), missing);
+    ASSERT_TRUE(f.has_value());
+    // Tensor FLOPs = the fp16 1e6 only; gflops = 1e6 / 1000 ns = 1000 (with int8: 5000)
+    EXPECT_DOUBLE_EQ(f->tensor, 1e6);
+    EXPECT_DOUBLE_EQ(f->gflops, 1000);
+}
+
 } // namespace
 } // namespace irf::model

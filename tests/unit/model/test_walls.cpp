@@ -23,7 +23,8 @@ TEST(ModelWalls, PatternBySideOfTheUnitWall) {
 
 // The quarter-octave tolerance of docs/model.md ("a wall claims intensities within 2^(1/4)"),
 // just inside and just outside each edge: 2^(1/4) = 1.18921, so against the 1/4 wall the unit
-// band is [0.25 / 1.18921, 0.25 x 1.18921] = [0.21022, 0.29730]; stride-0 starts at
+// band is [0.25 / 1.18921, 0.25 x 1.18921] = [0.21022, 0.29730], widened on its left to the
+// misaligned access's 0.25 / 1.25 = 0.2 (issue 40 item 9); stride-0 starts at
 // 1 / 1.18921 = 0.84090 and gather ends at 1.18921 / 32 = 0.037163. Half an octave (1.41421)
 // would move these edges to 0.17678, 0.35355, 0.70711 and 0.044194, and an eighth (1.09051) to
 // 0.22925, 0.27263, 0.91700 and 0.034078: half an octave takes each "outside" value below
@@ -31,12 +32,12 @@ TEST(ModelWalls, PatternBySideOfTheUnitWall) {
 TEST(ModelWalls, UnitBandEdgesAreAQuarterOctave) {
     EXPECT_EQ(global_pattern(0.295, 1.0 / 4), "unit");      // 0.295 < 0.29730
     EXPECT_EQ(global_pattern(0.300, 1.0 / 4), "broadcast"); // 0.300 > 0.29730
-    EXPECT_EQ(global_pattern(0.212, 1.0 / 4), "unit");      // 0.212 > 0.21022
-    EXPECT_EQ(global_pattern(0.208, 1.0 / 4), "strided");   // 0.208 < 0.21022
+    EXPECT_EQ(global_pattern(0.201, 1.0 / 4), "unit");      // 0.201 > 0.2 (misaligned edge)
+    EXPECT_EQ(global_pattern(0.199, 1.0 / 4), "strided");   // 0.199 < 0.2
 }
 
 // The same band around a float4 copy's 1/16 wall: [0.0625 / 1.18921, 0.0625 x 1.18921] =
-// [0.052556, 0.074325].
+// [0.052556, 0.074325] (the misaligned edge 0.0625 / 1.0625 = 0.058824 is inside it).
 TEST(ModelWalls, UnitBandEdgesFollowTheKernelsOwnWall) {
     EXPECT_EQ(global_pattern(0.0740, 1.0 / 16), "unit");
     EXPECT_EQ(global_pattern(0.0750, 1.0 / 16), "broadcast");
@@ -49,6 +50,15 @@ TEST(ModelWalls, StrideZeroAndGatherEdgesAreAQuarterOctave) {
     EXPECT_EQ(global_pattern(0.835, 1.0 / 4), "broadcast"); // 0.835 < 0.84090
     EXPECT_EQ(global_pattern(0.0370, 1.0 / 4), "gather");   // 0.0370 < 0.037163
     EXPECT_EQ(global_pattern(0.0375, 1.0 / 4), "strided");  // 0.0375 > 0.037163
+}
+
+// Issue 40 item 9: a misaligned fp32 unit-stride warp access touches 5 sectors, not 4: 1/5 =
+// 0.2 is unit stride (below the wall / 2^(1/4) = 0.2102 it read "strided"); 6 sectors (0.1667)
+// is not.
+TEST(ModelWalls, MisalignedUnitStrideIsUnit) {
+    EXPECT_EQ(global_pattern(1.0 / 5, 1.0 / 4), "unit");
+    EXPECT_EQ(global_pattern(1.0 / 6, 1.0 / 4), "strided");
+    EXPECT_EQ(global_pattern(1.0 / 17, 1.0 / 16), "unit"); // float4: 16 + 1 sectors
 }
 
 // A global-memory kernel: `inst` warp ld/st, `sectors`, `bytes` requested.

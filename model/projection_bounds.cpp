@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: Apache-2.0
+// Interval widening beyond Eq. 9 (docs/model.md, "Projection", items 2 and 10 of issue 40).
+#include "model/projection_bounds.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cstdio>
+#include <utility>
+
+#include "model/projection.hpp"
+
+namespace irf::model {
+
+namespace {
+
+constexpr double s_spread_for_low_confidence = 1.25;
+
+// Name fragments of each tensor input type, in the order they are tried (bf16 before fp16,
+// because "f16" is in both).
+const std::array<std::pair<const char*, std::array<const char*, 3>>, 6> s_type_words{{
+    {"fp8", {"fp8", "e4m3", "e5m2"}},
+    {"int8", {"int8", "imma", "s8s8"}},
+    {"tf32", {"tf32", "tf32", "tf32"}},
+    {"bf16", {"bf16", "bfloat16", "bf16"}},
+    {"fp16", {"f16", "half", "hmma"}},
+    {"fp64", {"fp64", "dmma", "double"}},
+}};
+
+double tensor_peak(const config::Ceilings& c, const std::string& type) {
+    const auto it = c.tensor_tflops.find(type);
+    return it != c.tensor_tflops.end() ? it->second.value : 0.0;
+}
+
+bool both_have(const config::Ceilings& s, const config::Ceilings& t, const std::string& type) {
+    return tensor_peak(s, type) > 0 && tensor_peak(t, type) > 0;
+}
+
+// The ceiling key of a binding resource; "" for flops (several keys) or an unknown resource.
+std::string ceiling_key(const std::string& resource) {
+    if (resource == "issue") {
+        return "warp_gips";
+    }
+    return resource == "l1" || resource == "l2" || resource == "hbm" ? resource + "_gbs" : "";
+}
+
+} // namespace
+
+std::string likely_tensor_type(const std::string& kernel_name, const config::Ceilings& source,
+                               const config::Ceilings& target) {
+    std::string name = kernel_name;
+    std::transform(name.begin(), name.end(), name.begin(),
+                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    std::string type = "bf16";
+    for (const auto& [candidate, words] : s_type_words) {
+        const bool named = std::any_of(words.begin(), words.end(), [&name](const char* w) {
+            return name.find(w) != std::string::npos;
+        });
+        if (named) {
+            type = candidate;
+            break;
+        }
+    }
+    if (both_have(source, target, type)) {
+        return type;
+    }
+    return both_have(source, target, "fp16") ? "fp16" : "";
+}
+
+void bracket_unmeasured_tensor(const KernelRecord& kernel, const config::Ceilings& source,
+                               const config::Ceilings& target, double total_ns, Projection& p) {
+    const std::string type = likely_tensor_type(kernel.name, source, target);
+    if (type.empty()) {
+        p.notes.push_back("tensor: no tensor peak of a likely type on both GPUs to bracket with");
+        return;
+    }
+    // If the tensor pipe binds on both GPUs, the time scales with the inverse of its peak,
+    // whatever the FLOPs per instruction (the kernel's FLOPs are the same on both).
+    const double tensor_bound = total_ns * tensor_peak(source, type) / tensor_peak(target, type);
+    p.time_low_ns = std::min(p.time_low_ns, tensor_bound);
+    p.time_high_ns = std::max(p.time_high_ns, tensor_bound);
+    p.time_point_ns = interval_mean_ns(p.time_low_ns, p.time_high_ns);
+    p.speedup_point = p.time_point_ns > 0 ? total_ns / p.time_point_ns : 0.0;
+    char buf[260];
+    std::snprintf(buf, sizeof buf,
+                  "tensor: FLOPs not counted (IRF_METRICS=tensor_types counts them); the interval "
+                  "holds the %s tensor peak ratio %.3g (tensor-bound time %.4g ns), the point is "
+                  "its mean",
+                  type.c_str(), tensor_peak(target, type) / tensor_peak(source, type),
+                  tensor_bound);
+    p.notes.push_back(buf);
+}
+
+void widen_by_spread(const CeilingPair& pair, Projection& p) {
+    const std::string key = ceiling_key(p.bound_target);
+    const auto range = pair.target_spread.find(key);
+    const auto used = p.resource_ns_target.find(p.bound_target);
+    if (key.empty() || range == pair.target_spread.end() || used == p.resource_ns_target.end() ||
+        !(range->second.first > 0)) {
+        return;
+    }
+    // The target's value in use, at the clock of the pair (before any clock scaling).
+    const config::Quantity* value = key == "warp_gips" ? &pair.target.warp_gips : nullptr;
+    const auto& level = key == "l1_gbs"   ? pair.target.l1_gbs
+                        : key == "l2_gbs" ? pair.target.l2_gbs
+                                          : pair.target.hbm_gbs;
+    if (value == nullptr && level) {
+        value = &*level;
+    }
+    if (value == nullptr || !(value->value > 0)) {
+        return;
+    }
+    const double high = value->value / range->second.first;
+    const double low = value->value / range->second.second;
+    p.time_low_ns = std::min(p.time_low_ns, p.time_point_ns * low);
+    p.time_high_ns = std::max(p.time_high_ns, p.time_point_ns * high);
+    if (high / low > s_spread_for_low_confidence) {
+        p.confidence = "low";
+        char buf[200];
+        std::snprintf(buf, sizeof buf,
+                      "%s: the target's figures span %.6g-%.6g (provenance spread x%.2f): the "
+                      "interval holds the point at each",
+                      key.c_str(), range->second.first, range->second.second, high / low);
+        p.notes.push_back(buf);
+    }
+}
+
+} // namespace irf::model

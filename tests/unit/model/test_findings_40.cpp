@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: Apache-2.0
+// Issue 40's findings on the shipped ceilings, each worked by hand (docs/model.md: "Measured
+// maxima", "Resource times", "SM clock", "Waves", "Projection").
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "config/gpu_database.hpp"
+#include "model/analyze.hpp"
+#include "tests/unit/model/model_fixtures.hpp"
+
+namespace irf::model {
+namespace {
+
+config::Ceilings shipped(const std::string& key) {
+    const auto dir = std::filesystem::path(IRF_SOURCE_DIR) / "config" / "gpus";
+    return config::load_shipped(key, {dir.string()});
+}
+
+// 1024-thread blocks run 2 per SM on cc 8.0/9.0/10.0 and 1 on cc 8.9. 93,720 blocks fill every
+// wave of the H100 (264 slots) and the L40S (142); 97,680 those of the H100 and the B200 (296).
+KernelRecord kernel(double time_ns, std::uint32_t blocks = 93720) {
+    KernelRecord k = test::kernel_record(time_ns, blocks);
+    k.launch.block = {1024, 1, 1};
+    return k;
+}
+
+Projection project_one(const KernelRecord& k, const std::string& from, const std::string& to) {
+    const KernelAnalysis a = analyze_kernel(k, shipped(from), {shipped(to)});
+    EXPECT_EQ(a.projection.size(), 1u);
+    return a.projection.empty() ? Projection{} : a.projection.front();
+}
+
+// HBM-bound: 3.2e10 B through L1, L2 and DRAM; 1e8 warp instructions (95,657 ns of issue).
+KernelRecord streaming(double time_ns) {
+    KernelRecord k = kernel(time_ns);
+    k.counters["inst_warp"] = 1e8;
+    for (const char* name : {"sectors_global_ld", "l2_sectors_read", "dram_sectors_read"}) {
+        k.counters[name] = 1e9;
+    }
+    return k;
+}
+
+// Item 1 and 10: peaks on both GPUs (the H100 SXM has no HBM measurement), and the H200's own
+// figures (2756-4800 GB/s, the write-only 3898 left out) widen the interval.
+TEST(ModelFindings40, HbmBoundH100ToH200ComparesPeakWithPeak) {
+    const Projection p = project_one(streaming(1e7), "h100-sxm5", "h200-sxm");
+    EXPECT_EQ(p.bound_source, "hbm");
+    // H100 3.2e10 / 3352.3 = 9.5457e6 ns; H200 3.2e10 / 4800 = 6.6667e6 ns: 4800 / 3352.3 =
+    // 1.4318x (the write-only 3898 made it 1.16x)
+    EXPECT_NEAR(p.speedup_point, 4800 / 3352.3, 1e-9);
+    // high = point x 4800 / 2756 = 1e7 x 3352.3 / 2756 = 1.2164e7 ns; spread 1.74 > 1.25
+    EXPECT_NEAR(p.time_high_ns, 1e7 * 3352.3 / 2756, 1e-3);
+    EXPECT_NEAR(p.time_low_ns, p.time_point_ns, 1e-6);
+    EXPECT_EQ(p.confidence, "low");
+}
+
+TEST(ModelFindings40, HbmBoundH100ToA100ComparesPeakWithPeak) {
+    const Projection p = project_one(streaming(1e7), "h100-sxm5", "a100-sxm4-80gb");
+    EXPECT_EQ(p.bound_target, "hbm");
+    // 2039 / 3352.3 = 0.6082x (the write-only 1897 made it 0.566x); the A100's figures span
+    // 1759-2039, 2039 / 1759 = 1.16 < 1.25: confidence stays
+    EXPECT_NEAR(p.speedup_point, 2039 / 3352.3, 1e-9);
+    EXPECT_NEAR(p.time_high_ns, 1e7 * 3352.3 / 1759, 1e-3);
+    EXPECT_EQ(p.confidence, "high");
+}
+
+// Item 2: tensor instructions without tensor_ops_* counters (the default metrics).
+TEST(ModelFindings40, UncountedTensorGemmIsBracketedByTheTensorPeakRatio) {
+    KernelRecord k = kernel(1e6, 97680);
+    k.name = "sm90_gemm_bf16_tn";
+    k.counters["inst_warp"] = 1e9; // issue: 1e9 / 1045.4 on the H100, 1e9 / 1172.2 on the B200
+    k.counters["inst_tensor"] = 1e8;
+    const Projection p = project_one(k, "h100-sxm5", "b200");
+    EXPECT_EQ(p.point_method, "interval-mean");
+    EXPECT_EQ(p.confidence, "low");
+    // Eq. 9 on issue alone: 1172.2 / 1045.4 = 1.1213x; bf16 tensor 2249.88 / 989.43 = 2.2739x
+    EXPECT_NEAR(1e6 / p.time_high_ns, 1172.2 / 1045.4, 1e-6);
+    EXPECT_NEAR(1e6 / p.time_low_ns, 2249.88 / 989.43, 1e-6);
+    // Point: the interval's mean in time, the mean of the speedups (1.1213 + 2.2739) / 2 = 1.6976
+    EXPECT_NEAR(p.speedup_point, (1172.2 / 1045.4 + 2249.88 / 989.43) / 2, 1e-6);
+}
+
+// Item 6: shared wavefronts at the shared rate. LDS.128 tile reads: 1e9 wavefronts = 1.28e11 B.
+TEST(ModelFindings40, SharedMemoryKernelH100ToL40sRunsAtTheSharedRate) {
+    KernelRecord k = kernel(4e6);
+    k.counters["inst_warp"] = 1e9; // 956,572 ns of issue on the H100, 698,617 on the L40S
+    k.counters["inst_shared_ld"] = 2.5e8;
+    k.counters["wavefronts_shared_ld"] = 1e9;
+    const Projection p = project_one(k, "h100-sxm5", "l40s");
+    EXPECT_EQ(p.bound_source, "l1");
+    EXPECT_EQ(p.bound_target, "l1");
+    // H100 1.28e11 / 33454.1 = 3.8261e6 ns; L40S 1.28e11 / 45803.5 (128 B/clk, not L1's 64) =
+    // 2.7946e6 ns: 45803.5 / 33454.1 = 1.3691x (at L1's 22901.8 it was 0.68x)
+    EXPECT_NEAR(p.speedup_point, 45803.5 / 33454.1, 1e-9);
+}
+
+// Item 7: issue 0.90 ms against HBM 1.00 ms at the 1980 MHz boost; the kernel ran at 1755 MHz.
+KernelRecord clocked(double clock_hz) {
+    KernelRecord k = kernel(1.2e6);
+    k.counters["inst_warp"] = 0.9e6 * 1045.4; // 9.4086e8: 0.9e6 ns at 1045.4 warp GIPS
+    for (const char* name : {"sectors_global_ld", "l2_sectors_read", "dram_sectors_read"}) {
+        k.counters[name] = 3352.3e6 / 32; // 3.3523e9 B: 1e6 ns at 3352.3 GB/s
+    }
+    k.counters["clock_hz"] = clock_hz;
+    return k;
+}
+
+TEST(ModelFindings40, TheMeasuredClockScalesTheSmSide) {
+    const KernelAnalysis boost = analyze_kernel(clocked(0), shipped("h100-sxm5"), {});
+    ASSERT_TRUE(boost.irm);
+    EXPECT_EQ(boost.irm->bound, "hbm");
+    const KernelAnalysis real =
+        analyze_kernel(clocked(1.755e9), shipped("h100-sxm5"), {shipped("h200-sxm")});
+    ASSERT_TRUE(real.irm);
+    // 1045.4 x 1755 / 1980 = 926.6 warp GIPS: issue 9.4086e8 / 926.6 = 1.01538e6 ns > HBM 1e6
+    EXPECT_EQ(real.irm->bound, "issue");
+    // roofline_pct = (9.4086e8 / 1.2e6) / 926.6 = 784.05 / 926.6 = 84.6%
+    EXPECT_NEAR(real.irm->roofline_pct, 100 * (0.9e6 / 1.2e6) * 1980 / 1755, 1e-6);
+    const Projection& p = real.projection.at(0);
+    EXPECT_EQ(p.bound_source, "issue");
+    EXPECT_NEAR(p.resource_ns_source.at("issue"), 0.9e6 * 1980 / 1755, 1e-3);
+    // The H200 at the same fraction of its boost: issue 1.01538e6 > HBM 3.3523e9 / 4800 =
+    // 698,396 ns, so 1.0x (at the boost clock both sides said 1e6 / 0.9e6 = 1.11x)
+    EXPECT_EQ(p.bound_target, "issue");
+    EXPECT_NEAR(p.speedup_point, 1.0, 1e-9);
+}
+
+// Item 8: a persistent kernel, one 384-thread block per SM (150,000 B of shared memory each).
+KernelRecord persistent() {
+    KernelRecord k = test::kernel_record(1e6, 132);
+    k.launch.block = {384, 1, 1};
+    k.launch.smem_bytes = 150000;
+    k.counters["inst_warp"] = 1e9; // issue-bound
+    return k;
+}
+
+TEST(ModelFindings40, APersistentGridIsResizedToTheTarget) {
+    const Projection b200 = project_one(persistent(), "h100-sxm5", "b200");
+    // 148 blocks on the B200, fill 1 on both: 1172.2 / 1045.4 = 1.1213x (the same 132 blocks
+    // said 1.00x)
+    EXPECT_NEAR(b200.speedup_point, 1172.2 / 1045.4, 1e-6);
+    ASSERT_TRUE(b200.waves_target);
+    EXPECT_EQ(b200.waves_target->blocks, 148u);
+    EXPECT_EQ(b200.confidence, "low");
+    EXPECT_TRUE(test::has_note(b200, "as a persistent kernel sizes it"));
+    // 108 blocks on the A100: 609.1 / 1045.4 = 0.5827x (132 blocks in 2 waves, fill 0.61, said
+    // 0.178x)
+    const Projection a100 = project_one(persistent(), "h100-sxm5", "a100-sxm4-80gb");
+    EXPECT_NEAR(a100.speedup_point, 609.1 / 1045.4, 1e-3);
+}
+
+} // namespace
+} // namespace irf::model
