@@ -27,7 +27,8 @@ TEST(NvtxLimits, StartsWithoutEndsAreCappedAndCounted) {
     EXPECT_GE(nvtx::stats().open_dropped, before + 100);
 }
 
-// A linear search over the domains: 100,000 nvtxDomainCreateA names took 11.5 s.
+// A linear search over the domains: 100,000 nvtxDomainCreateA names took 11.5 s (the bound
+// leaves room for sanitizer builds; the hash index takes well under 1 s).
 TEST(NvtxLimits, DomainCreationIsLinear) {
     const auto start = std::chrono::steady_clock::now();
     std::uint32_t first = 0;
@@ -36,7 +37,7 @@ TEST(NvtxLimits, DomainCreationIsLinear) {
         first = i == 0 ? d : first;
     }
     EXPECT_EQ(nvtx::domain("domain 0"), first);
-    EXPECT_LT(seconds_since(start), 2.0);
+    EXPECT_LT(seconds_since(start), 5.0);
 }
 
 // A range named "a/b" and the ranges a, b nested were one region in the profile.
