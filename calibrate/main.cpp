@@ -13,6 +13,7 @@
 #include "calibrate/device_info.hpp"
 #include "calibrate/identity.hpp"
 #include "common/cli.hpp"
+#include "common/file_io.hpp"
 #include "common/time_format.hpp"
 #include "config/ceilings_yaml.hpp"
 #include "config/gpu_database.hpp"
@@ -40,25 +41,6 @@ std::string exe_dir() {
     std::error_code ec;
     const auto exe = fs::read_symlink("/proc/self/exe", ec);
     return ec ? std::string() : exe.parent_path().string();
-}
-
-/// Writes `text` to `path` through a temporary file in the same directory and rename(2), so a
-/// reader never sees half a file. Returns "" or a one-line reason.
-std::string write_atomic(const std::string& path, const std::string& text) {
-    const auto dir = fs::path(path).parent_path();
-    std::string tmpl = ((dir.empty() ? fs::path(".") : dir) / ".irf-calibrate.XXXXXX").string();
-    const int fd = mkstemp(tmpl.data());
-    if (fd < 0) {
-        return path + ": cannot create a temporary file in its directory";
-    }
-    const bool ok =
-        write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) && fsync(fd) == 0;
-    close(fd);
-    if (!ok || std::rename(tmpl.c_str(), path.c_str()) != 0) {
-        std::remove(tmpl.c_str());
-        return path + ": cannot write";
-    }
-    return "";
 }
 
 void add_options(CLI::App& app, Options& o) {
@@ -114,7 +96,7 @@ int run(const Options& o) {
                              irf::config::to_yaml(ceilings);
     if (o.output.empty()) {
         std::cout << text << std::flush;
-    } else if (const auto err = write_atomic(o.output, text); !err.empty()) {
+    } else if (const auto err = irf::common::write_file_atomic(o.output, text); !err.empty()) {
         std::cerr << "irf-calibrate: " << err << "\n";
         return 1;
     } else {

@@ -6,6 +6,7 @@
 
 #include <charconv>
 #include <iostream>
+#include <new>
 
 namespace irf::common {
 
@@ -49,6 +50,13 @@ int run_tool(const std::string& tool, const std::function<int()>& action) {
         return action();
     } catch (const BadInput& e) {
         std::cerr << tool << ": error: " << printable(e.what()) << "\n";
+        return exit_bad_input;
+    } catch (const std::bad_alloc&) {
+        // Input too large for the memory this process may use (ulimit -v, a cgroup): bad input
+        // as far as the user can act on it, not an abort (issue #39 item 8).
+        std::cerr << tool
+                  << ": error: out of memory (input too large for this process's memory "
+                     "limit)\n";
         return exit_bad_input;
     } catch (const std::exception& e) {
         std::cerr << tool << ": internal error: " << printable(e.what()) << "\n";

@@ -46,10 +46,9 @@ bool write_all(int fd, const std::string& content) {
     return true;
 }
 
-} // namespace
-
-std::string write_file_atomic(const std::string& path, const std::string& content,
-                              void (*on_temporary)(const char*)) noexcept {
+/// Temporary file + rename(2): `path` keeps its old content or gets the new one, whole.
+std::string replace_atomically(const std::string& path, const std::string& content,
+                               void (*on_temporary)(const char*)) {
     const auto tell = [on_temporary](const char* name) {
         if (on_temporary != nullptr) {
             on_temporary(name);
@@ -87,6 +86,83 @@ std::string write_file_atomic(const std::string& path, const std::string& conten
         }
         tell(nullptr);
         return "";
+    } catch (...) {
+        return "cannot write " + path + ": out of memory";
+    }
+}
+
+/// The descriptor that `path` names when it is one of the process's own (/dev/stdout,
+/// /dev/stderr, /dev/fd/N, /proc/self/fd/N), else -1. Writing there goes to whatever the shell
+/// redirected it to, at its current offset, as `> file` or `| less` expect.
+int own_descriptor(const std::string& path) {
+    if (path == "/dev/stdout") {
+        return STDOUT_FILENO;
+    }
+    if (path == "/dev/stderr") {
+        return STDERR_FILENO;
+    }
+    for (const char* prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+        const std::size_t n = std::strlen(prefix);
+        if (path.size() > n && path.size() <= n + 6 && path.compare(0, n, prefix) == 0 &&
+            path.find_first_not_of("0123456789", n) == std::string::npos) {
+            return std::stoi(path.substr(n));
+        }
+    }
+    return -1;
+}
+
+/// Writes `content` into the existing FIFO or character device `path` (/dev/null, a terminal,
+/// a named pipe). Opened non-blocking, so a FIFO without a reader is an error and not a hang.
+std::string write_through(const std::string& path, const std::string& content) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        return errno_text("cannot open", path);
+    }
+    const int flags = ::fcntl(fd, F_GETFL);
+    const bool written =
+        flags >= 0 && ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 && write_all(fd, content);
+    const std::string reason = written ? "" : errno_text("cannot write", path);
+    ::close(fd);
+    return reason;
+}
+
+/// What to do with an existing non-regular `path` (DESIGN.md section 7: never replace it):
+/// "" = replace atomically (absent, regular file, directory: rename reports it), "through" =
+/// write into it, otherwise the one-line refusal.
+std::string special_target(const std::string& path) {
+    struct stat link {};
+    if (::lstat(path.c_str(), &link) != 0 || S_ISREG(link.st_mode) || S_ISDIR(link.st_mode)) {
+        return "";
+    }
+    struct stat target {};
+    const bool resolved = ::stat(path.c_str(), &target) == 0;
+    if (resolved && (S_ISCHR(target.st_mode) || S_ISFIFO(target.st_mode))) {
+        return "through";
+    }
+    if (S_ISLNK(link.st_mode)) {
+        return "cannot write " + path +
+               ": it is a symbolic link; not replaced and not followed (name its target)";
+    }
+    return "cannot write " + path + ": not a regular file (a socket or block device); left alone";
+}
+
+} // namespace
+
+std::string write_file_atomic(const std::string& path, const std::string& content,
+                              void (*on_temporary)(const char*)) noexcept {
+    try {
+        const int fd = own_descriptor(path);
+        if (fd >= 0) {
+            return write_all(fd, content) ? "" : errno_text("cannot write", path);
+        }
+        const std::string special = special_target(path);
+        if (special == "through") {
+            return write_through(path, content);
+        }
+        if (!special.empty()) {
+            return special;
+        }
+        return replace_atomically(path, content, on_temporary);
     } catch (...) {
         return "cannot write " + path + ": out of memory";
     }

@@ -6,12 +6,16 @@
 
 namespace irf::common {
 
-/// Writes `content` to `path` via a temporary file in the same directory and rename(2), so the
-/// file either keeps its old content or has the new one. The temporary is created with O_EXCL
-/// (never through a planted symlink) and the process umask. Returns "" on success, otherwise a
-/// one-line reason naming the path. Never throws. `on_temporary`, when given, is told the
-/// temporary's name once it exists and nullptr once it is gone (renamed or removed), so that a
-/// signal handler abandoning the write can remove it.
+/// The one writer of every file irf and its tools write (DESIGN.md section 7). A new name or a
+/// regular file is written via a temporary in the same directory and rename(2), so the file
+/// either keeps its old content or has the new one; the temporary is created with O_EXCL (never
+/// through a planted symlink) and the process umask. What exists and is not a regular file is
+/// never replaced: /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N are written to that
+/// descriptor; a FIFO or character device (also behind a symlink) is written through, opened
+/// without blocking; any other symlink, a socket or a block device is refused. Returns "" on
+/// success, otherwise a one-line reason naming the path. Never throws. `on_temporary`, when given,
+/// is told the temporary's name once it exists and nullptr once it is gone (renamed or removed), so
+/// that a signal handler abandoning the write can remove it.
 [[nodiscard]] std::string write_file_atomic(const std::string& path, const std::string& content,
                                             void (*on_temporary)(const char*) = nullptr) noexcept;
 

@@ -2,6 +2,8 @@
 // UTF-8 validation, replacement, terminal escaping and safe truncation.
 #include "common/text_safety.hpp"
 
+#include <algorithm>
+
 #include <cstdint>
 #include <cstdio>
 
@@ -147,6 +149,36 @@ std::size_t utf8_length(std::string_view text) noexcept {
         i += n == 0 ? 1 : n;
     }
     return chars;
+}
+
+std::string markdown_text(std::string_view text) {
+    // Backslash escapes work for any ASCII punctuation in CommonMark and GFM: '|' would end a
+    // table cell, '`' open a code span, '<' start HTML, '&' an entity, '\' escape the next one.
+    std::string out;
+    for (const char c : printable(text)) {
+        if (c == '\\' || c == '`' || c == '|' || c == '<' || c == '&') {
+            out += '\\';
+        }
+        out += c;
+    }
+    return out;
+}
+
+std::string markdown_code(std::string_view text) {
+    // A code span shows its content as it is ('<', '*', '_' stay literal). Its fence is one
+    // backtick longer than the longest run inside; '|' still needs "\|" inside a GFM table.
+    const std::string shown = printable(text);
+    std::size_t longest = 0;
+    std::size_t run = 0;
+    std::string body;
+    for (const char c : shown) {
+        run = c == '`' ? run + 1 : 0;
+        longest = std::max(longest, run);
+        body += c == '|' ? std::string("\\|") : std::string(1, c);
+    }
+    const std::string fence(longest + 1, '`');
+    const bool pad = !body.empty() && (body.front() == '`' || body.back() == '`');
+    return fence + (pad ? " " : "") + body + (pad ? " " : "") + fence;
 }
 
 } // namespace irf::common

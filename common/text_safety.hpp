@@ -30,4 +30,12 @@ namespace irf::common {
 /// Number of characters of `text` as utf8_prefix counts them.
 [[nodiscard]] std::size_t utf8_length(std::string_view text) noexcept;
 
+/// `text` for a Markdown table cell or line: printable(), then '\\', '`', '|', '<' and '&'
+/// backslash-escaped, so a name can neither end the cell nor open a code span, HTML or entity.
+[[nodiscard]] std::string markdown_text(std::string_view text);
+
+/// `text` as a Markdown code span for a table cell: printable(), '|' as "\\|", fenced by one
+/// backtick more than the longest run of backticks inside (CommonMark code spans).
+[[nodiscard]] std::string markdown_code(std::string_view text);
+
 } // namespace irf::common

@@ -32,9 +32,11 @@ std::string format_significant(double value) {
     if (!std::isfinite(value)) {
         return "-";
     }
-    char buffer[400]; // %.0f of DBL_MAX has 309 digits
+    char buffer[64];
     const double magnitude = std::fabs(value);
-    if (magnitude < 0.9995) {
+    // Below 1 and from 1e15 on: three significant digits with an exponent. %.0f of 1e308 was a
+    // 309-digit table cell (issue #39 item 11).
+    if (magnitude < 0.9995 || magnitude >= 1e15) {
         std::snprintf(buffer, sizeof buffer, "%.3g", value);
     } else {
         std::snprintf(buffer, sizeof buffer, "%.*f", decimals(magnitude), value);

@@ -8,9 +8,10 @@
 
 namespace irf::common {
 
-/// `value` with three significant digits and no exponent from 1 up ("0.417", "9.99", "10.0",
-/// "436", "6095"); below 1 in magnitude printf's %.3g ("0.0312", "1e-05"); NaN or infinity is
-/// "-". The number part of format_time and of the tools' rates (GIPS, GB/s).
+/// `value` with three significant digits and no exponent from 1 up to 1e15 ("0.417", "9.99",
+/// "10.0", "436", "6095"); below 1 and from 1e15 in magnitude printf's %.3g ("0.0312", "1e-05",
+/// "1e+308"); NaN or infinity is "-". The number part of format_time and of the tools' rates (GIPS,
+/// GB/s).
 [[nodiscard]] std::string format_significant(double value);
 
 /// `ns` nanoseconds with three significant digits in the largest unit of ns, us, ms, s that

@@ -5,9 +5,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <regex>
 
 #include "config/ceilings_yaml.hpp"
+#include "config/name_rules.hpp"
 #include "config/sm_limits.hpp"
 #include "config/text_list.hpp"
 
@@ -139,11 +139,12 @@ void Checker::gpu() const {
     if (g.name.empty()) {
         fail("gpu.name", "must not be empty");
     }
-    if (!std::regex_match(g.cc, std::regex("[0-9]{1,2}\\.[0-9]"))) {
-        fail("gpu.cc", "'" + g.cc + "' is not a compute capability like \"9.0\"");
+    if (!is_compute_capability(g.cc)) {
+        fail("gpu.cc", quoted_for_error(g.cc) + " is not a compute capability like \"9.0\"");
     }
-    if (!g.key.empty() && !std::regex_match(g.key, std::regex("[a-z0-9][a-z0-9.-]*"))) {
-        fail("gpu.key", "'" + g.key + "' must be lower-case letters, digits, '-' and '.'");
+    if (!g.key.empty() && !is_gpu_key(g.key)) {
+        fail("gpu.key", quoted_for_error(g.key) + " must be lower-case letters, digits, '-' and " +
+                            "'.', at most " + std::to_string(k_max_name_length) + " characters");
     }
     if (g.sms <= 0 || g.sms > 4096) {
         fail("gpu.sms",
@@ -215,8 +216,8 @@ void Checker::provenance(const Quantity& q, const std::string& path) const {
         }
         break;
     }
-    if (!q.date.empty() && !std::regex_match(q.date, std::regex("[0-9]{4}-[0-9]{2}(-[0-9]{2})?"))) {
-        fail(path + ".date", "'" + q.date + "' is not an ISO date (YYYY-MM-DD)");
+    if (!q.date.empty() && !is_iso_date(q.date)) {
+        fail(path + ".date", quoted_for_error(q.date) + " is not an ISO date (YYYY-MM-DD)");
     }
 }
 

@@ -5,13 +5,13 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <regex>
 #include <unordered_set>
 
 #include <yaml-cpp/yaml.h>
 
 #include "common/whole_number.hpp"
 #include "config/ceilings_rules.hpp"
+#include "config/name_rules.hpp"
 #include "config/sm_limits.hpp"
 #include "config/text_list.hpp"
 #include "config/yaml_guard.hpp"
@@ -53,6 +53,10 @@ struct Parser {
         std::unordered_set<std::string> seen;
         for (const auto& entry : map) {
             const auto key = entry.first.Scalar();
+            if (key.size() > rules::k_max_name_length) {
+                fail(entry.first, join_path(path, rules::quoted_for_error(key)),
+                     "key longer than " + std::to_string(rules::k_max_name_length) + " characters");
+            }
             if (!seen.insert(key).second) {
                 // yaml-cpp keeps one of two equal keys silently; a ceilings file must not.
                 fail(entry.first, join_path(path, key), "duplicate key");
@@ -91,15 +95,15 @@ struct Parser {
         char* end = nullptr;
         const double v = std::strtod(s.c_str(), &end);
         if (s.empty() || end != s.c_str() + s.size() || errno == ERANGE || !std::isfinite(v)) {
-            fail(node, path, "'" + s + "' is not a finite number");
+            fail(node, path, rules::quoted_for_error(s) + " is not a finite number");
         }
         return v;
     }
 
     std::uint64_t count(const YAML::Node& node, const std::string& path) {
         const auto s = text(node, path);
-        if (!std::regex_match(s, std::regex("[0-9]{1,18}"))) {
-            fail(node, path, "'" + s + "' " + common::whole_number_rule(0));
+        if (!rules::is_digits(s, 18)) {
+            fail(node, path, rules::quoted_for_error(s) + " " + common::whole_number_rule(0));
         }
         return std::stoull(s);
     }
@@ -294,8 +298,7 @@ std::map<std::string, Quantity> Parser::group(const YAML::Node& node, const std:
     for (const auto& entry : node) {
         const auto key = entry.first.Scalar();
         const auto sub = path + "." + key;
-        static const std::regex s_detail_name("[a-z][a-z0-9_]*");
-        if (keys.empty() && !std::regex_match(key, s_detail_name)) {
+        if (keys.empty() && !rules::is_detail_name(key)) {
             fail(entry.first, sub, "detail names are lower_snake_case");
         }
         out[key] = quantity(entry.second, sub, rules::required_unit(section, key), false);

@@ -151,6 +151,12 @@ std::string expand_stem(const std::string& stem, const StemContext& context) {
         }
     }
     end_component(stem.size());
+    if (!out.empty() && out.back() == '/') {
+        // A %q{V} value ending in '/' left the file name empty: a hidden ".json" (issue #39).
+        throw std::invalid_argument("IRF_OUTPUT=" + stem +
+                                    ": expands to a directory (ends in '/'); the file name "
+                                    "after it is missing");
+    }
     return out;
 }
 

@@ -211,10 +211,17 @@ std::vector<Ceilings> resolve_targets(const std::string& spec,
         }
         return out;
     }
+    // Each name loaded once: 10,000 copies of one name were 10,000 YAML loads at start and
+    // 10,000 projections per kernel, a 58 s stall of the application (issue #39 item 11).
+    std::set<std::string> seen;
     for (const auto& raw : split(text, ',')) {
         const auto item = trim(raw);
-        if (item.empty()) {
+        if (item.empty() || !seen.insert(item).second) {
             continue;
+        }
+        if (seen.size() > k_max_targets) {
+            throw CeilingsError("IRF_TARGETS: more than " + std::to_string(k_max_targets) +
+                                " distinct targets");
         }
         out.push_back(load_named_ceilings(item, dirs, "IRF_TARGETS", "all, none, "));
     }

@@ -3,6 +3,7 @@
 // fallback derivation from device properties, and IRF_TARGETS resolution.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -54,9 +55,13 @@ namespace irf::config {
                                            const std::string& what,
                                            const std::string& also_known = "");
 
+/// Distinct targets an IRF_TARGETS list may name (the shipped database has about 20 entries).
+inline constexpr std::size_t k_max_targets = 64;
+
 /// Resolves an IRF_TARGETS value: "all" = every shipped spec entry (measured files excluded),
 /// "none" or "" = nothing, else a comma list of keys or YAML paths (a path contains '/' or ends
-/// in .yaml/.yml). Throws CeilingsError naming an unknown target or a bad file.
+/// in .yaml/.yml), each loaded once however often it is named. Throws CeilingsError naming an
+/// unknown target or a bad file, or when more than k_max_targets distinct ones are named.
 [[nodiscard]] std::vector<Ceilings> resolve_targets(const std::string& spec,
                                                     const std::vector<std::string>& dirs);
 

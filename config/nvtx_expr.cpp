@@ -4,33 +4,56 @@
 // number of ranges, and a name without a trailing '/' is a start/end range (docs/regions.md).
 #include "config/nvtx_expr.hpp"
 
-#include <fnmatch.h>
+#include <string_view>
 
+#include "config/glob.hpp"
 #include "config/text_list.hpp"
 
 namespace irf::config {
 namespace {
 
-bool glob(const std::string& pattern, const std::string& text) {
-    return fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
+/// The parts of `e` with the '*' that an open end implies: a leading one unless '[' anchors the
+/// outermost range, a trailing one unless ']' anchors the innermost.
+std::vector<std::string_view> anchored_parts(const NvtxExpr& e) {
+    std::vector<std::string_view> parts;
+    parts.reserve(e.parts.size() + 2);
+    if (!e.bottom) {
+        parts.emplace_back("*");
+    }
+    parts.insert(parts.end(), e.parts.begin(), e.parts.end());
+    if (!e.top) {
+        parts.emplace_back("*");
+    }
+    return parts;
 }
 
-/// `parts[p..]` against `stack[s..]`; "*" absorbs zero or more ranges.
-bool match_from(const NvtxExpr& e, const std::vector<NvtxRange>& stack, std::size_t p,
-                std::size_t s) {
-    if (p == e.parts.size()) {
-        return s == stack.size();
-    }
-    if (e.parts[p] == "*") {
-        for (std::size_t k = s; k <= stack.size(); ++k) {
-            if (match_from(e, stack, p + 1, k)) {
-                return true;
+/// `parts` against the whole of `stack`, "*" absorbing zero or more ranges. Dynamic programming
+/// from the innermost end, one row per part: at most parts x (depth + 1) steps and one glob per
+/// (part, range). The recursive search before took more than 30 s on `*/*/*/*/*/ZZ/` against a
+/// 128-deep stack (issue #39 item 2).
+bool match_stack(const std::vector<std::string_view>& parts, const std::string& domain,
+                 const std::vector<NvtxRange>& stack) {
+    const std::size_t depth = stack.size();
+    // next[s]: parts[p + 1..] match stack[s..]; row p = parts.size() matches only the empty rest.
+    std::vector<char> next(depth + 1, 0);
+    std::vector<char> cur(depth + 1, 0);
+    next[depth] = 1;
+    for (std::size_t p = parts.size(); p-- > 0;) {
+        if (parts[p] == "*") {
+            cur[depth] = next[depth];
+            for (std::size_t s = depth; s-- > 0;) {
+                cur[s] = static_cast<char>(next[s] || cur[s + 1]);
+            }
+        } else {
+            cur[depth] = 0;
+            for (std::size_t s = 0; s < depth; ++s) {
+                cur[s] = static_cast<char>(next[s + 1] && stack[s].domain == domain &&
+                                           glob_matches(parts[p], stack[s].name));
             }
         }
-        return false;
+        next.swap(cur);
     }
-    return s < stack.size() && stack[s].domain == e.domain && glob(e.parts[p], stack[s].name) &&
-           match_from(e, stack, p + 1, s + 1);
+    return next[0] != 0;
 }
 
 bool parse_one(std::string text, NvtxExpr& e, std::string& problem) {
@@ -86,20 +109,13 @@ bool nvtx_matches(const NvtxExpr& expr, const std::vector<NvtxRange>& stack,
         const std::string pattern =
             expr.domain.empty() ? expr.parts[0] : expr.domain + "@" + expr.parts[0];
         for (const std::string& label : open) {
-            if (glob(pattern, label)) {
+            if (glob_matches(pattern, label)) {
                 return true;
             }
         }
         return false;
     }
-    NvtxExpr anchored = expr;
-    if (!expr.bottom) {
-        anchored.parts.insert(anchored.parts.begin(), "*");
-    }
-    if (!expr.top) {
-        anchored.parts.push_back("*");
-    }
-    return match_from(anchored, stack, 0, 0);
+    return match_stack(anchored_parts(expr), expr.domain, stack);
 }
 
 } // namespace irf::config

@@ -14,7 +14,7 @@ struct NvtxExpr {
     bool bottom = false;            ///< leading '[': the first range is the outermost one
     bool top = false;               ///< trailing ']': the last range is the innermost one
     std::string domain;             ///< "domain@" prefix; "" = the default domain
-    std::vector<std::string> parts; ///< range names (fnmatch globs); "*" = any number of ranges
+    std::vector<std::string> parts; ///< range names (globs, config/glob.hpp); "*" = any ranges
 };
 
 /// One open push/pop range of a thread's stack.

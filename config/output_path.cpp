@@ -3,7 +3,10 @@
 // directory was noticed only when a long job ended).
 #include "config/output_path.hpp"
 
+#include <algorithm>
+#include <climits>
 #include <filesystem>
+#include <string>
 
 #include <unistd.h>
 
@@ -36,7 +39,34 @@ std::string process_output_stem(const std::string& stem, const std::string& app,
     return out;
 }
 
+std::string output_name_problem(const std::string& stem) {
+    // The longest name written: "<stem>.json.tmp.<pid>.<random>" (common/file_io.cpp).
+    constexpr std::size_t k_longest_suffix = std::char_traits<char>::length(".json.tmp.") + 10 + 9;
+    const std::size_t slash = stem.rfind('/');
+    const std::size_t name = stem.size() - (slash == std::string::npos ? 0 : slash + 1);
+    if (name + k_longest_suffix > NAME_MAX) {
+        return "file name is " + std::to_string(name) + " bytes; with its suffixes it must fit " +
+               std::to_string(NAME_MAX) + " (NAME_MAX)";
+    }
+    if (stem.size() + k_longest_suffix >= PATH_MAX) {
+        return "path is " + std::to_string(stem.size()) + " bytes; with its suffixes it must fit " +
+               std::to_string(PATH_MAX) + " (PATH_MAX)";
+    }
+    for (std::size_t from = 0; from < stem.size();) {
+        const std::size_t to = std::min(stem.find('/', from), stem.size());
+        if (to - from > NAME_MAX) {
+            return "a directory name is " + std::to_string(to - from) + " bytes, over " +
+                   std::to_string(NAME_MAX) + " (NAME_MAX)";
+        }
+        from = to + 1;
+    }
+    return "";
+}
+
 std::string output_dir_problem(const std::string& stem) {
+    if (std::string problem = output_name_problem(stem); !problem.empty()) {
+        return problem;
+    }
     std::filesystem::path dir = std::filesystem::path(stem).parent_path();
     if (dir.empty()) {
         dir = ".";

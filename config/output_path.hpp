@@ -19,8 +19,13 @@ namespace irf::config {
                                               std::optional<int> rank,
                                               const std::string& start_dir);
 
-/// "" when the directory of `stem` exists and this process may create files in it; else the
-/// problem, e.g. "directory prof does not exist".
+/// "" when the names written for `stem` (stem.json, stem.txt and their temporaries) fit
+/// NAME_MAX and PATH_MAX; else the problem. Checked before the run: at exit the profile was
+/// lost to ENAMETOOLONG (issue #39 item 7).
+[[nodiscard]] std::string output_name_problem(const std::string& stem);
+
+/// "" when the names fit (output_name_problem), the directory of `stem` exists and this process
+/// may create files in it; else the problem, e.g. "directory prof does not exist".
 [[nodiscard]] std::string output_dir_problem(const std::string& stem);
 
 } // namespace irf::config

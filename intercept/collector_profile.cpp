@@ -137,9 +137,15 @@ void add_nvtx_warnings(std::vector<std::string>& warnings) {
                            " ranges (attributed to the deepest kept range)");
     }
     if (n.paths_dropped > 0) {
-        warnings.push_back(std::to_string(n.paths_dropped) +
-                           " new NVTX range paths were not kept (limit reached; attributed to "
-                           "the enclosing range)");
+        warnings.push_back(
+            std::to_string(n.paths_dropped) + " new NVTX range paths were not kept (limit of " +
+            std::to_string(nvtx::k_max_paths) + " reached; attributed to the enclosing range)");
+    }
+    if (n.open_dropped > 0) {
+        warnings.push_back(std::to_string(n.open_dropped) +
+                           " NVTX start/end ranges were not tracked (more than " +
+                           std::to_string(nvtx::k_max_open_ranges) +
+                           " open at once: starts without ends?); filters ignore them");
     }
 }
 

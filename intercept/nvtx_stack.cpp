@@ -11,6 +11,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "common/log.hpp"
+
 namespace irf::intercept::nvtx {
 namespace {
 
@@ -29,13 +31,15 @@ struct Node {
 
 std::atomic<Node*> s_chunks[k_max_paths / k_chunk];
 std::atomic<std::uint32_t> s_buckets[1u << k_bucket_bits];
-std::atomic<std::uint64_t> s_unbalanced{0}, s_too_deep{0}, s_dropped{0};
+std::atomic<std::uint64_t> s_unbalanced{0}, s_too_deep{0}, s_dropped{0}, s_open_dropped{0};
 
 /// Slow-path state, leaked on purpose so that no destructor races a late application thread.
 struct Registry {
     std::mutex mutex;
     std::uint32_t paths = 1; ///< ids handed out; id 0 is the root
     std::deque<std::string> domains{""};
+    /// Name -> index of `domains`: a linear search made 100,000 domain names take 11.5 s.
+    std::unordered_map<std::string, std::uint32_t> domain_index;
     std::unordered_set<std::string> strings;
     std::unordered_map<std::uint64_t, std::string> open;
     std::uint64_t next_range = 1;
@@ -88,7 +92,12 @@ std::uint32_t add(std::uint32_t parent, std::uint32_t domain, std::string_view n
             return id;
         }
         if (r.paths >= k_max_paths) {
-            s_dropped.fetch_add(1, std::memory_order_relaxed);
+            if (s_dropped.fetch_add(1, std::memory_order_relaxed) == 0) {
+                common::log_line(common::LogLevel::warn,
+                                 std::to_string(k_max_paths) +
+                                     " distinct NVTX range paths reached; new ones are counted "
+                                     "and attributed to their enclosing range");
+            }
             return parent;
         }
         const std::uint32_t id = r.paths;
@@ -119,6 +128,22 @@ std::uint32_t domain_of(std::uint32_t id) noexcept {
 
 std::string label(const std::string& domain, const std::string& name) {
     return domain.empty() ? name : domain + "@" + name;
+}
+
+/// `text` with '\' and '/' written as "\\" and "\/": a range named "a/b" and the ranges a, b
+/// nested are different paths and must not print as one (docs/regions.md).
+std::string escape_separator(const std::string& text) {
+    if (text.find_first_of("/\\") == std::string::npos) {
+        return text;
+    }
+    std::string out;
+    for (const char c : text) {
+        if (c == '/' || c == '\\') {
+            out += '\\';
+        }
+        out += c;
+    }
+    return out;
 }
 
 } // namespace
@@ -215,7 +240,8 @@ std::vector<PathElement> path_elements(std::uint32_t path) {
 std::string path_name(std::uint32_t path) {
     std::string out;
     for (const PathElement& e : path_elements(path)) {
-        out += (out.empty() ? "" : "/") + label(e.domain, e.name);
+        out +=
+            (out.empty() ? "" : "/") + label(escape_separator(e.domain), escape_separator(e.name));
     }
     return out;
 }
@@ -229,13 +255,12 @@ std::uint32_t domain(std::string_view name) noexcept {
     try {
         Registry& r = registry();
         const std::lock_guard<std::mutex> lock(r.mutex);
-        for (std::size_t i = 1; i < r.domains.size(); ++i) {
-            if (r.domains[i] == name) {
-                return static_cast<std::uint32_t>(i);
-            }
+        const auto [it, added] =
+            r.domain_index.emplace(std::string(name), static_cast<std::uint32_t>(r.domains.size()));
+        if (added) {
+            r.domains.emplace_back(name);
         }
-        r.domains.emplace_back(name);
-        return static_cast<std::uint32_t>(r.domains.size() - 1);
+        return it->second;
     } catch (...) {
         return k_default_domain;
     }
@@ -255,8 +280,19 @@ std::uint64_t start_range(std::uint32_t domain, std::string_view name) noexcept 
     try {
         Registry& r = registry();
         const std::lock_guard<std::mutex> lock(r.mutex);
-        const std::string d = domain < r.domains.size() ? r.domains[domain] : "";
         const std::uint64_t id = r.next_range++;
+        if (r.open.size() >= k_max_open_ranges) {
+            // Starts without ends (a leak in the application) grew this map without bound:
+            // 20 million took 1.45 GB. The range is not tracked; its end is then ignored.
+            if (s_open_dropped.fetch_add(1, std::memory_order_relaxed) == 0) {
+                common::log_line(common::LogLevel::warn,
+                                 "more than " + std::to_string(k_max_open_ranges) +
+                                     " NVTX start/end ranges open at once (starts without "
+                                     "ends?); further ones are counted, not tracked");
+            }
+            return id;
+        }
+        const std::string d = domain < r.domains.size() ? r.domains[domain] : "";
         r.open.emplace(id, label(d, std::string(name)));
         return id;
     } catch (...) {
@@ -283,7 +319,8 @@ std::vector<std::string> open_ranges() {
 
 NvtxStats stats() noexcept {
     return {s_unbalanced.load(std::memory_order_relaxed),
-            s_too_deep.load(std::memory_order_relaxed), s_dropped.load(std::memory_order_relaxed)};
+            s_too_deep.load(std::memory_order_relaxed), s_dropped.load(std::memory_order_relaxed),
+            s_open_dropped.load(std::memory_order_relaxed)};
 }
 
 } // namespace irf::intercept::nvtx

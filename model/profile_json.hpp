@@ -2,6 +2,7 @@
 // JSON reader and writer for irf.profile/v1 (docs/output-schema.md), analysis keys included.
 #pragma once
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 
@@ -26,8 +27,17 @@ public:
 /// value of the wrong type.
 [[nodiscard]] Profile profile_from_json(const nlohmann::json& json);
 
-/// Reads and parses a profile file (bounded read); FormatError messages start with the path.
-[[nodiscard]] Profile load_profile(const std::string& path);
+/// How much JSON a profile may hold: 20,000 analysed kernels take about 6 million values and 8
+/// levels. Counted while parsing, so a hostile file is refused before it takes gigabytes (50
+/// million elements ran irf-report out of memory and aborted; issue #39 item 8).
+struct JsonLimits {
+    std::size_t max_values = std::size_t{1} << 23; ///< values, containers included
+    int max_depth = 64;                            ///< nesting
+};
+
+/// Reads and parses a profile file (bounded read, `limits`); FormatError messages start with
+/// the path.
+[[nodiscard]] Profile load_profile(const std::string& path, const JsonLimits& limits = {});
 
 /// Pretty JSON (2-space indent, trailing newline); bytes that are not UTF-8 become U+FFFD.
 [[nodiscard]] std::string dump_json(const nlohmann::json& document);

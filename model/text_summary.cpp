@@ -242,9 +242,13 @@ std::string regions_section(const Profile& p, std::size_t top, double total) {
                "launches", "kernels", "GIPS", job ? "  imbal" : "", "bound (share of time)");
     for (std::size_t i = 0; i < shown; ++i) {
         const RegionRecord& r = p.regions[i];
-        std::string path = r.path;
-        if (path.size() > s_name_width) { // keep the innermost ranges: they name the phase
-            path = "..." + path.substr(path.size() - (s_name_width - 3));
+        // Range names are the application's text: escaped like every name (a NUL cut the path,
+        // ESC reached the terminal; issue #39 item 5), then cut between whole characters.
+        std::string path = printable(r.path);
+        if (const std::size_t chars = utf8_length(path); chars > s_name_width) {
+            // keep the innermost ranges: they name the phase
+            const std::string head = utf8_prefix(path, chars - (s_name_width - 3));
+            path = "..." + path.substr(head.size());
         }
         const bool gips = r.analysis && r.analysis->gips_warp;
         const std::string imbalance = job ? imbalance_cell(r.ranks, 6) : "";

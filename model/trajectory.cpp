@@ -150,6 +150,23 @@ int run_sms(const Profile& p) {
     return p.gpu.sms_active.value_or(p.gpu.sms);
 }
 
+/// Throws unless `run` ran on the GPU of `first` (name, chip, compute capability and SM count,
+/// as merge requires) with at most its SMs active: a trajectory across GPUs, or with a share
+/// above the whole GPU, compares nothing (issue #39 item 10).
+void check_same_gpu(const Profile& first, const Profile& run, const std::string& which) {
+    const auto id = [](const GpuInfo& g) { return g.name + "|" + g.chip + "|" + g.cc; };
+    if (id(first.gpu) != id(run.gpu) || first.gpu.sms != run.gpu.sms) {
+        throw std::invalid_argument(which + " ran on " + run.gpu.name + " (" +
+                                    std::to_string(run.gpu.sms) + " SMs), run 1 on " +
+                                    first.gpu.name + " (" + std::to_string(first.gpu.sms) +
+                                    " SMs): a trajectory needs one GPU");
+    }
+    if (run_sms(run) > run.gpu.sms) {
+        throw std::invalid_argument(which + ": gpu.sms_active " + std::to_string(run_sms(run)) +
+                                    " is above the GPU's " + std::to_string(run.gpu.sms) + " SMs");
+    }
+}
+
 std::string kernel_key(const KernelRecord& k) {
     std::string key = k.name;
     for (auto v : k.launch.grid) {
@@ -224,6 +241,9 @@ KernelTrajectory trajectory_of(const std::vector<Seen>& seen, const TrajectoryTh
     out.launch = seen.front().kernel->launch;
     const auto reference = reference_work(seen);
     for (const Seen& s : seen) {
+        if (!(s.kernel->time_ns.mean > 0)) {
+            continue; // no time at this SM count (no duration recorded): not a point
+        }
         TrajectoryPoint p;
         p.sms = run_sms(*s.run);
         p.time_ns = s.kernel->time_ns.mean;
@@ -268,6 +288,7 @@ std::vector<KernelTrajectory> build_trajectories(const std::vector<const Profile
         if (run.gpu.sms <= 0 || run_sms(run) <= 0) {
             throw std::invalid_argument(which + " has no SM count (gpu.sms)");
         }
+        check_same_gpu(*runs[0], run, which);
         for (const KernelRecord& k : run.kernels) {
             const std::string key = kernel_key(k);
             auto& list = by_kernel[key];

@@ -70,8 +70,9 @@ struct TrajectoryThresholds {
 /// analysed profiles of the same application at different SM counts. A run without counters
 /// for a kernel borrows them from the run with the most SMs that has them (counters cannot be
 /// collected under MPS) and only its time is its own. Kernels seen in fewer than two runs are
-/// left out. Throws std::invalid_argument (message names the run) when a profile has no
-/// ceilings or no SM count.
+/// left out, and so is a point whose kernel has no positive mean time. Throws
+/// std::invalid_argument (message names the run) when a profile has no ceilings or no SM count,
+/// ran on another GPU than the first run, or has more SMs active than its GPU.
 [[nodiscard]] std::vector<KernelTrajectory>
 build_trajectories(const std::vector<const Profile*>& runs, const TrajectoryThresholds& t = {});
 

@@ -179,11 +179,23 @@ def cuda_findings(path, code):
             f"{', '.join(CUDA_FOLDERS)}" for m in CUDA_HEADER.finditer(code)]
 
 
+STD_REGEX = re.compile(r"\bstd::(w?regex|regex_\w+|w?[cs]match|w?s?sub_match)\b|#\s*include\s*<regex>")
+
+
+def regex_findings(path, code):
+    """std::regex anywhere (DESIGN.md section 7): libstdc++'s recurses once per character and
+    backtracks without bound, so a long name or key crashed the application (issue #39)."""
+    return [f"{path}:{line_of(code, m.start())}: uses {m.group(0)} (use RE2 or plain "
+            f"character checks)" for m in STD_REGEX.finditer(code)]
+
+
 def cuda_placement_findings():
+    """CUDA placement and std::regex, one pass over every C++/CUDA source."""
     findings = []
     for path in repository_sources(EXTENSIONS):
         with open(os.path.join(ROOT, path), encoding="utf-8", errors="replace") as f:
-            findings += cuda_findings(path, strip_comments(f.read()))
+            code = strip_comments(f.read())
+        findings += cuda_findings(path, code) + regex_findings(path, code)
     return findings
 
 
@@ -213,6 +225,10 @@ def self_test():
         "a CUDA header outside its folders is missed"
     assert len(cuda_findings("tools/demo.cu", "")) == 1, "a .cu file outside its folders is missed"
     assert not cuda_findings("calibrate/k.cu", "#include <cuda.h>\n"), "calibrate/ may use CUDA"
+    assert len(regex_findings("t.cpp", "#include <regex>\nstd::regex r; std::smatch m;\n")) == 3, \
+        "std::regex is missed"
+    assert not regex_findings("t.cpp", strip_comments("RE2 re; // std::regex\n")), \
+        "a comment is not a use"
     print("check-sources: self-test ok")
 
 

@@ -6,6 +6,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include "config/nvtx_expr.hpp"
 #include "intercept/nvtx_stack.hpp"
 
 namespace irf::intercept {
@@ -40,6 +41,19 @@ void push_pop_many_names(benchmark::State& state) {
     }
 }
 BENCHMARK(push_pop_many_names);
+
+/// Worst case of the NVTX filter (issue #39 item 2): `*/*/*/*/*/ZZ/` against a full 128-deep
+/// stack. Before the table, more than 30 s per match; now parts x depth steps.
+void nvtx_filter_many_stars(benchmark::State& state) {
+    std::vector<config::NvtxExpr> exprs;
+    std::string problem;
+    (void)config::parse_nvtx_list("*/*/*/*/*/ZZ/", exprs, problem);
+    const std::vector<config::NvtxRange> stack(128, config::NvtxRange{"", "A"});
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(config::nvtx_matches(exprs.at(0), stack, {}));
+    }
+}
+BENCHMARK(nvtx_filter_many_stars);
 
 } // namespace
 } // namespace irf::intercept

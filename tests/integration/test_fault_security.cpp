@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Fault matrix, security (end to end): libirf.so creates its files with the application's
-// umask, replaces a symlink planted at the output name instead of writing through it, and
+// umask, neither follows nor replaces a symlink planted at the output name, and
 // treats text from the environment as data (never as a format).
 #include <sys/stat.h>
 
@@ -25,7 +25,8 @@ TEST_F(FaultSecurity, OutputFilesGetTheApplicationsUmask) {
     }
 }
 
-TEST_F(FaultSecurity, SymlinkPlantedAtTheOutputNameIsReplacedNotFollowed) {
+TEST_F(FaultSecurity, SymlinkPlantedAtTheOutputNameIsNeitherFollowedNorReplaced) {
+    const ExpectIrfErrors expect_errors; // refused: the point of this test is an error line
     const std::filesystem::path victim = m_tmp / "victim";
     write_file(victim, "precious");
     std::filesystem::create_symlink(victim, m_tmp / "out.json");
@@ -33,9 +34,20 @@ TEST_F(FaultSecurity, SymlinkPlantedAtTheOutputNameIsReplacedNotFollowed) {
     const ProcessResult r = run_fault_harness(fake_run_env(m_tmp.path()));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(read_file(victim), "precious");
-    EXPECT_FALSE(std::filesystem::is_symlink(m_tmp / "out.json"));
-    EXPECT_EQ(read_json(m_tmp / "out.json")["coverage"]["launches"], 14);
+    EXPECT_TRUE(std::filesystem::is_symlink(m_tmp / "out.json"));
+    EXPECT_EQ(irf_lines_with(r.err, "profile not written").size(), 1u) << r.err;
+    EXPECT_NE(r.err.find("symbolic link"), std::string::npos) << r.err;
     EXPECT_TRUE(std::filesystem::is_symlink(m_tmp / "out.json.tmp"));
+}
+
+// Issue #39 item 3: a stem whose .json is a link to a device (as /dev/stdout and /dev/null are)
+// is written through; before, the rename replaced the link (as root, the device node itself).
+TEST_F(FaultSecurity, OutputThatIsALinkToADeviceIsWrittenThroughAndKept) {
+    std::filesystem::create_symlink("/dev/null", m_tmp / "out.json");
+    const ProcessResult r = run_fault_harness(fake_run_env(m_tmp.path()));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(std::filesystem::is_symlink(m_tmp / "out.json"));
+    EXPECT_EQ(irf_lines_with(r.err, "profile written to").size(), 1u) << r.err;
 }
 
 TEST_F(FaultSecurity, EnvironmentTextIsNeverAFormat) {

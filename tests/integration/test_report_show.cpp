@@ -2,6 +2,8 @@
 // `irf-report show PROFILE KERNEL` as a program (#21 item 5): one kernel in full, resolved by
 // display name, demangled or mangled name, or regex; several matches are listed, none is one
 // line, both exit 2. And the kernel tables' per-launch mean/min/max with units (#21 item 9).
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -147,6 +149,27 @@ TEST(ReportShow, ControlCharactersInNamesAreEscaped) {
         EXPECT_EQ(r.out.find('\x07'), std::string::npos) << format;
         EXPECT_TRUE(has(r.out, "_kernel")) << r.out;
     }
+}
+
+// Issue #39 item 11: a name matching 200,000 kernels listed all of them; now 20 and a count.
+TEST(ReportShow, ManyMatchesAreListedUpToTwenty) {
+    auto profile = nlohmann::json::parse(
+        irf::test::read_file(std::string(IRF_TEST_DATA_DIR) + "/golden/tools_profile_before.json"));
+    const nlohmann::json one = profile["kernels"][0];
+    profile["kernels"] = nlohmann::json::array();
+    for (int i = 0; i < 30; ++i) {
+        nlohmann::json k = one;
+        k["name"] = "void many_" + std::to_string(i) + "(int)";
+        k.erase("display_name");
+        profile["kernels"].push_back(k);
+    }
+    irf::test::TempDir dir;
+    const std::string path = (dir / "many.json").string();
+    irf::test::write_file(path, profile.dump());
+    const auto r = report({"show", path, "many_"}, true);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 22) << r.err;
+    EXPECT_NE(r.err.find("  ... and 10 more\n"), std::string::npos) << r.err;
 }
 
 TEST(ReportShow, JsonIsTheKernelsObject) {

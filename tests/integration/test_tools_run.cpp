@@ -90,6 +90,8 @@ TEST_F(ToolsRun, EveryCheckHappensBeforeTheApplicationRuns) {
         {{"--metrics", "bogus"}, "irf: error: --metrics 'bogus': expected default, all"},
         {{"--capture-range", "nvtx"},
          "irf: error: --capture-range 'nvtx': expected none or cudaProfilerApi\n"},
+        // Issue #39 item 7: lost at exit to ENAMETOOLONG before.
+        {{"-o", std::string(300, 'n')}, "irf: error: --output 'nnnn"},
     };
     for (const auto& [args, expected] : cases) {
         SCOPED_TRACE(args.front() + " " + args.back());
@@ -193,6 +195,20 @@ std::string entry_copy(const fs::path& dir, const std::string& shipped, const st
     text.replace(text.find(from), from.size(), "\n  key: " + key + "\n");
     irf::test::write_file(dir / (key + ".yaml"), text);
     return (dir / (key + ".yaml")).string();
+}
+
+// Issue #39 item 4: irf's options end at the application; `-c 3` after it is the app's.
+TEST_F(ToolsRun, OptionsAfterTheApplicationAreTheApplications) {
+    const std::vector<std::string> argv{IRF_BIN,   "run",       "-o",
+                                        "p",       "--summary", "none",
+                                        "/bin/sh", "-c",        "printf '%s|' \"$@\" > args.txt",
+                                        "sh",      "foo",       "-c",
+                                        "3",       "bar"};
+    irf::test::RunOptions options;
+    options.cwd = m_tmp.path().string();
+    const auto r = irf::test::run_process(argv, options);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(irf::test::read_file(m_tmp / "args.txt"), "foo|-c|3|bar|");
 }
 
 } // namespace

@@ -164,4 +164,16 @@ TEST(ToolsTrajectory, SharesParseAndRoundUpToWholePercent) {
     EXPECT_THROW((void)parse_sm_shares(""), irf::launcher::UsageError);
 }
 
+// Issue #39 item 10: strtod took inf, 1e308 and 0x10, and `--sms 100%` ran the application
+// before failing with "at least 2 required".
+TEST(ToolsTrajectory, OnlyPlainSharesBelowTheWholeGpuAreAccepted) {
+    using irf::launcher::parse_sm_shares;
+    for (const char* bad :
+         {"inf", "1e308", "0x10", "inf%", "-5", "5000", "1.5.5%", "100%", "100%,100%", "nan%"}) {
+        EXPECT_THROW((void)parse_sm_shares(bad), irf::launcher::UsageError) << bad;
+    }
+    EXPECT_EQ(parse_sm_shares("12.5%,100%").size(), 2u);
+    EXPECT_EQ(parse_sm_shares("132").size(), 1u); // a count: compared with the GPU after
+}
+
 } // namespace

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// irf: the launcher. `irf run [options] -- app args` profiles an unmodified application.
+// irf: the launcher. `irf run [options] app args` profiles an unmodified application.
 #include <unistd.h>
 
 #include <cerrno>
@@ -13,6 +13,7 @@
 #include "common/cli.hpp"
 #include "common/text_safety.hpp"
 #include "model/version.hpp"
+#include "tools/irf/command_split.hpp"
 #include "tools/irf/html_run.hpp"
 #include "tools/irf/launch.hpp"
 #include "tools/irf/trajectory.hpp"
@@ -61,7 +62,9 @@ void add_run_options(CLI::App& run, RunOptions& o) {
     run.add_option("--metrics", o.metrics,
                    "Optional counter groups: default, all, or pipe_mix,tensor_types");
     run.add_option("--lib", o.lib, "libirf.so to inject (default: the one installed with irf)");
-    run.add_option("command", o.command, "The application and its arguments (after --)");
+    run.add_option("command", o.command,
+                   "The application and its arguments: options end at the first positional "
+                   "argument or at --");
 }
 
 std::string executable_dir() {
@@ -130,25 +133,22 @@ int main(int argc, char** argv) {
                      "Profile only kernels matching this RE2 regex");
     traj->add_option("--lib", trajectory.run.lib, "libirf.so to inject");
     traj->add_option("command", trajectory.run.command, "The application and its arguments");
-    // Everything after the first "--" belongs to the application, even what looks like options;
-    // CLI11 only sees the launcher's own arguments.
-    int own_argc = argc;
-    std::vector<std::string> after_separator;
-    for (int i = 1; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--") == 0) {
-            own_argc = i;
-            after_separator.assign(argv + i + 1, argv + argc);
-            break;
-        }
+    // Options end at the application (its first positional) or at "--": what follows is the
+    // application's, even what looks like an option of irf (tools/irf/command_split.hpp).
+    const irf::launcher::CommandSplit split =
+        irf::launcher::split_command(app, std::vector<std::string>(argv, argv + argc));
+    std::vector<char*> own_argv;
+    for (const std::string& arg : split.own) {
+        own_argv.push_back(const_cast<char*>(arg.c_str())); // argv's historical signature
     }
-    if (const auto done =
-            irf::common::parse_command_line(app, own_argc, argv, "irf",
-                                            "usage: irf run [options] -- app args; see irf run "
-                                            "--help")) {
+    own_argv.push_back(nullptr);
+    if (const auto done = irf::common::parse_command_line(
+            app, static_cast<int>(split.own.size()), own_argv.data(), "irf",
+            "usage: irf run [options] app args (or -- app args); see irf run --help")) {
         return *done;
     }
     auto& command = traj->parsed() ? trajectory.run.command : options.command;
-    command.insert(command.end(), after_separator.begin(), after_separator.end());
+    command.insert(command.end(), split.application.begin(), split.application.end());
     return irf::common::run_tool("irf", [&] {
         if (traj->parsed()) {
             irf::launcher::validate(trajectory.run);

@@ -96,7 +96,8 @@ public:
             throw UsageError(
                 status == -ENOENT
                     ? "cannot limit SMs: nvidia-cuda-mps-control is not on PATH (it ships with "
-                      "the NVIDIA driver utilities); run with --sms 100% or install it"
+                      "the NVIDIA driver utilities); install it, or profile the whole GPU with irf "
+                      "run"
                     : "cannot start the MPS control daemon (nvidia-cuda-mps-control -d exited " +
                           std::to_string(status) +
                           "): the GPU may be in exclusive or prohibited compute mode, or MPS "
@@ -156,27 +157,46 @@ std::string profiled_run(const TrajectoryOptions& o, const std::string& library,
 
 } // namespace
 
+namespace {
+
+/// True for plain decimal text: digits with at most one '.', no sign, exponent, hex or "inf"
+/// (strtod took `inf`, `1e308` and `0x10`; issue #39 item 10).
+bool plain_decimal(const std::string& text) {
+    return !text.empty() && text.size() <= 12 &&
+           text.find_first_not_of("0123456789.") == std::string::npos &&
+           text.find('.') == text.rfind('.') && text != ".";
+}
+
+} // namespace
+
 std::vector<SmShare> parse_sm_shares(const std::string& list) {
     std::vector<SmShare> out;
+    bool below_whole = false;
     for (const std::string& item : config::split(list, ',')) {
         SmShare share;
         share.percent = !item.empty() && item.back() == '%';
         const std::string number = share.percent ? item.substr(0, item.size() - 1) : item;
-        char* end = nullptr;
-        errno = 0;
-        share.value = std::strtod(number.c_str(), &end);
-        const bool bad = number.empty() || end != number.c_str() + number.size() || errno != 0 ||
-                         !(share.value > 0) || (share.percent && share.value > 100) ||
-                         (!share.percent && share.value != std::floor(share.value));
+        share.value = plain_decimal(number) ? std::strtod(number.c_str(), nullptr) : 0.0;
+        const bool bad = !(share.value > 0) || (share.percent && share.value > 100) ||
+                         (!share.percent &&
+                          (share.value != std::floor(share.value) || share.value > k_max_sm_count));
         if (bad) {
             throw UsageError("--sms '" + item +
                              "': expected a percentage in (0, 100] such as 25% or a whole SM "
                              "count such as 66");
         }
+        below_whole = below_whole || !share.percent || share.value < 100;
         out.push_back(share);
     }
     if (out.empty()) {
         throw UsageError("--sms: no SM share given (e.g. --sms 25%,50%,100%)");
+    }
+    if (!below_whole) {
+        // The whole GPU is always run; a trajectory needs at least one smaller share, and the
+        // application should not run before that is known.
+        throw UsageError("--sms '" + list +
+                         "': a trajectory needs a share below 100% (e.g. --sms 50%,100%); for "
+                         "the whole GPU alone use irf run");
     }
     return out;
 }
@@ -208,6 +228,11 @@ int run_trajectory(const TrajectoryOptions& o, const std::string& library,
         if (pct < 100) {
             percentages.insert(pct);
         }
+    }
+    if (percentages.empty()) {
+        throw UsageError("--sms '" + o.sms + "': every share is the whole GPU (" +
+                         std::to_string(total_sms) + " SMs); the whole-GPU profile is " +
+                         profiles.front());
     }
     {
         MpsDaemon mps;

@@ -16,7 +16,11 @@ struct SmShare {
     bool percent = true;
 };
 
-/// Parses "25%,50%,100%" or "33,66,132" (mixing allowed); throws UsageError naming the item.
+/// The largest absolute SM count `--sms` accepts (as a ceilings file's gpu.sms).
+inline constexpr double k_max_sm_count = 4096;
+
+/// Parses "25%,50%,100%" or "33,66,132" (mixing allowed; plain decimals only); throws
+/// UsageError naming the item, or when no share is below 100%.
 [[nodiscard]] std::vector<SmShare> parse_sm_shares(const std::string& list);
 
 /// The MPS active-thread percentage (1-100) of a share on a GPU with `total_sms` SMs; an

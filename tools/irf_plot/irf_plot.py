@@ -11,12 +11,13 @@ import argparse
 import json
 import os
 import signal
+import stat
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from irf.reader import printable  # noqa: E402
+from irf.reader import ProfileError, printable, read_bytes  # noqa: E402
 from irfplot.profile import (MAX_TOP, PlotError, compare_items, items_for, load,  # noqa: E402
                              matching, plain_label, select)
 from irfplot.regions import region_items  # noqa: E402
@@ -81,11 +82,11 @@ def target_names(spec, parser):
         if "/" not in item and not item.endswith((".yaml", ".yml")):
             names.append(item)
             continue
-        try:
-            with open(item, encoding="utf-8", errors="replace") as f:
-                text = f.read(4 << 20)
-        except OSError as e:
-            parser.error(f"--targets '{item}': cannot read: {e.strerror or e}")
+        try:  # read_bytes opens without blocking: a FIFO hung here before
+            text = read_bytes(item, 4 << 20).decode("utf-8", errors="replace")
+        except ProfileError as e:  # "FILE: cannot read: why" -> "--targets 'FILE': cannot read..."
+            reason = str(e).removeprefix(f"{printable(item)}: ")
+            parser.error(f"--targets '{item}': {reason}")
         names.append(gpu_key(text) or os.path.splitext(os.path.basename(item))[0])
     return names or None
 
@@ -122,11 +123,76 @@ def current_umask():
     return mask
 
 
+def special_target(path):
+    """How an existing `path` that is not a regular file is written (the rule of irf's C++
+    writer, common/file_io.hpp): "through" for a FIFO or character device (/dev/stdout,
+    /dev/null, also behind a symlink), an error text for anything else that is not a regular
+    file or directory, None when it may be replaced by rename."""
+    try:
+        link = os.lstat(path)
+    except OSError:
+        return None
+    if stat.S_ISREG(link.st_mode) or stat.S_ISDIR(link.st_mode):
+        return None
+    try:
+        target = os.stat(path)
+        if stat.S_ISCHR(target.st_mode) or stat.S_ISFIFO(target.st_mode):
+            return "through"
+    except OSError:
+        pass
+    if stat.S_ISLNK(link.st_mode):
+        return "it is a symbolic link; not replaced and not followed (name its target)"
+    return "not a regular file (a socket or block device); left alone"
+
+
+def own_descriptor(path):
+    """The descriptor /dev/stdout, /dev/stderr, /dev/fd/N or /proc/self/fd/N names, else None:
+    written there as the shell redirected it (`> file`, `| less`)."""
+    named = {"/dev/stdout": 1, "/dev/stderr": 2}
+    if path in named:
+        return named[path]
+    for prefix in ("/dev/fd/", "/proc/self/fd/"):
+        rest = path[len(prefix):]
+        if path.startswith(prefix) and rest.isdigit() and len(rest) <= 6:
+            return int(rest)
+    return None
+
+
+def write_to_descriptor(path, fd, write):
+    """Calls write(file) on a duplicate of descriptor `fd` (the caller's stays open)."""
+    try:
+        sys.stdout.flush()
+        with os.fdopen(os.dup(fd), "wb") as f:
+            write(f)
+    except OSError as e:
+        raise PlotError(f"{printable(path)}: cannot write: {e.strerror or e}") from None
+
+
+def write_through(path, write):
+    """Writes into an existing FIFO or character device, opened without blocking (a FIFO without
+    a reader is an error, not a hang)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "wb") as f:
+            write(f)
+    except OSError as e:
+        raise PlotError(f"{printable(path)}: cannot write: {e.strerror or e}") from None
+
+
 def write_atomically(path, write):
     """Calls write(file) on a temporary made by mkstemp (O_CREAT|O_EXCL, a random name, so a
     planted symlink is never followed) in the directory of `path`, then renames it to `path`.
     The temporary is removed on every failure path, signals included (main turns them into
-    exceptions)."""
+    exceptions). What exists and is not a regular file is never replaced (special_target)."""
+    own = own_descriptor(path)
+    if own is not None:
+        return write_to_descriptor(path, own, write)
+    special = special_target(path)
+    if special == "through":
+        return write_through(path, write)
+    if special:
+        raise PlotError(f"{printable(path)}: cannot write: {special}")
     fd, temp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp",
                                 dir=os.path.dirname(path) or ".")
     try:
@@ -252,6 +318,9 @@ def main(argv=None):
         run(args)
     except PlotError as e:
         sys.stderr.write(f"irf-plot: error: {e}\n")
+        return 2
+    except MemoryError:
+        sys.stderr.write("irf-plot: error: out of memory (input too large)\n")
         return 2
     except KeyboardInterrupt:
         sys.stderr.write("irf-plot: interrupted; nothing half-written was left\n")

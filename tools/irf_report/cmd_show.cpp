@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // `irf-report show PROFILE.json KERNEL [--format text|md|json]`: one kernel in full (launch,
 // call site, time, counters with units, every verdict with its numbers, projections).
+#include <algorithm>
 #include <iostream>
 #include <memory>
 
@@ -56,12 +57,17 @@ std::vector<std::size_t> resolve(const model::Profile& p, const std::string& wan
 int list_matches(const model::Profile& p, const ShowOptions& o,
                  const std::vector<std::size_t>& found, const std::vector<std::string>& labels) {
     std::cerr << "irf-report: error: KERNEL '" << common::printable(o.kernel) << "' matches "
-              << found.size() << " kernels of " << o.profile
+              << found.size() << " kernels of " << common::printable(o.profile)
               << "; give one of these names (or a regex that matches one):\n";
-    for (std::size_t i : found) {
-        const model::KernelRecord& k = p.kernels[i];
-        std::cerr << "  " << labels[i] << "  (" << format_time(k.time_ns.total) << ", "
-                  << format_launch(k.launch) << ")\n";
+    // At most k_listed: a name matching 200,000 kernels printed all of them (issue #39).
+    constexpr std::size_t k_listed = 20;
+    for (std::size_t n = 0; n < std::min(found.size(), k_listed); ++n) {
+        const model::KernelRecord& k = p.kernels[found[n]];
+        std::cerr << "  " << common::printable(labels[found[n]]) << "  ("
+                  << format_time(k.time_ns.total) << ", " << format_launch(k.launch) << ")\n";
+    }
+    if (found.size() > k_listed) {
+        std::cerr << "  ... and " << found.size() - k_listed << " more\n";
     }
     return common::exit_bad_input;
 }

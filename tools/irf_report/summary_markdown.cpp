@@ -14,11 +14,7 @@
 namespace irf::report {
 
 std::string markdown_cell(const std::string& text) {
-    std::string out;
-    for (char c : common::printable(text)) {
-        out += c == '|' ? std::string("\\|") : std::string(1, c);
-    }
-    return out;
+    return common::markdown_text(text);
 }
 
 namespace {
@@ -85,7 +81,7 @@ std::string summary_markdown(const model::Profile& p, const model::SummaryView& 
     const std::size_t shown = std::min(view.top, order.size());
     for (std::size_t n = 0; n < shown; ++n) {
         const model::KernelRecord& k = p.kernels[order[n]];
-        out << "| " << n + 1 << " | `" << markdown_cell(labels[order[n]]) << "` | "
+        out << "| " << n + 1 << " | " << common::markdown_code(labels[order[n]]) << " | "
             << format_time(k.time_ns.total) << " | "
             << format_number(total > 0 ? 100.0 * k.time_ns.total / total : 0.0) << "% | "
             << k.launches << " | " << format_time(k.time_ns.mean) << " | "

@@ -9,7 +9,7 @@
 
 namespace irf::report {
 
-/// `text` as a Markdown table cell: escaped for a terminal, '|' escaped for the table.
+/// `text` as a Markdown table cell (common::markdown_text: terminal- and table-safe).
 [[nodiscard]] std::string markdown_cell(const std::string& text);
 
 /// A heading naming the app and GPU, then one Markdown table row per shown kernel (`view`):

@@ -218,7 +218,7 @@ void regions_section(std::ostringstream& out, const model::Profile& before,
     out << "\nNVTX regions (before -> after):\n";
     for (const model::RegionRecord& b : before.regions) {
         const model::RegionRecord* a = region_named(after, b.path);
-        out << "  " << b.path << ": ";
+        out << "  " << common::printable(b.path) << ": ";
         if (a == nullptr) {
             out << "only before (" << format_time(b.time_ns) << ")\n";
             continue;
@@ -230,7 +230,8 @@ void regions_section(std::ostringstream& out, const model::Profile& before,
     }
     for (const model::RegionRecord& a : after.regions) {
         if (region_named(before, a.path) == nullptr) {
-            out << "  " << a.path << ": only after (" << format_time(a.time_ns) << ")\n";
+            out << "  " << common::printable(a.path) << ": only after (" << format_time(a.time_ns)
+                << ")\n";
         }
     }
 }
@@ -276,14 +277,6 @@ std::string totals_line(const model::Profile& before, const model::Profile& afte
            std::to_string(match.only_after.size()) + " only after\n";
 }
 
-std::string markdown_cell(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        out += c == '|' ? std::string("\\|") : std::string(1, c);
-    }
-    return out;
-}
-
 std::string markdown_table(const model::Profile& before, const model::Profile& after,
                            const std::vector<std::pair<std::size_t, std::size_t>>& pairs,
                            const std::map<std::string, std::string>& labels) {
@@ -295,12 +288,12 @@ std::string markdown_table(const model::Profile& before, const model::Profile& a
         const KernelRecord& a = after.kernels[j];
         const model::IrmResult* ib = irm_of(b);
         const model::IrmResult* ia = irm_of(a);
-        out << "| `" << markdown_cell(labels.at(a.name)) << "` | " << format_time(b.time_ns.total)
-            << " | " << format_time(a.time_ns.total) << " | "
+        out << "| " << common::markdown_code(labels.at(a.name)) << " | "
+            << format_time(b.time_ns.total) << " | " << format_time(a.time_ns.total) << " | "
             << time_change(b.time_ns.total, a.time_ns.total) << " | "
-            << (ib ? common::printable(ib->bound) : "-") << " -> "
-            << (ia ? common::printable(ia->bound) : "-") << " | "
-            << markdown_cell(compare_reading(b, a)) << " |\n";
+            << (ib ? common::markdown_text(ib->bound) : "-") << " -> "
+            << (ia ? common::markdown_text(ia->bound) : "-") << " | "
+            << common::markdown_text(compare_reading(b, a)) << " |\n";
     }
     return out.str();
 }

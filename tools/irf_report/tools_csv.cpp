@@ -188,7 +188,9 @@ bool looks_like_formula(const std::string& cell) {
 }
 
 std::string csv_field(const std::string& text) {
-    std::string cell = common::valid_utf8(text);
+    // Control characters escaped (`\x1B`, `\n`): csv on stdout reaches a terminal, and a name
+    // must not drive it or forge lines (issue #39 item 5); invalid bytes become U+FFFD first.
+    std::string cell = common::printable(common::valid_utf8(text));
     // Formula injection (a kernel named "=cmd|' /C calc'!A0"): prefix a quote, which makes the
     // spreadsheet show the text as it is, and quote the field (docs/tools.md).
     const bool formula = looks_like_formula(cell);

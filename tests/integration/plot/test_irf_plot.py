@@ -45,15 +45,16 @@ class SaveThroughTemporary(unittest.TestCase):
             self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
         self.assertFalse(stat.S_ISLNK(os.lstat(written[0]).st_mode))
 
-    def test_symlink_at_the_final_name_is_replaced_not_followed(self):
+    def test_symlink_at_the_final_name_is_neither_followed_nor_replaced(self):
         victim = os.path.join(self.out, "victim.txt")
         with open(victim, "w") as f:
             f.write("precious")
         os.symlink(victim, os.path.join(self.out, "fig.svg"))
-        self.irf_plot.save(self.plt, self.figure(), self.out, "fig", ["svg"])
+        with self.assertRaisesRegex(self.irf_plot.PlotError, "symbolic link"):
+            self.irf_plot.save(self.plt, self.figure(), self.out, "fig", ["svg"])
         with open(victim) as f:
             self.assertEqual(f.read(), "precious")
-        self.assertFalse(os.path.islink(os.path.join(self.out, "fig.svg")))
+        self.assertTrue(os.path.islink(os.path.join(self.out, "fig.svg")))
 
     def test_failed_write_leaves_no_temporary(self):
         def fail(_file):

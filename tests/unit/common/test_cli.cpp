@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The tools' command-line pattern: exit codes of parse_command_line and run_tool.
+#include <new>
+
 #include <gtest/gtest.h>
 
 #include "common/cli.hpp"
@@ -43,9 +45,12 @@ TEST(Cli, RunToolMapsExceptionsToExitCodes) {
     EXPECT_EQ(run_tool("t", [] { return 1; }), exit_failed);
     EXPECT_EQ(run_tool("t", []() -> int { throw BadInput("bad value"); }), exit_bad_input);
     EXPECT_EQ(run_tool("t", []() -> int { throw std::logic_error("bug"); }), exit_internal);
+    // Out of memory is bad input (too large for the limit), not an abort (issue #39 item 8).
+    EXPECT_EQ(run_tool("t", []() -> int { throw std::bad_alloc(); }), exit_bad_input);
     EXPECT_EQ(run_tool("t", []() -> int { throw 7; }), exit_internal);
     const std::string err = testing::internal::GetCapturedStderr();
-    EXPECT_EQ(err, "t: error: bad value\nt: internal error: bug\nt: internal error: unknown "
+    EXPECT_EQ(err, "t: error: bad value\nt: internal error: bug\nt: error: out of memory (input "
+                   "too large for this process's memory limit)\nt: internal error: unknown "
                    "exception\n");
 }
 

@@ -26,6 +26,10 @@ TEST(SignificantDigits, NoExponentFromOneUp) {
     EXPECT_EQ(format_significant(-50.15), "-50.1"); // -50.15 is stored just above: rounds down
     EXPECT_EQ(format_significant(0), "0");
     EXPECT_EQ(format_significant(std::numeric_limits<double>::infinity()), "-");
+    // Issue #39 item 11: %.0f of 1e308 was a 309-digit cell; from 1e15 on an exponent.
+    EXPECT_EQ(format_significant(999999999999999.0), "999999999999999");
+    EXPECT_EQ(format_significant(1e308), "1e+308");
+    EXPECT_EQ(format_time(1e308), "1e+299 s");
 }
 
 TEST(TimeFormat, Nanoseconds) {

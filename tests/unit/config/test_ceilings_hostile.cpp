@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Hostile ceilings YAML under the 4 MiB limit (issue 22 items 7 and 8): alias bombs are refused
 // before any expansion, key checks are linear, FIFOs are refused without blocking.
+#include <pthread.h>
 #include <sys/stat.h>
 
 #include <chrono>
@@ -10,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "config/ceilings_yaml.hpp"
+#include "config/name_rules.hpp"
 #include "tests/support/temp_dir.hpp"
 
 namespace irf::config {
@@ -81,6 +83,63 @@ TEST(CeilingsHostile, FifoIsRefusedWithoutBlocking) {
     } catch (const CeilingsError& e) {
         EXPECT_NE(std::string(e.what()).find("not a regular file"), std::string::npos) << e.what();
     }
+}
+
+// The parse of `text` on a 256 KiB thread stack (a profiled application's worker thread);
+// returns the error.
+std::string error_on_small_stack(const std::string& text) {
+    struct Probe {
+        const std::string* text;
+        std::string error;
+    } probe{&text, "not run"};
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, 256 * 1024);
+    pthread_t thread;
+    const auto body = [](void* arg) -> void* {
+        auto* p = static_cast<Probe*>(arg);
+        p->error = error_of_text(*p->text);
+        return nullptr;
+    };
+    EXPECT_EQ(pthread_create(&thread, &attr, body, &probe), 0);
+    pthread_join(thread, nullptr);
+    pthread_attr_destroy(&attr);
+    return probe.error;
+}
+
+// std::regex recursed once per character: a 50,000-character gpu.key or details key overflowed
+// the stack (SIGSEGV of the application through IRF_CEILINGS, of irf run and irf-report).
+TEST(CeilingsHostile, LongKeysAreRefusedWithoutDeepRecursion) {
+    const std::string long_name(50000, 'a');
+    const std::string key_error =
+        error_on_small_stack(std::string(s_head) + "  key: " + long_name + "\n" + s_ceilings);
+    EXPECT_NE(key_error.find("gpu.key: 'aaaa"), std::string::npos) << key_error;
+    EXPECT_NE(key_error.find("(50000 bytes) must be lower-case"), std::string::npos);
+    EXPECT_LT(key_error.size(), 400u);
+    const std::string detail_error = error_on_small_stack(
+        std::string(s_head) + s_ceilings + "  details:\n    ? " + long_name + "\n    : 0\n");
+    EXPECT_NE(detail_error.find("key longer than 64 characters"), std::string::npos)
+        << detail_error.substr(0, 300);
+    EXPECT_LT(detail_error.size(), 400u);
+    const std::string count_error = error_on_small_stack(
+        std::string(s_head) + "  l2_bytes: " + std::string(50000, '7') + "\n" + s_ceilings);
+    EXPECT_NE(count_error.find("(50000 bytes) must be a whole number"), std::string::npos)
+        << count_error.substr(0, 300);
+}
+
+TEST(CeilingsHostile, NameShapesAreCheckedWithoutRegex) {
+    EXPECT_TRUE(rules::is_gpu_key("h100-sxm5.v2"));
+    EXPECT_FALSE(rules::is_gpu_key("-h100"));
+    EXPECT_FALSE(rules::is_gpu_key(std::string(65, 'a')));
+    EXPECT_TRUE(rules::is_detail_name("l1_hit_gbs"));
+    EXPECT_FALSE(rules::is_detail_name("1x"));
+    EXPECT_TRUE(rules::is_compute_capability("10.0"));
+    EXPECT_FALSE(rules::is_compute_capability("100.0"));
+    EXPECT_FALSE(rules::is_compute_capability("9."));
+    EXPECT_TRUE(rules::is_iso_date("2026-11"));
+    EXPECT_TRUE(rules::is_iso_date("2026-11-25"));
+    EXPECT_FALSE(rules::is_iso_date("2026-11-2"));
+    EXPECT_FALSE(rules::is_iso_date("2026-1125"));
 }
 
 } // namespace

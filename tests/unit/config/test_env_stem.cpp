@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "config/env.hpp"
+#include "config/output_path.hpp"
 
 namespace irf::config {
 namespace {
@@ -85,6 +86,29 @@ TEST(Stem, JobIdOrder) {
     EXPECT_EQ(detect_job_id(env_of({{"FLUX_JOB_ID", "f3"}})), "f3");
     EXPECT_EQ(detect_job_id(env_of({{"JOB_ID", "9"}})), "9");
     EXPECT_FALSE(detect_job_id(env_of({})).has_value());
+}
+
+// Issue #39 item 11: `%q{V}` with V="out/" left the file name empty (a hidden "out/.json").
+TEST(Stem, AValueEndingInASlashIsRefused) {
+    const StemContext c = context(std::nullopt, {{"V", "out/"}});
+    EXPECT_THROW((void)expand_stem("%q{V}", c), std::invalid_argument);
+    EXPECT_EQ(expand_stem("%q{V}p", c), "out/p");
+}
+
+// Issue #39 item 7: a 300-byte file name or a 100,000-byte %q{V} value passed the pre-run
+// check, and at exit the profile was lost to ENAMETOOLONG.
+TEST(Stem, NamesOverNameMaxOrPathMaxAreRefusedBeforeTheRun) {
+    EXPECT_EQ(output_name_problem("dir/" + std::string(220, 'x')), "");
+    EXPECT_NE(output_name_problem(std::string(300, 'x')).find("NAME_MAX"), std::string::npos);
+    EXPECT_NE(output_name_problem(std::string(240, 'x')).find("NAME_MAX"), std::string::npos);
+    std::string deep;
+    while (deep.size() < 100000) {
+        deep += std::string(200, 'd') + "/";
+    }
+    EXPECT_NE(output_name_problem(deep + "p").find("PATH_MAX"), std::string::npos);
+    EXPECT_NE(output_name_problem(std::string(300, 'd') + "/p").find("directory name"),
+              std::string::npos);
+    EXPECT_NE(output_dir_problem(std::string(300, 'x')).find("NAME_MAX"), std::string::npos);
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Unit tests of the shipped ceilings database: every entry valid and self-consistent, search
 // path, detection match, IRF_TARGETS resolution and the fallback derivation.
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -208,6 +209,20 @@ TEST_F(GpuDatabaseTmp, SearchPathOrder) {
     // No anchor, no env: just the source tree.
     unsetenv("IRF_GPUS_DIR");
     EXPECT_EQ(gpus_dirs(""), std::vector<std::string>{source_gpus()});
+}
+
+// Issue #39 item 11: 10,000 copies of one name were 10,000 loads and projections (a 58 s stall).
+TEST(GpuDatabase, RepeatedTargetsAreLoadedOnce) {
+    const auto dirs = shipped_dirs();
+    std::string spec = "h100-sxm5";
+    for (int i = 0; i < 10000; ++i) {
+        spec += ",h100-sxm5";
+    }
+    const auto start = std::chrono::steady_clock::now();
+    const auto once = resolve_targets(spec + ",l4", dirs);
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+    ASSERT_EQ(once.size(), 2u);
+    EXPECT_EQ(once[1].gpu.key, "l4");
 }
 
 TEST(GpuDatabase, ResolveTargets) {

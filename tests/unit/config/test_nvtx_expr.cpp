@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // IRF_NVTX_INCLUDE / IRF_NVTX_EXCLUDE expressions: parsing and ncu-style matching.
+#include <fnmatch.h>
+
+#include <chrono>
+
 #include <gtest/gtest.h>
 
 #include "config/env.hpp"
+#include "config/glob.hpp"
 #include "config/nvtx_expr.hpp"
 
 namespace irf::config {
@@ -32,7 +37,7 @@ TEST(NvtxExpr, PushPopRangesNestAnywhereUnlessAnchored) {
     EXPECT_FALSE(matches("[forward/", k_stack)); // not the outermost
     EXPECT_TRUE(matches("aten::mm]", k_stack));
     EXPECT_FALSE(matches("forward]", k_stack));          // not the innermost
-    EXPECT_TRUE(matches("aten::m?/", k_stack));          // fnmatch globs inside a name
+    EXPECT_TRUE(matches("aten::m?/", k_stack));          // globs inside a name
     EXPECT_TRUE(matches("backward/;aten::*/", k_stack)); // ';' = or
     EXPECT_FALSE(matches("forward/", {}));
 }
@@ -58,6 +63,54 @@ TEST(NvtxExpr, MalformedExpressionsAreRefusedByTheEnvironment) {
     const ParseResult r = parse_env(env);
     ASSERT_FALSE(r.errors.empty());
     EXPECT_NE(r.errors[0].find("IRF_NVTX_INCLUDE"), std::string::npos) << r.errors[0];
+}
+
+double seconds_to_match(const std::string& text, const std::vector<NvtxRange>& stack,
+                        bool& answer) {
+    const auto start = std::chrono::steady_clock::now();
+    answer = matches(text, stack);
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The recursive matcher tried every split of the stack for every '*': `*/*/*/*/*/ZZ/` against
+// 128 ranges ran for more than 30 s (issue #39 item 2); the table makes it parts x depth steps.
+TEST(NvtxExpr, ManyStarsOnADeepStackAreLinear) {
+    const std::vector<NvtxRange> deep(128, NvtxRange{"", "A"});
+    bool answer = true;
+    EXPECT_LT(seconds_to_match("*/*/*/*/*/ZZ/", deep, answer), 1.0);
+    EXPECT_FALSE(answer);
+    std::string alternating;
+    for (int i = 0; i < 10; ++i) {
+        alternating += "A/*/";
+    }
+    const std::vector<NvtxRange> thirty(30, NvtxRange{"", "A"});
+    EXPECT_LT(seconds_to_match(alternating + "B/", thirty, answer), 1.0);
+    EXPECT_FALSE(answer);
+    EXPECT_LT(seconds_to_match(alternating, thirty, answer), 1.0);
+    EXPECT_TRUE(answer);
+}
+
+// glibc's fnmatch is exponential in the number of '*' inside one name.
+TEST(NvtxExpr, ManyStarsInsideANameAreLinear) {
+    const std::string name(4000, 'a');
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_FALSE(glob_matches("*a*a*a*a*a*a*a*a*a*a*a*a*b", name));
+    EXPECT_TRUE(glob_matches("*a*a*a*a*a*a*a*a*a*a*a*a*", name));
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
+}
+
+TEST(NvtxExpr, GlobsAgreeWithFnmatch) {
+    const std::vector<std::string> patterns = {
+        "*",     "a*",    "*b",   "a?c",   "[ab]*", "[!ab]*", "[^a]bc", "[a-c]?",  "[]a]*", "\\*",
+        "a\\?c", "[a-]*", "*[c]", "a*b*c", "[",     "a[bc",   "*a*a*b", "aten::*", "a\\"};
+    const std::vector<std::string> names = {"",    "a",   "abc", "*",    "]x",       "-z", "?",
+                                            "a?c", "bbc", "aab", "a[bc", "aten::mm", "a\\"};
+    for (const auto& pattern : patterns) {
+        for (const auto& name : names) {
+            EXPECT_EQ(glob_matches(pattern, name), fnmatch(pattern.c_str(), name.c_str(), 0) == 0)
+                << "'" << pattern << "' on '" << name << "'";
+        }
+    }
 }
 
 } // namespace

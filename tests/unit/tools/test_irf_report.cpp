@@ -203,8 +203,11 @@ TEST(ToolsCsv, FormulaCellsAreNeutralised) {
     EXPECT_EQ(irf::report::csv_field("+1+2"), "\"'+1+2\"");
     EXPECT_EQ(irf::report::csv_field("-x"), "\"'-x\"");
     EXPECT_EQ(irf::report::csv_field("@SUM(A1)"), "\"'@SUM(A1)\"");
-    EXPECT_EQ(irf::report::csv_field("\t=1"), "\"'\t=1\"");
-    EXPECT_EQ(irf::report::csv_field("\r=1"), "\"'\r=1\"");
+    // Tab and CR first are escaped like every control character (issue #39 item 5), so the
+    // cell no longer starts with them.
+    EXPECT_EQ(irf::report::csv_field("\t=1"), "\\t=1");
+    EXPECT_EQ(irf::report::csv_field("\r=1"), "\\r=1");
+    EXPECT_EQ(irf::report::csv_field("a\x1B]0;x\x07\nb"), "a\\x1B]0;x\\x07\\nb");
     // Numbers stay numbers; '=' inside a name is harmless.
     EXPECT_EQ(irf::report::csv_field("-1.5"), "-1.5");
     EXPECT_EQ(irf::report::csv_field("+2e3"), "+2e3");
@@ -217,7 +220,8 @@ TEST(ToolsCsv, QuotesOnlyWhenNeeded) {
     EXPECT_EQ(irf::report::csv_field("plain"), "plain");
     EXPECT_EQ(irf::report::csv_field("f(int, float)"), "\"f(int, float)\"");
     EXPECT_EQ(irf::report::csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
-    EXPECT_EQ(irf::report::csv_field("a\nb"), "\"a\nb\"");
+    // A line break is escaped like every control character (issue #39 item 5): one line.
+    EXPECT_EQ(irf::report::csv_field("a\nb"), "a\\nb");
 }
 
 KernelRecord kernel(const std::string& name, std::uint32_t grid) {

@@ -41,10 +41,13 @@ def read_bytes(path, limit=MAX_PROFILE_BYTES):
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except (OSError, ValueError) as e:
         raise ProfileError(f"{shown}: cannot read: {getattr(e, 'strerror', None) or e}") from None
+    # fstat before fdopen: fdopen raises IsADirectoryError on a directory (a traceback before).
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+        raise ProfileError(f"{shown}: cannot read: {kind}")
     with os.fdopen(fd, "rb") as f:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise ProfileError(f"{shown}: cannot read: not a regular file")
         if info.st_size > limit:
             raise ProfileError(f"{shown}: cannot read: larger than {size_text(limit)}")
         try:
@@ -75,12 +78,21 @@ def _refuse_constant(name):
     raise ValueError(f"{name} is not a JSON number")
 
 
+def _finite_float(text):
+    """A JSON number as float; 1e400 would be inf, which irf-report refuses as out of range."""
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"number {text[:40]} is out of range")
+    return value
+
+
 def read_json(path):
     """The JSON document in the file `path`."""
     data = read_bytes(path)
     shown = printable(path)
     try:
-        doc = json.loads(data.decode("utf-8"), parse_constant=_refuse_constant)
+        doc = json.loads(data.decode("utf-8"), parse_constant=_refuse_constant,
+                         parse_float=_finite_float)
     except UnicodeDecodeError as e:
         raise ProfileError(f"{shown}: not valid UTF-8 at byte {e.start}") from None
     except RecursionError:
@@ -89,6 +101,10 @@ def read_json(path):
         raise ProfileError(f"{shown}: cannot read: out of memory") from None
     except ValueError as e:  # JSONDecodeError, NaN/Infinity, integers too long to convert
         raise ProfileError(f"{shown}: not valid JSON: {printable(e, 120)}") from None
-    if depth_exceeds(doc, MAX_DEPTH):
+    try:
+        too_deep = depth_exceeds(doc, MAX_DEPTH)
+    except MemoryError:
+        raise ProfileError(f"{shown}: cannot read: out of memory") from None
+    if too_deep:
         raise ProfileError(f"{shown}: not valid JSON: nested more than {MAX_DEPTH} deep")
     return doc

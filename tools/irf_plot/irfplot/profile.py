@@ -7,6 +7,11 @@ import irf
 from irf import ProfileError as PlotError  # noqa: F401 (bad input: one line, exit 2)
 from irf.reader import printable
 
+try:
+    import re._parser as _sre_parse  # Python 3.11+
+except ImportError:  # pragma: no cover - older Pythons
+    import sre_parse as _sre_parse
+
 SCHEMA = "irf.profile/v1"
 LEVELS = ("l1", "l2", "hbm")
 # Colour-blind-safe Okabe-Ito colours first, then the darker and lighter tab20 colours that
@@ -135,6 +140,28 @@ def launch_key(kernel):
 _NOT_RE2 = re.compile(r"\(\?<?[=!]|\\[1-9]")
 
 
+def _nested_repeat(tree, inside=False):
+    """True when a repeat (`+`, `*`, `{n,}`) encloses another repeat or an alternation: the
+    shapes on which Python's backtracking `re` takes exponential time (`(a+)+$` ran over 60 s).
+    RE2, the launcher's engine, is linear on them; refusing them keeps irf-plot bounded."""
+    for op, arg in tree:
+        if op in (_sre_parse.MAX_REPEAT, _sre_parse.MIN_REPEAT):
+            low, high, sub = arg
+            if inside and high != low:
+                return True
+            if _nested_repeat(sub, inside or high > 1):
+                return True
+        elif op is _sre_parse.BRANCH:
+            if inside:
+                return True
+            if any(_nested_repeat(b, inside) for b in arg[1]):
+                return True
+        elif op is _sre_parse.SUBPATTERN:
+            if _nested_repeat(arg[-1], inside):
+                return True
+    return False
+
+
 def kernel_regex(pattern):
     """--kernels in the launcher's dialect (docs/tools.md, "Kernel regexes"): RE2 syntax, a
     leading `regex:` as in ncu accepted and ignored; None when no pattern was given."""
@@ -145,10 +172,15 @@ def kernel_regex(pattern):
         raise PlotError(f"--kernels '{printable(pattern)}': invalid RE2 regex (no look-around "
                         "or back-references)")
     try:
-        return re.compile(body)
+        regex = re.compile(body)
+        nested = _nested_repeat(_sre_parse.parse(body))
     except (re.error, RecursionError, OverflowError) as e:
         raise PlotError(f"--kernels '{printable(pattern)}': not a valid regex "
                         f"({printable(e, 80)})") from None
+    if nested:
+        raise PlotError(f"--kernels '{printable(pattern)}': nested repetition such as (a+)+ or "
+                        "(a|b)* takes exponential time in Python's re; write it without")
+    return regex
 
 
 def matching(kernels, pattern):

@@ -8,11 +8,12 @@ TIME_UNITS = ((1.0, "ns"), (1e3, "us"), (1e6, "ms"), (1e9, "s"))
 
 
 def format_significant(value):
-    """Three significant digits, no exponent from 1 up ("0.417", "10.0", "436", "6095")."""
+    """Three significant digits, no exponent from 1 up to 1e15 ("0.417", "10.0", "436", "6095");
+    beyond, an exponent ("1e+308"), as the C++ tools."""
     if not math.isfinite(value):
         return "-"
     magnitude = abs(value)
-    if magnitude < 0.9995:
+    if magnitude < 0.9995 or magnitude >= 1e15:
         return f"{value:.3g}"
     # Thresholds where rounding adds a digit: 9.995 prints "10.0", not "10.00".
     decimals = 0 if magnitude >= 99.95 else 1 if magnitude >= 9.995 else 2
