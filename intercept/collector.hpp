@@ -84,9 +84,10 @@ struct CollectorStats {
 /// The LaunchSink that libirf.so installs. Thread-safe; no member throws into a backend.
 class Collector final : public LaunchSink {
 public:
-    /// A launch still without its duration after this many later launches were drained is
-    /// retired as lost. CUPTI completes a buffer every ~20,000 records (intercept/cupti/
-    /// activity.cpp), so 2^17 is more than six buffers behind: such a record is not coming.
+    /// A launch still without its duration once the record of a launch made this many launches
+    /// later (by correlation id) has come is retired as lost. CUPTI completes a buffer every
+    /// ~20,000 records (intercept/cupti/activity.cpp), so 2^17 is more than six buffers behind:
+    /// such a record is not coming. Counted in ids, not time, so a backlog is never "lost".
     static constexpr std::uint64_t k_lost_after = std::uint64_t{1} << 17;
 
     /// Compiles the filters (throws std::invalid_argument on an invalid one; parse_env refuses
@@ -126,8 +127,7 @@ private:
         bool profiled = false;
         bool timed = false;
         bool counted = false;
-        std::uint32_t region = 0;     ///< NVTX path id at launch
-        std::uint64_t drained_at = 0; ///< launches drained when this one was
+        std::uint32_t region = 0; ///< NVTX path id at launch
     };
     /// A duration that came before its launch was drained, kept until it matches or is stale.
     struct EarlyDuration {
@@ -178,11 +178,13 @@ private:
     std::map<std::string, std::uint64_t> m_discarded; ///< reason -> samples
     CollectorStats m_stats;
     bool m_final_drain_done = false; ///< drained once after stop_recording
-    // Memory bound: pending launches and early durations older than m_lost_after drained
-    // launches are retired (counted), swept once every m_lost_after launches.
+    // Memory bound: pending launches m_lost_after ids behind the newest duration, and early
+    // durations older than m_lost_after drained launches, are retired (counted), swept once
+    // every m_lost_after launches.
     const std::uint64_t m_lost_after;
     std::uint64_t m_next_sweep;
     std::uint64_t m_unmatched_retired = 0; ///< early durations retired without their launch
+    std::uint64_t m_newest_timed = 0;      ///< highest correlation id whose duration came
 };
 
 } // namespace irf::intercept

@@ -165,7 +165,7 @@ void Collector::drain_locked() {
             ++e.stats->launches;
             ++e.stats->regions[e.region].launches;
             m_pending[e.correlation_id] =
-                Pending{e.stats, e.cold, e.profiled, false, false, e.region, m_stats.launches};
+                Pending{e.stats, e.cold, e.profiled, false, false, e.region};
         });
     }
     // Records that arrived before their launch was drained (a writer between its append and
@@ -205,6 +205,7 @@ bool Collector::apply_duration_locked(const DurationRecord& record) {
         }
     }
     p.timed = true;
+    m_newest_timed = std::max(m_newest_timed, record.correlation_id);
     retire_locked(record.correlation_id, p);
     return true;
 }

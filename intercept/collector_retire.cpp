@@ -5,14 +5,14 @@
 
 namespace irf::intercept {
 
-/// Memory grows with kernels, not launches: a launch whose duration has not come while
-/// m_lost_after later launches were drained is retired and counted (a dropped activity record),
-/// and so is a duration whose launch has not been seen as long. One pass every m_lost_after
-/// launches keeps the cost per launch constant and at most twice the bound pending.
+/// Memory grows with kernels, not launches: a launch whose duration has not come while that of
+/// a launch m_lost_after ids later has is retired and counted (a dropped activity record), and
+/// so is a duration whose launch has not been seen in m_lost_after drained launches. One pass
+/// every m_lost_after launches keeps the cost per launch constant.
 void Collector::retire_stale_locked() {
     const std::uint64_t now = m_stats.launches;
     for (auto it = m_pending.begin(); it != m_pending.end();) {
-        if (now - it->second.drained_at <= m_lost_after) {
+        if (it->first + m_lost_after >= m_newest_timed) {
             ++it;
             continue;
         }

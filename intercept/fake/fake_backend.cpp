@@ -156,6 +156,7 @@ private:
         for (std::size_t i = 0; i < count; ++i) {
             m_sink->on_duration(m_buffer[i]);
         }
+        m_delivered.fetch_add(count, std::memory_order_relaxed);
         m_buffer.erase(m_buffer.begin(), m_buffer.begin() + static_cast<std::ptrdiff_t>(count));
     }
 
@@ -213,7 +214,21 @@ private:
         } while (m_script.loop);
     }
 
+    /// A GPU runs only so far ahead of the completed records (its launch queue is finite): with
+    /// activity buffers a player waits while two buffers' worth of records are undelivered, so
+    /// launches cannot outrun the delivery thread as no real application can.
+    void wait_for_the_queue() const noexcept {
+        const std::uint64_t per_buffer = m_script.activity.buffer_records;
+        while (per_buffer > 0 && !m_stop.load(std::memory_order_relaxed) &&
+               m_appended.load(std::memory_order_relaxed) -
+                       m_delivered.load(std::memory_order_relaxed) >
+                   2 * per_buffer) {
+            std::this_thread::sleep_for(std::chrono::microseconds(20));
+        }
+    }
+
     void play_one(Player& player, const fake::ScriptLaunch& l, std::uint64_t index) noexcept {
+        wait_for_the_queue();
         LaunchEvent event;
         event.function = reinterpret_cast<const void*>(static_cast<std::uintptr_t>(l.function));
         event.mangled = l.kernel.c_str();
@@ -256,7 +271,9 @@ private:
             m_sink->on_duration(record); // before the collector has drained the launch
             return;
         }
-        (void)player.durations.append(record);
+        if (player.durations.append(record)) {
+            m_appended.fetch_add(1, std::memory_order_relaxed);
+        }
     }
 
     std::string m_path;
@@ -271,6 +288,8 @@ private:
     std::atomic<std::uint64_t> m_next_correlation{1};
     std::atomic<std::uint64_t> m_clock{1'000'000};
     std::atomic<int> m_profiled{0};
+    std::atomic<std::uint64_t> m_appended{0};  ///< records put into the players' logs
+    std::atomic<std::uint64_t> m_delivered{0}; ///< records handed to the sink by buffers
 };
 
 } // namespace
