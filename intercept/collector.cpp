@@ -72,13 +72,14 @@ void DurationAccumulator::add(double ns) noexcept {
     ++count;
 }
 
-Collector::Collector(const config::Config& config)
+Collector::Collector(const config::Config& config, std::uint64_t lost_after)
     : m_id(s_next_collector_id.fetch_add(1)), m_callstack(config.callstack),
       m_filter(config.kernels, config.exclude),
       m_sampler(config.samples, config.launch_skip, config.launch_count),
       m_nvtx(config.nvtx_include, config.nvtx_exclude),
       m_capture_range(config.capture_profiler_api), m_in_range(!config.capture_profiler_api),
-      m_buckets(new std::atomic<Function*>[k_buckets]) {
+      m_buckets(new std::atomic<Function*>[k_buckets]),
+      m_lost_after(std::max<std::uint64_t>(lost_after, 1)), m_next_sweep(m_lost_after) {
     for (std::size_t i = 0; i < k_buckets; ++i) {
         m_buckets[i].store(nullptr, std::memory_order_relaxed);
     }

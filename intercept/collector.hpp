@@ -74,6 +74,8 @@ struct CollectorStats {
     std::uint64_t skipped = 0;             ///< launches skipped by IRF_LAUNCH_SKIP
     std::uint64_t dropped = 0;             ///< launches lost (log allocation failed)
     std::uint64_t unmatched_durations = 0; ///< durations whose launch was never seen
+    std::uint64_t lost_durations = 0;      ///< launches whose duration never came (retired)
+    std::uint64_t pending = 0;             ///< launches still waiting for a duration or counters
     std::uint64_t unmatched_samples = 0;   ///< samples whose launch was never seen
     std::uint64_t invalid_durations = 0;   ///< records with zero or reversed timestamps
     std::uint64_t discarded = 0;           ///< samples discarded (all reasons)
@@ -84,9 +86,15 @@ struct CollectorStats {
 /// The LaunchSink that libirf.so installs. Thread-safe; no member throws into a backend.
 class Collector final : public LaunchSink {
 public:
+    /// A launch still without its duration once the record of a launch made this many launches
+    /// later (by correlation id) has come is retired as lost. CUPTI completes a buffer every
+    /// ~20,000 records (intercept/cupti/activity.cpp), so 2^17 is more than six buffers behind:
+    /// such a record is not coming. Counted in ids, not time, so a backlog is never "lost".
+    static constexpr std::uint64_t k_lost_after = std::uint64_t{1} << 17;
+
     /// Compiles the filters (throws std::invalid_argument on an invalid one; parse_env refuses
-    /// them).
-    explicit Collector(const config::Config& config);
+    /// them). `lost_after`: see k_lost_after (smaller in tests).
+    explicit Collector(const config::Config& config, std::uint64_t lost_after = k_lost_after);
     ~Collector() override;
     Collector(const Collector&) = delete;
     Collector& operator=(const Collector&) = delete;
@@ -128,6 +136,11 @@ private:
         bool counted = false;
         std::uint32_t region = 0; ///< NVTX path id at launch
     };
+    /// A duration that came before its launch was drained, kept until it matches or is stale.
+    struct EarlyDuration {
+        DurationRecord record;
+        std::uint64_t since = 0; ///< launches drained when it came
+    };
 
     Function* find_function(const void* handle, std::uint64_t epoch) const noexcept;
     Function* add_function(const LaunchEvent& event) noexcept;
@@ -144,6 +157,7 @@ private:
     void resolve_discarded_locked(std::uint64_t correlation_id);
     void retire_untimed_locked(std::uint64_t correlation_id);
     std::map<const KernelStats*, std::uint64_t> untimed_launches_locked() const;
+    void retire_stale_locked();
     bool stopped_and_drained_locked();
 
     const std::uint64_t m_id; ///< distinguishes collectors in thread-local caches
@@ -172,12 +186,19 @@ private:
     // Aggregation (durations, counters, warnings), off the application's launch path.
     std::mutex m_agg_mutex;
     std::unordered_map<std::uint64_t, Pending> m_pending;
-    std::unordered_map<std::uint64_t, DurationRecord> m_early_durations;
+    std::unordered_map<std::uint64_t, EarlyDuration> m_early_durations;
     std::unordered_map<std::uint64_t, CounterSample> m_early_samples;
     common::RepeatCounter m_warnings;                 ///< each text once, with times it came
     std::map<std::string, std::uint64_t> m_discarded; ///< reason -> samples
     CollectorStats m_stats;
     bool m_final_drain_done = false; ///< drained once after stop_recording
+    // Memory bound: pending launches m_lost_after ids behind the newest duration, and early
+    // durations older than m_lost_after drained launches, are retired (counted), swept once
+    // every m_lost_after launches.
+    const std::uint64_t m_lost_after;
+    std::uint64_t m_next_sweep;
+    std::uint64_t m_unmatched_retired = 0; ///< early durations retired without their launch
+    std::uint64_t m_newest_timed = 0;      ///< highest correlation id whose duration came
 };
 
 } // namespace irf::intercept

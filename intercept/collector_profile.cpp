@@ -177,10 +177,13 @@ void Collector::drain_locked() {
     // Records that arrived before their launch was drained (a writer between its append and
     // its publish), retried now.
     for (auto it = m_early_durations.begin(); it != m_early_durations.end();) {
-        it = apply_duration_locked(it->second) ? m_early_durations.erase(it) : std::next(it);
+        it = apply_duration_locked(it->second.record) ? m_early_durations.erase(it) : std::next(it);
     }
     for (auto it = m_early_samples.begin(); it != m_early_samples.end();) {
         it = apply_counters_locked(it->second) ? m_early_samples.erase(it) : std::next(it);
+    }
+    if (m_stats.launches >= m_next_sweep) {
+        retire_stale_locked();
     }
 }
 
@@ -208,6 +211,7 @@ bool Collector::apply_duration_locked(const DurationRecord& record) {
         }
     }
     p.timed = true;
+    m_newest_timed = std::max(m_newest_timed, record.correlation_id);
     retire_locked(record.correlation_id, p);
     return true;
 }
@@ -265,7 +269,8 @@ void Collector::on_duration(const DurationRecord& record) noexcept {
         }
         drain_locked();
         if (!apply_duration_locked(record) && m_early_durations.size() < k_max_early) {
-            m_early_durations.emplace(record.correlation_id, record);
+            m_early_durations.emplace(record.correlation_id,
+                                      EarlyDuration{record, m_stats.launches});
         }
     } catch (...) { // allocation failure: this launch stays untimed
     }
@@ -296,7 +301,8 @@ CollectorStats Collector::stats() {
     s.profile_decisions = m_profile_decisions.load(std::memory_order_relaxed);
     s.skipped = m_sampler.skipped();
     s.dropped = m_dropped.load(std::memory_order_relaxed);
-    s.unmatched_durations = m_early_durations.size();
+    s.unmatched_durations = m_early_durations.size() + m_unmatched_retired;
+    s.pending = m_pending.size();
     s.unmatched_samples = m_early_samples.size();
     s.pending = m_pending.size();
     return s;
@@ -329,6 +335,11 @@ void Collector::fill_profile(model::Profile& profile) {
     profile.coverage.profiled_launches = s.samples;
     profile.coverage.discarded_samples = m_discarded;
     profile.coverage.invalid_durations = s.invalid_durations;
+    // After the backend's flush no record is still coming: launches still untimed are lost too.
+    profile.coverage.lost_durations =
+        s.lost_durations + static_cast<std::uint64_t>(std::count_if(
+                               m_pending.begin(), m_pending.end(),
+                               [](const auto& entry) { return !entry.second.timed; }));
     profile.kernels = std::move(kernels);
     for (const auto& [text, times] : m_warnings.counts()) {
         profile.warnings.push_back(text + common::repeat_suffix(times));
@@ -355,6 +366,11 @@ void Collector::fill_profile(model::Profile& profile) {
     if (s.discarded > 0) {
         profile.warnings.push_back(std::to_string(s.discarded) +
                                    " samples were discarded (coverage.discarded_samples says why)");
+    }
+    if (profile.coverage.lost_durations > 0) {
+        profile.warnings.push_back(std::to_string(profile.coverage.lost_durations) +
+                                   " launches never received their duration (activity records "
+                                   "dropped; coverage.lost_durations): their time is missing");
     }
     if (s.invalid_durations > 0) {
         profile.warnings.push_back(std::to_string(s.invalid_durations) +

@@ -71,6 +71,7 @@ struct Coverage {
     /// Samples thrown away, by reason (docs/output-schema.md); absent from JSON when empty.
     std::map<std::string, std::uint64_t> discarded_samples;
     std::uint64_t invalid_durations = 0; ///< activity records with zero or reversed timestamps
+    std::uint64_t lost_durations = 0;    ///< launches whose activity record never came
 };
 
 /// A whole process profile as written to <stem>.json.

@@ -236,6 +236,9 @@ json profile_to_json(const Profile& p) {
     if (p.coverage.invalid_durations > 0) {
         out["coverage"]["invalid_durations"] = p.coverage.invalid_durations;
     }
+    if (p.coverage.lost_durations > 0) {
+        out["coverage"]["lost_durations"] = p.coverage.lost_durations;
+    }
     if (p.ceilings) {
         out["ceilings_used"] = ceilings_used_to_json(*p.ceilings);
     }
@@ -282,7 +285,8 @@ Profile profile_from_json(const json& document) {
                               c.count("profiled_launches"),
                               static_cast<int>(c.integer("passes")),
                               {},
-                              c.count("invalid_durations")};
+                              c.count("invalid_durations"),
+                              c.count("lost_durations")};
         if (c.has("discarded_samples")) {
             const JsonNode d = c.at("discarded_samples");
             d.expect_object();

@@ -354,7 +354,11 @@ std::string text_summary(const Profile& p, const SummaryView& view) {
     const Coverage& c = p.coverage;
     out << "\nCoverage: " << c.launches << " launches of " << c.kernels << " kernels seen, "
         << c.profiled_launches << " launches profiled, " << c.passes
-        << " passes per profiled launch\n";
+        << " passes per profiled launch";
+    if (c.lost_durations > 0) {
+        out << "; durations lost: " << c.lost_durations;
+    }
+    out << "\n";
     if (!p.warnings.empty()) {
         out << "\nWarnings:\n";
         for (const auto& [w, times] : common::count_repeats(p.warnings)) {

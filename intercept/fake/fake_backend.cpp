@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // The fake backend: plays a script through the sink like the CUPTI backend (on_launch; counters
 // right after a profiled launch, as the range profiler decodes at launch exit; durations
-// buffered like activity records and delivered at flush). A looping script keeps launching on
-// its own threads until stop(), as an application does while it is signalled.
+// buffered like activity records and delivered at flush, or as CUPTI does in buffers of N
+// records completed from its own thread while launches go on, some early, some never). A
+// looping script keeps launching on its own threads until stop(), as an application does while
+// it is signalled.
 #include "intercept/fake/fake_backend.hpp"
 
 #include <atomic>
@@ -11,6 +13,8 @@
 #include <mutex>
 #include <thread>
 #include <vector>
+
+#include <unistd.h>
 
 #include "common/file_io.hpp"
 #include "common/log.hpp"
@@ -32,6 +36,9 @@ struct Player {
 class FakeBackend final : public Backend {
 public:
     explicit FakeBackend(std::string path) : m_path(std::move(path)) {}
+    ~FakeBackend() override { stop(); }
+    FakeBackend(const FakeBackend&) = delete;
+    FakeBackend& operator=(const FakeBackend&) = delete;
 
     bool start(LaunchSink& sink) noexcept override {
         try {
@@ -50,18 +57,30 @@ public:
         for (const std::string& w : m_script.warnings) {
             sink.on_warning(w);
         }
-        return play();
+        return start_delivery() && play();
     }
 
+    /// Every record not yet delivered, the partial buffer included (cuptiActivityFlushAll).
     void flush() noexcept override {
-        const std::lock_guard<std::mutex> lock(m_flush_mutex); // one reader per log at a time
-        for (const auto& player : m_players) {
-            player->durations.drain([this](const DurationRecord& d) { m_sink->on_duration(d); });
+        std::unique_lock<std::mutex> lock(m_flush_mutex, std::defer_lock); // one log reader
+        if (!in_forked_child()) {
+            lock.lock();
+        } else if (!lock.try_lock()) {
+            return; // the parent's delivery thread held it at fork: it is never released here
+        }
+        collect_locked();
+        deliver_locked(m_buffer.size());
+    }
+
+    /// Players stop before their next launch; one inside a launch finishes it. The delivery
+    /// thread is joined, so it calls the sink no more.
+    void stop() noexcept override {
+        m_stop.store(true);
+        if (m_delivery.joinable() && m_delivery.get_id() != std::this_thread::get_id() &&
+            !in_forked_child()) { // a forked child has no delivery thread to join
+            m_delivery.join();
         }
     }
-
-    /// Players stop before their next launch; one inside a launch finishes it.
-    void stop() noexcept override { m_stop.store(true); }
     model::GpuInfo gpu_info() const noexcept override { return m_script.gpu; }
     int passes() const noexcept override { return m_profiled.load() > 0 ? m_script.passes : 0; }
     std::string name() const override { return "fake"; }
@@ -85,6 +104,60 @@ private:
             }
             player->launches.push_back(&l);
         }
+    }
+
+    /// With activity buffers, a thread of the backend delivers them as they fill (CUPTI's
+    /// buffer-completed callback runs on CUPTI's own thread while the application launches).
+    bool start_delivery() noexcept {
+        if (m_script.activity.buffer_records == 0) {
+            return true;
+        }
+        try {
+            m_delivery_pid = ::getpid();
+            m_delivery = std::thread([this] { deliver_while_running(); });
+            return true;
+        } catch (const std::exception& e) {
+            common::log_line(common::LogLevel::error,
+                             std::string("fake backend: cannot create the delivery thread: ") +
+                                 e.what());
+            return false;
+        }
+    }
+
+    bool in_forked_child() const noexcept {
+        return m_delivery_pid != 0 && m_delivery_pid != ::getpid();
+    }
+
+    void deliver_while_running() noexcept {
+        const std::uint64_t per_buffer = m_script.activity.buffer_records;
+        while (!m_stop.load(std::memory_order_relaxed)) {
+            {
+                const std::lock_guard<std::mutex> lock(m_flush_mutex);
+                collect_locked();
+                deliver_locked(m_buffer.size() / per_buffer * per_buffer); // whole buffers only
+            }
+            // Polling, like a buffer filling on the GPU: launches pay nothing to wake us.
+            std::this_thread::sleep_for(std::chrono::microseconds(200));
+        }
+    }
+
+    /// Moves the players' new records into the buffer being filled (m_flush_mutex held).
+    void collect_locked() noexcept {
+        try {
+            for (const auto& player : m_players) {
+                player->durations.drain([this](const DurationRecord& d) { m_buffer.push_back(d); });
+            }
+        } catch (...) { // out of memory: the records not moved stay in the players' logs
+        }
+    }
+
+    /// Hands the first `count` buffered records to the sink (m_flush_mutex held).
+    void deliver_locked(std::size_t count) noexcept {
+        for (std::size_t i = 0; i < count; ++i) {
+            m_sink->on_duration(m_buffer[i]);
+        }
+        m_delivered.fetch_add(count, std::memory_order_relaxed);
+        m_buffer.erase(m_buffer.begin(), m_buffer.begin() + static_cast<std::ptrdiff_t>(count));
     }
 
     /// Script threads other than 0 (all of them when looping) run on threads of their own;
@@ -141,7 +214,21 @@ private:
         } while (m_script.loop);
     }
 
+    /// A GPU runs only so far ahead of the completed records (its launch queue is finite): with
+    /// activity buffers a player waits while two buffers' worth of records are undelivered, so
+    /// launches cannot outrun the delivery thread as no real application can.
+    void wait_for_the_queue() const noexcept {
+        const std::uint64_t per_buffer = m_script.activity.buffer_records;
+        while (per_buffer > 0 && !m_stop.load(std::memory_order_relaxed) &&
+               m_appended.load(std::memory_order_relaxed) -
+                       m_delivered.load(std::memory_order_relaxed) >
+                   2 * per_buffer) {
+            std::this_thread::sleep_for(std::chrono::microseconds(20));
+        }
+    }
+
     void play_one(Player& player, const fake::ScriptLaunch& l, std::uint64_t index) noexcept {
+        wait_for_the_queue();
         LaunchEvent event;
         event.function = reinterpret_cast<const void*>(static_cast<std::uintptr_t>(l.function));
         event.mangled = l.kernel.c_str();
@@ -174,19 +261,35 @@ private:
             }
         }
         const std::uint64_t start = m_clock.fetch_add(static_cast<std::uint64_t>(ns) + 1000);
-        (void)player.durations.append(
-            {event.correlation_id, start, start + static_cast<std::uint64_t>(ns)});
+        const DurationRecord record{event.correlation_id, start,
+                                    start + static_cast<std::uint64_t>(ns)};
+        const fake::ActivityDelivery& activity = m_script.activity;
+        if (activity.drop_every > 0 && event.correlation_id % activity.drop_every == 0) {
+            return; // a dropped activity record: this duration never comes
+        }
+        if (activity.early_every > 0 && event.correlation_id % activity.early_every == 0) {
+            m_sink->on_duration(record); // before the collector has drained the launch
+            return;
+        }
+        if (player.durations.append(record)) {
+            m_appended.fetch_add(1, std::memory_order_relaxed);
+        }
     }
 
     std::string m_path;
     fake::Script m_script;
     LaunchSink* m_sink = nullptr;
     std::vector<std::unique_ptr<Player>> m_players; ///< fixed before the first launch
-    std::mutex m_flush_mutex;
+    std::mutex m_flush_mutex;             ///< one reader of the players' logs; guards m_buffer
+    std::vector<DurationRecord> m_buffer; ///< the activity buffer being filled
+    std::thread m_delivery;               ///< with activity buffers only
+    pid_t m_delivery_pid = 0;             ///< the process that started m_delivery
     std::atomic<bool> m_stop{false};
     std::atomic<std::uint64_t> m_next_correlation{1};
     std::atomic<std::uint64_t> m_clock{1'000'000};
     std::atomic<int> m_profiled{0};
+    std::atomic<std::uint64_t> m_appended{0};  ///< records put into the players' logs
+    std::atomic<std::uint64_t> m_delivered{0}; ///< records handed to the sink by buffers
 };
 
 } // namespace

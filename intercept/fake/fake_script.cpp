@@ -155,6 +155,25 @@ ScriptLaunch parse_launch(const json& j, const std::string& where) {
     return l;
 }
 
+ActivityDelivery parse_activity(const json& j) {
+    static const char* const k_keys[] = {"buffer_records", "drop_every", "early_every"};
+    if (!j.is_object()) {
+        fail("activity", "expected an object");
+    }
+    for (const auto& item : j.items()) {
+        if (std::find(std::begin(k_keys), std::end(k_keys), item.key()) == std::end(k_keys)) {
+            fail("activity." + item.key(), "unknown key");
+        }
+    }
+    ActivityDelivery a;
+    a.buffer_records =
+        j.contains("buffer_records") ? get_uint(j["buffer_records"], "activity.buffer_records") : 0;
+    a.drop_every = j.contains("drop_every") ? get_uint(j["drop_every"], "activity.drop_every") : 0;
+    a.early_every =
+        j.contains("early_every") ? get_uint(j["early_every"], "activity.early_every") : 0;
+    return a;
+}
+
 } // namespace
 
 Script parse_script(const std::string& text) {
@@ -187,6 +206,9 @@ Script parse_script(const std::string& text) {
             fail("loop", "expected true or false");
         }
         s.loop = doc["loop"].get<bool>();
+    }
+    if (doc.contains("activity")) {
+        s.activity = parse_activity(doc["activity"]);
     }
     if (!doc.contains("launches") || !doc["launches"].is_array()) {
         fail("launches", "expected an array");

@@ -28,6 +28,18 @@ struct ScriptLaunch {
     std::string profiler;
 };
 
+/// How durations reach the sink, modelled on CUPTI's activity buffers (docs/configuration.md,
+/// "Fake backend"). All zero: every duration at flush.
+struct ActivityDelivery {
+    /// Records per buffer; > 0 starts a delivery thread that hands over each full buffer while
+    /// launches go on (the last, partial one at flush), as CUPTI completes buffers.
+    std::uint64_t buffer_records = 0;
+    std::uint64_t drop_every = 0;  ///< > 0: the record of every launch whose id is a multiple
+                                   ///< of it is never delivered (a dropped activity record)
+    std::uint64_t early_every = 0; ///< > 0: such a launch's record is delivered by the
+                                   ///< launching thread at once, before the collector drains it
+};
+
 /// A whole script.
 struct Script {
     model::GpuInfo gpu;
@@ -36,6 +48,7 @@ struct Script {
     /// Every thread (0 included) plays on a backend thread, over and over, until stop(): start()
     /// returns at once, so the application keeps launching while it exits or is signalled.
     bool loop = false;
+    ActivityDelivery activity;
     std::vector<ScriptLaunch> launches;
 };
 

@@ -244,6 +244,7 @@ model::Profile merge_profiles(const std::vector<model::Profile>& inputs,
         job.end_time = std::max(job.end_time, p.end_time);
         sums.add(job.coverage.launches, p.coverage.launches);
         sums.add(job.coverage.profiled_launches, p.coverage.profiled_launches);
+        sums.add(job.coverage.lost_durations, p.coverage.lost_durations);
         job.coverage.passes = std::max(job.coverage.passes, p.coverage.passes);
         for (const model::KernelRecord& k : p.kernels) {
             const std::string key = launch_key(k);

@@ -172,9 +172,12 @@ TEST(Collector, MissingCountersAreReported) {
     model::Profile p;
     c.fill_profile(p);
     EXPECT_EQ(p.kernels[0].profiled_launches, 0u);
-    ASSERT_EQ(p.warnings.size(), 2u);
+    ASSERT_EQ(p.warnings.size(), 3u);
     EXPECT_EQ(p.warnings[0], "counters refused (x3)");
-    EXPECT_NE(p.warnings[1].find("1 launches chosen for profiling delivered no counters"),
+    // Nor did its duration come before the profile was built (no flush delivered it).
+    EXPECT_EQ(p.coverage.lost_durations, 1u);
+    EXPECT_EQ(p.warnings[1].rfind("1 launches never received their duration", 0), 0u);
+    EXPECT_NE(p.warnings[2].find("1 launches chosen for profiling delivered no counters"),
               std::string::npos);
 }
 
@@ -212,7 +215,10 @@ TEST(Collector, ManyThreadsLoseNoLaunch) {
         total += k.time_ns.total;
     }
     EXPECT_EQ(total, 10.0 * k_threads * k_launches / 2);
-    EXPECT_TRUE(p.warnings.empty()) << p.warnings[0];
+    // The odd launches never got a duration: 8 x 20000 / 2 = 80000, counted and said once.
+    EXPECT_EQ(p.coverage.lost_durations, 80000u);
+    ASSERT_EQ(p.warnings.size(), 1u);
+    EXPECT_EQ(p.warnings[0].rfind("80000 launches never received their duration", 0), 0u);
 }
 
 TEST(Collector, CallSiteIsCapturedOnceAndCanBeOff) {

@@ -177,6 +177,15 @@ TEST(ToolsMerge, TheSameRunGivenTwiceIsRefused) {
     }
 }
 
+TEST(ToolsMerge, LostDurationsOfTheRanksAreSummed) {
+    auto a = rank_profile(0, 100, "G");
+    auto b = rank_profile(1, 100, "G");
+    a.coverage.lost_durations = 3;
+    b.coverage.lost_durations = 4;
+    // 3 + 4 = 7 launches of the job whose duration never came.
+    EXPECT_EQ(irf::report::merge_profiles({a, b}, {"a", "b"}, false).coverage.lost_durations, 7u);
+}
+
 TEST(ToolsMerge, SumsTooLargeSaturateAndSaySo) {
     // 2 x (2^64 - 1) launches wrapped to 2^64 - 2; 2 x 1e308 ns summed to inf (written null).
     std::vector<irf::model::Profile> inputs{rank_profile(0, 1e308, "G"),
