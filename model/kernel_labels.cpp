@@ -6,12 +6,30 @@
 
 namespace irf::model {
 
+namespace {
+
+// "132" for (132, 1, 1), "64x8" for (64, 8, 1): trailing unit dimensions say nothing.
+std::string dims(const std::array<std::uint32_t, 3>& d) {
+    std::string out = std::to_string(d[0]);
+    const std::size_t shown = d[2] != 1 ? 3 : d[1] != 1 ? 2 : 1;
+    for (std::size_t i = 1; i < shown; ++i) {
+        out += "x" + std::to_string(d[i]);
+    }
+    return out;
+}
+
+} // namespace
+
+std::string launch_shape(const LaunchConfig& launch) {
+    return "g" + dims(launch.grid) + " b" + dims(launch.block);
+}
+
 std::vector<std::string> kernel_labels(const std::vector<KernelRecord>& kernels,
                                        common::NameMode mode, std::size_t max_chars) {
     std::vector<common::KernelNames> names;
     names.reserve(kernels.size());
     for (const KernelRecord& k : kernels) {
-        names.push_back({k.name, k.mangled});
+        names.push_back({k.name, k.mangled, launch_shape(k.launch)});
     }
     return common::display_names(names, mode, max_chars);
 }

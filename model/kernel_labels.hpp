@@ -16,6 +16,10 @@ namespace irf::model {
 /// Width of the kernel column of every text table, and of the JSON's display_name.
 inline constexpr std::size_t k_label_width = 40;
 
+/// The launch shape that tells records of one kernel apart in names: "g132 b256",
+/// "g64x8 b32x8" (grid and block, trailing unit dimensions left out).
+[[nodiscard]] std::string launch_shape(const LaunchConfig& launch);
+
 /// One display name per record of `kernels` (same order), distinct for distinct kernels.
 [[nodiscard]] std::vector<std::string>
 kernel_labels(const std::vector<KernelRecord>& kernels,

@@ -136,7 +136,7 @@ std::map<std::string, std::string> name_labels(const std::vector<model::KernelRe
     for (const auto* side : {&a, &b}) {
         for (const model::KernelRecord& k : *side) {
             if (seen.emplace(k.name, names.size()).second) {
-                names.push_back({k.name, k.mangled});
+                names.push_back({k.name, k.mangled, ""});
             }
         }
     }
