@@ -56,8 +56,10 @@ namespace irf::config {
 
 /// Resolves an IRF_TARGETS value: "all" = every shipped spec entry (measured files excluded),
 /// "none" or "" = nothing, else a comma list of keys or YAML paths (a path contains '/' or ends
-/// in .yaml/.yml). Throws CeilingsError naming an unknown target or a bad file.
+/// in .yaml/.yml). Throws CeilingsError naming an unknown target (after `what`, where the value
+/// came from: "IRF_TARGETS", "--targets") or a bad file.
 [[nodiscard]] std::vector<Ceilings> resolve_targets(const std::string& spec,
-                                                    const std::vector<std::string>& dirs);
+                                                    const std::vector<std::string>& dirs,
+                                                    const std::string& what = "IRF_TARGETS");
 
 } // namespace irf::config

@@ -220,6 +220,8 @@ def run(args):
         items = items_for(select(doc["kernels"], args.kernels, args.top))
         prefix, suffix = "", ""
         regions = region_items(doc)
+        from irfplot import figures_flops
+        figures_flops.check_targets(items, args.target_list)
     plt = import_pyplot()
     make_output_dir(args.output)
     ceilings = doc["ceilings_used"]

@@ -390,6 +390,22 @@ class TargetsByNameOrFile(unittest.TestCase):
     def test_all(self):
         self.assertEqual(self.drawn_targets("all"), {"l4", "my-l4"})
 
+    def test_a_target_the_profile_lacks_is_one_line_and_exit_2(self):
+        # The golden profile projects onto a100-test and b200-test: "b200" begins b200-test,
+        # "h200" begins none of them; a blank figure with exit 0 used to hide the typo.
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "out")
+            code, err, _ = run_plot([GOLDEN_PATH, "-o", out, "--targets", "b200"])
+            self.assertEqual(code, 2, err)
+            self.assertIn("irf-plot: error: --targets b200: not a projection target of this "
+                          "profile; did you mean b200-test? (its targets: a100-test, b200-test;",
+                          err)
+            self.assertEqual(err.count("\n"), 1, err)
+            self.assertFalse(os.path.exists(out))  # checked before anything is drawn
+            code, err, _ = run_plot([GOLDEN_PATH, "-o", out, "--targets", "h200"])
+            self.assertEqual(code, 2, err)
+            self.assertNotIn("did you mean", err)
+
     def test_unreadable_file_is_one_line_and_exit_2(self):
         code, err, _ = run_plot([GOLDEN_PATH, "-o", "/tmp", "--targets", "/nonexistent/x.yaml"])
         self.assertEqual(code, 2)

@@ -5,7 +5,7 @@
 from irfplot.figures import (LEVEL_MARKERS, LEVEL_NAMES, bounded, draw_bandwidth, draw_peak,
                              draw_point, finish, fmt_gflops, log_range)
 from irfplot import regions as reg
-from irfplot.profile import LEVELS, PALETTE, get, number, plain_label
+from irfplot.profile import LEVELS, PALETTE, PlotError, get, number, plain_label
 
 PRECISION_TITLES = {"fp64": "FP64", "fp32": "FP32", "fp16": "FP16", "tensor": "Tensor Core"}
 
@@ -144,6 +144,23 @@ def projection_rows(items, wanted=None):
         if entries:
             rows.append((it, entries))
     return rows
+
+
+def check_targets(items, wanted):
+    """Raises PlotError when --targets names a target that no selected kernel was projected
+    onto (a blank figure and exit 0 would hide the typo), with the targets that begin with
+    the name ("h200" -> h200-sxm) and the profile's own list."""
+    if not wanted or wanted == "all":
+        return
+    names = sorted({e[0] for _, entries in projection_rows(items) for e in entries})
+    unknown = [w for w in wanted if w not in names]
+    if not unknown:
+        return
+    guesses = [n for n in names if any(n.lower().startswith(w.lower()) for w in unknown)]
+    hint = f"; did you mean {' or '.join(guesses[:3])}?" if guesses else ""
+    raise PlotError(f"--targets {', '.join(plain_label(w, 40) for w in unknown)}: not a "
+                    f"projection target of this profile{hint} (its targets: "
+                    f"{', '.join(names) or 'none'}; others need irf-report analyze --targets)")
 
 
 def chosen_targets(items, wanted):
