@@ -120,6 +120,9 @@ model::Profile build_profile(const RunInfo& run, intercept::Collector& collector
     for (std::string& note : empty_run_notes(p, run.config.kernels)) {
         p.warnings.push_back(std::move(note));
     }
+    for (std::string& note : nvtx_filter_notes(p, run.config.nvtx_include)) {
+        p.warnings.push_back(std::move(note));
+    }
     return p;
 }
 

@@ -44,6 +44,9 @@ std::optional<KernelOrder> parse_kernel_order(std::string_view text) {
     if (text == "name") {
         return KernelOrder::name;
     }
+    if (text == "recoverable") {
+        return KernelOrder::recoverable;
+    }
     return std::nullopt;
 }
 
@@ -58,6 +61,14 @@ double roofline_pct(const KernelRecord& k) {
 
 } // namespace
 
+std::optional<double> recoverable_ns(const KernelRecord& k) {
+    if (!k.analysis || !k.analysis->irm || k.analysis->irm->bound.empty()) {
+        return std::nullopt;
+    }
+    const double attained = std::clamp(k.analysis->irm->roofline_pct, 0.0, 100.0) / 100.0;
+    return std::max(0.0, k.time_ns.total) * (1.0 - attained);
+}
+
 std::vector<std::size_t> kernel_order(const std::vector<KernelRecord>& kernels,
                                       const std::vector<std::string>& labels, KernelOrder order) {
     std::vector<std::size_t> out(kernels.size());
@@ -68,6 +79,9 @@ std::vector<std::size_t> kernel_order(const std::vector<KernelRecord>& kernels,
             return roofline_pct(kernels[a]) > roofline_pct(kernels[b]);
         case KernelOrder::name:
             return labels[a] < labels[b];
+        case KernelOrder::recoverable:
+            return recoverable_ns(kernels[a]).value_or(-1.0) >
+                   recoverable_ns(kernels[b]).value_or(-1.0);
         case KernelOrder::time:
             break;
         }

@@ -83,6 +83,8 @@ std::string row(const KernelRecord& k, const std::string& label, std::size_t ran
     line += !irm                       ? format(" %7s", "-")
             : a->irm->above_roofline() ? format(" %5.0f%%!", a->irm->roofline_pct)
                                        : format(" %6.1f%%", a->irm->roofline_pct);
+    const std::optional<double> recoverable = recoverable_ns(k);
+    line += format(" %9s", recoverable ? format_time(*recoverable).c_str() : "-");
     line += format(" %-12s",
                    a && a->walls.global ? printable(global_label(*a->walls.global)).c_str() : "-");
     // Conflict degree as "N-way", so it never reads like the "x" of a speedup.
@@ -295,14 +297,16 @@ std::string text_summary(const Profile& p, const SummaryView& view) {
     const std::vector<std::string> targets =
         all_targets.size() <= s_max_target_columns ? all_targets : std::vector<std::string>{};
     out << regions_section(p, top, total);
-    const char* by = view.order == KernelOrder::name       ? "name"
-                     : view.order == KernelOrder::roofline ? "% of roofline"
-                                                           : "time";
+    const char* by = view.order == KernelOrder::name          ? "name"
+                     : view.order == KernelOrder::roofline    ? "% of roofline"
+                     : view.order == KernelOrder::recoverable ? "recoverable time"
+                                                              : "time";
     out << "\nTop " << shown << " of " << order.size() << " kernels by " << by << " (total "
         << format_time(total) << ")\n";
-    std::string header = format("%3s  %-40s %9s %6s %8s %9s %9s %9s %-6s %7s %-12s %8s %7s %-9s",
-                                "#", "kernel", "total", "time%", "launches", "mean", "min", "max",
-                                "bound", "roof%", "global", "shared", "active%", "pipe");
+    std::string header =
+        format("%3s  %-40s %9s %6s %8s %9s %9s %9s %-6s %7s %9s %-12s %8s %7s %-9s", "#", "kernel",
+               "total", "time%", "launches", "mean", "min", "max", "bound", "roof%", "recover",
+               "global", "shared", "active%", "pipe");
     // A merged job (irf-report merge) has per-rank statistics: how unevenly the ranks ran it.
     const bool job = std::any_of(order.begin(), order.end(),
                                  [](const KernelRecord* k) { return k->ranks.has_value(); });
@@ -325,8 +329,19 @@ std::string text_summary(const Profile& p, const SummaryView& view) {
         out << "(pipe: the busiest pipe, its warp instructions per second as a share of its "
                "peak, from the instruction mix)\n";
     }
+    if (std::any_of(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(shown),
+                    [](const KernelRecord* k) { return recoverable_ns(*k).has_value(); })) {
+        out << "(recover: time x (1 - roof%), what reaching the roofline would save; --sort "
+               "recoverable)\n";
+    }
     if (!targets.empty()) {
         out << "(->target: projected speedup, point estimate; ? = low confidence)\n";
+    } else if (!all_targets.empty()) {
+        out << "(per-kernel speedups on " << all_targets.size()
+            << " targets: the projection section below and irf-report csv; for columns choose "
+               "up to "
+            << s_max_target_columns << ", e.g. irf-report analyze --targets "
+            << printable(all_targets.front()) << ",...)\n";
     }
     if (std::any_of(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(shown),
                     [](const KernelRecord* k) {

@@ -17,8 +17,10 @@ void add_view_options(CLI::App& app, ViewOptions& o, bool with_format,
                       const std::string& top_help) {
     app.add_option("-k,--kernels", o.kernels,
                    "Only kernels matching this RE2 regex (ncu's regex: prefix accepted)");
-    app.add_option("--sort", o.sort, "Order of kernels: time (default), roofline or name")
-        ->check(CLI::IsMember({"time", "roofline", "name"}));
+    app.add_option("--sort", o.sort,
+                   "Order of kernels: time (default), roofline, name or recoverable (time x (1 - "
+                   "% of roofline): what reaching the roofline would save)")
+        ->check(CLI::IsMember({"time", "roofline", "name", "recoverable"}));
     app.add_option("--top", o.top, top_help + " (default " + std::to_string(k_default_top) + ")")
         ->check(common::whole_number(1));
     app.add_option("--names", o.names,
