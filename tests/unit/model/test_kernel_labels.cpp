@@ -3,7 +3,9 @@
 // tells records of one symbol apart.
 #include <gtest/gtest.h>
 
+#include "model/analyze.hpp"
 #include "model/kernel_labels.hpp"
+#include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {
 namespace {
@@ -61,6 +63,19 @@ TEST(KernelLabels, RecordsOfOneKernelAreNamedByTheirShape) {
     large.launch.grid = {264, 1, 1};
     EXPECT_EQ(kernel_labels({small, large}),
               (std::vector<std::string>{"scale<float> [g132 b256]", "scale<float> [g264 b256]"}));
+}
+
+TEST(KernelLabels, UnderFilledGridIsNoted) {
+    // 64 blocks on the V100's 80 SMs: 80 - 64 = 16 SMs idle, 16 / 80 = 20%.
+    Profile p;
+    p.kernels.push_back(test::kernel_record(1000, 64));
+    p.kernels.push_back(test::kernel_record(1000, 80)); // one block per SM: nothing to say
+    analyze(p, test::v100(), {});
+    const auto& notes = p.kernels[0].analysis->notes;
+    ASSERT_EQ(notes.size(), 1u);
+    EXPECT_EQ(notes[0], "launch: under-filled grid: 64 blocks on 80 SMs, so 16 SMs (20%) idle for "
+                        "the whole kernel; more blocks (or split-K) would use them");
+    EXPECT_TRUE(p.kernels[1].analysis->notes.empty());
 }
 
 } // namespace
