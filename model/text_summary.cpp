@@ -25,7 +25,6 @@ using common::utf8_prefix;
 
 namespace {
 
-const std::size_t s_name_width = 40;
 const std::size_t s_max_target_columns = 4;
 
 std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -66,13 +65,13 @@ std::string imbalance_cell(const std::optional<RankStats>& ranks, int width) {
                                      : format(" %*s", width, "-");
 }
 
-std::string row(const KernelRecord& k, const std::string& label, std::size_t rank, double total_ns,
-                const std::vector<std::string>& targets, bool job) {
+std::string row(const KernelRecord& k, const std::string& label, int name_width, std::size_t rank,
+                double total_ns, const std::vector<std::string>& targets, bool job) {
     const double pct = total_ns > 0 ? 100.0 * k.time_ns.total / total_ns : 0.0;
     // Per-launch mean, min and max beside the total: a kernel whose total hides one slow launch
     // (module load, a cold cache) reads differently from one that is uniformly slow.
     std::string line =
-        format("%3zu  %-40s %9s %5.1f%% %8llu %9s %9s %9s", rank, label.c_str(),
+        format("%3zu  %-*s %9s %5.1f%% %8llu %9s %9s %9s", rank, name_width, label.c_str(),
                format_time(k.time_ns.total).c_str(), pct,
                static_cast<unsigned long long>(k.launches), format_time(k.time_ns.mean).c_str(),
                format_time(k.time_ns.min).c_str(), format_time(k.time_ns.max).c_str());
@@ -231,7 +230,7 @@ std::string bound_shares(const RegionRecord& r) {
 }
 
 // The `top` NVTX regions by time, before the kernels: a phase of the job is what users act on.
-std::string regions_section(const Profile& p, std::size_t top, double total) {
+std::string regions_section(const Profile& p, std::size_t top, double total, int name_width) {
     if (p.regions.empty()) {
         return "";
     }
@@ -240,22 +239,23 @@ std::string regions_section(const Profile& p, std::size_t top, double total) {
                                  [](const RegionRecord& r) { return r.ranks.has_value(); });
     std::string out =
         format("\nTop %zu of %zu NVTX regions by time\n", shown, p.regions.size()) +
-        format("%3s  %-40s %10s %6s %9s %7s %9s%s  %s\n", "#", "region", "time", "time%",
+        format("%3s  %-*s %10s %6s %9s %7s %9s%s  %s\n", "#", name_width, "region", "time", "time%",
                "launches", "kernels", "GIPS", job ? "  imbal" : "", "bound (share of time)");
     for (std::size_t i = 0; i < shown; ++i) {
         const RegionRecord& r = p.regions[i];
         std::string path = r.path;
-        if (path.size() > s_name_width) { // keep the innermost ranges: they name the phase
-            path = "..." + path.substr(path.size() - (s_name_width - 3));
+        const std::size_t width = static_cast<std::size_t>(name_width);
+        if (path.size() > width) { // keep the innermost ranges: they name the phase
+            path = "..." + path.substr(path.size() - (width - 3));
         }
         const bool gips = r.analysis && r.analysis->gips_warp;
         const std::string imbalance = job ? imbalance_cell(r.ranks, 6) : "";
-        out += format("%3zu  %-40s %10s %6.1f %9llu %7llu %9s%s  %s\n", i + 1, path.c_str(),
-                      format_time(r.time_ns).c_str(), total > 0 ? 100.0 * r.time_ns / total : 0.0,
-                      static_cast<unsigned long long>(r.launches),
-                      static_cast<unsigned long long>(r.kernels),
-                      gips ? format("%.1f", *r.analysis->gips_warp).c_str() : "-",
-                      imbalance.c_str(), bound_shares(r).c_str());
+        out += format(
+            "%3zu  %-*s %10s %6.1f %9llu %7llu %9s%s  %s\n", i + 1, name_width, path.c_str(),
+            format_time(r.time_ns).c_str(), total > 0 ? 100.0 * r.time_ns / total : 0.0,
+            static_cast<unsigned long long>(r.launches), static_cast<unsigned long long>(r.kernels),
+            gips ? format("%.1f", *r.analysis->gips_warp).c_str() : "-", imbalance.c_str(),
+            bound_shares(r).c_str());
     }
     return out;
 }
@@ -281,7 +281,15 @@ std::string text_summary(const Profile& p, const SummaryView& view) {
     }
     std::vector<const KernelRecord*> order;
     std::map<const KernelRecord*, std::string> label;
-    const std::vector<std::string> labels = kernel_labels(p.kernels, view.names);
+    const std::vector<std::string> labels = kernel_labels(p.kernels, view.names, view.name_width);
+    // Width 0 cuts nothing: the column is as wide as the longest name (at least the default).
+    int name_width = static_cast<int>(view.name_width);
+    if (view.name_width == 0) {
+        name_width = static_cast<int>(k_label_width);
+        for (const std::string& l : labels) {
+            name_width = std::max(name_width, static_cast<int>(l.size()));
+        }
+    }
     for (std::size_t i : kernel_order(p.kernels, labels, view.order)) {
         order.push_back(&p.kernels[i]);
         label[&p.kernels[i]] = labels[i];
@@ -296,7 +304,7 @@ std::string text_summary(const Profile& p, const SummaryView& view) {
     // section below and the JSON (or irf-report csv) carry the per-kernel projections.
     const std::vector<std::string> targets =
         all_targets.size() <= s_max_target_columns ? all_targets : std::vector<std::string>{};
-    out << regions_section(p, top, total);
+    out << regions_section(p, top, total, std::max(name_width, 12));
     const char* by = view.order == KernelOrder::name          ? "name"
                      : view.order == KernelOrder::roofline    ? "% of roofline"
                      : view.order == KernelOrder::recoverable ? "recoverable time"
@@ -304,9 +312,9 @@ std::string text_summary(const Profile& p, const SummaryView& view) {
     out << "\nTop " << shown << " of " << order.size() << " kernels by " << by << " (total "
         << format_time(total) << ")\n";
     std::string header =
-        format("%3s  %-40s %9s %6s %8s %9s %9s %9s %-6s %7s %9s %-12s %8s %7s %-9s", "#", "kernel",
-               "total", "time%", "launches", "mean", "min", "max", "bound", "roof%", "recover",
-               "global", "shared", "active%", "pipe");
+        format("%3s  %-*s %9s %6s %8s %9s %9s %9s %-6s %7s %9s %-12s %8s %7s %-9s", "#", name_width,
+               "kernel", "total", "time%", "launches", "mean", "min", "max", "bound", "roof%",
+               "recover", "global", "shared", "active%", "pipe");
     // A merged job (irf-report merge) has per-rank statistics: how unevenly the ranks ran it.
     const bool job = std::any_of(order.begin(), order.end(),
                                  [](const KernelRecord* k) { return k->ranks.has_value(); });
@@ -319,7 +327,7 @@ std::string text_summary(const Profile& p, const SummaryView& view) {
     }
     out << header << "\n";
     for (std::size_t i = 0; i < shown; ++i) {
-        out << row(*order[i], label[order[i]], i + 1, total, targets, job);
+        out << row(*order[i], label[order[i]], name_width, i + 1, total, targets, job);
     }
     if (job) {
         out << "(imbal: the slowest rank's time / the mean over the job's ranks; 1 = balanced)\n";

@@ -17,6 +17,9 @@ struct SummaryView {
     std::size_t top = 10;
     KernelOrder order = KernelOrder::time;
     common::NameMode names = common::NameMode::function;
+    /// Width of the kernel and region columns; names are cut to it (common::display_names).
+    /// 0 cuts nothing: the column is as wide as the longest name.
+    std::size_t name_width = k_label_width;
 };
 
 /// A table of the `top` kernels by total time (time %, launches, per-launch mean/min/max, bound,

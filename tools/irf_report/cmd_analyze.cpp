@@ -53,7 +53,8 @@ int run_analyze(const AnalyzeOptions& o) {
             throw InputError(error);
         }
     }
-    const model::SummaryView view{o.view.top, o.view.order(), o.view.name_mode()};
+    const model::SummaryView view{o.view.top, o.view.order(), o.view.name_mode(),
+                                  o.view.name_width()};
     std::cout << (o.view.format == "md" ? summary_markdown(profile, view)
                                         : model::text_summary(profile, view));
     report_gaps(profile);

@@ -61,7 +61,8 @@ std::string verdict_cells(const model::KernelRecord& k, const std::vector<std::s
 } // namespace
 
 std::string summary_markdown(const model::Profile& p, const model::SummaryView& view) {
-    const std::vector<std::string> labels = model::kernel_labels(p.kernels, view.names);
+    const std::vector<std::string> labels =
+        model::kernel_labels(p.kernels, view.names, view.name_width);
     const std::vector<std::size_t> order = model::kernel_order(p.kernels, labels, view.order);
     const std::vector<std::string> targets = profile_targets(p);
     double total = 0;
