@@ -217,7 +217,7 @@ def run(args):
         regions = []
     else:
         doc = load(args.profile)
-        items = items_for(select(doc["kernels"], args.kernels, args.top))
+        items = items_for(select(doc["kernels"], args.kernels, args.top), doc["kernels"])
         prefix, suffix = "", ""
         regions = region_items(doc)
         from irfplot import figures_flops

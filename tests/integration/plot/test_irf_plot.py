@@ -279,6 +279,17 @@ class KernelRegexDialect(unittest.TestCase):
             return code, err, kernels
 
     @unittest.skipUnless(have_matplotlib(), "python3-matplotlib is not installed")
+    def test_a_selected_kernel_keeps_its_number_in_the_table(self):
+        # The golden profile's table (docs/tools.md): 1 gsrb_branch (16.0 ms),
+        # 2 transpose_naive (12.0 ms), 3 transpose_coalesced (5.50 ms). Selected alone it is
+        # still 3, not 1.
+        with tempfile.TemporaryDirectory() as tmp:
+            code, err, data = plot_data(golden(), tmp, "svg", ["--kernels", "coalesced"])
+            self.assertEqual(code, 0, err)
+            numbers = {p["number"] for p in data["instruction_roofline"]["axes"][0]["points"]}
+            self.assertEqual(numbers, {3})
+
+    @unittest.skipUnless(have_matplotlib(), "python3-matplotlib is not installed")
     def test_ncu_prefix_is_accepted(self):
         code, err, kernels = self.plot_kernels("regex:^void transpose_")
         self.assertEqual(code, 0, err)

@@ -198,8 +198,14 @@ def rank_note(kernel):
     return f"  (ranks: max/mean {imbalance:.2f})" if imbalance is not None else ""
 
 
-def items_for(kernels):
-    return [Item(label, PALETTE[i % len(PALETTE)], k, number=i + 1)
+def items_for(kernels, all_kernels=None):
+    """Drawable items of `kernels`, each numbered by its rank by total time among
+    `all_kernels` (the whole profile, as the summary's table numbers it; ties keep file
+    order), so a kernel keeps its number under --kernels and --top."""
+    everything = kernels if all_kernels is None else all_kernels
+    ranked = sorted(range(len(everything)), key=lambda i: -total_time(everything[i]))
+    rank = {id(everything[i]): r + 1 for r, i in enumerate(ranked)}
+    return [Item(label, PALETTE[i % len(PALETTE)], k, number=rank.get(id(k), i + 1))
             for i, (label, k) in enumerate(zip(unique_labels(kernels), kernels))]
 
 
