@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from irf.reader import printable  # noqa: E402
 from irfplot.profile import (MAX_TOP, PlotError, compare_items, items_for, load,  # noqa: E402
-                             matching, plain_label, select)
+                             matching, plain_label, select, select_shared)
 from irfplot.regions import region_items  # noqa: E402
 
 FORMATS = ("png", "svg", "pdf")
@@ -166,7 +166,8 @@ def figures(args):
              ("global_walls", "Global-memory walls",
               lambda fig, c, i, t: f.memory_walls(fig, c, i, t, "global")),
              ("shared_walls", "Shared-memory walls",
-              lambda fig, c, i, t: f.memory_walls(fig, c, i, t, "shared")),
+              lambda fig, c, i, t: f.memory_walls(fig, c, getattr(args, "shared_items", None)
+                                                  or i, t, "shared")),
              ("flop_roofline", "Hierarchical FLOP roofline", ff.flop_roofline)]
     if not args.compare:
         kinds.append(("projection", "Projected speedup per target",
@@ -218,6 +219,8 @@ def run(args):
     else:
         doc = load(args.profile)
         items = items_for(select(doc["kernels"], args.kernels, args.top), doc["kernels"])
+        args.shared_items = items_for(select_shared(doc["kernels"], args.kernels, args.top),
+                                      doc["kernels"])
         prefix, suffix = "", ""
         regions = region_items(doc)
         from irfplot import figures_flops

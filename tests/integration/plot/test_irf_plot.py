@@ -290,6 +290,19 @@ class KernelRegexDialect(unittest.TestCase):
             self.assertEqual(numbers, {3})
 
     @unittest.skipUnless(have_matplotlib(), "python3-matplotlib is not installed")
+    def test_shared_walls_show_the_conflicted_kernel_first(self):
+        # --top 1 keeps gsrb_branch (16.0 ms, #1) on the rooflines; the shared walls show the
+        # kernel whose conflicts matter most: transpose_coalesced (#3, 8.5-way, 5.5 ms x
+        # (1 - 1/8.5) = 4.85 ms), not the top kernel by time.
+        with tempfile.TemporaryDirectory() as tmp:
+            code, err, data = plot_data(golden(), tmp, "svg", ["--top", "1"])
+            self.assertEqual(code, 0, err)
+            irm = {p["number"] for p in data["instruction_roofline"]["axes"][0]["points"]}
+            shared = {p["number"] for p in data["shared_walls"]["axes"][0]["points"]}
+            self.assertEqual(irm, {1})
+            self.assertEqual(shared, {3})
+
+    @unittest.skipUnless(have_matplotlib(), "python3-matplotlib is not installed")
     def test_ncu_prefix_is_accepted(self):
         code, err, kernels = self.plot_kernels("regex:^void transpose_")
         self.assertEqual(code, 0, err)

@@ -168,6 +168,23 @@ def select(kernels, pattern, top):
     return chosen[:top]
 
 
+def conflict_rank(kernel):
+    """How much a kernel's bank conflicts matter, to rank kernels for the shared-memory walls:
+    total time x (1 - 1/ways), the share of its shared wavefronts that conflicts add (0 without
+    conflicts). A ranking only, not a time the kernel would save."""
+    ways = number(get(kernel, "analysis", "walls", "shared", "conflict_ways"))
+    return total_time(kernel) * (1.0 - 1.0 / ways) if ways and ways > 1.0 else 0.0
+
+
+def select_shared(kernels, pattern, top):
+    """The `top` kernels the shared-memory walls show: those with shared accesses, the worst
+    bank conflicts (conflict_rank) first, then by time, so a conflicted kernel outside the top
+    by time is not left out."""
+    chosen = [k for k in matching(kernels, pattern) if get(k, "analysis", "walls", "shared")]
+    chosen.sort(key=lambda k: (-conflict_rank(k), -total_time(k)))
+    return chosen[:top]
+
+
 class Item:
     """One kernel drawn in a figure: its label, colour and analysed record(s).
     `before` is None outside compare mode, `after` None for a kernel that disappeared."""
