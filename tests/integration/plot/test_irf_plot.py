@@ -303,6 +303,26 @@ class KernelRegexDialect(unittest.TestCase):
             self.assertEqual(shared, {3})
 
     @unittest.skipUnless(have_matplotlib(), "python3-matplotlib is not installed")
+    def test_a_tensor_kernel_without_tensor_flops_is_not_drawn_as_fp32(self):
+        # hgemm_wmma ran 33,554,432 tensor instructions; without the tensor_types counters its
+        # only FLOPs would be CUDA-core ones, and it used to land on the FP32 panel.
+        doc = golden()
+        for k in doc["kernels"]:
+            if k["name"].startswith("void hgemm_wmma"):
+                flops = k["analysis"]["flops"]
+                flops["tensor"] = 0.0
+                flops["fp32"] = flops["fp32"] or 1e6
+                flops["gflops"] = flops["gflops"] or 1.0
+        with tempfile.TemporaryDirectory() as tmp:
+            code, err, data = plot_data(doc, tmp, "svg")
+            self.assertEqual(code, 0, err)
+            drawn = [p["kernel"] for ax in data["flop_roofline"]["axes"] for p in ax["points"]]
+            self.assertFalse(any(name.startswith("hgemm_wmma") for name in drawn), drawn)
+            texts = [t["text"] for ax in data["flop_roofline"]["axes"] for t in ax["texts"]]
+            self.assertTrue(any("tensor-core kernel(s) not drawn" in t and
+                                "IRF_METRICS=tensor_types" in t for t in texts), texts)
+
+    @unittest.skipUnless(have_matplotlib(), "python3-matplotlib is not installed")
     def test_ncu_prefix_is_accepted(self):
         code, err, kernels = self.plot_kernels("regex:^void transpose_")
         self.assertEqual(code, 0, err)

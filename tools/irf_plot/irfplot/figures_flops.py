@@ -26,6 +26,14 @@ def precision_of(kernel):
     return best if counts[best] else None
 
 
+def tensor_uncounted(kernel):
+    """True for a kernel that ran tensor instructions whose FLOPs were not counted (the
+    tensor_types group was off): its CUDA-core FLOPs are only its epilogue, so drawing it on
+    that precision's panel would misplace a tensor-core kernel."""
+    inst_tensor = number(get(kernel, "counters", "inst_tensor"))
+    return bool(inst_tensor) and not number(get(kernel, "analysis", "flops", "tensor"))
+
+
 def flop_points(kernel):
     flops = get(kernel, "analysis", "flops")
     if not isinstance(flops, dict) or not number(flops.get("gflops")):
@@ -88,17 +96,23 @@ def flop_panel(ax, ceilings, items, precision, regions=()):
 
 def flop_roofline(fig, ceilings, items, title):
     from matplotlib.lines import Line2D
-    groups = {}
+    groups, uncounted = {}, []
     for it in items:
+        if it.after and tensor_uncounted(it.after):
+            uncounted.append(it)
+            continue
         precision = precision_of(it.after) if it.after else None
         if precision:
             groups.setdefault(precision, []).append(it)
     regions = reg.flop_placed(getattr(fig, "irf_regions", []))
     order = [p for p in PRECISION_TITLES if p in groups or p in regions]
+    note = (f"{len(uncounted)} tensor-core kernel(s) not drawn ("
+            f"{', '.join(str(it.number) for it in uncounted)}): tensor FLOPs not collected "
+            "(IRF_METRICS=tensor_types)") if uncounted else ""
     if not order:
         ax = fig.add_subplot(111)
-        ax.text(0.5, 0.5, "no selected kernel executes floating-point work", ha="center",
-                transform=ax.transAxes, fontsize=11, color="#666666")
+        ax.text(0.5, 0.5, note or "no selected kernel executes floating-point work",
+                ha="center", transform=ax.transAxes, fontsize=11, color="#666666")
         ax.set_axis_off()
         ax.set_title(title)
         return
@@ -117,6 +131,9 @@ def flop_roofline(fig, ceilings, items, title):
     handles.append(Line2D([], [], linestyle="-.", color="#555555", label="kernel FMA-mix ceiling"))
     handles += reg.legend_handles([it for p in order for it, _ in regions.get(p, [])])
     fig.irf_extra_artists = [fig.suptitle(title, fontsize=11, fontweight="bold")]
+    if note:
+        axes[0].text(0.0, -0.12, note, transform=axes[0].transAxes, fontsize=8,
+                     color="#666666", va="top")
     finish(axes[-1], fig, axes[-1].get_title(), axes[-1].get_xlabel(), axes[-1].get_ylabel(),
            shown, handles)
     axes[-1].set_ylabel("" if len(order) > 1 else "performance (GFLOP/s)")
