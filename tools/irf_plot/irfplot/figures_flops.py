@@ -5,6 +5,7 @@
 from irfplot.figures import (LEVEL_MARKERS, LEVEL_NAMES, bounded, draw_bandwidth, draw_peak,
                              draw_point, finish, fmt_gflops, log_range)
 from irfplot import regions as reg
+from irfplot.units import speedup_ticks
 from irfplot.profile import LEVELS, PALETTE, PlotError, get, number, plain_label
 
 PRECISION_TITLES = {"fp64": "FP64", "fp32": "FP32", "fp16": "FP16", "tensor": "Tensor Core"}
@@ -229,8 +230,7 @@ def projection(fig, ceilings, items, title, wanted=None):
     ax.set_xscale("log")
     low, high = min(values + [1.0]) / 1.6, max(values + [1.0]) * 1.6
     ax.set_xlim(low, high)
-    ticks = [t for t in (0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5, 1, 2, 4, 5, 10, 20, 50, 100)
-             if low <= t <= high]
+    ticks = speedup_ticks(low, high)
     ax.set_xticks(ticks, [f"{t:g}\u00d7" for t in ticks])
     ax.minorticks_off()
     ax.set_yticks(range(len(rows)))
