@@ -323,6 +323,21 @@ class KernelRegexDialect(unittest.TestCase):
                                 "IRF_METRICS=tensor_types" in t for t in texts), texts)
 
     @unittest.skipUnless(have_matplotlib(), "python3-matplotlib is not installed")
+    def test_tma_kernels_on_the_global_walls_are_explained(self):
+        doc = golden()
+        doc["kernels"][1]["analysis"]["notes"] = [
+            "irm.ii.l1: L2 sectors (9e+06) exceed L1 sectors (1e+06): copies that bypass the "
+            "LSU counters (TMA) are not in L1 intensity, which is overstated"]
+        with tempfile.TemporaryDirectory() as tmp:
+            code, err, data = plot_data(doc, tmp, "svg")
+            self.assertEqual(code, 0, err)
+            texts = [t["text"] for t in data["global_walls"]["axes"][0]["texts"]]
+            # kernels[1] is transpose_coalesced, #3 by time; #6 (hgemm_wmma) has the note in
+            # the golden profile already.
+            self.assertIn("kernel(s) 3, 6: most of their traffic bypasses the LSU (TMA copies), "
+                          "so their ld/st point (often at the edge) shows only the rest", texts)
+
+    @unittest.skipUnless(have_matplotlib(), "python3-matplotlib is not installed")
     def test_ncu_prefix_is_accepted(self):
         code, err, kernels = self.plot_kernels("regex:^void transpose_")
         self.assertEqual(code, 0, err)
