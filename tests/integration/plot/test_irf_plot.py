@@ -279,6 +279,23 @@ class KernelRegexDialect(unittest.TestCase):
             return code, err, kernels
 
     @unittest.skipUnless(have_matplotlib(), "python3-matplotlib is not installed")
+    def test_ncu_prefix_is_accepted(self):
+        code, err, kernels = self.plot_kernels("regex:^void transpose_")
+        self.assertEqual(code, 0, err)
+        self.assertEqual(kernels, {"transpose_naive<float>", "transpose_coalesced<float>"})
+
+    def test_look_around_and_back_references_are_refused_as_the_launcher_does(self):
+        for pattern in ("transpose(?=_naive)", "(?<!x)triad", r"(a)\1"):
+            code, err, _ = self.plot_kernels(pattern)
+            self.assertEqual(code, 2, pattern)
+            self.assertIn("invalid RE2 regex", err)
+            self.assertEqual(err.count("\n"), 1, err)
+
+
+class FigureChoices(unittest.TestCase):
+    """#41 item 11: what each figure chooses to draw, and how it numbers and explains it."""
+
+    @unittest.skipUnless(have_matplotlib(), "python3-matplotlib is not installed")
     def test_a_selected_kernel_keeps_its_number_in_the_table(self):
         # The golden profile's table (docs/tools.md): 1 gsrb_branch (16.0 ms),
         # 2 transpose_naive (12.0 ms), 3 transpose_coalesced (5.50 ms). Selected alone it is
@@ -336,19 +353,6 @@ class KernelRegexDialect(unittest.TestCase):
             # the golden profile already.
             self.assertIn("kernel(s) 3, 6: most of their traffic bypasses the LSU (TMA copies), "
                           "so their ld/st point (often at the edge) shows only the rest", texts)
-
-    @unittest.skipUnless(have_matplotlib(), "python3-matplotlib is not installed")
-    def test_ncu_prefix_is_accepted(self):
-        code, err, kernels = self.plot_kernels("regex:^void transpose_")
-        self.assertEqual(code, 0, err)
-        self.assertEqual(kernels, {"transpose_naive<float>", "transpose_coalesced<float>"})
-
-    def test_look_around_and_back_references_are_refused_as_the_launcher_does(self):
-        for pattern in ("transpose(?=_naive)", "(?<!x)triad", r"(a)\1"):
-            code, err, _ = self.plot_kernels(pattern)
-            self.assertEqual(code, 2, pattern)
-            self.assertIn("invalid RE2 regex", err)
-            self.assertEqual(err.count("\n"), 1, err)
 
 
 @unittest.skipUnless(have_matplotlib(), "python3-matplotlib is not installed")
