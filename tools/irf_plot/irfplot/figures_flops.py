@@ -5,6 +5,7 @@
 from irfplot.figures import (LEVEL_MARKERS, LEVEL_NAMES, bounded, draw_bandwidth, draw_peak,
                              draw_point, finish, fmt_gflops, log_range)
 from irfplot import regions as reg
+from irfplot.targets import by_relevance
 from irfplot.units import speedup_ticks
 from irfplot.profile import LEVELS, PALETTE, PlotError, get, number, plain_label
 
@@ -181,10 +182,11 @@ def check_targets(items, wanted):
                     f"{', '.join(names) or 'none'}; others need irf-report analyze --targets)")
 
 
-def chosen_targets(items, wanted):
-    """The targets drawn: `wanted` (--targets names, or "all") or the first MAX_TARGETS by name,
-    and a note on
-    those left out (thousands of targets would take minutes to draw and be unreadable)."""
+def chosen_targets(items, wanted, source_cc=None):
+    """The targets drawn: `wanted` (--targets names, or "all"), else the first MAX_TARGETS by
+    relevance to the profiled GPU (targets.by_relevance: its peers and successors first), and a
+    note on those left out (thousands of targets would take minutes to draw and be
+    unreadable)."""
     names = sorted({e[0] for _, entries in projection_rows(items) for e in entries})
     if wanted == "all":
         return names, ""
@@ -192,8 +194,10 @@ def chosen_targets(items, wanted):
         return [n for n in names if n in wanted], ""
     if len(names) <= MAX_TARGETS:
         return names, ""
-    return names[:MAX_TARGETS], (f"{len(names) - MAX_TARGETS} more targets not shown "
-                                 "(choose with --targets)")
+    chosen = set(by_relevance(names, source_cc)[:MAX_TARGETS])
+    return [n for n in names if n in chosen], (
+        f"{len(names) - MAX_TARGETS} more targets not shown: the profiled GPU's peers and "
+        "successors come first (choose with --targets)")
 
 
 def projection(fig, ceilings, items, title, wanted=None):
@@ -201,7 +205,7 @@ def projection(fig, ceilings, items, title, wanted=None):
     and one colour per target; hollow points have low confidence."""
     from matplotlib.lines import Line2D
     ax = fig.add_subplot(111)
-    targets, note = chosen_targets(items, wanted)
+    targets, note = chosen_targets(items, wanted, getattr(fig, "irf_source_cc", None))
     rows = projection_rows(items, set(targets))
     if not rows:
         ax.text(0.5, 0.5, "no projection in the selected kernels (IRF_TARGETS=none?)",
