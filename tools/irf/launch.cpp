@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "common/environment.hpp"
+#include "config/ceilings_yaml.hpp"
 #include "config/env.hpp"
 #include "config/gpu_database.hpp"
 #include "config/output_path.hpp"
