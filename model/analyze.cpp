@@ -73,7 +73,7 @@ void note_underfilled_grid(const KernelRecord& k, const config::Ceilings& source
     const std::uint64_t blocks =
         static_cast<std::uint64_t>(k.launch.grid[0]) * k.launch.grid[1] * k.launch.grid[2];
     const int sms = source.gpu.sms;
-    if (sms <= 0 || blocks == 0 || blocks >= static_cast<std::uint64_t>(sms)) {
+    if (k.launches == 0 || sms <= 0 || blocks == 0 || blocks >= static_cast<std::uint64_t>(sms)) {
         return;
     }
     char buf[220];

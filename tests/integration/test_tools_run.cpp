@@ -186,7 +186,7 @@ TEST_F(ToolsRun, NvtxFilterThatMatchedNoRangeIsSaid) {
     // 'train_step/forward' without the trailing '/' names a start/end range: nothing matches.
     const auto r =
         run({"--nvtx-include", "train_step/forward", "-o", "nvtx_none", "--targets", "none"},
-            "regions.json");
+            "../fake/regions.json");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const std::string note =
         "no launch ran inside a range matching --nvtx-include 'train_step/forward' "
@@ -199,7 +199,7 @@ TEST_F(ToolsRun, NvtxFilterThatMatchedNoRangeIsSaid) {
     // With the '/' it matches: kernels are profiled and nothing is said.
     const auto ok =
         run({"--nvtx-include", "train_step/forward/", "-o", "nvtx_ok", "--targets", "none"},
-            "regions.json");
+            "../fake/regions.json");
     ASSERT_EQ(ok.exit_code, 0) << ok.err;
     EXPECT_EQ(ok.err.find("no launch ran inside"), std::string::npos) << ok.err;
     EXPECT_GE(profile("nvtx_ok")["coverage"]["profiled_launches"].get<int>(), 1);
