@@ -3,73 +3,11 @@
 
 #include <map>
 
+#include "common/demangled_parts.hpp"
 #include "common/text_safety.hpp"
 
 namespace irf::common {
 namespace {
-
-// Nesting change of one character of a demangled name: template arguments, parameter lists,
-// "(anonymous namespace)", lambda names "{lambda(int)#1}" and array bounds all nest.
-int nesting(char c) {
-    switch (c) {
-    case '<':
-    case '(':
-    case '{':
-    case '[':
-        return 1;
-    case '>':
-    case ')':
-    case '}':
-    case ']':
-        return -1;
-    default:
-        return 0;
-    }
-}
-
-// The qualified name of a demangled signature without its return type and parameter list:
-// "void ns::f<int>(float*)" -> "ns::f<int>". Parentheses balance in demangled names, so the
-// parameter list is the group that closes at the end.
-std::string_view qualified_name(std::string_view text) {
-    if (!text.empty() && text.back() == ')') {
-        int depth = 0;
-        for (std::size_t i = text.size(); i-- > 0;) {
-            depth += text[i] == ')' ? 1 : text[i] == '(' ? -1 : 0;
-            if (depth == 0) {
-                if (i > 0) {
-                    text = text.substr(0, i);
-                }
-                break;
-            }
-        }
-    }
-    int depth = 0;
-    std::size_t start = 0;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        depth += nesting(text[i]);
-        if (depth == 0 && text[i] == ' ') {
-            start = i + 1; // the return type ends at the last space outside any nesting
-        }
-    }
-    return text.substr(start);
-}
-
-// "a::(anonymous namespace)::b<c::d>" -> {"a", "(anonymous namespace)", "b<c::d>"}.
-std::vector<std::string> scopes(std::string_view name) {
-    std::vector<std::string> out;
-    int depth = 0;
-    std::size_t start = 0;
-    for (std::size_t i = 0; i < name.size(); ++i) {
-        depth += nesting(name[i]);
-        if (depth == 0 && name.compare(i, 2, "::") == 0) {
-            out.emplace_back(name.substr(start, i - start));
-            start = i + 2;
-            ++i;
-        }
-    }
-    out.emplace_back(name.substr(start));
-    return out;
-}
 
 // Template arguments -> "<...>" and a parameter list inside a scope (a lambda's enclosing
 // function) -> "(...)"; "(anonymous namespace)" and lambda names are kept.
@@ -92,11 +30,35 @@ std::string folded(const std::string& scope) {
     return out;
 }
 
-// The scopes from `first` to the end joined with "::", each folded when `fold` is set.
-std::string joined(const std::vector<std::string>& parts, std::size_t first, bool fold) {
+// How much of each scope a candidate name shows: the tokens that tell template instances
+// apart (distinguishing_tokens), the template arguments folded to "<...>", or everything.
+enum class Detail { tokens, folded, whole };
+
+// `scope` with its template arguments reduced to their distinguishing tokens:
+// "vectorized_elementwise_kernel<4, ...silu_kernel(...)::{lambda(float)#1}, Array<char*, 2>>"
+// -> "vectorized_elementwise_kernel<silu>"; folded when no argument tells anything.
+std::string tagged(const std::string& scope) {
+    const std::string shown = folded(scope);
+    const std::vector<std::string> tokens = distinguishing_tokens(template_arguments(scope));
+    const std::size_t at = shown.find("<...>");
+    if (tokens.empty() || at == std::string::npos) {
+        return shown;
+    }
+    std::string list;
+    for (const std::string& t : tokens) {
+        list += (list.empty() ? "" : ", ") + t;
+    }
+    return shown.substr(0, at) + "<" + list + ">" + shown.substr(at + 5);
+}
+
+// The scopes from `first` to the end joined with "::", each shown at `detail`.
+std::string joined(const std::vector<std::string>& parts, std::size_t first, Detail detail) {
     std::string out;
     for (std::size_t i = first; i < parts.size(); ++i) {
-        out += (i == first ? "" : "::") + (fold ? folded(parts[i]) : parts[i]);
+        const std::string& p = parts[i];
+        out += (i == first ? "" : "::") + (detail == Detail::tokens   ? tagged(p)
+                                           : detail == Detail::folded ? folded(p)
+                                                                      : p);
     }
     return out;
 }
@@ -113,10 +75,19 @@ std::size_t innermost(const std::vector<std::string>& parts) {
 
 // `safe` cut to `max_chars` characters, the middle replaced by "..." so that both
 // the scope and the end (the template arguments that often tell kernels apart) stay visible.
+// When the last template argument list fits with some of the name before it, only the name is
+// cut: "vectorized_elementwi...<GeluBackward>" keeps the operation whole.
 std::string cut(const std::string& safe, std::size_t max_chars) {
     const std::size_t length = utf8_length(safe);
     if (max_chars == 0 || length <= max_chars) {
         return safe;
+    }
+    const std::size_t open = safe.rfind('<');
+    if (open != std::string::npos && safe.back() == '>' && open > 0) {
+        const std::size_t tail = utf8_length(std::string_view(safe).substr(open));
+        if (tail + 3 + 8 <= max_chars && safe.find('<') == open) {
+            return utf8_prefix(safe, max_chars - 3 - tail) + "..." + safe.substr(open);
+        }
     }
     if (max_chars <= 3) {
         return utf8_prefix(safe, max_chars);
@@ -141,9 +112,9 @@ std::vector<std::string> candidates(const KernelNames& k, NameMode mode, std::si
     }
     const std::vector<std::string> parts = scopes(qualified_name(k.demangled));
     std::vector<std::string> out;
-    for (bool fold : {true, false}) {
+    for (Detail detail : {Detail::tokens, Detail::whole}) {
         for (std::size_t first = innermost(parts) + 1; first-- > 0;) {
-            out.push_back(fitted(joined(parts, first, fold), max_chars));
+            out.push_back(fitted(joined(parts, first, detail), max_chars));
         }
     }
     out.push_back(fitted(k.demangled, max_chars));
@@ -179,6 +150,28 @@ bool lengthen_colliding(const std::vector<KernelNames>& kernels, NameMode mode,
     return changed;
 }
 
+// The suffix that tells kernel `i` from the other `members` of its group (one symbol, several
+// records): its launch shape " [g132 b256]" where the record has one, and " #n" (its place
+// among the members of that shape) where shapes are absent or shared. The shape keeps the name
+// of a kernel the same in every profile, so compare, merge and the figures agree.
+std::string variant_suffix(const std::vector<KernelNames>& kernels,
+                           const std::vector<std::size_t>& members, std::size_t i) {
+    const std::string& variant = kernels[i].variant;
+    std::size_t same = 0;
+    std::size_t place = 0;
+    for (std::size_t m : members) {
+        if (kernels[m].variant == variant) {
+            ++same;
+            place += m <= i ? 1 : 0;
+        }
+    }
+    std::string suffix = variant.empty() ? "" : " [" + printable(variant) + "]";
+    if (same > 1) {
+        suffix += " #" + std::to_string(place);
+    }
+    return suffix;
+}
+
 } // namespace
 
 std::optional<NameMode> parse_name_mode(std::string_view text) {
@@ -196,7 +189,7 @@ std::optional<NameMode> parse_name_mode(std::string_view text) {
 
 std::string function_name(std::string_view demangled) {
     const std::vector<std::string> parts = scopes(qualified_name(demangled));
-    return joined(parts, innermost(parts), true);
+    return joined(parts, innermost(parts), Detail::folded);
 }
 
 std::vector<std::string> display_names(const std::vector<KernelNames>& kernels, NameMode mode,
@@ -215,12 +208,13 @@ std::vector<std::string> display_names(const std::vector<KernelNames>& kernels, 
     }
     std::vector<std::string> out(kernels.size());
     for (const auto& [shown, members] : groups) {
-        for (std::size_t n = 0; n < members.size(); ++n) {
-            const std::string suffix = members.size() > 1 ? " #" + std::to_string(n + 1) : "";
+        for (std::size_t i : members) {
+            const std::string suffix =
+                members.size() > 1 ? variant_suffix(kernels, members, i) : "";
             const std::size_t room =
                 max_chars == 0 ? 0
                                : (max_chars > suffix.size() + 3 ? max_chars - suffix.size() : 4);
-            out[members[n]] = cut(shown, room) + suffix;
+            out[i] = cut(shown, room) + suffix;
         }
     }
     return out;

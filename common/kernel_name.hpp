@@ -25,6 +25,7 @@ enum class NameMode {
 struct KernelNames {
     std::string demangled;
     std::string mangled; ///< may be empty (then `demangled` stands in for it)
+    std::string variant; ///< what tells records of one symbol apart ("g132 b256"); may be empty
 };
 
 /// `demangled` reduced to its innermost name with the return type, parameter list and
@@ -33,9 +34,11 @@ struct KernelNames {
 [[nodiscard]] std::string function_name(std::string_view demangled);
 
 /// One display name per kernel in `mode`, escaped for a terminal and at most `max_chars`
-/// characters (0: no limit). Distinct names never share a display name: a colliding group
-/// shows more of its names (enclosing scopes, template arguments, parameters) until they
-/// differ, and names still equal (same symbol, other launch configuration) get " #n".
+/// characters (0: no limit). The function mode shows the innermost name with the template
+/// arguments that tell instances apart ("vectorized_elementwise_kernel<silu>"). Distinct names
+/// never share a display name: a colliding group shows more of its names (enclosing scopes,
+/// whole template arguments, parameters) until they differ, and records of one symbol get
+/// their variant (" [g132 b256]"), then " #n" where that is shared or absent.
 [[nodiscard]] std::vector<std::string> display_names(const std::vector<KernelNames>& kernels,
                                                      NameMode mode, std::size_t max_chars = 0);
 

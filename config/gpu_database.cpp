@@ -10,6 +10,7 @@
 #include <set>
 
 #include "common/environment.hpp"
+#include "common/nearest_name.hpp"
 #include "config/ceilings_rules.hpp"
 #include "config/ceilings_yaml.hpp"
 #include "config/env.hpp"
@@ -35,42 +36,6 @@ std::string lower(std::string s) {
     std::transform(s.begin(), s.end(), s.begin(),
                    [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
     return s;
-}
-
-/// Edits (insert, delete, substitute one character) that turn `a` into `b`, case-blind.
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) {
-        row[j] = j;
-    }
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diagonal = row[0];
-        row[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            const std::size_t above = row[j];
-            const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
-                              std::tolower(static_cast<unsigned char>(b[j - 1]));
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
-            diagonal = above;
-        }
-    }
-    return row[b.size()];
-}
-
-/// " did you mean NAME?" for the shipped name nearest to a mistyped `item` (at most a third of
-/// its characters off, and at least two allowed), or "" when none is that close.
-std::string did_you_mean(const std::string& item, const std::vector<std::string>& known) {
-    const std::size_t allowed = std::max<std::size_t>(2, item.size() / 3);
-    std::size_t best = allowed + 1;
-    std::string nearest;
-    for (const std::string& name : known) {
-        const std::size_t distance = edit_distance(item, name);
-        if (distance < best) {
-            best = distance;
-            nearest = name;
-        }
-    }
-    return nearest.empty() ? "" : "; did you mean " + nearest + "?";
 }
 
 std::string trim(const std::string& s) {
@@ -196,8 +161,8 @@ std::optional<std::string> match_gpu(const std::string& name, const std::string&
     return best_key;
 }
 
-std::vector<Ceilings> resolve_targets(const std::string& spec,
-                                      const std::vector<std::string>& dirs) {
+std::vector<Ceilings> resolve_targets(const std::string& spec, const std::vector<std::string>& dirs,
+                                      const std::string& what) {
     std::vector<Ceilings> out;
     const auto text = trim(spec);
     if (text.empty() || text == "none") {
@@ -220,10 +185,10 @@ std::vector<Ceilings> resolve_targets(const std::string& spec,
             continue;
         }
         if (seen.size() > k_max_targets) {
-            throw CeilingsError("IRF_TARGETS: more than " + std::to_string(k_max_targets) +
+            throw CeilingsError(what + ": more than " + std::to_string(k_max_targets) +
                                 " distinct targets");
         }
-        out.push_back(load_named_ceilings(item, dirs, "IRF_TARGETS", "all, none, "));
+        out.push_back(load_named_ceilings(item, dirs, what, "all, none, "));
     }
     return out;
 }
@@ -238,8 +203,9 @@ Ceilings load_named_ceilings(const std::string& item, const std::vector<std::str
         return load_shipped(item, dirs);
     }
     const std::vector<std::string> known = list_shipped(dirs);
-    throw CeilingsError(what + ": " + item + ": unknown target" + did_you_mean(item, known) +
-                        " (known: " + also_known + join(known, ", ") + ", or a YAML path)");
+    throw CeilingsError(what + ": " + item + ": unknown target" +
+                        common::did_you_mean(item, known) + " (known: " + also_known +
+                        join(known, ", ") + ", or a YAML path)");
 }
 
 } // namespace irf::config

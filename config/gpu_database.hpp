@@ -61,8 +61,10 @@ inline constexpr std::size_t k_max_targets = 64;
 /// Resolves an IRF_TARGETS value: "all" = every shipped spec entry (measured files excluded),
 /// "none" or "" = nothing, else a comma list of keys or YAML paths (a path contains '/' or ends
 /// in .yaml/.yml), each loaded once however often it is named. Throws CeilingsError naming an
-/// unknown target or a bad file, or when more than k_max_targets distinct ones are named.
+/// unknown target (after `what`, where the value came from: "IRF_TARGETS", "--targets") or a bad
+/// file, or when more than k_max_targets distinct ones are named.
 [[nodiscard]] std::vector<Ceilings> resolve_targets(const std::string& spec,
-                                                    const std::vector<std::string>& dirs);
+                                                    const std::vector<std::string>& dirs,
+                                                    const std::string& what = "IRF_TARGETS");
 
 } // namespace irf::config

@@ -127,6 +127,9 @@ model::Profile build_profile(const RunInfo& run, intercept::Collector& collector
     if (!nvtx.empty()) {
         p.warnings.push_back(nvtx);
     }
+    for (std::string& note : nvtx_filter_notes(p, run.config.nvtx_include)) {
+        p.warnings.push_back(std::move(note));
+    }
     return p;
 }
 

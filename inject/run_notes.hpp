@@ -26,4 +26,11 @@ constexpr std::size_t k_listed_names = 5;
 [[nodiscard]] std::string nvtx_injection_note(const char* nvtx_injection, bool nvtx_filters,
                                               bool ranges_from_nvtx);
 
+/// The line to add when IRF_NVTX_INCLUDE (`nvtx_include`, "" = unset) let no launch be profiled
+/// and matches none of the profile's push/pop region paths: it says so, explains the trailing '/'
+/// of push/pop expressions when one expression lacks it ('forward/layer*' names a start/end
+/// range), and lists the k_listed_names region paths with the most launches; else nothing.
+[[nodiscard]] std::vector<std::string> nvtx_filter_notes(const model::Profile& profile,
+                                                         const std::string& nvtx_include);
+
 } // namespace irf::inject

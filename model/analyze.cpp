@@ -70,6 +70,26 @@ void note_above_roofline(const KernelAnalysis& a, std::vector<std::string>& note
     }
 }
 
+// Fewer blocks than SMs leave SMs idle for the whole kernel, whatever its roofline says: the
+// launch-statistics rule of Nsight Compute, from the launch alone (docs/model.md, Waves).
+void note_underfilled_grid(const KernelRecord& k, const config::Ceilings& source,
+                           std::vector<std::string>& notes) {
+    const std::uint64_t blocks =
+        static_cast<std::uint64_t>(k.launch.grid[0]) * k.launch.grid[1] * k.launch.grid[2];
+    const int sms = source.gpu.sms;
+    if (k.launches == 0 || sms <= 0 || blocks == 0 || blocks >= static_cast<std::uint64_t>(sms)) {
+        return;
+    }
+    char buf[220];
+    std::snprintf(buf, sizeof buf,
+                  "launch: under-filled grid: %llu blocks on %d SMs, so %llu SMs (%.0f%%) idle "
+                  "for the whole kernel; more blocks (or split-K) would use them",
+                  static_cast<unsigned long long>(blocks), sms,
+                  static_cast<unsigned long long>(sms - blocks),
+                  100.0 * static_cast<double>(static_cast<std::uint64_t>(sms) - blocks) / sms);
+    notes.push_back(buf);
+}
+
 } // namespace
 
 CeilingsUsed ceilings_used(const config::Ceilings& c) {
@@ -201,6 +221,7 @@ KernelAnalysis analyze_prepared(const KernelRecord& kernel, const Prepared& prep
     a.kernel_ceilings = kernel_ceilings(c, source, a);
     note_lsu_bypass(c, a.notes);
     note_above_roofline(a, a.notes);
+    note_underfilled_grid(kernel, source, a.notes);
     note_clock(kernel, fraction, a);
     for (const CeilingPair& pair : prepared.pairs[write_only]) {
         if (auto p = project(kernel, a, at_clock(pair.source, fraction, scaled_s),

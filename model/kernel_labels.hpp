@@ -16,6 +16,10 @@ namespace irf::model {
 /// Width of the kernel column of every text table, and of the JSON's display_name.
 inline constexpr std::size_t k_label_width = 40;
 
+/// The launch shape that tells records of one kernel apart in names: "g132 b256",
+/// "g64x8 b32x8" (grid and block, trailing unit dimensions left out).
+[[nodiscard]] std::string launch_shape(const LaunchConfig& launch);
+
 /// One display name per record of `kernels` (same order), distinct for distinct kernels.
 [[nodiscard]] std::vector<std::string>
 kernel_labels(const std::vector<KernelRecord>& kernels,
@@ -23,10 +27,16 @@ kernel_labels(const std::vector<KernelRecord>& kernels,
               std::size_t max_chars = k_label_width);
 
 /// Orders of kernel tables (`--sort`): total time (largest first), % of the Instruction
-/// Roofline (highest first, kernels without one last), display name (alphabetical).
-enum class KernelOrder { time, roofline, name };
+/// Roofline (highest first, kernels without one last), display name (alphabetical),
+/// recoverable time (largest first, kernels without a roofline last).
+enum class KernelOrder { time, roofline, name, recoverable };
 
-/// The order called `text` ("time", "roofline", "name"); nullopt for anything else.
+/// The time a kernel would save at its roofline: total time x (1 - % of the Instruction
+/// Roofline / 100), the % capped at 100; nullopt without a roofline verdict.
+[[nodiscard]] std::optional<double> recoverable_ns(const KernelRecord& k);
+
+/// The order called `text` ("time", "roofline", "name", "recoverable"); nullopt for anything
+/// else.
 [[nodiscard]] std::optional<KernelOrder> parse_kernel_order(std::string_view text);
 
 /// Indices of `kernels` in `order` (stable: ties keep file order); `labels` are the display

@@ -10,34 +10,25 @@
 #include <sstream>
 
 #include "common/repeats.hpp"
+#include "common/string_printf.hpp"
 #include "common/text_safety.hpp"
 #include "common/time_format.hpp"
 #include "model/kernel_labels.hpp"
 #include "model/pipe_ceilings.hpp"
+#include "model/summary_regions.hpp"
 #include "model/walls.hpp"
 
 namespace irf::model {
 
 using common::format_time;
 using common::printable;
+using common::string_printf;
 using common::utf8_length;
 using common::utf8_prefix;
 
 namespace {
 
-const std::size_t s_name_width = 40;
 const std::size_t s_max_target_columns = 4;
-
-std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
-
-std::string format(const char* fmt, ...) {
-    char buf[256];
-    va_list args;
-    va_start(args, fmt);
-    std::vsnprintf(buf, sizeof buf, fmt, args);
-    va_end(args);
-    return buf;
-}
 
 // Width of a projection column: its "->name" header, at least 8.
 int target_width(const std::string& target) {
@@ -59,47 +50,43 @@ std::vector<std::string> target_names(const Profile& p) {
     return names;
 }
 
-// Rank imbalance of a merged job's kernel or region (max / mean time over the ranks) in a
-// column `width` wide, "-" without.
-std::string imbalance_cell(const std::optional<RankStats>& ranks, int width) {
-    return ranks && ranks->imbalance ? format(" %*.2f", width, *ranks->imbalance)
-                                     : format(" %*s", width, "-");
-}
-
-std::string row(const KernelRecord& k, const std::string& label, std::size_t rank, double total_ns,
-                const std::vector<std::string>& targets, bool job) {
+std::string row(const KernelRecord& k, const std::string& label, int name_width, std::size_t rank,
+                double total_ns, const std::vector<std::string>& targets, bool job) {
     const double pct = total_ns > 0 ? 100.0 * k.time_ns.total / total_ns : 0.0;
     // Per-launch mean, min and max beside the total: a kernel whose total hides one slow launch
     // (module load, a cold cache) reads differently from one that is uniformly slow.
-    std::string line =
-        format("%3zu  %-40s %9s %5.1f%% %8llu %9s %9s %9s", rank, label.c_str(),
-               format_time(k.time_ns.total).c_str(), pct,
-               static_cast<unsigned long long>(k.launches), format_time(k.time_ns.mean).c_str(),
-               format_time(k.time_ns.min).c_str(), format_time(k.time_ns.max).c_str());
+    std::string line = string_printf(
+        "%3zu  %-*s %9s %5.1f%% %8llu %9s %9s %9s", rank, name_width, label.c_str(),
+        format_time(k.time_ns.total).c_str(), pct, static_cast<unsigned long long>(k.launches),
+        format_time(k.time_ns.mean).c_str(), format_time(k.time_ns.min).c_str(),
+        format_time(k.time_ns.max).c_str());
     const KernelAnalysis* a = k.analysis ? &*k.analysis : nullptr;
     const bool irm = a != nullptr && a->irm && !a->irm->bound.empty();
-    line += format(" %-6s", irm ? printable(a->irm->bound).c_str() : "-");
+    line += string_printf(" %-6s", irm ? printable(a->irm->bound).c_str() : "-");
     // "!" marks a kernel above its roofline (ceilings of another GPU); the kernel's note says so.
-    line += !irm                       ? format(" %7s", "-")
-            : a->irm->above_roofline() ? format(" %5.0f%%!", a->irm->roofline_pct)
-                                       : format(" %6.1f%%", a->irm->roofline_pct);
-    line += format(" %-12s",
-                   a && a->walls.global ? printable(global_label(*a->walls.global)).c_str() : "-");
+    line += !irm                       ? string_printf(" %7s", "-")
+            : a->irm->above_roofline() ? string_printf(" %5.0f%%!", a->irm->roofline_pct)
+                                       : string_printf(" %6.1f%%", a->irm->roofline_pct);
+    const std::optional<double> recoverable = recoverable_ns(k);
+    line += string_printf(" %9s", recoverable ? format_time(*recoverable).c_str() : "-");
+    line += string_printf(
+        " %-12s", a && a->walls.global ? printable(global_label(*a->walls.global)).c_str() : "-");
     // Conflict degree as "N-way", so it never reads like the "x" of a speedup.
-    line += a && a->walls.shared ? format(" %4.1f-way", a->walls.shared->conflict_ways)
-                                 : format(" %8s", "-");
+    line += a && a->walls.shared ? string_printf(" %4.1f-way", a->walls.shared->conflict_ways)
+                                 : string_printf(" %8s", "-");
     // Predication as the share of threads active per warp instruction (100% = none predicated).
-    line += a && a->predication ? format(" %6.1f%%", 100.0 * *a->predication) : format(" %7s", "-");
-    line += format(" %-9s", a && a->pipes ? busiest_pipe_label(*a->pipes).c_str() : "-");
+    line += a && a->predication ? string_printf(" %6.1f%%", 100.0 * *a->predication)
+                                : string_printf(" %7s", "-");
+    line += string_printf(" %-9s", a && a->pipes ? busiest_pipe_label(*a->pipes).c_str() : "-");
     line += job ? imbalance_cell(k.ranks, 5) : "";
     for (const std::string& t : targets) {
         std::string cell = "-";
         for (const Projection& p : a ? a->projection : std::vector<Projection>{}) {
             if (p.target == t) {
-                cell = format("%.2fx%s", p.speedup_point, p.confidence == "low" ? "?" : "");
+                cell = string_printf("%.2fx%s", p.speedup_point, p.confidence == "low" ? "?" : "");
             }
         }
-        line += format(" %*s", target_width(t), cell.c_str());
+        line += string_printf(" %*s", target_width(t), cell.c_str());
     }
     while (!line.empty() && line.back() == ' ') {
         line.pop_back();
@@ -151,7 +138,7 @@ std::string missing_section(const std::vector<const KernelRecord*>& order, std::
         for (std::size_t j = 0; who.empty() && j < ranks.size(); ++j) {
             who += (j ? "," : "") + std::to_string(ranks[j]);
         }
-        out += format("  %-10s ", who.c_str()) + printable(text) + "\n";
+        out += string_printf("  %-10s ", who.c_str()) + printable(text) + "\n";
     }
     return out.empty() ? out : "\nVerdicts left out (by kernel #):\n" + out;
 }
@@ -198,69 +185,19 @@ std::string projection_section(const Profile& p, const std::vector<std::string>&
         return "";
     }
     std::string out = "\nProjected kernel time on other GPUs (sum over projected kernels)\n";
-    out += format("  %-20s %10s %10s %21s %8s %s\n", "target", "here", "projected", "interval",
-                  "speedup", "low-confidence");
+    out += string_printf("  %-20s %10s %10s %21s %8s %s\n", "target", "here", "projected",
+                         "interval", "speedup", "low-confidence");
     for (const TargetTotal& t : totals) {
-        out += format("  %-20s %10s %10s %10s - %-8s %7.2fx %zu of %zu\n",
-                      utf8_prefix(printable(t.target), 20).c_str(),
-                      format_time(t.source_ns).c_str(), format_time(t.point_ns).c_str(),
-                      format_time(t.low_ns).c_str(), format_time(t.high_ns).c_str(),
-                      t.source_ns / t.point_ns, t.low_confidence, t.kernels);
+        out += string_printf("  %-20s %10s %10s %10s - %-8s %7.2fx %zu of %zu\n",
+                             utf8_prefix(printable(t.target), 20).c_str(),
+                             format_time(t.source_ns).c_str(), format_time(t.point_ns).c_str(),
+                             format_time(t.low_ns).c_str(), format_time(t.high_ns).c_str(),
+                             t.source_ns / t.point_ns, t.low_confidence, t.kernels);
     }
     return out;
 }
 
 } // namespace
-
-// "hbm 80% issue 20%": the bounds of a region by share of its time, largest first.
-std::string bound_shares(const RegionRecord& r) {
-    if (!r.analysis) {
-        return "-";
-    }
-    std::vector<std::pair<std::string, double>> shares(r.analysis->bound_shares.begin(),
-                                                       r.analysis->bound_shares.end());
-    std::stable_sort(shares.begin(), shares.end(),
-                     [](const auto& a, const auto& b) { return a.second > b.second; });
-    std::string out;
-    for (const auto& [bound, share] : shares) {
-        out += (out.empty() ? "" : " ") + bound + format(" %.0f%%", 100.0 * share);
-    }
-    return out.empty() ? "-" : out;
-}
-
-// The `top` NVTX regions by time, before the kernels: a phase of the job is what users act on.
-std::string regions_section(const Profile& p, std::size_t top, double total) {
-    if (p.regions.empty()) {
-        return "";
-    }
-    const std::size_t shown = std::min(top, p.regions.size());
-    const bool job = std::any_of(p.regions.begin(), p.regions.end(),
-                                 [](const RegionRecord& r) { return r.ranks.has_value(); });
-    std::string out =
-        format("\nTop %zu of %zu NVTX regions by time\n", shown, p.regions.size()) +
-        format("%3s  %-40s %10s %6s %9s %7s %9s%s  %s\n", "#", "region", "time", "time%",
-               "launches", "kernels", "GIPS", job ? "  imbal" : "", "bound (share of time)");
-    for (std::size_t i = 0; i < shown; ++i) {
-        const RegionRecord& r = p.regions[i];
-        // Range names are the application's text: escaped like every name (a NUL cut the path,
-        // ESC reached the terminal; issue #39 item 5), then cut between whole characters.
-        std::string path = printable(r.path);
-        if (const std::size_t chars = utf8_length(path); chars > s_name_width) {
-            // keep the innermost ranges: they name the phase
-            const std::string head = utf8_prefix(path, chars - (s_name_width - 3));
-            path = "..." + path.substr(head.size());
-        }
-        const bool gips = r.analysis && r.analysis->gips_warp;
-        const std::string imbalance = job ? imbalance_cell(r.ranks, 6) : "";
-        out += format("%3zu  %-40s %10s %6.1f %9llu %7llu %9s%s  %s\n", i + 1, path.c_str(),
-                      format_time(r.time_ns).c_str(), total > 0 ? 100.0 * r.time_ns / total : 0.0,
-                      static_cast<unsigned long long>(r.launches),
-                      static_cast<unsigned long long>(r.kernels),
-                      gips ? format("%.1f", *r.analysis->gips_warp).c_str() : "-",
-                      imbalance.c_str(), bound_shares(r).c_str());
-    }
-    return out;
-}
 
 std::string text_summary(const Profile& p, const SummaryView& view) {
     const std::size_t top = view.top;
@@ -283,7 +220,15 @@ std::string text_summary(const Profile& p, const SummaryView& view) {
     }
     std::vector<const KernelRecord*> order;
     std::map<const KernelRecord*, std::string> label;
-    const std::vector<std::string> labels = kernel_labels(p.kernels, view.names);
+    const std::vector<std::string> labels = kernel_labels(p.kernels, view.names, view.name_width);
+    // Width 0 cuts nothing: the column is as wide as the longest name (at least the default).
+    int name_width = static_cast<int>(view.name_width);
+    if (view.name_width == 0) {
+        name_width = static_cast<int>(k_label_width);
+        for (const std::string& l : labels) {
+            name_width = std::max(name_width, static_cast<int>(l.size()));
+        }
+    }
     for (std::size_t i : kernel_order(p.kernels, labels, view.order)) {
         order.push_back(&p.kernels[i]);
         label[&p.kernels[i]] = labels[i];
@@ -298,28 +243,31 @@ std::string text_summary(const Profile& p, const SummaryView& view) {
     // section below and the JSON (or irf-report csv) carry the per-kernel projections.
     const std::vector<std::string> targets =
         all_targets.size() <= s_max_target_columns ? all_targets : std::vector<std::string>{};
-    out << regions_section(p, top, total);
-    const char* by = view.order == KernelOrder::name       ? "name"
-                     : view.order == KernelOrder::roofline ? "% of roofline"
-                                                           : "time";
+    out << regions_section(p, top, total, std::max(name_width, 12), view.region_depth);
+    const char* by = view.order == KernelOrder::name          ? "name"
+                     : view.order == KernelOrder::roofline    ? "% of roofline"
+                     : view.order == KernelOrder::recoverable ? "recoverable time"
+                                                              : "time";
     out << "\nTop " << shown << " of " << order.size() << " kernels by " << by << " (total "
         << format_time(total) << ")\n";
-    std::string header = format("%3s  %-40s %9s %6s %8s %9s %9s %9s %-6s %7s %-12s %8s %7s %-9s",
-                                "#", "kernel", "total", "time%", "launches", "mean", "min", "max",
-                                "bound", "roof%", "global", "shared", "active%", "pipe");
+    std::string header =
+        string_printf("%3s  %-*s %9s %6s %8s %9s %9s %9s %-6s %7s %9s %-12s %8s %7s %-9s", "#",
+                      name_width, "kernel", "total", "time%", "launches", "mean", "min", "max",
+                      "bound", "roof%", "recover", "global", "shared", "active%", "pipe");
     // A merged job (irf-report merge) has per-rank statistics: how unevenly the ranks ran it.
     const bool job = std::any_of(order.begin(), order.end(),
                                  [](const KernelRecord* k) { return k->ranks.has_value(); });
-    header += job ? format(" %5s", "imbal") : "";
+    header += job ? string_printf(" %5s", "imbal") : "";
     for (const std::string& t : targets) {
-        header += format(" %*s", target_width(t), ("->" + utf8_prefix(printable(t), 30)).c_str());
+        header +=
+            string_printf(" %*s", target_width(t), ("->" + utf8_prefix(printable(t), 30)).c_str());
     }
     while (!header.empty() && header.back() == ' ') {
         header.pop_back();
     }
     out << header << "\n";
     for (std::size_t i = 0; i < shown; ++i) {
-        out << row(*order[i], label[order[i]], i + 1, total, targets, job);
+        out << row(*order[i], label[order[i]], name_width, i + 1, total, targets, job);
     }
     if (job) {
         out << "(imbal: the slowest rank's time / the mean over the job's ranks; 1 = balanced)\n";
@@ -329,8 +277,19 @@ std::string text_summary(const Profile& p, const SummaryView& view) {
         out << "(pipe: the busiest pipe, its warp instructions per second as a share of its "
                "peak, from the instruction mix)\n";
     }
+    if (std::any_of(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(shown),
+                    [](const KernelRecord* k) { return recoverable_ns(*k).has_value(); })) {
+        out << "(recover: time x (1 - roof%), what reaching the roofline would save; --sort "
+               "recoverable)\n";
+    }
     if (!targets.empty()) {
         out << "(->target: projected speedup, point estimate; ? = low confidence)\n";
+    } else if (!all_targets.empty()) {
+        out << "(per-kernel speedups on " << all_targets.size()
+            << " targets: the projection section below and irf-report csv; for columns choose "
+               "up to "
+            << s_max_target_columns << ", e.g. irf-report analyze --targets "
+            << printable(all_targets.front()) << ",...)\n";
     }
     if (std::any_of(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(shown),
                     [](const KernelRecord* k) {

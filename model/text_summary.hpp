@@ -17,6 +17,10 @@ struct SummaryView {
     std::size_t top = 10;
     KernelOrder order = KernelOrder::time;
     common::NameMode names = common::NameMode::function;
+    /// Width of the kernel and region columns; names are cut to it (common::display_names).
+    /// 0 cuts nothing: the column is as wide as the longest name.
+    std::size_t name_width = k_label_width;
+    std::size_t region_depth = 0; ///< levels of the NVTX region tree shown (0: all)
 };
 
 /// A table of the `top` kernels by total time (time %, launches, per-launch mean/min/max, bound,

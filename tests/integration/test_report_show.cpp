@@ -24,9 +24,9 @@ bool has(const std::string& text, const std::string& needle) {
 // transpose_naive in tools_profile_before.json: 10 launches, 12 ms in all; per launch mean
 // 1.2 ms, min 1.176 ms, max 1.236 ms; grid 128x128 = 16384 blocks of 32x8 = 256 threads.
 TEST(ReportShow, OneKernelByItsTableName) {
-    const auto r = report({"show", "tools_profile_before.json", "transpose_naive<...>"});
+    const auto r = report({"show", "tools_profile_before.json", "transpose_naive<float>"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_TRUE(has(r.out, "Kernel transpose_naive<...>\n")) << r.out;
+    EXPECT_TRUE(has(r.out, "Kernel transpose_naive<float>\n")) << r.out;
     EXPECT_TRUE(has(r.out, "demangled  void transpose_naive<float>(float*, float const*, int)"))
         << r.out;
     EXPECT_TRUE(has(r.out, "call site  main < __libc_start_main")) << r.out;
@@ -42,7 +42,7 @@ TEST(ReportShow, OneKernelByItsTableName) {
 }
 
 TEST(ReportShow, CountersCarryTheirUnitsAndVerdictsTheirNumbers) {
-    const auto r = report({"show", "tools_profile_before.json", "transpose_naive<...>"});
+    const auto r = report({"show", "tools_profile_before.json", "transpose_naive<float>"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_TRUE(has(r.out, "counter ")) << r.out;
     for (const char* row : {"inst_warp ", "sectors_global_ld ", "dram_sectors_read "}) {
@@ -63,7 +63,7 @@ TEST(ReportShow, CountersCarryTheirUnitsAndVerdictsTheirNumbers) {
 TEST(ReportShow, SharedConflictsInWaysNotLikeASpeedup) {
     // transpose_coalesced: 0.1176 = 2/17 shared instructions per wavefront, 8.5 wavefronts per
     // instruction: an 8.5-way conflict, written as ways, never "8.5x" like a speedup.
-    const auto r = report({"show", "tools_profile_before.json", "transpose_coalesced<...>"});
+    const auto r = report({"show", "tools_profile_before.json", "transpose_coalesced<float>"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_TRUE(has(r.out, "0.118 warp inst per wavefront  8.5-way bank conflicts")) << r.out;
     EXPECT_FALSE(has(r.out, "8.5x")) << r.out;
@@ -82,7 +82,7 @@ TEST(ReportShow, ProjectionsWithIntervalConfidenceAndReasonsOnce) {
     //   40,065 = 4.67 ms (1.18x); Eq. 9 HBM level 5.5 x 3350 / 8000 = 2.30 ms, the low end. Its
     //   streaming working set fits the B200's L2 only but moves the same DRAM bytes, so
     //   confidence stays high; a reason both share is printed once.
-    const auto r = report({"show", "tools_profile_before.json", "transpose_coalesced<...>"});
+    const auto r = report({"show", "tools_profile_before.json", "transpose_coalesced<float>"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_TRUE(has(r.out, "a100-test  9.04 ms    9.04 ms  9.24 ms  0.61x    high ")) << r.out;
     EXPECT_TRUE(has(r.out, "b200-test  4.67 ms    2.30 ms  4.67 ms  1.18x    high ")) << r.out;
@@ -110,9 +110,9 @@ TEST(ReportShow, SeveralMatchesAreListedAndExitTwo) {
     EXPECT_TRUE(has(r.err, "irf-report: error: KERNEL 'transpose' matches 2 kernels of "
                            "tools_profile_before.json; give one of these names"))
         << r.err;
-    EXPECT_TRUE(has(r.err, "  transpose_naive<...>  (12.0 ms, grid [128,128,1] block [32,8,1])"))
+    EXPECT_TRUE(has(r.err, "  transpose_naive<float>  (12.0 ms, grid [128,128,1] block [32,8,1])"))
         << r.err;
-    EXPECT_TRUE(has(r.err, "  transpose_coalesced<...>  (5.50 ms,")) << r.err;
+    EXPECT_TRUE(has(r.err, "  transpose_coalesced<float>  (5.50 ms,")) << r.err;
 }
 
 TEST(ReportShow, NoMatchOrABadRegexIsOneLineAndExitTwo) {
@@ -199,13 +199,13 @@ TEST(ReportTables, MeanMinMaxBesideTheTotal) {
     const auto text = report({"analyze", "tools_profile_before.json"});
     ASSERT_EQ(text.exit_code, 0) << text.err;
     EXPECT_TRUE(has(text.out, " total  time% launches      mean       min       max ")) << text.out;
-    const auto at = text.out.find("  transpose_naive<...>  ");
+    const auto at = text.out.find("  transpose_naive<float>  ");
     ASSERT_NE(at, std::string::npos) << text.out;
     const std::string row = text.out.substr(at, text.out.find('\n', at) - at);
     EXPECT_TRUE(has(row, "12.0 ms  28.0%       10   1.20 ms   1.18 ms   1.24 ms")) << row;
     const auto md = report({"analyze", "tools_profile_before.json", "--format", "md"});
     ASSERT_EQ(md.exit_code, 0) << md.err;
-    EXPECT_TRUE(has(md.out, "| `transpose_naive<...>` | 12.0 ms | 28% | 10 | 1.20 ms | 1.18 ms | "
+    EXPECT_TRUE(has(md.out, "| `transpose_naive<float>` | 12.0 ms | 28% | 10 | 1.20 ms | 1.18 ms | "
                             "1.24 ms | hbm |"))
         << md.out;
 }

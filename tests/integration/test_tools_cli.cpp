@@ -37,6 +37,15 @@ void expect_one_line_error(const irf::test::ProcessResult& r, const std::string&
     EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
 }
 
+TEST(ToolsCli, AMistypedCommandGetsTheNearestOne) {
+    // "analyzee" is one deletion from "analyze"; CLI11 alone said "A subcommand is required".
+    const auto typo = report_bad({"analyzee", "p.json"});
+    expect_one_line_error(typo, "unknown command 'analyzee'; did you mean analyze? (commands: ");
+    EXPECT_NE(typo.err.find("compare"), std::string::npos) << typo.err;
+    const auto far = report_bad({"zzzzzz"});
+    expect_one_line_error(far, "unknown command 'zzzzzz' (commands: ");
+}
+
 TEST(ToolsCli, CompareMatchesGolden) {
     // Relative names keep the header free of machine-specific paths.
     const auto r =

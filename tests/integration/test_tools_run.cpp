@@ -183,6 +183,30 @@ TEST_F(ToolsRun, FilterThatMatchedNothingListsTheMostLaunched) {
     EXPECT_EQ(matched.err.find("no kernel matched"), std::string::npos) << matched.err;
 }
 
+TEST_F(ToolsRun, NvtxFilterThatMatchedNoRangeIsSaid) {
+    // regions.json launches under train_step/forward and train_step/backward (push/pop ranges).
+    // 'train_step/forward' without the trailing '/' names a start/end range: nothing matches.
+    const auto r =
+        run({"--nvtx-include", "train_step/forward", "-o", "nvtx_none", "--targets", "none"},
+            "../fake/regions.json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string note =
+        "no launch ran inside a range matching --nvtx-include 'train_step/forward' "
+        "(IRF_NVTX_INCLUDE), so no kernel was profiled; an expression without a trailing '/' "
+        "names a start/end range (nvtxRangeStart): for push/pop ranges end it with '/'; ranges "
+        "seen: train_step/backward, train_step/forward";
+    EXPECT_NE(r.err.find(note), std::string::npos) << r.err;
+    EXPECT_TRUE(has_warning(profile("nvtx_none"), "so no kernel was profiled"));
+
+    // With the '/' it matches: kernels are profiled and nothing is said.
+    const auto ok =
+        run({"--nvtx-include", "train_step/forward/", "-o", "nvtx_ok", "--targets", "none"},
+            "../fake/regions.json");
+    ASSERT_EQ(ok.exit_code, 0) << ok.err;
+    EXPECT_EQ(ok.err.find("no launch ran inside"), std::string::npos) << ok.err;
+    EXPECT_GE(profile("nvtx_ok")["coverage"]["profiled_launches"].get<int>(), 1);
+}
+
 } // namespace
 
 namespace {

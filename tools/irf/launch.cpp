@@ -8,6 +8,7 @@
 
 #include "common/environment.hpp"
 #include "common/text_safety.hpp"
+#include "config/ceilings_yaml.hpp"
 #include "config/env.hpp"
 #include "config/gpu_database.hpp"
 #include "config/output_path.hpp"
@@ -140,7 +141,12 @@ std::string check_before_exec(const RunOptions& options, const std::string& libr
         throw UsageError(origin(options, "IRF_CEILINGS", c.ceilings) + ": " + e.what());
     }
     try {
-        (void)config::resolve_targets(c.targets, dirs);
+        (void)config::resolve_targets(c.targets, dirs, origin(options, "IRF_TARGETS", c.targets));
+    } catch (const config::CeilingsError& e) {
+        // An unknown name already says where it came from; a bad file's error does not.
+        const std::string where = origin(options, "IRF_TARGETS", c.targets);
+        const std::string message = e.what();
+        throw UsageError(message.rfind(where, 0) == 0 ? message : where + ": " + message);
     } catch (const std::exception& e) {
         throw UsageError(origin(options, "IRF_TARGETS", c.targets) + ": " + e.what());
     }

@@ -19,8 +19,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from irf.reader import ProfileError, printable, read_bytes  # noqa: E402
 from irfplot.profile import (MAX_TOP, PlotError, compare_items, items_for, load,  # noqa: E402
-                             matching, plain_label, select)
+                             matching, plain_label, select, select_shared)
 from irfplot.regions import region_items  # noqa: E402
+from irfplot.targets import gpu_field  # noqa: E402
 
 FORMATS = ("png", "svg", "pdf")
 # Reproducible files: no dates or software versions inside.
@@ -92,15 +93,16 @@ def target_names(spec, parser):
 
 
 def gpu_key(yaml_text):
-    """The `key:` under the top-level `gpu:` mapping of a ceilings file, or None (block style,
-    as irf-calibrate and config/gpus write it; no YAML library is needed for one scalar)."""
-    in_gpu = False
-    for line in yaml_text.splitlines():
-        if line and not line[0].isspace() and not line.startswith("#"):
-            in_gpu = line.split("#")[0].strip() == "gpu:"
-        elif in_gpu and line.strip().startswith("key:"):
-            return line.split(":", 1)[1].split("#")[0].strip().strip("\"'") or None
-    return None
+    """The `key:` of a ceilings file's `gpu:` mapping (the name irf projected onto), or None."""
+    return gpu_field(yaml_text, "key")
+
+
+def source_cc(doc):
+    """The profiled GPU's compute capability as a number (9.0), or None."""
+    try:
+        return float((doc.get("gpu") or {}).get("cc") or "")
+    except (TypeError, ValueError):
+        return None
 
 
 def import_pyplot():
@@ -232,7 +234,8 @@ def figures(args):
              ("global_walls", "Global-memory walls",
               lambda fig, c, i, t: f.memory_walls(fig, c, i, t, "global")),
              ("shared_walls", "Shared-memory walls",
-              lambda fig, c, i, t: f.memory_walls(fig, c, i, t, "shared")),
+              lambda fig, c, i, t: f.memory_walls(fig, c, getattr(args, "shared_items", None)
+                                                  or i, t, "shared")),
              ("flop_roofline", "Hierarchical FLOP roofline", ff.flop_roofline)]
     if not args.compare:
         kinds.append(("projection", "Projected speedup per target",
@@ -283,9 +286,13 @@ def run(args):
         regions = []
     else:
         doc = load(args.profile)
-        items = items_for(select(doc["kernels"], args.kernels, args.top))
+        items = items_for(select(doc["kernels"], args.kernels, args.top), doc["kernels"])
+        args.shared_items = items_for(select_shared(doc["kernels"], args.kernels, args.top),
+                                      doc["kernels"])
         prefix, suffix = "", ""
         regions = region_items(doc)
+        from irfplot import figures_flops
+        figures_flops.check_targets(items, args.target_list)
     plt = import_pyplot()
     make_output_dir(args.output)
     ceilings = doc["ceilings_used"]
@@ -294,6 +301,7 @@ def run(args):
     for name, title, draw in figures(args):
         fig = plt.figure(figsize=(11, 6.5))
         fig.irf_regions = regions
+        fig.irf_source_cc = source_cc(doc)
         draw(fig, ceilings, items,
              f"{title}{suffix} \u2014 {plain_label(doc.get('app', ''), 60)} on {gpu}")
         fig.canvas.draw()

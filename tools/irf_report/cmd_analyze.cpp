@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // `irf-report analyze PROFILE.json [--ceilings Y] [--targets L] [-k RE] [-o OUT] [--top N]
-// [--sort S] [--names M] [--format md]`:
+// [--sort S] [--names M] [--width N] [--depth N] [--format md]`:
 // redo the model on a saved profile with other ceilings or targets (default: the profile's
 // targets); text verdict to stdout.
 #include <iostream>
 
+#include "common/cli.hpp"
 #include "common/file_io.hpp"
 #include "model/profile_json.hpp"
 #include "model/text_summary.hpp"
@@ -22,6 +23,7 @@ struct AnalyzeOptions {
     AnalysisOptions analysis;
     std::string json_out;
     ViewOptions view;
+    std::size_t depth = 0;
 };
 
 /// One stderr line when verdicts are missing, so a script sees it without parsing the table.
@@ -53,7 +55,8 @@ int run_analyze(const AnalyzeOptions& o) {
             throw InputError(error);
         }
     }
-    const model::SummaryView view{o.view.top, o.view.order(), o.view.name_mode()};
+    const model::SummaryView view{o.view.top, o.view.order(), o.view.name_mode(),
+                                  o.view.name_width(), o.depth};
     std::cout << (o.view.format == "md" ? summary_markdown(profile, view)
                                         : model::text_summary(profile, view));
     report_gaps(profile);
@@ -71,6 +74,10 @@ const bool s_registered = register_command(
          // The spelling before -o/--output, kept for scripts (not in --help).
          app.add_option("--json", o->json_out)->group("");
          add_view_options(app, o->view, true, "Kernels in the table");
+         app.add_option("--depth", o->depth,
+                        "Levels of the NVTX region tree shown, each with its inclusive time "
+                        "(default: all)")
+             ->check(common::whole_number(1, 64));
          return [o] { return run_analyze(*o); };
      }});
 

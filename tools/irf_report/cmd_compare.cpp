@@ -23,7 +23,8 @@ int run_compare(const CompareOptions& o) {
     analyze_if_needed(after, o.analysis, o.after, "irf-report compare");
     keep_matching_kernels(before, o.view.kernels, "--kernels");
     keep_matching_kernels(after, o.view.kernels, "--kernels");
-    const CompareView view{o.view.top, o.view.order(), o.view.name_mode(), o.view.format == "md"};
+    const CompareView view{o.view.top, o.view.order(), o.view.name_mode(), o.view.format == "md",
+                           o.view.name_width()};
     emit_output(compare_text(before, o.before, after, o.after, view), o.output);
     return 0;
 }

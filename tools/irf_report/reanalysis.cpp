@@ -125,8 +125,9 @@ void reanalyze(model::Profile& profile, const AnalysisOptions& o, const std::str
         const std::vector<std::string> dirs = config::gpus_dirs(exe_dir());
         const config::Ceilings source = source_ceilings(o.ceilings, profile, input, tool, dirs);
         const std::vector<config::Ceilings> targets =
-            o.targets.empty() ? recorded_targets(profile, tool, dirs)
-                              : config::resolve_targets(config::join(o.targets, ","), dirs);
+            o.targets.empty()
+                ? recorded_targets(profile, tool, dirs)
+                : config::resolve_targets(config::join(o.targets, ","), dirs, "--targets");
         model::analyze(profile, source, targets);
         if (!o.targets.empty()) {
             // The targets now in effect, so a later re-analysis finds their files again.

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "common/text_safety.hpp"
+#include "common/time_format.hpp"
 #include "model/kernel_labels.hpp"
 #include "model/pipe_ceilings.hpp"
 #include "model/walls.hpp"
@@ -28,6 +29,9 @@ std::string verdict_cells(const model::KernelRecord& k, const std::vector<std::s
         << (irm ? format_number(a->irm->roofline_pct) + "%" +
                       (a->irm->above_roofline() ? " (>100%!)" : "")
                 : "-")
+        << " | "
+        << (model::recoverable_ns(k) ? common::format_time(*model::recoverable_ns(k))
+                                     : std::string("-"))
         << " | "
         << (a && a->walls.global ? markdown_cell(model::global_label(*a->walls.global)) : "-")
         << " | "
@@ -53,7 +57,8 @@ std::string verdict_cells(const model::KernelRecord& k, const std::vector<std::s
 } // namespace
 
 std::string summary_markdown(const model::Profile& p, const model::SummaryView& view) {
-    const std::vector<std::string> labels = model::kernel_labels(p.kernels, view.names);
+    const std::vector<std::string> labels =
+        model::kernel_labels(p.kernels, view.names, view.name_width);
     const std::vector<std::size_t> order = model::kernel_order(p.kernels, labels, view.order);
     const std::vector<std::string> targets = profile_targets(p);
     double total = 0;
@@ -64,8 +69,9 @@ std::string summary_markdown(const model::Profile& p, const model::SummaryView& 
     out << "### irf: " << markdown_cell(p.app.empty() ? "(unknown app)" : p.app) << " on "
         << markdown_cell(p.gpu.name.empty() ? "(unknown GPU)" : p.gpu.name) << "\n\n"
         << "| # | kernel | total time | time % | launches | mean | min | max | bound "
-           "| % of roofline | global | shared conflicts | active threads | busiest pipe |";
-    std::string rule = "|---:|---|---:|---:|---:|---:|---:|---:|---|---:|---|---:|---:|---|";
+           "| % of roofline | recoverable | global | shared conflicts | active threads "
+           "| busiest pipe |";
+    std::string rule = "|---:|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---|---:|---:|---|";
     // A merged job (irf-report merge): how unevenly its ranks ran each kernel.
     const bool job = std::any_of(p.kernels.begin(), p.kernels.end(),
                                  [](const model::KernelRecord& k) { return k.ranks.has_value(); });

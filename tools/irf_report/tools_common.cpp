@@ -130,17 +130,17 @@ KernelMatch match_kernels(const std::vector<model::KernelRecord>& before,
 
 std::map<std::string, std::string> name_labels(const std::vector<model::KernelRecord>& a,
                                                const std::vector<model::KernelRecord>& b,
-                                               common::NameMode mode) {
+                                               common::NameMode mode, std::size_t max_chars) {
     std::vector<common::KernelNames> names;
     std::map<std::string, std::size_t> seen;
     for (const auto* side : {&a, &b}) {
         for (const model::KernelRecord& k : *side) {
             if (seen.emplace(k.name, names.size()).second) {
-                names.push_back({k.name, k.mangled});
+                names.push_back({k.name, k.mangled, ""});
             }
         }
     }
-    const std::vector<std::string> shown = common::display_names(names, mode, model::k_label_width);
+    const std::vector<std::string> shown = common::display_names(names, mode, max_chars);
     std::map<std::string, std::string> out;
     for (const auto& [name, index] : seen) {
         out[name] = shown[index];

@@ -10,6 +10,7 @@
 
 #include "common/kernel_name.hpp"
 #include "common/time_format.hpp"
+#include "model/kernel_labels.hpp"
 #include "model/profile.hpp"
 
 namespace irf::report {
@@ -41,10 +42,12 @@ struct KernelMatch {
                                         const std::vector<model::KernelRecord>& after);
 
 /// Demangled name -> display name (common::display_names in `mode`) for every kernel of `a` and
-/// `b`, computed over both so one kernel reads the same on each side and distinct ones differ.
+/// `b`, computed over both so one kernel reads the same on each side and distinct ones differ;
+/// cut to `max_chars` (0: not cut).
 [[nodiscard]] std::map<std::string, std::string>
 name_labels(const std::vector<model::KernelRecord>& a, const std::vector<model::KernelRecord>& b,
-            common::NameMode mode = common::NameMode::function);
+            common::NameMode mode = common::NameMode::function,
+            std::size_t max_chars = model::k_label_width);
 
 /// Durations as every tool prints them (common/time_format.hpp).
 using common::format_time;

@@ -312,7 +312,7 @@ std::string compare_text(const model::Profile& before, const std::string& before
         out << "note: the profiles come from different GPUs; movements mix code and machine\n";
     }
     const KernelMatch match = match_kernels(before.kernels, after.kernels);
-    const auto labels = name_labels(before.kernels, after.kernels, view.names);
+    const auto labels = name_labels(before.kernels, after.kernels, view.names, view.name_width);
     auto pairs = ordered_pairs(before, after, match, labels, view);
     const std::size_t hidden = pairs.size() > view.top ? pairs.size() - view.top : 0;
     pairs.resize(pairs.size() - hidden);

@@ -23,6 +23,7 @@ struct CompareView {
     model::KernelOrder order = model::KernelOrder::time;
     common::NameMode names = common::NameMode::function;
     bool markdown = false;
+    std::size_t name_width = model::k_label_width; ///< names cut to it; 0: not cut
 };
 
 /// The whole comparison: a header, one block per matched kernel (time, bound and % of

@@ -22,14 +22,18 @@ struct ViewOptions {
     std::string sort = "time";
     std::string names = "function";
     std::string format = "text";
+    std::size_t width = 0; ///< --width; 0: from the terminal (COLUMNS) and the name mode
 
     /// The --sort value as an order (validated by CLI11 when parsed).
     [[nodiscard]] model::KernelOrder order() const;
     /// The --names value as a mode (validated by CLI11 when parsed).
     [[nodiscard]] common::NameMode name_mode() const;
+    /// The width of name columns: --width when given; else 0 (no cut) for --names demangled
+    /// or mangled; else COLUMNS minus the other columns of the kernel table, from 40 to 200.
+    [[nodiscard]] std::size_t name_width() const;
 };
 
-/// Adds -k/--kernels, --sort, --top and --names to `app`, plus --format text|md when
+/// Adds -k/--kernels, --sort, --top, --names and --width to `app`, plus --format text|md when
 /// `with_format`; `top_help` says what --top counts.
 void add_view_options(CLI::App& app, ViewOptions& options, bool with_format,
                       const std::string& top_help);

@@ -36,8 +36,9 @@ class RegionMarkers(unittest.TestCase):
                    {"undecided": 1.0},
                    {"fp64": 0.0, "fp32": 1e8, "fp16": 0.0, "tensor": 2e9}, 900.0,
                    {"l1": 2.0, "l2": 8.0, "hbm": 30.0}),
-            # No transactions measured and no FLOPs: on neither figure.
-            region("io", 1e6, {"l1": None, "l2": None, "hbm": None}, 0.1, {"undecided": 1.0}),
+            # No transactions measured and no FLOPs: on neither figure, and longer than
+            # train/fwd: it must take no number, so train/fwd is R2, not R3 (no gaps).
+            region("io", 4e6, {"l1": None, "l2": None, "hbm": None}, 0.1, {"undecided": 1.0}),
         ]
         code, err, cls.data = plot_data(doc, cls.dir.name)
         cls.result = (code, err)
@@ -62,6 +63,15 @@ class RegionMarkers(unittest.TestCase):
         self.assertEqual(drawn["train/bwd"]["number"], "R1")
         self.assertEqual(drawn["train/fwd"]["number"], "R2")
         self.assertEqual(drawn["train/bwd"]["marker"], "D")
+
+    def test_regions_are_hollow_greys_behind_the_kernels(self):
+        axes = self.data["instruction_roofline"]["axes"][0]
+        regions = self.regions_in(axes)
+        kernels = {p["color"] for p in axes["points"] if p["role"] != "region"}
+        for r in regions.values():
+            self.assertEqual(r["face"], "none")  # hollow: the kernel marker under it shows
+            self.assertNotIn(r["color"], kernels)  # never a kernel's colour
+            self.assertEqual(r["color"][1:3], r["color"][3:5])  # a grey (equal R, G, B)
 
     def test_marker_area_grows_with_time(self):
         drawn = self.regions_in(self.data["instruction_roofline"]["axes"][0])

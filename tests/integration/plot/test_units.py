@@ -4,7 +4,7 @@ tests/unit/common/test_time_format.cpp, so a figure and irf-report never disagre
 import math
 import unittest
 
-from irfplot.units import format_significant, format_time
+from irfplot.units import format_significant, format_time, speedup_ticks
 
 
 class TimeFormat(unittest.TestCase):
@@ -32,3 +32,17 @@ class TimeFormat(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class SpeedupTicks(unittest.TestCase):
+    def test_close_ticks_are_left_out(self):
+        # 0.15x to 3x: ln(20) = 3.0 of axis; 0.2 and 0.25 are ln(1.25) = 0.22 apart, 7% of it
+        # (< 9%): 0.25 goes. 4 and 5 are out of range; 1, 0.5, 2, 0.2 are kept, 0.8 is 7%
+        # from 1 and goes, 1.25 7% too, 1.5 is ln(2/1.5) = 0.29 (9.6%) from 2: kept; 3 is
+        # 13.5% from 2: kept; 0.67 is ln(0.67/0.5) = 0.29 (9.8%) from 0.5: kept.
+        self.assertEqual(speedup_ticks(0.15, 3.0), [0.2, 0.5, 0.67, 1, 1.5, 2, 3])
+
+    def test_a_narrow_range_gets_fine_ticks(self):
+        # 0.7x to 1.6x: ln(2.29) = 0.83; the 1-2-5 ladder has only 1 in range, so 0.8, 1.25
+        # and 1.5 are added (each at least 0.075 from the others).
+        self.assertEqual(speedup_ticks(0.7, 1.6), [0.8, 1, 1.25, 1.5])

@@ -44,7 +44,7 @@ std::vector<std::string> function_names(const std::vector<std::string>& demangle
                                         std::size_t width = 0) {
     std::vector<KernelNames> kernels;
     for (const std::string& name : demangled) {
-        kernels.push_back({name, ""});
+        kernels.push_back({name, "", ""});
     }
     return display_names(kernels, NameMode::function, width);
 }
@@ -65,14 +65,15 @@ TEST(KernelName, OneTemplateManyInstancesShowTheirArguments) {
     const auto names = function_names({k_cutlass_128, k_cutlass_64, k_conv});
     EXPECT_EQ(names[0], "Kernel<cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4>");
     EXPECT_EQ(names[1], "Kernel<cutlass_80_tensorop_s1688gemm_64x64_32x6_nn_align4>");
-    EXPECT_EQ(names[2], "conv2d_grouped_direct_kernel<...>"); // not in the group: stays short
+    // Not in the group: stays short; its flags and tile numbers are left out, its types kept.
+    EXPECT_EQ(names[2], "conv2d_grouped_direct_kernel<int, float>");
 }
 
 TEST(KernelName, SameNameInOtherScopesGetsTheShortestDistinguishingSuffix) {
     const auto names = function_names(
         {"void a::(anonymous namespace)::reduce<float>(float*)", "void b::reduce<float>(float*)"});
-    EXPECT_EQ(names[0], "(anonymous namespace)::reduce<...>");
-    EXPECT_EQ(names[1], "b::reduce<...>");
+    EXPECT_EQ(names[0], "(anonymous namespace)::reduce<float>");
+    EXPECT_EQ(names[1], "b::reduce<float>");
 }
 
 TEST(KernelName, TenPyTorchVariantsStayTen) {
@@ -82,16 +83,17 @@ TEST(KernelName, TenPyTorchVariantsStayTen) {
                             std::to_string(n) + "<float, 4>(float*, int)");
     }
     const auto names = function_names(demangled, 40);
-    EXPECT_EQ(names[3], "kernel_variant_3<...>");
+    EXPECT_EQ(names[3], "kernel_variant_3<float>");
     EXPECT_EQ(std::set<std::string>(names.begin(), names.end()).size(), 10u);
 }
 
 TEST(KernelName, SameSymbolTwiceIsNumbered) {
     // Same kernel, other launch configuration: two profile records with one name.
     const auto names = function_names({k_gemv, k_gemv, k_conv});
-    EXPECT_EQ(names[0], "gemv2T_kernel_val<...> #1");
-    EXPECT_EQ(names[1], "gemv2T_kernel_val<...> #2");
-    EXPECT_EQ(names[2], "conv2d_grouped_direct_kernel<...>");
+    // gemv's arguments: int, int, four floats, tile numbers, flags and a parameter struct.
+    EXPECT_EQ(names[0], "gemv2T_kernel_val<int, float> #1");
+    EXPECT_EQ(names[1], "gemv2T_kernel_val<int, float> #2");
+    EXPECT_EQ(names[2], "conv2d_grouped_direct_kernel<int, float>");
 }
 
 TEST(KernelName, TenThousandCharacterTemplatesFitTheWidthAndStayDistinct) {
@@ -112,7 +114,7 @@ TEST(KernelName, TenThousandCharacterTemplatesFitTheWidthAndStayDistinct) {
 }
 
 TEST(KernelName, ControlCharactersAreEscapedInEveryMode) {
-    const KernelNames evil{"void evil\x1b[2J<int>(int)", "_Z4evil\x1b[2J"};
+    const KernelNames evil{"void evil\x1b[2J<int>(int)", "_Z4evil\x1b[2J", ""};
     for (NameMode mode : {NameMode::function, NameMode::demangled, NameMode::mangled}) {
         const std::string shown = display_names({evil}, mode)[0];
         EXPECT_EQ(shown.find('\x1b'), std::string::npos) << shown;
@@ -121,13 +123,71 @@ TEST(KernelName, ControlCharactersAreEscapedInEveryMode) {
 }
 
 TEST(KernelName, ModesLikeNcuPrintKernelBase) {
-    const KernelNames gemm{"void gemm<float>(float const*, float*, int)", "_Z4gemmIfEvPKT_PS0_i"};
-    EXPECT_EQ(display_names({gemm}, NameMode::function)[0], "gemm<...>");
+    const KernelNames gemm{"void gemm<float>(float const*, float*, int)", "_Z4gemmIfEvPKT_PS0_i",
+                           ""};
+    EXPECT_EQ(display_names({gemm}, NameMode::function)[0], "gemm<float>");
     EXPECT_EQ(display_names({gemm}, NameMode::demangled)[0], gemm.demangled);
     EXPECT_EQ(display_names({gemm}, NameMode::mangled)[0], gemm.mangled);
-    EXPECT_EQ(display_names({{"plain", ""}}, NameMode::mangled)[0], "plain"); // no symbol kept
+    EXPECT_EQ(display_names({{"plain", "", ""}}, NameMode::mangled)[0], "plain"); // no symbol
     EXPECT_EQ(parse_name_mode("demangled"), NameMode::demangled);
     EXPECT_FALSE(parse_name_mode("base").has_value());
+}
+
+const char* const k_gelu_backward = // PyTorch: the operation is the lambda's enclosing function
+    "void at::native::vectorized_elementwise_kernel<4, "
+    "at::native::GeluBackwardCUDAKernelImpl(at::TensorIteratorBase&, "
+    "at::native::GeluType)::{lambda()#2}::operator()() const::{lambda()#2}::operator()() "
+    "const::{lambda(float, float)#1}, at::detail::Array<char*, 3> >(int, "
+    "at::native::GeluBackwardCUDAKernelImpl(at::TensorIteratorBase&, "
+    "at::native::GeluType)::{lambda()#2}::operator()() const::{lambda()#2}::operator()() "
+    "const::{lambda(float, float)#1}, at::detail::Array<char*, 3>)";
+const char* const k_add = // PyTorch: the operation is a functor
+    "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, "
+    "at::detail::Array<char*, 3> >(int, at::native::CUDAFunctor_add<float>, "
+    "at::detail::Array<char*, 3>)";
+const char* const k_fused_adam = // PyTorch's fused AdamW step
+    "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous "
+    "namespace)::TensorListMetadata<4>, at::native::(anonymous "
+    "namespace)::FusedAdamMathFunctor<float, 4, (at::native::ADAM_MODE)1, false>, float*, "
+    "float, float, float, float, float, bool, float*, float*>(at::native::(anonymous "
+    "namespace)::TensorListMetadata<4>, at::native::(anonymous "
+    "namespace)::FusedAdamMathFunctor<float, 4, (at::native::ADAM_MODE)1, false>, float*, "
+    "float, float, float, float, float, bool, float*, float*)";
+
+TEST(KernelName, PyTorchOperatorsKeepTheOperationName) {
+    const auto names = function_names({k_silu, k_gelu_backward, k_add, k_fused_adam});
+    EXPECT_EQ(names[0], "vectorized_elementwise_kernel<silu>");         // silu_kernel's lambda
+    EXPECT_EQ(names[1], "vectorized_elementwise_kernel<GeluBackward>"); // ...CUDAKernelImpl
+    EXPECT_EQ(names[2], "vectorized_elementwise_kernel<add>");          // CUDAFunctor_add
+    // The metadata struct and bool are plumbing; the functor and the element type stay.
+    EXPECT_EQ(names[3], "multi_tensor_apply_kernel<FusedAdamMathFunctor, float>");
+}
+
+TEST(KernelName, ACutNameKeepsItsOperationWhole) {
+    // "vectorized_elementwise_kernel<GeluBackward>" is 43 characters; at 40 the 14 of
+    // "<GeluBackward>" stay whole, "..." takes 3, and 40 - 14 - 3 = 23 of the name remain.
+    EXPECT_EQ(function_names({k_gelu_backward}, 40)[0], "vectorized_elementwise_...<GeluBackward>");
+}
+
+TEST(KernelName, ElementTypesOfTheLibrariesGetShortNames) {
+    const auto names = function_names({"void gemm_kernel<c10::BFloat16, float>(int)",
+                                       "void cast<__half const*, cutlass::float_e4m3_t>(int)",
+                                       "void copy<unsigned int, 4u, true>(int)"});
+    EXPECT_EQ(names[0], "gemm_kernel<bf16, float>");
+    EXPECT_EQ(names[1], "cast<half, fp8e4m3>");
+    EXPECT_EQ(names[2], "copy<unsigned int>");
+}
+
+TEST(KernelName, RecordsOfOneSymbolAreToldApartByTheirLaunchShape) {
+    const auto names = display_names({{k_gemv, "", "g132 b256"},
+                                      {k_gemv, "", "g264 b256"},
+                                      {k_gemv, "", "g264 b256"},
+                                      {k_conv, "", "g8 b64"}},
+                                     NameMode::function);
+    EXPECT_EQ(names[0], "gemv2T_kernel_val<int, float> [g132 b256]");
+    EXPECT_EQ(names[1], "gemv2T_kernel_val<int, float> [g264 b256] #1"); // other call sites
+    EXPECT_EQ(names[2], "gemv2T_kernel_val<int, float> [g264 b256] #2");
+    EXPECT_EQ(names[3], "conv2d_grouped_direct_kernel<int, float>"); // alone: no suffix
 }
 
 } // namespace

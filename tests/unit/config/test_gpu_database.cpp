@@ -250,6 +250,13 @@ TEST(GpuDatabase, ResolveTargets) {
             << e.what();
     }
     EXPECT_THROW((void)resolve_targets("/nonexistent.yaml", dirs), CeilingsError);
+    try { // a tool's option names itself, not the environment variable
+        (void)resolve_targets("h999", dirs, "--targets");
+        FAIL();
+    } catch (const CeilingsError& e) {
+        EXPECT_EQ(std::string(e.what()).rfind("--targets: h999: unknown target", 0), 0u)
+            << e.what();
+    }
 }
 
 TEST(GpuDatabase, MistypedNameGetsTheNearestShippedOne) {
@@ -270,6 +277,9 @@ TEST(GpuDatabase, MistypedNameGetsTheNearestShippedOne) {
               0u)
         << message("h100-sxm");
     EXPECT_NE(message("H200-SXN").find("did you mean h200-sxm?"), std::string::npos);
+    // A GPU named without its form factor: the shipped names that begin with it.
+    EXPECT_NE(message("h200").find("did you mean h200-sxm?"), std::string::npos);
+    EXPECT_NE(message("H100").find("did you mean h100-pcie or h100-sxm5?"), std::string::npos);
     // "h999" is 3 or more edits from every entry (allowed: 2): no guess, the list only.
     EXPECT_EQ(message("h999").find("did you mean"), std::string::npos);
 }

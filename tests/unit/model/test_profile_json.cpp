@@ -297,8 +297,9 @@ TEST(ModelSummary, TopLimitsRowsAndLongNamesAreCut) {
     analyze(p, test::v100(), {});
     const std::string text = text_summary(p, {1});
     EXPECT_NE(text.find("Top 1 of 3 kernels"), std::string::npos);
-    // Innermost name, templates folded, then cut in the middle to the 40-character column.
-    EXPECT_NE(text.find("very_long_kernel_na...nd_more_words<...>"), std::string::npos);
+    // Innermost name with its distinguishing template argument (float; 4 and true are values),
+    // cut to the 40-character column before "<float>": 40 - 7 - 3 = 30 characters of the name.
+    EXPECT_NE(text.find("very_long_kernel_name_with_tem...<float>"), std::string::npos) << text;
     EXPECT_EQ(text.find("empty_kernel"), std::string::npos);
 }
 

@@ -247,8 +247,8 @@ TEST(ToolsCommon, NameLabelsAreSharedByBothSidesAndDistinct) {
                                     kernel("void b::k<int>(int)", 1)};
     const auto labels = irf::report::name_labels(before, after);
     // One kernel on both sides reads the same (no "#n"); a::k and b::k differ by their scope.
-    EXPECT_EQ(labels.at("void a::k<int>(int)"), "a::k<...>");
-    EXPECT_EQ(labels.at("void b::k<int>(int)"), "b::k<...>");
+    EXPECT_EQ(labels.at("void a::k<int>(int)"), "a::k<int>");
+    EXPECT_EQ(labels.at("void b::k<int>(int)"), "b::k<int>");
 }
 
 TEST(ToolsCommon, LeftoversOfOneNameArePairedNotListedOnBothSides) {

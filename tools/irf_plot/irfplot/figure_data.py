@@ -7,7 +7,8 @@ tests check positions and labels rather than that a file exists."""
 def point_data(p):
     label = p.label
     return {"kernel": p.item.label, "number": p.item.number, "role": p.role,
-            "marker": p.marker, "color": p.item.color, "x": p.xy[0], "y": p.xy[1],
+            "marker": p.marker, "color": p.item.color, "face": p.face, "x": p.xy[0],
+            "y": p.xy[1],
             "shown": list(p.shown), "edge": list(p.edge) if p.edge else None,
             "size": p.size, "label_visible": bool(label is not None and label.get_visible())}
 

@@ -251,6 +251,14 @@ def ldst_gips(kernel, wall):
     return total / time if time and total > 0 else None
 
 
+def lsu_bypass(kernel):
+    """True when the model noted that the kernel's L2 traffic clearly exceeds its L1 sectors:
+    copies that bypass the LSU counters (TMA, model/analyze.cpp note_lsu_bypass)."""
+    notes = get(kernel, "analysis", "notes") if kernel else None
+    return isinstance(notes, list) and any(isinstance(n, str) and "bypass the LSU" in n
+                                           for n in notes)
+
+
 def wall_points(kernel, wall):
     """The open dot: ld/st instructions per transaction and per ns, counting the same
     instructions on both axes (global ld/st for the global wall, as the wall's intensity)."""
@@ -318,6 +326,12 @@ def memory_walls(fig, ceilings, items, title, wall):
             before, _ = irm_points(it.before)
             after, _ = irm_points(it.after)
             draw_point(ax, it, before.get("l1"), after.get("l1"), "o")
+    bypass = [it for it, _, _ in shown if wall == "global" and lsu_bypass(it.after)]
+    if bypass:
+        ax.text(0.0, -0.13, f"kernel(s) {', '.join(str(it.number) for it in bypass)}: most of "
+                "their traffic bypasses the LSU (TMA copies), so their ld/st point (often at "
+                "the edge) shows only the rest", transform=ax.transAxes, fontsize=8,
+                color="#666666", va="top")
     if not shown:
         ax.text(0.5, 0.5, f"no selected kernel issues {wall}-memory instructions",
                 transform=ax.transAxes, ha="center", fontsize=10, color="#666666")

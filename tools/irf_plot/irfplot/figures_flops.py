@@ -5,7 +5,9 @@
 from irfplot.figures import (LEVEL_MARKERS, LEVEL_NAMES, bounded, draw_bandwidth, draw_peak,
                              draw_point, finish, fmt_gflops, log_range)
 from irfplot import regions as reg
-from irfplot.profile import LEVELS, PALETTE, get, number, plain_label
+from irfplot.targets import by_relevance
+from irfplot.units import speedup_ticks
+from irfplot.profile import LEVELS, PALETTE, PlotError, get, number, plain_label
 
 PRECISION_TITLES = {"fp64": "FP64", "fp32": "FP32", "fp16": "FP16", "tensor": "Tensor Core"}
 
@@ -24,6 +26,14 @@ def precision_of(kernel):
     counts = {p: number(flops.get(p)) or 0 for p in ("fp64", "fp32", "fp16")}
     best = max(counts, key=counts.get)
     return best if counts[best] else None
+
+
+def tensor_uncounted(kernel):
+    """True for a kernel that ran tensor instructions whose FLOPs were not counted (the
+    tensor_types group was off): its CUDA-core FLOPs are only its epilogue, so drawing it on
+    that precision's panel would misplace a tensor-core kernel."""
+    inst_tensor = number(get(kernel, "counters", "inst_tensor"))
+    return bool(inst_tensor) and not number(get(kernel, "analysis", "flops", "tensor"))
 
 
 def flop_points(kernel):
@@ -88,17 +98,23 @@ def flop_panel(ax, ceilings, items, precision, regions=()):
 
 def flop_roofline(fig, ceilings, items, title):
     from matplotlib.lines import Line2D
-    groups = {}
+    groups, uncounted = {}, []
     for it in items:
+        if it.after and tensor_uncounted(it.after):
+            uncounted.append(it)
+            continue
         precision = precision_of(it.after) if it.after else None
         if precision:
             groups.setdefault(precision, []).append(it)
     regions = reg.flop_placed(getattr(fig, "irf_regions", []))
     order = [p for p in PRECISION_TITLES if p in groups or p in regions]
+    note = (f"{len(uncounted)} tensor-core kernel(s) not drawn ("
+            f"{', '.join(str(it.number) for it in uncounted)}): tensor FLOPs not collected "
+            "(IRF_METRICS=tensor_types)") if uncounted else ""
     if not order:
         ax = fig.add_subplot(111)
-        ax.text(0.5, 0.5, "no selected kernel executes floating-point work", ha="center",
-                transform=ax.transAxes, fontsize=11, color="#666666")
+        ax.text(0.5, 0.5, note or "no selected kernel executes floating-point work",
+                ha="center", transform=ax.transAxes, fontsize=11, color="#666666")
         ax.set_axis_off()
         ax.set_title(title)
         return
@@ -117,6 +133,9 @@ def flop_roofline(fig, ceilings, items, title):
     handles.append(Line2D([], [], linestyle="-.", color="#555555", label="kernel FMA-mix ceiling"))
     handles += reg.legend_handles([it for p in order for it, _ in regions.get(p, [])])
     fig.irf_extra_artists = [fig.suptitle(title, fontsize=11, fontweight="bold")]
+    if note:
+        axes[0].text(0.0, -0.12, note, transform=axes[0].transAxes, fontsize=8,
+                     color="#666666", va="top")
     finish(axes[-1], fig, axes[-1].get_title(), axes[-1].get_xlabel(), axes[-1].get_ylabel(),
            shown, handles)
     axes[-1].set_ylabel("" if len(order) > 1 else "performance (GFLOP/s)")
@@ -146,10 +165,28 @@ def projection_rows(items, wanted=None):
     return rows
 
 
-def chosen_targets(items, wanted):
-    """The targets drawn: `wanted` (--targets names, or "all") or the first MAX_TARGETS by name,
-    and a note on
-    those left out (thousands of targets would take minutes to draw and be unreadable)."""
+def check_targets(items, wanted):
+    """Raises PlotError when --targets names a target that no selected kernel was projected
+    onto (a blank figure and exit 0 would hide the typo), with the targets that begin with
+    the name ("h200" -> h200-sxm) and the profile's own list."""
+    if not wanted or wanted == "all":
+        return
+    names = sorted({e[0] for _, entries in projection_rows(items) for e in entries})
+    unknown = [w for w in wanted if w not in names]
+    if not unknown:
+        return
+    guesses = [n for n in names if any(n.lower().startswith(w.lower()) for w in unknown)]
+    hint = f"; did you mean {' or '.join(guesses[:3])}?" if guesses else ""
+    raise PlotError(f"--targets {', '.join(plain_label(w, 40) for w in unknown)}: not a "
+                    f"projection target of this profile{hint} (its targets: "
+                    f"{', '.join(names) or 'none'}; others need irf-report analyze --targets)")
+
+
+def chosen_targets(items, wanted, source_cc=None):
+    """The targets drawn: `wanted` (--targets names, or "all"), else the first MAX_TARGETS by
+    relevance to the profiled GPU (targets.by_relevance: its peers and successors first), and a
+    note on those left out (thousands of targets would take minutes to draw and be
+    unreadable)."""
     names = sorted({e[0] for _, entries in projection_rows(items) for e in entries})
     if wanted == "all":
         return names, ""
@@ -157,8 +194,10 @@ def chosen_targets(items, wanted):
         return [n for n in names if n in wanted], ""
     if len(names) <= MAX_TARGETS:
         return names, ""
-    return names[:MAX_TARGETS], (f"{len(names) - MAX_TARGETS} more targets not shown "
-                                 "(choose with --targets)")
+    chosen = set(by_relevance(names, source_cc)[:MAX_TARGETS])
+    return [n for n in names if n in chosen], (
+        f"{len(names) - MAX_TARGETS} more targets not shown: the profiled GPU's peers and "
+        "successors come first (choose with --targets)")
 
 
 def projection(fig, ceilings, items, title, wanted=None):
@@ -166,7 +205,7 @@ def projection(fig, ceilings, items, title, wanted=None):
     and one colour per target; hollow points have low confidence."""
     from matplotlib.lines import Line2D
     ax = fig.add_subplot(111)
-    targets, note = chosen_targets(items, wanted)
+    targets, note = chosen_targets(items, wanted, getattr(fig, "irf_source_cc", None))
     rows = projection_rows(items, set(targets))
     if not rows:
         ax.text(0.5, 0.5, "no projection in the selected kernels (IRF_TARGETS=none?)",
@@ -195,8 +234,7 @@ def projection(fig, ceilings, items, title, wanted=None):
     ax.set_xscale("log")
     low, high = min(values + [1.0]) / 1.6, max(values + [1.0]) * 1.6
     ax.set_xlim(low, high)
-    ticks = [t for t in (0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5, 1, 2, 4, 5, 10, 20, 50, 100)
-             if low <= t <= high]
+    ticks = speedup_ticks(low, high)
     ax.set_xticks(ticks, [f"{t:g}\u00d7" for t in ticks])
     ax.minorticks_off()
     ax.set_yticks(range(len(rows)))

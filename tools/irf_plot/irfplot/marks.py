@@ -71,6 +71,10 @@ def draw_points(ax, points):
             marker = EDGE_MARKERS.get((p.edge[0], 0) if p.edge[0] else (0, p.edge[1]), "^")
             ax.scatter(*p.shown, marker=marker, s=p.size * 1.3, facecolors=p.item.color,
                        edgecolors="black", linewidths=0.8, zorder=p.zorder, clip_on=False)
+        elif p.face == "none":
+            # Hollow (regions): the outline in the item's colour, behind the kernels' markers.
+            ax.scatter(*p.shown, marker=p.marker, s=p.size, facecolors="none",
+                       edgecolors=p.item.color, linewidths=1.8, zorder=min(p.zorder, 3))
         else:
             # Filled markers in a pile get a white rim, so a marker of the same colour on top
             # of another (one kernel's L1/L2/HBM at one point) still shows its shape.

@@ -200,6 +200,23 @@ def select(kernels, pattern, top):
     return chosen[:top]
 
 
+def conflict_rank(kernel):
+    """How much a kernel's bank conflicts matter, to rank kernels for the shared-memory walls:
+    total time x (1 - 1/ways), the share of its shared wavefronts that conflicts add (0 without
+    conflicts). A ranking only, not a time the kernel would save."""
+    ways = number(get(kernel, "analysis", "walls", "shared", "conflict_ways"))
+    return total_time(kernel) * (1.0 - 1.0 / ways) if ways and ways > 1.0 else 0.0
+
+
+def select_shared(kernels, pattern, top):
+    """The `top` kernels the shared-memory walls show: those with shared accesses, the worst
+    bank conflicts (conflict_rank) first, then by time, so a conflicted kernel outside the top
+    by time is not left out."""
+    chosen = [k for k in matching(kernels, pattern) if get(k, "analysis", "walls", "shared")]
+    chosen.sort(key=lambda k: (-conflict_rank(k), -total_time(k)))
+    return chosen[:top]
+
+
 class Item:
     """One kernel drawn in a figure: its label, colour and analysed record(s).
     `before` is None outside compare mode, `after` None for a kernel that disappeared."""
@@ -230,8 +247,14 @@ def rank_note(kernel):
     return f"  (ranks: max/mean {imbalance:.2f})" if imbalance is not None else ""
 
 
-def items_for(kernels):
-    return [Item(label, PALETTE[i % len(PALETTE)], k, number=i + 1)
+def items_for(kernels, all_kernels=None):
+    """Drawable items of `kernels`, each numbered by its rank by total time among
+    `all_kernels` (the whole profile, as the summary's table numbers it; ties keep file
+    order), so a kernel keeps its number under --kernels and --top."""
+    everything = kernels if all_kernels is None else all_kernels
+    ranked = sorted(range(len(everything)), key=lambda i: -total_time(everything[i]))
+    rank = {id(everything[i]): r + 1 for r, i in enumerate(ranked)}
+    return [Item(label, PALETTE[i % len(PALETTE)], k, number=rank.get(id(k), i + 1))
             for i, (label, k) in enumerate(zip(unique_labels(kernels), kernels))]
 
 

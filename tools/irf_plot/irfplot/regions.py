@@ -7,17 +7,23 @@ from irfplot.profile import Item, get, number, plain_label
 from irfplot.units import format_time
 
 MAX_REGIONS = 8
-REGION_COLORS = ["#222222", "#7f3c8d", "#11a579", "#3969ac", "#f2b701", "#e73f74", "#80ba5a",
-                 "#e68310"]
+# Greys, apart from the kernels' palette (profile.PALETTE): a region never takes a kernel's
+# colour, and its hollow diamond never hides the kernel markers under it.
+REGION_COLORS = ["#262626", "#4d4d4d", "#666666", "#a6a6a6", "#bdbdbd", "#383838", "#595959",
+                 "#b3b3b3"]
+REGION_FACE = "none"
 MIN_SIZE, MAX_SIZE = 70.0, 520.0
 MARKER = "D"
 
 
 def region_items(doc, top=MAX_REGIONS):
-    """The `top` longest regions that have a rolled-up analysis, as drawable items."""
+    """The `top` longest regions that have a point on the Instruction Roofline or the FLOP
+    roofline, as drawable items numbered R1, R2, ... without gaps (a region that no figure
+    can draw takes no number)."""
     regions = [r for r in doc.get("regions") or []
                if isinstance(r, dict) and isinstance(r.get("analysis"), dict)
-               and isinstance(r.get("path"), str) and number(r.get("time_ns"))]
+               and isinstance(r.get("path"), str) and number(r.get("time_ns"))
+               and (irm_point(r) or flop_point(r))]
     regions.sort(key=lambda r: -number(r["time_ns"]))
     return [Item(plain_label(r["path"], 40), REGION_COLORS[i % len(REGION_COLORS)], r,
                  number=f"R{i + 1}") for i, r in enumerate(regions[:top])]
@@ -67,7 +73,7 @@ def draw(ax, placed, items):
     """Records a diamond per (item, xy) in `placed`, sized among all drawn `items`
     (marks.render draws them once the limits are set)."""
     for it, xy in placed:
-        marks.add_point(ax, it, xy, MARKER, it.color, marker_size(it.after, items), "region")
+        marks.add_point(ax, it, xy, MARKER, REGION_FACE, marker_size(it.after, items), "region")
 
 
 def irm_placed(items):

@@ -32,3 +32,21 @@ def format_time(ns):
         unit += 1
     scale, name = TIME_UNITS[unit]
     return ("-" if ns < 0 else "") + format_significant(magnitude / scale) + " " + name
+
+
+# Speedup tick candidates, in the order they are kept: 1 (no change), then the 1-2-5 ladder,
+# then finer steps for narrow ranges.
+SPEEDUP_TICKS = (1, 0.5, 2, 0.1, 10, 0.2, 5, 0.05, 20, 0.01, 100, 0.02, 50, 0.25, 4, 0.8, 1.25,
+                 1.5, 3, 0.67)
+
+
+def speedup_ticks(low, high, spacing=0.09):
+    """Ticks for a log speedup axis from `low` to `high`: candidates in SPEEDUP_TICKS order,
+    each kept only when it is at least `spacing` of the axis (in log units) from every tick
+    kept before, so labels such as "0.2x" and "0.25x" never overlap; sorted."""
+    span = math.log(high / low)
+    kept = []
+    for t in SPEEDUP_TICKS:
+        if low <= t <= high and all(abs(math.log(t / k)) >= spacing * span for k in kept):
+            kept.append(t)
+    return sorted(kept)
