@@ -10,7 +10,7 @@
 namespace irf::config {
 namespace {
 
-using Table = std::map<std::string, ForeignMetric, std::less<>>;
+using Table = std::map<std::string, std::vector<ForeignMetric>, std::less<>>;
 
 constexpr double k_sector_bytes = 32;
 
@@ -34,19 +34,27 @@ ForeignKind kind_of_canonical(const std::string& canonical) {
     return canonical.rfind("bytes_", 0) == 0 ? ForeignKind::bytes : ForeignKind::count;
 }
 
+// One name may give several canonical counters (smsp__inst_executed_pipe_tensor.sum is both
+// inst_tensor and the pipe mix's inst_pipe_tensor); each canonical counter once.
+void add(Table& t, const std::string& name, ForeignMetric m) {
+    std::vector<ForeignMetric>& list = t[name];
+    for (const ForeignMetric& known : list) {
+        if (known.canonical == m.canonical) {
+            return;
+        }
+    }
+    list.push_back(std::move(m));
+}
+
 // Every metric libirf collects on any chip, at rank 0: a file holding them reads like libirf.
 void add_metric_sets(Table& t) {
     for (const std::string& chip : reference_chips()) {
         for (const MetricBinding& b : metric_bindings(*chip_family(chip), true, true)) {
             for (const std::string& name : b.metrics) {
-                t.emplace(name, metric(b.canonical, 0, kind_of_canonical(b.canonical)));
+                add(t, name, metric(b.canonical, 0, kind_of_canonical(b.canonical)));
             }
         }
     }
-}
-
-void add(Table& t, const std::string& name, ForeignMetric m) {
-    t.emplace(name, std::move(m));
 }
 
 // A byte counter standing for a sector counter: used only where the file has no sectors.
@@ -195,22 +203,19 @@ Table make_nvprof_table() {
     return t;
 }
 
-std::optional<ForeignMetric> find(const Table& table, std::string_view name) {
+std::vector<ForeignMetric> find(const Table& table, std::string_view name) {
     const auto it = table.find(name);
-    if (it == table.end()) {
-        return std::nullopt;
-    }
-    return it->second;
+    return it == table.end() ? std::vector<ForeignMetric>{} : it->second;
 }
 
 } // namespace
 
-std::optional<ForeignMetric> ncu_metric(std::string_view name) {
+std::vector<ForeignMetric> ncu_metric(std::string_view name) {
     static const Table table = make_ncu_table();
     return find(table, name);
 }
 
-std::optional<ForeignMetric> nvprof_metric(std::string_view name) {
+std::vector<ForeignMetric> nvprof_metric(std::string_view name) {
     static const Table table = make_nvprof_table();
     return find(table, name);
 }

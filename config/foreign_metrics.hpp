@@ -28,12 +28,12 @@ struct ForeignMetric {
     double divisor = 1; ///< 32 where bytes stand for 32-byte sectors
 };
 
-/// The canonical counter an Nsight Compute metric (or details-page value such as "Duration")
-/// gives, or nullopt when irf has no use for it.
-[[nodiscard]] std::optional<ForeignMetric> ncu_metric(std::string_view name);
+/// The canonical counters an Nsight Compute metric (or details-page value such as "Duration")
+/// gives (usually one; empty when irf has no use for it).
+[[nodiscard]] std::vector<ForeignMetric> ncu_metric(std::string_view name);
 
-/// The canonical counter an nvprof metric or event gives, or nullopt.
-[[nodiscard]] std::optional<ForeignMetric> nvprof_metric(std::string_view name);
+/// The canonical counters an nvprof metric or event gives (empty: none).
+[[nodiscard]] std::vector<ForeignMetric> nvprof_metric(std::string_view name);
 
 /// The chip ("GH100", "GA100", ...) of a compute capability ("9.0"), or "" when unknown. The
 /// chip names a family (config/metric_sets); cc 8.6 and 8.7 give "GA10x" boards their family.

@@ -70,15 +70,14 @@ bool launch_value(LaunchRead& launch, const std::string& name, const std::string
 
 void offer_metric(FileContext& context, LaunchCounters& counters, const CsvRecord& row,
                   std::size_t index, const std::string& name, const std::string& unit) {
-    const auto metric = config::ncu_metric(name);
-    if (!metric) {
-        if (context.file.unmapped.size() < 1000) {
-            context.file.unmapped.insert(name);
-        }
-        return;
+    const auto metrics = config::ncu_metric(name);
+    if (metrics.empty() && context.file.unmapped.size() < 1000) {
+        context.file.unmapped.insert(name);
     }
-    if (const auto value = metric_value(context, row, index, *metric, unit)) {
-        counters.offer(name, *metric, *value);
+    for (const config::ForeignMetric& metric : metrics) {
+        if (const auto value = metric_value(context, row, index, metric, unit)) {
+            counters.offer(name, metric, *value);
+        }
     }
 }
 

@@ -12,6 +12,23 @@ namespace irf::import {
 SummaryRows::SummaryRows(FileContext& context, Lookup lookup)
     : m_context(context), m_lookup(lookup) {}
 
+void SummaryRows::offer(Kernel& k, const CsvRecord& row, const SummaryCells& cells,
+                        const config::ForeignMetric& metric) {
+    if (const auto v = metric_value(m_context, row, cells.average, metric, cells.unit)) {
+        k.average.offer(cells.metric, metric, *v);
+    }
+    if (cells.min) {
+        if (const auto v = metric_value(m_context, row, *cells.min, metric, cells.unit)) {
+            k.min.offer(cells.metric, metric, *v);
+        }
+    }
+    if (cells.max) {
+        if (const auto v = metric_value(m_context, row, *cells.max, metric, cells.unit)) {
+            k.max.offer(cells.metric, metric, *v);
+        }
+    }
+}
+
 void SummaryRows::add(const LaunchRead& identity, const CsvRecord& row, const SummaryCells& cells) {
     const auto [it, added] =
         m_index.emplace(kernel_key(identity.name, identity.launch), m_kernels.size());
@@ -20,25 +37,12 @@ void SummaryRows::add(const LaunchRead& identity, const CsvRecord& row, const Su
     }
     Kernel& k = m_kernels[it->second];
     k.invocations = std::max(k.invocations, cells.invocations);
-    const auto metric = m_lookup(cells.metric);
-    if (!metric) {
-        if (m_context.file.unmapped.size() < 1000) {
-            m_context.file.unmapped.insert(cells.metric);
-        }
-        return;
+    const auto metrics = m_lookup(cells.metric);
+    if (metrics.empty() && m_context.file.unmapped.size() < 1000) {
+        m_context.file.unmapped.insert(cells.metric);
     }
-    if (const auto v = metric_value(m_context, row, cells.average, *metric, cells.unit)) {
-        k.average.offer(cells.metric, *metric, *v);
-    }
-    if (cells.min) {
-        if (const auto v = metric_value(m_context, row, *cells.min, *metric, cells.unit)) {
-            k.min.offer(cells.metric, *metric, *v);
-        }
-    }
-    if (cells.max) {
-        if (const auto v = metric_value(m_context, row, *cells.max, *metric, cells.unit)) {
-            k.max.offer(cells.metric, *metric, *v);
-        }
+    for (const config::ForeignMetric& metric : metrics) {
+        offer(k, row, cells, metric);
     }
 }
 

@@ -26,7 +26,7 @@ struct SummaryCells {
 class SummaryRows {
 public:
     /// Foreign names are looked up with `lookup` (config::ncu_metric or nvprof_metric).
-    using Lookup = std::optional<config::ForeignMetric> (*)(std::string_view);
+    using Lookup = std::vector<config::ForeignMetric> (*)(std::string_view);
     SummaryRows(FileContext& context, Lookup lookup);
 
     /// One row of kernel `identity`.
@@ -41,6 +41,8 @@ private:
         std::uint64_t invocations = 0;
         LaunchCounters average, min, max;
     };
+    void offer(Kernel& k, const CsvRecord& row, const SummaryCells& cells,
+               const config::ForeignMetric& metric);
     FileContext& m_context;
     Lookup m_lookup;
     std::map<std::string, std::size_t> m_index;
