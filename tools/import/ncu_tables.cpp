@@ -68,9 +68,9 @@ bool launch_value(LaunchRead& launch, const std::string& name, const std::string
     return false;
 }
 
-void offer_metric(FileContext& context, LaunchCounters& counters, const CsvRecord& row,
-                  std::size_t index, const std::string& name, const std::string& unit) {
-    const auto metrics = config::ncu_metric(name);
+void offer_values(FileContext& context, LaunchCounters& counters, const CsvRecord& row,
+                  std::size_t index, const std::string& name, const std::string& unit,
+                  const std::vector<config::ForeignMetric>& metrics) {
     if (metrics.empty() && context.file.unmapped.size() < 1000) {
         context.file.unmapped.insert(name);
     }
@@ -79,6 +79,11 @@ void offer_metric(FileContext& context, LaunchCounters& counters, const CsvRecor
             counters.offer(name, metric, *value);
         }
     }
+}
+
+void offer_metric(FileContext& context, LaunchCounters& counters, const CsvRecord& row,
+                  std::size_t index, const std::string& name, const std::string& unit) {
+    offer_values(context, counters, row, index, name, unit, config::ncu_metric(name));
 }
 
 // Moves the resolved duration out of the counters (the kernel table times launches itself).
@@ -144,8 +149,14 @@ private:
 
 class RawReader : public TableReader {
 public:
+    // Each column's names are looked up once: a raw page has hundreds of columns and tens of
+    // thousands of rows (docs/performance.md, import benchmark).
     RawReader(FileContext& context, const CsvRecord& header)
-        : m_context(context), m_columns(header), m_names(header.fields) {}
+        : m_context(context), m_columns(header), m_names(header.fields) {
+        for (const std::string& name : m_names) {
+            m_metrics.push_back(config::ncu_metric(name));
+        }
+    }
 
     void row(const CsvRecord& r) override {
         if (!m_units_read) {
@@ -168,7 +179,7 @@ public:
                 m_context.file.sms = whole(r.fields[i], 1).value_or(0);
                 continue;
             }
-            offer_metric(m_context, counters, r, i, m_names[i], m_units[i]);
+            offer_values(m_context, counters, r, i, m_names[i], m_units[i], m_metrics[i]);
         }
         close_launch(m_context, launch, counters);
     }
@@ -180,6 +191,7 @@ private:
     FileContext& m_context;
     Columns m_columns;
     std::vector<std::string> m_names;
+    std::vector<std::vector<config::ForeignMetric>> m_metrics;
     std::vector<std::string> m_units;
     bool m_units_read = false;
 };
