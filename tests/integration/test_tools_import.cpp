@@ -184,10 +184,26 @@ TEST_F(ToolsImport, ImportedProfileFeedsTheOtherCommands) {
          {std::vector<std::string>{"analyze", out().string()},
           std::vector<std::string>{"show", out().string(), "transpose"},
           std::vector<std::string>{"csv", out().string()},
-          std::vector<std::string>{"compare", out().string(), out().string()}}) {
+          std::vector<std::string>{"compare", out().string(), out().string()},
+          std::vector<std::string>{"compare", "--counters", out().string(), out().string()},
+          std::vector<std::string>{"merge", out().string(), "-o", (m_tmp / "job.json").string()}}) {
         const ProcessResult r = report(args);
         EXPECT_EQ(r.exit_code, 0) << args.front() << ": " << r.err;
     }
+}
+
+TEST_F(ToolsImport, GpuOptionAndUnknownGpu) {
+    // --gpu overrides the Device column: the A100 raw page analysed as an H100.
+    const json p = import({"ncu-raw-a100.csv"}, {"--gpu", "h100-sxm5"});
+    EXPECT_EQ(p.at("gpu").at("name"), "NVIDIA H100 SXM5 80GB");
+    // A timing summary names no GPU: one warning, the profile is still written.
+    std::vector<std::string> args{"import", s_data + "nvprof-gpu-summary-v100.csv", "-o",
+                                  out().string()};
+    const ProcessResult r = report(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("warning: the files name no GPU"), std::string::npos) << r.err;
+    const json q = json::parse(irf::test::read_file(out()));
+    EXPECT_DOUBLE_EQ(q.at("kernels").at(0).at("time_ns").at("total").get<double>(), 1.25e6);
 }
 
 TEST_F(ToolsImport, FilesThatDisagreeAreAnErrorNamingBoth) {
