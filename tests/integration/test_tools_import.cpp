@@ -228,7 +228,8 @@ TEST_F(ToolsImport, BadInputNamesFileLineAndColumn) {
     irf::test::write_file(bad,
                           "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric "
                           "Value\"\n\"0\",\"k\",\"gpu__time_duration.sum\",\"furlong\",\"1\"\n");
-    expect_refused({bad.string()}, "bad.csv:2:44: unit 'furlong' is not a time unit");
+    // "gpu__time_duration.sum", is columns 9-33: the unit cell starts at 34.
+    expect_refused({bad.string()}, "bad.csv:2:34: unit 'furlong' is not a time unit");
     irf::test::write_file(bad, "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric "
                                "Value\"\n\"0\",\"k\",\"x\"\n");
     expect_refused({bad.string()}, "bad.csv:2:9: 3 fields where the header at line 1 has 5");

@@ -70,20 +70,22 @@ bool launch_value(LaunchRead& launch, const std::string& name, const std::string
 
 void offer_values(FileContext& context, LaunchCounters& counters, const CsvRecord& row,
                   std::size_t index, const std::string& name, const std::string& unit,
-                  const std::vector<config::ForeignMetric>& metrics) {
+                  const std::vector<config::ForeignMetric>& metrics,
+                  std::optional<std::size_t> unit_index = {}) {
     if (metrics.empty() && context.file.unmapped.size() < 1000) {
         context.file.unmapped.insert(name);
     }
     for (const config::ForeignMetric& metric : metrics) {
-        if (const auto value = metric_value(context, row, index, metric, unit)) {
+        if (const auto value = metric_value(context, row, index, metric, unit, unit_index)) {
             counters.offer(name, metric, *value);
         }
     }
 }
 
 void offer_metric(FileContext& context, LaunchCounters& counters, const CsvRecord& row,
-                  std::size_t index, const std::string& name, const std::string& unit) {
-    offer_values(context, counters, row, index, name, unit, config::ncu_metric(name));
+                  std::size_t index, const std::string& name, const std::string& unit,
+                  std::optional<std::size_t> unit_index) {
+    offer_values(context, counters, row, index, name, unit, config::ncu_metric(name), unit_index);
 }
 
 // Moves the resolved duration out of the counters (the kernel table times launches itself).
@@ -112,7 +114,8 @@ public:
         if (launch_value(m_launch, name, unit, r.fields[value_index])) {
             return;
         }
-        offer_metric(m_context, m_counters, r, value_index, name, unit);
+        offer_metric(m_context, m_counters, r, value_index, name, unit,
+                     m_columns.find("Metric Unit"));
     }
 
     void finish() override {
@@ -207,6 +210,7 @@ public:
         SummaryCells cells;
         cells.metric = m_columns.cell(r, "Metric Name");
         cells.unit = m_columns.cell(r, "Metric Unit");
+        cells.unit_index = m_columns.find("Metric Unit");
         cells.average = *m_columns.find("Average");
         cells.min = m_columns.find("Minimum");
         cells.max = m_columns.find("Maximum");

@@ -14,16 +14,19 @@ SummaryRows::SummaryRows(FileContext& context, Lookup lookup)
 
 void SummaryRows::offer(Kernel& k, const CsvRecord& row, const SummaryCells& cells,
                         const config::ForeignMetric& metric) {
-    if (const auto v = metric_value(m_context, row, cells.average, metric, cells.unit)) {
+    if (const auto v =
+            metric_value(m_context, row, cells.average, metric, cells.unit, cells.unit_index)) {
         k.average.offer(cells.metric, metric, *v);
     }
     if (cells.min) {
-        if (const auto v = metric_value(m_context, row, *cells.min, metric, cells.unit)) {
+        if (const auto v =
+                metric_value(m_context, row, *cells.min, metric, cells.unit, cells.unit_index)) {
             k.min.offer(cells.metric, metric, *v);
         }
     }
     if (cells.max) {
-        if (const auto v = metric_value(m_context, row, *cells.max, metric, cells.unit)) {
+        if (const auto v =
+                metric_value(m_context, row, *cells.max, metric, cells.unit, cells.unit_index)) {
             k.max.offer(cells.metric, metric, *v);
         }
     }

@@ -15,11 +15,12 @@ namespace irf::import {
 
 /// Where a summary row keeps its numbers.
 struct SummaryCells {
-    std::string metric;                  ///< the metric or event name
-    std::string unit;                    ///< its unit ("" = base)
-    std::size_t average = 0;             ///< column index of the per-launch average
-    std::optional<std::size_t> min, max; ///< column indices of minimum and maximum
-    std::uint64_t invocations = 0;       ///< launches summarised
+    std::string metric;                    ///< the metric or event name
+    std::string unit;                      ///< its unit ("" = base)
+    std::optional<std::size_t> unit_index; ///< column of the unit, when the row has one
+    std::size_t average = 0;               ///< column index of the per-launch average
+    std::optional<std::size_t> min, max;   ///< column indices of minimum and maximum
+    std::uint64_t invocations = 0;         ///< launches summarised
 };
 
 /// Gathers the rows of one summary table, kernel by kernel, into the file's kernel table.

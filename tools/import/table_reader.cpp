@@ -52,7 +52,7 @@ const char* kind_name(config::ForeignKind kind) {
 
 std::optional<double> metric_value(const FileContext& context, const CsvRecord& record,
                                    std::size_t index, const config::ForeignMetric& metric,
-                                   const std::string& unit) {
+                                   const std::string& unit, std::optional<std::size_t> unit_index) {
     const CellValue cell = parse_cell(record.fields[index]);
     const std::size_t column = record.columns[index];
     if (cell.status == CellValue::Status::absent) {
@@ -64,7 +64,10 @@ std::optional<double> metric_value(const FileContext& context, const CsvRecord& 
     }
     const auto factor = unit_factor(metric.kind, unit);
     if (!factor) {
-        throw ImportError(context.file.path, record.line, column,
+        const std::size_t unit_column = unit_index && *unit_index < record.columns.size()
+                                            ? record.columns[*unit_index]
+                                            : column;
+        throw ImportError(context.file.path, record.line, unit_column,
                           "unit '" + unit.substr(0, 40) + "' is not " + kind_name(metric.kind) +
                               " unit (irf reads it as " + metric.canonical + ")");
     }

@@ -53,11 +53,13 @@ public:
 };
 
 /// A metric cell in base units divided as `metric` says: nullopt for "n/a" or empty. Throws
-/// ImportError at the cell for a value that is not a number or a unit `metric` cannot have.
+/// ImportError at the cell for a value that is not a number, or at the unit's cell
+/// (`unit_index` in the same row; else the value's) for a unit `metric` cannot have.
 [[nodiscard]] std::optional<double> metric_value(const FileContext& context,
                                                  const CsvRecord& record, std::size_t index,
                                                  const config::ForeignMetric& metric,
-                                                 const std::string& unit);
+                                                 const std::string& unit,
+                                                 std::optional<std::size_t> unit_index = {});
 
 /// Records the GPU a row names (device name and "M.m"); ImportError when a file names two.
 void note_gpu(FileContext& context, const std::string& device, const std::string& cc,
