@@ -2,15 +2,18 @@
 // RFC 4180 records as ncu and nvprof write them (docs/import.md, "Quirks").
 #include "tools/import/csv_records.hpp"
 
+#include "common/text_safety.hpp"
 #include "tools/import/import_error.hpp"
 
 namespace irf::import {
 
 ImportError::ImportError(const std::string& file, std::size_t line, std::size_t column,
                          const std::string& message)
-    : common::BadInput(file + (line > 0 ? ":" + std::to_string(line) : std::string()) +
+    // Cells quoted into a message may hold line breaks or escapes: one printable line always.
+    : common::BadInput(common::printable(file) +
+                       (line > 0 ? ":" + std::to_string(line) : std::string()) +
                        (line > 0 && column > 0 ? ":" + std::to_string(column) : std::string()) +
-                       ": " + message) {}
+                       ": " + common::printable(message)) {}
 
 CsvReader::CsvReader(std::istream& in, std::string file) : m_in(in), m_file(std::move(file)) {}
 

@@ -40,10 +40,13 @@ LaunchRead identity(const FileContext& context, const Columns& columns, const Cs
         const auto g = parse_dim3(grid);
         const auto b = parse_dim3(block);
         if (!g || !b) {
+            // The other size may be a column the header lacks (found by the fuzzer): column 0.
+            const char* column = g ? "Block Size" : "Grid Size";
+            const auto index = columns.find(column);
             const std::string& bad = g ? block : grid;
-            const std::size_t index = *columns.find(g ? "Block Size" : "Grid Size");
-            throw ImportError(context.file.path, row.line, row.columns[index],
-                              "'" + bad.substr(0, 40) + "' is not a launch size like (256, 1, 1)");
+            throw ImportError(context.file.path, row.line, index ? row.columns[*index] : 0,
+                              std::string(column) + " '" + bad.substr(0, 40) +
+                                  "' is not a launch size like (256, 1, 1)");
         }
         launch.launch = model::LaunchConfig{*g, *b, 0, 0};
     }
