@@ -26,8 +26,9 @@ struct SummaryCells {
 /// Gathers the rows of one summary table, kernel by kernel, into the file's kernel table.
 class SummaryRows {
 public:
-    /// Foreign names are looked up with `lookup` (config::ncu_metric or nvprof_metric).
+    /// A foreign-name lookup: config::ncu_metric or config::nvprof_metric.
     using Lookup = std::vector<config::ForeignMetric> (*)(std::string_view);
+    /// Rows go into `context`'s kernel table; names are looked up with `lookup`.
     SummaryRows(FileContext& context, Lookup lookup);
 
     /// One row of kernel `identity`.
