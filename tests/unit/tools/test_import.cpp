@@ -116,6 +116,19 @@ TEST(ImportRead, LaunchesOfOneKernelAddUpAndClockIsAveraged) {
     EXPECT_DOUBLE_EQ(f.kernels[0].counters.at("clock_hz"), 1.6e9); // (1.5 + 1.7) / 2 GHz
 }
 
+TEST(ImportRead, NvprofEventsSummaryIsPerLaunchAverages) {
+    const ImportedFile f =
+        read_text("==1== Event result:\n"
+                  "\"Device\",\"Kernel\",\"Invocations\",\"Event Name\",\"Min\",\"Max\",\"Avg\","
+                  "\"Total\"\n"
+                  "\"Tesla V100-SXM2-16GB (0)\",\"k(int)\",3,\"inst_executed\",90,110,100,300\n");
+    EXPECT_EQ(f.format, "nvprof-csv-events");
+    EXPECT_EQ(f.device, "Tesla V100-SXM2-16GB"); // the device index " (0)" dropped
+    ASSERT_EQ(f.kernels.size(), 1u);
+    EXPECT_EQ(f.kernels[0].launches, 3u);
+    EXPECT_DOUBLE_EQ(f.kernels[0].counters.at("inst_warp"), 300); // Avg 100 x 3 invocations
+}
+
 TEST(ImportJoin, CountersAgreeingWithinOnePercentJoin) {
     ImportedFile a, b;
     a.path = "a.csv";
