@@ -143,7 +143,8 @@ std::optional<std::string> match_gpu(const std::string& name, const std::string&
         }
         try {
             const auto entry = load_shipped(key, dirs);
-            if (entry.gpu.cc != cc || entry.gpu.sms != sms) {
+            // An imported export may not say the SM count (0) or the cc (""): any then matches.
+            if ((!cc.empty() && entry.gpu.cc != cc) || (sms > 0 && entry.gpu.sms != sms)) {
                 continue;
             }
             const auto len = match_length(entry.gpu, name);

@@ -33,7 +33,8 @@ namespace irf::config {
 
 /// Maps a detected GPU (device name, "M.m" compute capability, SM count) to a database key:
 /// the spec entry whose cc and SM count equal and one of whose aliases (or name) the device
-/// name contains, longest alias winning; "<key>.measured" when that file exists.
+/// name contains, longest alias winning; "<key>.measured" when that file exists. An SM count of
+/// 0 or an empty cc (an imported export that does not say them) matches any.
 /// nullopt when nothing matches. Unreadable entries are skipped.
 [[nodiscard]] std::optional<std::string> match_gpu(const std::string& name, const std::string& cc,
                                                    int sms, const std::vector<std::string>& dirs);

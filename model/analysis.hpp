@@ -18,8 +18,8 @@ struct PerLevel {
 
 /// Instruction Roofline verdict (docs/model.md: IRM Eq. 2).
 struct IrmResult {
-    double gips_warp = 0;
-    double gips_thread = 0;  ///< (thread instructions / 32) per ns: IRM's solid dots
+    double gips_warp = 0;    ///< NaN (JSON null) when unknown: no duration or warp count
+    double gips_thread = 0;  ///< (thread instructions / 32) per ns: IRM's solid dots; NaN unknown
     PerLevel ii;             ///< warp instructions per 32-byte transaction
     PerLevel ii_thread;      ///< (thread instructions / 32) per transaction (IRM 3.2)
     PerLevel roofline_gips;  ///< min(peak GIPS, II x GTXN/s) at each level

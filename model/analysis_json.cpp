@@ -81,8 +81,9 @@ json irm_json(const IrmResult& r) {
 
 IrmResult irm_from(const JsonNode& n) {
     IrmResult r;
-    r.gips_warp = n.num("gips_warp");
-    r.gips_thread = n.num("gips_thread");
+    // null: unknown (an imported kernel without a duration or warp count), not 0 GIPS.
+    r.gips_warp = n.num("gips_warp", std::nan(""));
+    r.gips_thread = n.num("gips_thread", std::nan(""));
     if (n.has("ii_thread")) {
         r.ii_thread = per_level_from(n.at("ii_thread"));
     }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 
 #include "model/counters.hpp"
 
@@ -27,13 +28,15 @@ double roofline_gips(double ii, double peak_gips, double gtxn_per_s) {
 }
 
 std::optional<double> l1_sectors(const Counters& counters) {
-    const auto ldst = counter_sum(counters, {"sectors_global_ld", "sectors_global_st",
-                                             "sectors_local_ld", "sectors_local_st"});
+    const auto ldst = counter_sum(counters, {"sectors_global_ld", "sectors_global_st"});
     if (!ldst) {
         return std::nullopt;
     }
+    // Local memory is optional (an import may lack it): the level counts the parts present and
+    // instruction_roofline names the rest "not collected".
     return *ldst +
-           collected_sum(counters, {"sectors_global_atom", "sectors_global_red", "sectors_ldgsts"});
+           collected_sum(counters, {"sectors_local_ld", "sectors_local_st", "sectors_global_atom",
+                                    "sectors_global_red", "sectors_ldgsts"});
 }
 
 std::optional<double> shared_wavefronts(const Counters& counters) {
@@ -54,8 +57,11 @@ std::optional<double> l1_transactions(const Counters& counters) {
 }
 
 std::optional<double> l2_transactions(const Counters& counters) {
-    return counter_sum(
-        counters, {"l2_sectors_read", "l2_sectors_write", "l2_sectors_atom", "l2_sectors_red"});
+    const auto read_write = counter_sum(counters, {"l2_sectors_read", "l2_sectors_write"});
+    if (!read_write) {
+        return std::nullopt;
+    }
+    return *read_write + collected_sum(counters, {"l2_sectors_atom", "l2_sectors_red"});
 }
 
 std::optional<double> hbm_transactions(const Counters& counters) {
@@ -79,8 +85,8 @@ struct Level {
 
 // Fills each level's intensity and roofline, sets r.bound and r.roofline_pct to the lowest
 // ceiling; false (undecided) when a level's counters or ceiling are absent.
-bool place_levels(std::array<Level, 3>& levels, double inst, double peak, IrmResult& r,
-                  std::vector<std::string>& missing) {
+bool place_levels(std::array<Level, 3>& levels, double inst, double peak, double point_gips,
+                  IrmResult& r, std::vector<std::string>& missing) {
     r.bound = "issue";
     double limit = peak;
     bool decided = true;
@@ -108,45 +114,86 @@ bool place_levels(std::array<Level, 3>& levels, double inst, double peak, IrmRes
             r.bound = level.name;
         }
     }
-    r.roofline_pct = 100.0 * r.gips_warp / limit;
+    r.roofline_pct = 100.0 * point_gips / limit;
     return decided;
+}
+
+} // namespace
+
+namespace {
+
+// Optional parts of a level that were not collected (an imported export, docs/import.md): the
+// level counts the parts present, and says which it could not.
+void note_not_collected(const Counters& counters, std::vector<std::string>& missing) {
+    const std::string local = absent_counters(counters, {"sectors_local_ld", "sectors_local_st"});
+    if (!local.empty() && l1_sectors(counters)) {
+        missing.push_back("irm.ii.l1: not collected: " + local + " (counted as 0)");
+    }
+    const std::string atomics = absent_counters(counters, {"l2_sectors_atom", "l2_sectors_red"});
+    if (!atomics.empty() && l2_transactions(counters)) {
+        missing.push_back("irm.ii.l2: not collected: " + atomics + " (counted as 0)");
+    }
+}
+
+// The instructions the point is placed with: warp instructions, else IRM 3.2's thread-based
+// count (inst_thread / 32), with a reason; nullopt (and a reason) when neither is usable.
+std::optional<double> point_instructions(const Counters& counters,
+                                         std::vector<std::string>& missing) {
+    const auto warp = counter(counters, "inst_warp");
+    const auto thread = counter(counters, "inst_thread");
+    if (!warp && !thread) {
+        missing.push_back("irm: counters absent: inst_warp, inst_thread");
+        return std::nullopt;
+    }
+    const double inst = warp ? *warp : *thread / 32.0;
+    if (inst <= 0) {
+        missing.push_back("irm: kernel executed 0 warp instructions");
+        return std::nullopt;
+    }
+    if (!warp) {
+        missing.push_back("irm.gips_warp: inst_warp absent: the point is thread-based "
+                          "(inst_thread / 32, IRM 3.2)");
+    }
+    return inst;
 }
 
 } // namespace
 
 std::optional<IrmResult> instruction_roofline(const Counters& counters, const IrmCeilings& ceilings,
                                               std::vector<std::string>& missing) {
-    const auto inst = counter(counters, "inst_warp");
     const auto time = counter(counters, "time_ns");
-    if (!inst || !time) {
-        missing.push_back("irm: counters absent: " +
-                          absent_counters(counters, {"inst_warp", "time_ns"}));
+    if (time && *time <= 0) {
+        missing.push_back("irm: kernel time is 0 ns");
         return std::nullopt;
     }
-    if (*time <= 0 || *inst <= 0) {
-        missing.push_back(*time <= 0 ? "irm: kernel time is 0 ns"
-                                     : "irm: kernel executed 0 warp instructions");
+    const auto inst = point_instructions(counters, missing);
+    if (!inst) {
         return std::nullopt;
     }
     if (ceilings.warp_gips <= 0) {
         missing.push_back("irm: no peak warp GIPS in the ceilings");
         return std::nullopt;
     }
+    // Without a duration the intensities stand alone: GIPS and the bound are unknown (NaN is
+    // written as JSON null).
+    const double unknown = std::numeric_limits<double>::quiet_NaN();
+    const auto warp = counter(counters, "inst_warp");
+    const auto thread = counter(counters, "inst_thread");
     IrmResult r;
-    r.gips_warp = *inst / *time;
-    if (const auto thread = counter(counters, "inst_thread")) {
-        r.gips_thread = *thread / 32.0 / *time;
-    }
+    r.gips_warp = warp && time ? *warp / *time : unknown;
+    r.gips_thread = thread && time ? *thread / 32.0 / *time : unknown;
     std::array<Level, 3> levels{{
         {"l1", l1_transactions(counters), ceilings.gtxn_per_s.l1, &r.ii.l1, &r.roofline_gips.l1,
-         "sectors_global_ld/st, sectors_local_ld/st, wavefronts_shared_ld/st"},
+         "sectors_global_ld/st, wavefronts_shared_ld/st"},
         {"l2", l2_transactions(counters), ceilings.gtxn_per_s.l2, &r.ii.l2, &r.roofline_gips.l2,
-         "l2_sectors_read/write/atom/red"},
+         "l2_sectors_read/write"},
         {"hbm", hbm_transactions(counters), ceilings.gtxn_per_s.hbm, &r.ii.hbm,
          &r.roofline_gips.hbm, "dram_sectors_read/write"},
     }};
-    const bool decided = place_levels(levels, *inst, ceilings.warp_gips, r, missing);
-    if (const auto thread = counter(counters, "inst_thread")) {
+    note_not_collected(counters, missing);
+    const double point_gips = time ? *inst / *time : unknown;
+    const bool decided = place_levels(levels, *inst, ceilings.warp_gips, point_gips, r, missing);
+    if (thread) {
         // Section 3.2 measures intensity with inst_executed_thread / 32: predication moves the
         // point diagonally (both GIPS and intensity scale by it); the warp value stays in `ii`.
         for (const Level& level : levels) {
@@ -156,12 +203,18 @@ std::optional<IrmResult> instruction_roofline(const Counters& counters, const Ir
             }
         }
     }
-    if (!decided) {
+    if (!warp) {
+        r.ii = PerLevel{}; // the intensities above are thread-based: only ii_thread holds them
+    }
+    if (!time) {
+        missing.push_back("irm.gips: time_ns absent: intensities without GIPS or bound");
+        r.bound.clear();
+        r.roofline_pct = 0;
+    } else if (!decided) {
         // A level we could not see might be the lower ceiling: no bound rather than a wrong one.
         missing.push_back("irm.bound: not decided while a level's counters or ceiling are absent");
         r.bound.clear();
         r.roofline_pct = 0;
-        return r;
     }
     return r;
 }

@@ -74,6 +74,14 @@ struct Coverage {
     std::uint64_t lost_durations = 0;    ///< launches whose activity record never came
 };
 
+/// Where an imported profile came from (irf-report import, docs/import.md).
+struct ImportInfo {
+    std::string tool;                 ///< "ncu", "nvprof" or both joined by "+"
+    std::string version;              ///< the tool's version when a file says it, else ""
+    std::vector<std::string> files;   ///< the imported files, in command-line order
+    std::vector<std::string> formats; ///< each file's table format, e.g. "ncu-csv-long"
+};
+
 /// A whole process profile as written to <stem>.json.
 struct Profile {
     std::string schema = "irf.profile/v1";
@@ -93,7 +101,8 @@ struct Profile {
     std::vector<KernelRecord> kernels;
     std::vector<RegionRecord> regions; ///< by time, rolled up by model::roll_up_regions
     std::vector<std::string> warnings;
-    std::optional<JobInfo> job; ///< merged job profiles only (irf-report merge)
+    std::optional<JobInfo> job;         ///< merged job profiles only (irf-report merge)
+    std::optional<ImportInfo> imported; ///< imported profiles only (irf-report import)
 };
 
 } // namespace irf::model

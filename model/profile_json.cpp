@@ -172,6 +172,20 @@ JobInfo job_from_json(const JsonNode& n) {
     return job;
 }
 
+ImportInfo import_from_json(const JsonNode& n) {
+    n.expect_object();
+    ImportInfo info;
+    info.tool = n.str("tool");
+    info.version = n.str("version");
+    if (n.has("files")) {
+        info.files = n.at("files").as_strings();
+    }
+    if (n.has("formats")) {
+        info.formats = n.at("formats").as_strings();
+    }
+    return info;
+}
+
 void header_from_json(const JsonNode& root, Profile& p) {
     p.tool = root.str("tool", "irf");
     p.version = root.str("version");
@@ -256,6 +270,12 @@ json profile_to_json(const Profile& p) {
     if (p.job) {
         out["job"] = {{"ranks", p.job->ranks}, {"files", p.job->files}, {"hosts", p.job->hosts}};
     }
+    if (p.imported) {
+        out["import"] = {{"tool", p.imported->tool},
+                         {"version", p.imported->version},
+                         {"files", p.imported->files},
+                         {"formats", p.imported->formats}};
+    }
     return out;
 }
 
@@ -308,6 +328,9 @@ Profile profile_from_json(const json& document) {
     }
     if (root.has("job")) {
         p.job = job_from_json(root.at("job"));
+    }
+    if (root.has("import")) {
+        p.imported = import_from_json(root.at("import"));
     }
     return p;
 }

@@ -19,7 +19,7 @@ cmake -S "$root/tests/fuzz" -B "$build" -DCMAKE_CXX_COMPILER="$clangxx" \
 cmake --build "$build" -j "${IRF_FUZZ_JOBS:-2}" >/dev/null
 
 status=0
-for target in fuzz_profile_json fuzz_ceilings_yaml fuzz_fake_script fuzz_env fuzz_csv; do
+for target in fuzz_profile_json fuzz_ceilings_yaml fuzz_fake_script fuzz_env fuzz_csv fuzz_import_csv; do
     work=$(mktemp -d)
     seeds="$root/tests/data/fuzz/$target"
     # New inputs go to the scratch corpus; the seeds in the tree are only read.

@@ -2,6 +2,7 @@
 // `irf-report compare BEFORE.json AFTER.json [--ceilings C] [--targets L] [-k RE] [--sort S]
 // [--top N] [--format md]`: how each kernel moved (text or Markdown to stdout).
 #include "tools/irf_report/command.hpp"
+#include "tools/irf_report/compare_counters.hpp"
 #include "tools/irf_report/reanalysis.hpp"
 #include "tools/irf_report/tools_common.hpp"
 #include "tools/irf_report/tools_compare.hpp"
@@ -14,11 +15,19 @@ struct CompareOptions {
     std::string before, after, output;
     AnalysisOptions analysis;
     ViewOptions view;
+    bool counters = false;
 };
 
 int run_compare(const CompareOptions& o) {
     model::Profile before = load_input(o.before);
     model::Profile after = load_input(o.after);
+    if (o.counters) {
+        // Raw counters need no analysis: libirf against an ncu import of the same run.
+        keep_matching_kernels(before, o.view.kernels, "--kernels");
+        keep_matching_kernels(after, o.view.kernels, "--kernels");
+        emit_output(compare_counters_text(before, o.before, after, o.after), o.output);
+        return 0;
+    }
     analyze_if_needed(before, o.analysis, o.before, "irf-report compare");
     analyze_if_needed(after, o.analysis, o.after, "irf-report compare");
     keep_matching_kernels(before, o.view.kernels, "--kernels");
@@ -37,6 +46,9 @@ const bool s_registered = register_command(
          sub.add_option("after", options->after, "Profile after the change")->required();
          sub.add_option("-o,--output", options->output,
                         "Write the comparison to this file (default: standard output)");
+         sub.add_flag("--counters", options->counters,
+                      "List every canonical counter of both profiles per kernel, with the "
+                      "relative difference (e.g. libirf against an ncu import)");
          add_analysis_options(sub, options->analysis);
          add_view_options(sub, options->view, true, "Matched kernels shown");
          return [options] { return run_compare(*options); };

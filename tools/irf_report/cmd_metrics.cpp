@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// `irf-report metrics --chip NAME`: irf's metrics for a chip, their validity and pass counts.
+// `irf-report metrics --chip NAME [--ncu]`: irf's metrics for a chip, their validity and pass
+// counts, or the ncu command lines that collect them.
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -7,6 +8,7 @@
 #include "config/metric_sets.hpp"
 #include "intercept/cupti/metric_host.hpp"
 #include "tools/irf_report/command.hpp"
+#include "tools/irf_report/ncu_command.hpp"
 
 namespace irf::report {
 namespace {
@@ -18,6 +20,7 @@ using config::MetricGroup;
 struct Options {
     std::string chip;
     std::string group = "default";
+    bool ncu = false;
 };
 
 std::vector<MetricBinding> listed_bindings(config::ChipFamily family, const std::string& group) {
@@ -60,12 +63,22 @@ int print_metrics(const std::string& chip, const std::vector<MetricBinding>& bin
     return invalid;
 }
 
-int run_metrics(const Options& options) {
+int run_metrics(Options options) {
+    if (options.chip.empty() && !options.ncu) {
+        throw InputError("--chip is required (e.g. --chip GH100)");
+    }
+    if (options.chip.empty()) {
+        options.chip = "GH100"; // --ncu alone: the chip of the shipped H100 entries
+    }
     const auto family = config::chip_family(options.chip);
     if (!family) {
         throw InputError("--chip " + options.chip +
                          ": no metric map for this chip (families: GV100, TU10x, GA100, GA10x, "
                          "AD10x, GH100, GB10x, GB20x)");
+    }
+    if (options.ncu) {
+        std::cout << ncu_command_lines(*family, options.chip);
+        return 0;
     }
     std::cout << "chip " << options.chip << " (family " << config::family_name(*family)
               << "), offline host API, no counter-availability image\n";
@@ -103,8 +116,12 @@ const bool s_registered = register_command(
     {"metrics", "List irf's CUPTI metrics for a chip, check them and count replay passes",
      [](CLI::App& app) -> std::function<int()> {
          auto options = std::make_shared<Options>();
-         app.add_option("--chip", options->chip, "CUPTI chip name, e.g. GH100, GA100, GB202")
-             ->required();
+         app.add_option("--chip", options->chip,
+                        "CUPTI chip name, e.g. GH100, GA100, GB202 (required without --ncu; "
+                        "with --ncu the default is GH100)");
+         app.add_flag("--ncu", options->ncu,
+                      "Print the ncu command lines that collect irf's metrics, for "
+                      "`irf-report import`");
          app.add_option("--group", options->group, "metrics to list")
              ->check(CLI::IsMember({"default", "pipe_mix", "tensor_types", "all"}));
          return [options] { return run_metrics(*options); };

@@ -87,6 +87,10 @@ std::vector<config::Ceilings> recorded_targets(const model::Profile& p, const st
 
 } // namespace
 
+std::vector<std::string> shipped_dirs() {
+    return config::gpus_dirs(exe_dir());
+}
+
 void add_analysis_options(CLI::App& app, AnalysisOptions& o) {
     app.add_option("--ceilings", o.ceilings,
                    "Ceilings of the profiled GPU: a shipped name or a YAML file (default: the "

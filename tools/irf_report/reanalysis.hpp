@@ -19,6 +19,9 @@ struct AnalysisOptions {
     std::vector<std::string> targets;
 };
 
+/// The directories of the shipped ceilings database, as this binary finds them.
+[[nodiscard]] std::vector<std::string> shipped_dirs();
+
 /// Adds --ceilings NAME|FILE and --targets LIST to `app`.
 void add_analysis_options(CLI::App& app, AnalysisOptions& options);
 

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Instruction Roofline (docs/model.md: IRM 3.1-3.2, Eq. 2) against hand-computed values.
+#include <algorithm>
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 #include "model/analyze.hpp"
@@ -45,8 +48,75 @@ TEST(ModelIrm, L1TransactionsCountSharedAsFourSectors) {
     c["wavefronts_shared_st"] = 5;
     // 100 + 50 + 10 + 5 + 4 x (20 + 5) = 265
     EXPECT_DOUBLE_EQ(*l1_transactions(c), 265);
+    // Local memory is optional (an import may lack it): 265 - 5 = 260; global sectors are not.
     c.erase("sectors_local_st");
+    EXPECT_DOUBLE_EQ(*l1_transactions(c), 260);
+    c.erase("sectors_global_st");
     EXPECT_FALSE(l1_transactions(c).has_value());
+}
+
+TEST(ModelIrm, L2CountsReadAndWriteWhenAtomicsAreNotCollected) {
+    Counters c = test::zero_counters();
+    c["l2_sectors_read"] = 300;
+    c["l2_sectors_write"] = 100;
+    c["l2_sectors_atom"] = 7;
+    c["l2_sectors_red"] = 3;
+    EXPECT_DOUBLE_EQ(*l2_transactions(c), 410); // 300 + 100 + 7 + 3
+    c.erase("l2_sectors_atom");
+    c.erase("l2_sectors_red");
+    EXPECT_DOUBLE_EQ(*l2_transactions(c), 400); // 300 + 100, atomics not collected
+    c.erase("l2_sectors_write");
+    EXPECT_FALSE(l2_transactions(c).has_value());
+}
+
+TEST(ModelIrm, GapsOfAnImportAreNamedAndTheRestIsComputed) {
+    Counters c = test::zero_counters();
+    c.erase("inst_warp");
+    c.erase("time_ns");
+    c.erase("sectors_local_ld");
+    c.erase("sectors_local_st");
+    c.erase("l2_sectors_atom");
+    c.erase("l2_sectors_red");
+    c["inst_thread"] = 3.2e7;     // thread-based: 3.2e7 / 32 = 1e6 instructions
+    c["sectors_global_ld"] = 4e5; // L1: 4e5 sectors + 4 x 0 wavefronts
+    c["l2_sectors_read"] = 2e5;   // L2: 2e5 + 0 write
+    c["dram_sectors_read"] = 1e5; // HBM: 1e5 + 0 write
+    std::vector<std::string> missing;
+    const auto r = instruction_roofline(c, v100_irm(), missing);
+    ASSERT_TRUE(r.has_value());
+    EXPECT_TRUE(std::isnan(r->gips_warp));   // no duration, no warp count
+    EXPECT_TRUE(std::isnan(r->gips_thread)); // no duration
+    EXPECT_DOUBLE_EQ(*r->ii_thread.l1, 2.5); // 1e6 / 4e5
+    EXPECT_DOUBLE_EQ(*r->ii_thread.l2, 5);   // 1e6 / 2e5
+    EXPECT_DOUBLE_EQ(*r->ii_thread.hbm, 10); // 1e6 / 1e5
+    EXPECT_FALSE(r->ii.l1.has_value());      // warp-based intensities need inst_warp
+    EXPECT_TRUE(r->bound.empty());
+    auto said = [&missing](const std::string& start) {
+        return std::any_of(missing.begin(), missing.end(),
+                           [&](const std::string& m) { return m.rfind(start, 0) == 0; });
+    };
+    EXPECT_TRUE(said("irm.gips_warp: inst_warp absent: the point is thread-based"));
+    EXPECT_TRUE(said("irm.ii.l1: not collected: sectors_local_ld, sectors_local_st"));
+    EXPECT_TRUE(said("irm.ii.l2: not collected: l2_sectors_atom, l2_sectors_red"));
+    EXPECT_TRUE(said("irm.gips: time_ns absent: intensities without GIPS or bound"));
+}
+
+TEST(ModelIrm, ThreadBasedPointIsPlacedWhenWarpInstructionsAreAbsent) {
+    Counters c = test::zero_counters();
+    c.erase("inst_warp");
+    c["inst_thread"] = 3.2e7;     // 1e6 thread-based instructions
+    c["time_ns"] = 1e5;           // 1e6 / 1e5 ns = 10 GIPS
+    c["dram_sectors_read"] = 1e6; // II_HBM = 1e6 / 1e6 = 1
+    c["sectors_global_ld"] = 1e6; // II_L1 = 1
+    c["l2_sectors_read"] = 1e6;   // II_L2 = 1
+    std::vector<std::string> missing;
+    const auto r = instruction_roofline(c, v100_irm(), missing);
+    ASSERT_TRUE(r.has_value());
+    EXPECT_DOUBLE_EQ(r->gips_thread, 10);
+    // V100 HBM: 828 GB/s / 32 = 25.875 GTXN/s x II 1 = 25.875 GIPS, the lowest roof:
+    // 10 / 25.875 = 38.65%.
+    EXPECT_EQ(r->bound, "hbm");
+    EXPECT_NEAR(r->roofline_pct, 100.0 * 10 / 25.875, 1e-9);
 }
 
 TEST(ModelIrm, RooflineIsMinOfPeakAndIntensityTimesBandwidth) {

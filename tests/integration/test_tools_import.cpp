@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: Apache-2.0
+// irf-report import as a program: each format imports and analyses, the Instruction Roofline of
+// an imported file equals IRM's definitions computed by hand from that file, several files
+// join, and bad input is one line (file:line:column), exit 2, nothing written.
+#include <algorithm>
+#include <filesystem>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "tests/support/run_process.hpp"
+#include "tests/support/temp_dir.hpp"
+
+namespace {
+
+using irf::test::ProcessResult;
+using nlohmann::json;
+
+const std::string s_data = IRF_TEST_DATA_DIR "/import/";
+
+ProcessResult report(const std::vector<std::string>& args, bool expect_error = false) {
+    std::vector<std::string> argv{IRF_REPORT_BIN};
+    argv.insert(argv.end(), args.begin(), args.end());
+    irf::test::RunOptions options;
+    options.expect_irf_error = expect_error;
+    return irf::test::run_process(argv, options);
+}
+
+class ToolsImport : public irf::test::TempDirTest {
+protected:
+    // Imports `files` and returns the profile written.
+    json import(const std::vector<std::string>& files, const std::vector<std::string>& extra = {}) {
+        std::vector<std::string> args{"import"};
+        for (const std::string& f : files) {
+            args.push_back(s_data + f);
+        }
+        args.insert(args.end(), {"-o", out().string(), "--targets", "none"});
+        args.insert(args.end(), extra.begin(), extra.end());
+        const ProcessResult r = report(args);
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        return json::parse(irf::test::read_file(out()));
+    }
+
+    // Runs an import that must fail: one error line holding `needle`, exit 2, no output file.
+    void expect_refused(const std::vector<std::string>& paths, const std::string& needle) {
+        std::vector<std::string> args{"import"};
+        args.insert(args.end(), paths.begin(), paths.end());
+        args.insert(args.end(), {"-o", out().string()});
+        const ProcessResult r = report(args, true);
+        EXPECT_EQ(r.exit_code, 2) << r.err;
+        EXPECT_EQ(r.err.rfind("irf-report: error: ", 0), 0u) << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+        EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+        EXPECT_FALSE(std::filesystem::exists(out())) << "half-written output";
+    }
+
+    std::filesystem::path out() const { return m_tmp / "imported.json"; }
+};
+
+TEST_F(ToolsImport, NcuLongFormGivesIrmNumbersComputedByHandFromTheFile) {
+    // tests/data/import/ncu-long-h100.csv: two launches of one kernel (CRLF, program output and
+    // ==PROF== lines before the table, thousands separators, Mbyte and usecond units, n/a).
+    const json p = import({"ncu-long-h100.csv"});
+    EXPECT_EQ(p.at("gpu").at("name"), "NVIDIA H100 SXM5 80GB"); // Device "H100 80GB HBM3"
+    EXPECT_EQ(p.at("import").at("tool"), "ncu");
+    EXPECT_EQ(p.at("import").at("formats").at(0), "ncu-csv-long");
+    const json& k = p.at("kernels").at(0);
+    EXPECT_EQ(k.at("name"), "void transpose<float, 32>(float*, const float*, int, int)");
+    EXPECT_EQ(k.at("launch").at("grid"), json::array({1024, 1, 1}));
+    EXPECT_EQ(k.at("launch").at("regs"), 32);
+    EXPECT_EQ(k.at("profiled_launches"), 2);
+    // Duration "20.48" usecond and "20,480" nsecond: 2 x 20480 ns.
+    EXPECT_DOUBLE_EQ(k.at("time_ns").at("total").get<double>(), 40960);
+    const json& c = k.at("counters");
+    // dram__bytes_read.sum 16.78 Mbyte per launch: 2 x 16.78e6 / 32 = 1,048,750 sectors.
+    EXPECT_DOUBLE_EQ(c.at("dram_sectors_read").get<double>(), 1048750);
+    EXPECT_FALSE(c.contains("bytes_global_ld")); // n/a stays absent
+    const json& irm = k.at("analysis").at("irm");
+    // IRM Eq. 2: 4,194,304 warp inst / 20,480 ns = 204.8 GIPS;
+    // thread: 125,829,120 / 32 / 20,480 = 192 GIPS.
+    EXPECT_DOUBLE_EQ(irm.at("gips_warp").get<double>(), 204.8);
+    EXPECT_DOUBLE_EQ(irm.at("gips_thread").get<double>(), 192);
+    // L1: 4,194,304 / (1,048,576 + 8,388,608 + 0 local + 4 x 0 shared) = 4/9;
+    // L2: 4,194,304 / (1,048,576 + 1,048,576) = 2;
+    // HBM: 4,194,304 / ((16.78e6 + 33.55e6) / 32 = 1,572,812.5) = 2.666754.
+    EXPECT_NEAR(irm.at("ii").at("l1").get<double>(), 4.0 / 9, 1e-12);
+    EXPECT_NEAR(irm.at("ii").at("l2").get<double>(), 2, 1e-12);
+    EXPECT_NEAR(irm.at("ii").at("hbm").get<double>(), 4194304 / 1572812.5, 1e-9);
+    // h100-sxm5: 1045.4 warp GIPS; HBM 3352.3 GB/s / 32 = 104.759 GTXN/s, x 2.666754 = 279.37
+    // GIPS, below L1 (33454.1 / 32 x 4/9 = 464.64) and L2 (10300 / 32 x 2 = 643.75): HBM bound,
+    // 204.8 / 279.37 = 73.31% of the roofline.
+    EXPECT_EQ(irm.at("bound"), "hbm");
+    EXPECT_NEAR(irm.at("roofline_gips").at("hbm").get<double>(), 3352.3 / 32 * 4194304 / 1572812.5,
+                1e-9);
+    EXPECT_NEAR(irm.at("roofline_gips").at("l1").get<double>(), 33454.1 / 32 * 4 / 9, 1e-9);
+    EXPECT_NEAR(irm.at("roofline_pct").get<double>(),
+                100 * 204.8 / (3352.3 / 32 * 4194304 / 1572812.5), 1e-9);
+    // Global wall: (262,144 + 262,144) / (1,048,576 + 8,388,608) = 1/18 warp ld/st per sector.
+    const json& wall = k.at("analysis").at("walls").at("global");
+    EXPECT_NEAR(wall.at("intensity").get<double>(), 1.0 / 18, 1e-12);
+    EXPECT_TRUE(wall.at("access_bytes").is_null()); // requested bytes were n/a
+}
+
+TEST_F(ToolsImport, NvprofMetricsAndGpuSummaryJoinIntoThePapersV100Workflow) {
+    // IRM 3.2: metrics from nvprof --metrics, run time from a separate --print-gpu-summary run.
+    const json p = import({"nvprof-metrics-v100.csv", "nvprof-gpu-summary-v100.csv"});
+    EXPECT_EQ(p.at("import").at("files").size(), 2u);
+    EXPECT_EQ(p.at("gpu").at("name"), "NVIDIA Tesla V100 SXM2"); // "Tesla V100-SXM2-16GB (0)"
+    ASSERT_EQ(p.at("kernels").size(), 1u);                       // the memcpy row is not a kernel
+    const json& k = p.at("kernels").at(0);
+    EXPECT_EQ(k.at("launches"), 10); // Invocations 10, Calls 10
+    // Summary averages are per launch: 10 x 1,228,800 warp instructions.
+    EXPECT_DOUBLE_EQ(k.at("counters").at("inst_warp").get<double>(), 12288000);
+    // Time 1.25 ms over 10 calls, Avg 125 us, Min 120.5 us, Max 130.25 us.
+    EXPECT_DOUBLE_EQ(k.at("time_ns").at("mean").get<double>(), 125000);
+    EXPECT_DOUBLE_EQ(k.at("time_ns").at("min").get<double>(), 120500);
+    const json& irm = k.at("analysis").at("irm");
+    // 1,228,800 / 125,000 ns = 9.8304 GIPS; every level: 1,228,800 / (786,432 + 393,216) =
+    // 25/24 (L1 with local memory not collected, L2 with atomics inside read/write).
+    EXPECT_NEAR(irm.at("gips_warp").get<double>(), 9.8304, 1e-12);
+    for (const char* level : {"l1", "l2", "hbm"}) {
+        EXPECT_NEAR(irm.at("ii").at(level).get<double>(), 25.0 / 24, 1e-12) << level;
+    }
+    // v100-sxm2 HBM: 895 GB/s published / 32 = 27.96875 GTXN/s x 25/24 = 29.134 GIPS, the lowest
+    // roof: 9.8304 / 29.134 = 33.74%.
+    EXPECT_DOUBLE_EQ(p.at("ceilings_used").at("gtxn_per_s").at("hbm").get<double>(), 27.96875);
+    EXPECT_EQ(irm.at("bound"), "hbm");
+    EXPECT_NEAR(irm.at("roofline_pct").get<double>(), 100 * 9.8304 / (27.96875 * 25 / 24), 1e-9);
+    const json& missing = k.at("analysis").at("missing");
+    EXPECT_NE(
+        std::find(missing.begin(), missing.end(),
+                  "irm.ii.l1: not collected: sectors_local_ld, sectors_local_st (counted as 0)"),
+        missing.end());
+}
+
+TEST_F(ToolsImport, NvprofMetricsAloneGiveIntensitiesWithoutGips) {
+    const json p = import({"nvprof-metrics-v100.csv"});
+    const json& irm = p.at("kernels").at(0).at("analysis").at("irm");
+    EXPECT_TRUE(irm.at("gips_warp").is_null());
+    EXPECT_TRUE(irm.at("bound").is_null());
+    EXPECT_NEAR(irm.at("ii").at("hbm").get<double>(), 25.0 / 24, 1e-12);
+}
+
+TEST_F(ToolsImport, NcuRawPageReadsUnitsRowAndQuotedNames) {
+    const json p = import({"ncu-raw-a100.csv"});
+    EXPECT_EQ(p.at("gpu").at("name"), "NVIDIA A100 SXM4 40GB");
+    ASSERT_EQ(p.at("kernels").size(), 2u);
+    const json& fill = p.at("kernels").at(0);
+    EXPECT_EQ(fill.at("name"), "void fill<'\"'>(char*, int)"); // "" in the file is one quote
+    EXPECT_EQ(fill.at("launches"), 2);
+    // gpu__time_duration.sum 10.24 usecond per launch, 2 launches.
+    EXPECT_DOUBLE_EQ(fill.at("counters").at("time_ns").get<double>(), 20480);
+    // 65,536 warp instructions / 10,240 ns = 6.4 GIPS.
+    EXPECT_DOUBLE_EQ(fill.at("analysis").at("irm").at("gips_warp").get<double>(), 6.4);
+    // smsp__thread_inst_executed.sum (predicated-off threads too) stands in, with a note.
+    const json& notes = fill.at("notes");
+    EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const json& n) {
+        return n.get<std::string>().find("smsp__thread_inst_executed.sum") != std::string::npos;
+    }));
+}
+
+TEST_F(ToolsImport, NcuPrintSummaryAveragesArePerLaunch) {
+    const json p = import({"ncu-summary-a100.csv"});
+    const json& k = p.at("kernels").at(0);
+    EXPECT_EQ(k.at("launches"), 4); // Invocations
+    // Average 262,144 x 4 invocations; Ksector 65.536 = 65,536 sectors x 4.
+    EXPECT_DOUBLE_EQ(k.at("counters").at("inst_warp").get<double>(), 1048576);
+    EXPECT_DOUBLE_EQ(k.at("counters").at("l2_sectors_read").get<double>(), 262144);
+    EXPECT_DOUBLE_EQ(k.at("time_ns").at("min").get<double>(), 19500);
+    EXPECT_DOUBLE_EQ(k.at("time_ns").at("max").get<double>(), 21000);
+}
+
+TEST_F(ToolsImport, NvprofGpuTraceTimesEachLaunch) {
+    const json p = import({"nvprof-gpu-trace-v100.csv"});
+    const json& k = p.at("kernels").at(0);
+    EXPECT_EQ(k.at("launch").at("grid"), json::array({65536, 1, 1}));
+    EXPECT_EQ(k.at("launches"), 2);
+    EXPECT_DOUBLE_EQ(k.at("time_ns").at("total").get<double>(), 250750); // 120.5 + 130.25 us
+}
+
+TEST_F(ToolsImport, ImportedProfileFeedsTheOtherCommands) {
+    import({"ncu-long-h100.csv"});
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"analyze", out().string()},
+          std::vector<std::string>{"show", out().string(), "transpose"},
+          std::vector<std::string>{"csv", out().string()},
+          std::vector<std::string>{"compare", out().string(), out().string()},
+          std::vector<std::string>{"compare", "--counters", out().string(), out().string()},
+          std::vector<std::string>{"merge", out().string(), "-o", (m_tmp / "job.json").string()}}) {
+        const ProcessResult r = report(args);
+        EXPECT_EQ(r.exit_code, 0) << args.front() << ": " << r.err;
+    }
+}
+
+TEST_F(ToolsImport, GpuOptionAndUnknownGpu) {
+    // --gpu overrides the Device column: the A100 raw page analysed as an H100.
+    const json p = import({"ncu-raw-a100.csv"}, {"--gpu", "h100-sxm5"});
+    EXPECT_EQ(p.at("gpu").at("name"), "NVIDIA H100 SXM5 80GB");
+    // A timing summary names no GPU: one warning, the profile is still written.
+    std::vector<std::string> args{"import", s_data + "nvprof-gpu-summary-v100.csv", "-o",
+                                  out().string()};
+    const ProcessResult r = report(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("warning: the files name no GPU"), std::string::npos) << r.err;
+    const json q = json::parse(irf::test::read_file(out()));
+    EXPECT_DOUBLE_EQ(q.at("kernels").at(0).at("time_ns").at("total").get<double>(), 1.25e6);
+}
+
+TEST_F(ToolsImport, FilesThatDisagreeAreAnErrorNamingBoth) {
+    std::string text = irf::test::read_file(s_data + "ncu-long-h100.csv");
+    const std::string from = "\"smsp__inst_executed.sum\",\"inst\",\"4,194,304\"";
+    const std::size_t at = text.find(from);
+    ASSERT_NE(at, std::string::npos);
+    text.replace(at, from.size(), "\"smsp__inst_executed.sum\",\"inst\",\"5,000,000\"");
+    const auto other = m_tmp / "other-input.csv";
+    irf::test::write_file(other, text);
+    expect_refused({s_data + "ncu-long-h100.csv", other.string()}, "ncu-long-h100.csv");
+    expect_refused({s_data + "ncu-long-h100.csv", other.string()}, "inst_warp");
+}
+
+TEST_F(ToolsImport, BadInputNamesFileLineAndColumn) {
+    const auto bad = m_tmp / "bad.csv";
+    irf::test::write_file(bad,
+                          "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric "
+                          "Value\"\n\"0\",\"k\",\"smsp__inst_executed.sum\",\"inst\",\"12x\"\n");
+    // Columns count from 1: "0", is 1-4, "k", 5-8, the metric name 9-34, "inst", 35-41.
+    expect_refused({bad.string()}, "bad.csv:2:42: '12x' is not a number");
+    irf::test::write_file(bad,
+                          "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric "
+                          "Value\"\n\"0\",\"k\",\"gpu__time_duration.sum\",\"furlong\",\"1\"\n");
+    // "gpu__time_duration.sum", is columns 9-33: the unit cell starts at 34.
+    expect_refused({bad.string()}, "bad.csv:2:34: unit 'furlong' is not a time unit");
+    irf::test::write_file(bad, "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric "
+                               "Value\"\n\"0\",\"k\",\"x\"\n");
+    expect_refused({bad.string()}, "bad.csv:2:9: 3 fields where the header at line 1 has 5");
+    irf::test::write_file(bad, "just program output\n");
+    expect_refused({bad.string()}, "no ncu or nvprof CSV table found");
+    expect_refused({(m_tmp / "absent.csv").string()}, "absent.csv: cannot read");
+}
+
+TEST_F(ToolsImport, NcuReportWithoutNcuSaysHowToExport) {
+    const auto rep = m_tmp / "run.ncu-rep";
+    irf::test::write_file(rep, "binary");
+    std::vector<std::string> args{"import", rep.string(), "-o", out().string()};
+    std::vector<std::string> argv{IRF_REPORT_BIN};
+    argv.insert(argv.end(), args.begin(), args.end());
+    irf::test::RunOptions options;
+    options.expect_irf_error = true;
+    options.env["PATH"] = m_tmp.path().string(); // no ncu there
+    const ProcessResult r = irf::test::run_process(argv, options);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("ncu --import"), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(out()));
+}
+
+} // namespace

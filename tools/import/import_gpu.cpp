@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: Apache-2.0
+// Choosing the GPU of an imported profile (docs/import.md, "GPU").
+#include "tools/import/import_gpu.hpp"
+
+#include "config/ceilings.hpp"
+#include "config/ceilings_yaml.hpp"
+#include "config/foreign_metrics.hpp"
+#include "config/gpu_database.hpp"
+
+namespace irf::import {
+namespace {
+
+void fill_from(model::GpuInfo& gpu, const config::GpuIdentity& id) {
+    gpu.name = id.name;
+    gpu.chip = id.chip;
+    gpu.cc = id.cc;
+    gpu.sms = id.sms;
+    gpu.clock_hz = id.boost_clock_mhz * 1e6;
+    gpu.l2_bytes = id.l2_bytes;
+    gpu.memory_bytes = id.memory_bytes;
+}
+
+// The mean SM clock the launches ran at, when the files measured it (derived ceilings use it).
+double measured_clock_hz(const model::Profile& profile) {
+    for (const model::KernelRecord& k : profile.kernels) {
+        if (const auto it = k.counters.find("clock_hz"); it != k.counters.end()) {
+            return it->second;
+        }
+    }
+    return 0;
+}
+
+} // namespace
+
+GpuChoice choose_gpu(model::Profile& profile, const std::vector<ImportedFile>& files,
+                     const std::string& requested, const std::vector<std::string>& dirs) {
+    if (!requested.empty()) {
+        fill_from(profile.gpu, config::load_named_ceilings(requested, dirs, "--gpu").gpu);
+        return {requested, ""};
+    }
+    std::string device, cc;
+    int sms = 0;
+    for (const ImportedFile& f : files) {
+        device = device.empty() ? f.device : device;
+        cc = cc.empty() ? f.cc : cc;
+        sms = sms > 0 ? sms : f.sms;
+    }
+    if (!device.empty()) {
+        if (const auto key = config::match_gpu(device, cc, sms, dirs)) {
+            fill_from(profile.gpu, config::load_shipped(*key, dirs).gpu);
+            return {*key, ""};
+        }
+    }
+    profile.gpu.name = device;
+    profile.gpu.cc = cc;
+    profile.gpu.chip = config::chip_of_cc(cc);
+    profile.gpu.sms = sms;
+    profile.gpu.clock_hz = measured_clock_hz(profile);
+    const std::string named = device.empty() ? "the files name no GPU"
+                                             : "GPU '" + device + "'" +
+                                                   (cc.empty() ? "" : " (cc " + cc + ")") +
+                                                   " is not in the shipped database";
+    return {"", named + ": ceilings derived from what the files say (pass --gpu NAME|FILE for "
+                        "the right ones)"};
+}
+
+} // namespace irf::import

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: Apache-2.0
+// Joining files kernel by kernel (docs/import.md, "Several files").
+#include "tools/import/join_files.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "common/text_safety.hpp"
+#include "model/version.hpp"
+#include "tools/import/import_error.hpp"
+
+namespace irf::import {
+namespace {
+
+// A kernel while files are joined: counters are per launch until the end.
+struct Joined {
+    ImportedKernel kernel;
+    std::map<std::string, std::string> counter_file; ///< which file gave each counter
+    std::string file;                                ///< the file it was first seen in
+};
+
+std::string per_launch(double value) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.6g", value);
+    return buffer;
+}
+
+bool agree(double a, double b) {
+    const double scale = std::max(std::fabs(a), std::fabs(b));
+    return scale == 0 || std::fabs(a - b) <= k_agreement * scale;
+}
+
+// Measurements of a run rather than of the kernel: two runs legitimately differ.
+bool is_run_measurement(const std::string& counter) {
+    return counter == "time_ns" || counter == "clock_hz";
+}
+
+void add_counters(Joined& j, const ImportedKernel& k, const std::string& file) {
+    if (k.profiled_launches == 0) {
+        return;
+    }
+    const double n = static_cast<double>(k.profiled_launches);
+    for (const auto& [name, sum] : k.counters) {
+        const double mean = name == "clock_hz" ? sum : sum / n;
+        const auto it = j.kernel.counters.find(name);
+        if (it == j.kernel.counters.end()) {
+            j.kernel.counters[name] = mean;
+            j.counter_file[name] = file;
+            continue;
+        }
+        if (!is_run_measurement(name) && !agree(it->second, mean)) {
+            throw ImportError(file, k.line, 0,
+                              "kernel " + common::printable(k.name) + ": " + name + " is " +
+                                  per_launch(mean) + " per launch here and " +
+                                  per_launch(it->second) + " in " + j.counter_file[name] +
+                                  ": the files disagree (not runs of one application and input?)");
+        }
+    }
+    j.kernel.profiled_launches = std::max(j.kernel.profiled_launches, k.profiled_launches);
+}
+
+void merge_into(Joined& j, const ImportedKernel& k, const std::string& file) {
+    if (!j.kernel.launch && k.launch) {
+        j.kernel.launch = k.launch;
+    }
+    j.kernel.launches = std::max(j.kernel.launches, k.launches);
+    if (!j.kernel.time_ns && k.time_ns) {
+        j.kernel.time_ns = k.time_ns;
+    }
+    j.kernel.notes.insert(k.notes.begin(), k.notes.end());
+    add_counters(j, k, file);
+}
+
+// The joined kernel `k` belongs to: same name and launch, else the one of that name when
+// either side has no launch and only one kernel has the name; nullopt for a new kernel.
+std::optional<std::size_t> find_match(const std::vector<Joined>& joined, const ImportedKernel& k,
+                                      const std::string& file) {
+    std::vector<std::size_t> same_name;
+    for (std::size_t i = 0; i < joined.size(); ++i) {
+        const ImportedKernel& other = joined[i].kernel;
+        if (other.name != k.name) {
+            continue;
+        }
+        if (kernel_key(other.name, other.launch) == kernel_key(k.name, k.launch)) {
+            return i;
+        }
+        if (!other.launch || !k.launch) {
+            same_name.push_back(i);
+        }
+    }
+    if (same_name.size() > 1) {
+        throw ImportError(file, k.line, 0,
+                          "kernel " + common::printable(k.name) + " ran with " +
+                              std::to_string(same_name.size()) +
+                              " launch configurations and one file does not say which: import "
+                              "files that give Grid and Block sizes");
+    }
+    return same_name.empty() ? std::nullopt : std::optional<std::size_t>(same_name.front());
+}
+
+model::KernelRecord to_record(const Joined& j) {
+    const ImportedKernel& k = j.kernel;
+    model::KernelRecord r;
+    r.name = k.name;
+    r.launches = std::max<std::uint64_t>(k.launches, k.profiled_launches);
+    r.profiled_launches = k.profiled_launches;
+    const double n = static_cast<double>(k.profiled_launches);
+    for (const auto& [name, mean] : k.counters) {
+        r.counters[name] = name == "clock_hz" ? mean : mean * n;
+    }
+    if (k.launch) {
+        r.launch = *k.launch;
+    } else {
+        r.launch.grid = {0, 0, 0}; // unknown: an empty grid counts no waves
+        r.notes.push_back("import: launch configuration not in the files: waves not counted");
+    }
+    if (k.time_ns) {
+        r.time_ns = *k.time_ns;
+        // The IRM workflow times a separate run (nvprof --print-gpu-summary): the profiled
+        // launches then count at that run's mean duration.
+        if (k.profiled_launches > 0 && r.counters.count("time_ns") == 0) {
+            r.counters["time_ns"] = k.time_ns->mean * n;
+            r.notes.push_back("import: time_ns is the timed launches' mean x profiled launches");
+        }
+    } else {
+        r.notes.push_back("import: no duration in the files: GIPS and time are unknown");
+    }
+    r.notes.insert(r.notes.end(), k.notes.begin(), k.notes.end());
+    return r;
+}
+
+std::string tools_of(const std::vector<ImportedFile>& files) {
+    std::vector<std::string> tools;
+    for (const ImportedFile& f : files) {
+        if (std::find(tools.begin(), tools.end(), f.tool) == tools.end()) {
+            tools.push_back(f.tool);
+        }
+    }
+    std::string out;
+    for (const std::string& t : tools) {
+        out += (out.empty() ? "" : "+") + t;
+    }
+    return out;
+}
+
+} // namespace
+
+model::Profile join_files(const std::vector<ImportedFile>& files) {
+    std::vector<Joined> joined;
+    model::Profile p;
+    p.tool = "irf-report import";
+    p.version = model::version();
+    model::ImportInfo info;
+    info.tool = tools_of(files);
+    for (const ImportedFile& f : files) {
+        info.files.push_back(f.path);
+        info.formats.push_back(f.format);
+        if (info.version.empty()) {
+            info.version = f.version;
+        }
+        for (const ImportedKernel& k : f.kernels) {
+            const auto match = find_match(joined, k, f.path);
+            if (!match) {
+                Joined j;
+                j.kernel = k;
+                j.kernel.counters.clear();
+                j.kernel.profiled_launches = 0;
+                j.file = f.path;
+                add_counters(j, k, f.path);
+                joined.push_back(std::move(j));
+            } else {
+                merge_into(joined[*match], k, f.path);
+            }
+        }
+    }
+    for (const Joined& j : joined) {
+        p.kernels.push_back(to_record(j));
+        p.coverage.launches += p.kernels.back().launches;
+        p.coverage.profiled_launches += p.kernels.back().profiled_launches;
+    }
+    p.coverage.kernels = p.kernels.size();
+    p.imported = std::move(info);
+    return p;
+}
+
+} // namespace irf::import

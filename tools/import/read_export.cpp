@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: Apache-2.0
+// The table loop: find a header irf knows, read its rows, repeat (nvprof may write several).
+#include "tools/import/read_export.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <fstream>
+#include <memory>
+
+#include "tools/import/import_error.hpp"
+#include "tools/import/ncu_report.hpp"
+#include "tools/import/table_reader.hpp"
+
+namespace irf::import {
+namespace {
+
+// Profiler log lines: ncu's "==PROF==", "==WARNING==", "==ERROR==" and nvprof's "==1234==".
+bool is_log_line(const std::string& line) {
+    return line.rfind("==", 0) == 0;
+}
+
+// A line whose quotes pair up and that starts with one: a header never spans lines.
+bool could_be_header_line(const std::string& line) {
+    return line.front() == '"' && std::count(line.begin(), line.end(), '"') % 2 == 0;
+}
+
+bool could_be_header(const CsvRecord& record) {
+    const std::string& first = record.fields.front();
+    return first == "ID" || first == "Device" || first == "Type" || first == "Start";
+}
+
+void check_row_width(const FileContext& context, const CsvRecord& row, std::size_t header_width,
+                     std::size_t header_line) {
+    if (row.fields.size() != header_width) {
+        const std::size_t index = std::min(row.fields.size(), header_width) - 1;
+        throw ImportError(context.file.path, row.line, row.columns[index],
+                          std::to_string(row.fields.size()) + " fields where the header at line " +
+                              std::to_string(header_line) + " has " + std::to_string(header_width));
+    }
+}
+
+} // namespace
+
+ImportedFile read_export(std::istream& in, const std::string& path) {
+    FileContext context;
+    context.file.path = path;
+    CsvReader reader(in, path);
+    std::unique_ptr<TableReader> table;
+    std::size_t header_width = 0, header_line = 0;
+    std::string line;
+    CsvRecord record;
+    while (reader.next_line(line)) {
+        if (line.empty() || is_log_line(line)) {
+            continue;
+        }
+        // Before the first table only a whole quoted CSV line may be a header; anything else
+        // is the program's own output.
+        if (!table && !could_be_header_line(line)) {
+            continue;
+        }
+        if (!table) {
+            try {
+                reader.parse(line, record);
+            } catch (const ImportError&) {
+                continue;
+            }
+        } else {
+            reader.parse(line, record);
+        }
+        // A data row is never a header: test only rows that start like one (a table's first
+        // column is ID, Device, Type or Start), so a 500-column raw page is indexed once.
+        if (!table || could_be_header(record)) {
+            if (auto next = reader_for(record, context)) {
+                if (table) {
+                    table->finish();
+                }
+                table = std::move(next);
+                header_width = record.fields.size();
+                header_line = record.line;
+                continue;
+            }
+        }
+        if (table) {
+            check_row_width(context, record, header_width, header_line);
+            table->row(record);
+        }
+    }
+    if (in.bad()) {
+        throw ImportError(path, reader.line_number(), 0, "read error");
+    }
+    if (!table) {
+        throw ImportError(path, 0, 0,
+                          "no ncu or nvprof CSV table found (docs/import.md lists the formats: "
+                          "ncu --csv, ncu --csv --page raw, nvprof --csv)");
+    }
+    table->finish();
+    context.file.kernels = context.table.finish();
+    if (context.file.kernels.empty()) {
+        throw ImportError(path, 0, 0, "the " + context.file.format + " table has no kernel");
+    }
+    return std::move(context.file);
+}
+
+ImportedFile read_export_file(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) {
+        throw ImportError(path, 0, 0, "cannot read: no such file");
+    }
+    if (!S_ISREG(st.st_mode)) {
+        throw ImportError(path, 0, 0, "not a regular file");
+    }
+    if (is_ncu_report(path)) {
+        return read_ncu_report(path);
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        throw ImportError(path, 0, 0, "cannot open for reading");
+    }
+    return read_export(in, path);
+}
+
+} // namespace irf::import

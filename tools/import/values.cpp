@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: Apache-2.0
+// Cell values of ncu and nvprof exports (docs/import.md, "Quirks" and "Units").
+#include "tools/import/values.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <string>
+
+namespace irf::import {
+namespace {
+
+bool is_digit(char c) {
+    return c >= '0' && c <= '9';
+}
+
+// "4,621,492" -> "4621492": each separator must be followed by exactly three digits, so a
+// list such as "1,2" is not taken for a number.
+std::optional<std::string> without_separators(std::string_view text) {
+    std::string out;
+    std::size_t digits_since_comma = 0;
+    bool seen_comma = false;
+    bool in_fraction = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == ',') {
+            if (in_fraction || (seen_comma && digits_since_comma != 3) || digits_since_comma == 0) {
+                return std::nullopt;
+            }
+            seen_comma = true;
+            digits_since_comma = 0;
+            continue;
+        }
+        if (c == '.' || c == 'e' || c == 'E') {
+            if (seen_comma && !in_fraction && digits_since_comma != 3) {
+                return std::nullopt;
+            }
+            in_fraction = true;
+        }
+        digits_since_comma += is_digit(c) ? 1 : 0;
+        out += c;
+    }
+    if (seen_comma && !in_fraction && digits_since_comma != 3) {
+        return std::nullopt;
+    }
+    return out;
+}
+
+std::string_view trimmed(std::string_view text) {
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {
+        text.remove_prefix(1);
+    }
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) {
+        text.remove_suffix(1);
+    }
+    return text;
+}
+
+using Factors = std::map<std::string, double, std::less<>>;
+
+const Factors& time_factors() {
+    static const Factors f = {{"nsecond", 1},   {"ns", 1},   {"usecond", 1e3}, {"us", 1e3},
+                              {"msecond", 1e6}, {"ms", 1e6}, {"second", 1e9},  {"s", 1e9}};
+    return f;
+}
+
+const Factors& byte_factors() {
+    // ncu's prefixes are decimal (Kbyte = 1000 bytes); nvprof writes B, KB, MB, GB.
+    static const Factors f = {{"byte", 1},    {"Kbyte", 1e3},  {"Mbyte", 1e6},
+                              {"Gbyte", 1e9}, {"Tbyte", 1e12}, {"B", 1},
+                              {"KB", 1e3},    {"MB", 1e6},     {"GB", 1e9}};
+    return f;
+}
+
+const Factors& frequency_factors() {
+    static const Factors f = {{"hz", 1},
+                              {"Hz", 1},
+                              {"Khz", 1e3},
+                              {"kHz", 1e3},
+                              {"Mhz", 1e6},
+                              {"MHz", 1e6},
+                              {"Ghz", 1e9},
+                              {"GHz", 1e9},
+                              {"cycle/second", 1},
+                              {"cycle/msecond", 1e3},
+                              {"cycle/usecond", 1e6},
+                              {"cycle/nsecond", 1e9}};
+    return f;
+}
+
+std::optional<double> count_factor(std::string_view unit) {
+    // Counts carry their thing as unit ("inst", "sector", "warp"); ncu may scale them with a
+    // prefix ("Kinst", "Msector").
+    static const std::map<char, double> prefixes = {
+        {'K', 1e3}, {'M', 1e6}, {'G', 1e9}, {'T', 1e12}};
+    if (unit.size() > 1 && unit[1] >= 'a' && unit[1] <= 'z') {
+        if (const auto it = prefixes.find(unit[0]); it != prefixes.end()) {
+            return it->second;
+        }
+    }
+    if (unit == "%" || unit.find('/') != std::string_view::npos ||
+        unit.find("second") != std::string_view::npos ||
+        unit.find("byte") != std::string_view::npos) {
+        return std::nullopt; // a rate, share, time or size is not a count
+    }
+    return 1.0;
+}
+
+std::optional<double> look_up(const Factors& factors, std::string_view unit) {
+    const auto it = factors.find(unit);
+    return it == factors.end() ? std::nullopt : std::optional<double>(it->second);
+}
+
+} // namespace
+
+CellValue parse_cell(std::string_view text) {
+    text = trimmed(text);
+    if (text.empty() || text == "n/a" || text == "N/A" || text == "-") {
+        return {CellValue::Status::absent, 0};
+    }
+    const auto plain = without_separators(text);
+    if (!plain || plain->empty()) {
+        return {};
+    }
+    errno = 0;
+    char* end = nullptr;
+    const double value = std::strtod(plain->c_str(), &end);
+    if (end != plain->c_str() + plain->size() || errno == ERANGE || !std::isfinite(value)) {
+        return {};
+    }
+    return {CellValue::Status::number, value};
+}
+
+std::optional<double> unit_factor(config::ForeignKind kind, std::string_view unit) {
+    unit = trimmed(unit);
+    if (unit.empty()) {
+        return 1.0;
+    }
+    switch (kind) {
+    case config::ForeignKind::time:
+        return look_up(time_factors(), unit);
+    case config::ForeignKind::bytes:
+        return look_up(byte_factors(), unit);
+    case config::ForeignKind::frequency:
+        return look_up(frequency_factors(), unit);
+    case config::ForeignKind::count:
+        return count_factor(unit);
+    }
+    return std::nullopt;
+}
+
+std::optional<std::array<std::uint32_t, 3>> parse_dim3(std::string_view text) {
+    text = trimmed(text);
+    if (!text.empty() && (text.front() == '(' || text.front() == '[')) {
+        text.remove_prefix(1);
+        if (text.empty() || (text.back() != ')' && text.back() != ']')) {
+            return std::nullopt;
+        }
+        text.remove_suffix(1);
+    }
+    std::array<std::uint32_t, 3> dims{1, 1, 1};
+    std::size_t index = 0;
+    while (true) {
+        const std::size_t comma = text.find(',');
+        const std::string_view part = trimmed(text.substr(0, comma));
+        if (index >= 3 || part.empty() || part.size() > 10) {
+            return std::nullopt;
+        }
+        std::uint64_t value = 0;
+        for (const char c : part) {
+            if (!is_digit(c)) {
+                return std::nullopt;
+            }
+            value = value * 10 + static_cast<std::uint64_t>(c - '0');
+        }
+        if (value == 0 || value > 0xffffffffull) {
+            return std::nullopt;
+        }
+        dims[index++] = static_cast<std::uint32_t>(value);
+        if (comma == std::string_view::npos) {
+            return dims;
+        }
+        text.remove_prefix(comma + 1);
+    }
+}
+
+} // namespace irf::import
