@@ -80,7 +80,6 @@ struct CollectorStats {
     std::uint64_t invalid_durations = 0;   ///< records with zero or reversed timestamps
     std::uint64_t discarded = 0;           ///< samples discarded (all reasons)
     std::uint64_t declined = 0;            ///< chosen launches the backend ran unprofiled
-    std::uint64_t pending = 0;             ///< launches still waiting for a duration or counters
 };
 
 /// The LaunchSink that libirf.so installs. Thread-safe; no member throws into a backend.

@@ -304,7 +304,6 @@ CollectorStats Collector::stats() {
     s.unmatched_durations = m_early_durations.size() + m_unmatched_retired;
     s.pending = m_pending.size();
     s.unmatched_samples = m_early_samples.size();
-    s.pending = m_pending.size();
     return s;
 }
 
