@@ -327,7 +327,8 @@ const std::vector<OptionSpec>& option_table() {
          [](const Config& c) { return c.ceilings.empty() ? std::string("auto") : c.ceilings; }},
         {"IRF_TARGETS", "`all`",
          "GPUs to project onto: comma list of shipped names (`config/gpus/*.yaml` stems) or "
-         "YAML files, `all` (every shipped entry) or `none`.",
+         "YAML files, `all` (every shipped entry) or `none`; a name given twice is used once, at "
+         "most 64 distinct.",
          "ignored, default used", false, apply_targets, [](const Config& c) { return c.targets; }},
         {"IRF_GPUS_DIR", "none",
          "`:`-separated directories of ceilings YAML files searched before "

@@ -82,9 +82,9 @@ void note_underfilled_grid(const KernelRecord& k, const config::Ceilings& source
     }
     char buf[220];
     std::snprintf(buf, sizeof buf,
-                  "launch: under-filled grid: %llu blocks on %d SMs, so %llu SMs (%.0f%%) idle "
+                  "launch: under-filled grid: %llu block%s on %d SMs, so %llu SMs (%.0f%%) idle "
                   "for the whole kernel; more blocks (or split-K) would use them",
-                  static_cast<unsigned long long>(blocks), sms,
+                  static_cast<unsigned long long>(blocks), blocks == 1 ? "" : "s", sms,
                   static_cast<unsigned long long>(sms - blocks),
                   100.0 * static_cast<double>(static_cast<std::uint64_t>(sms) - blocks) / sms);
     notes.push_back(buf);

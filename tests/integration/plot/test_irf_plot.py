@@ -2,7 +2,6 @@
 """irf-plot: temporaries never follow planted symlinks (#22 item 4); hostile input is one line and
 exit 2 in bounded time (#22 item 6); the figures' data: positions, labels, colours, edge arrows,
 nested rings, no overlapping labels, PDF (#21 item 8)."""
-import copy
 import json
 import math
 import os
@@ -10,7 +9,7 @@ import stat
 import tempfile
 import unittest
 
-from plot_support import (GOLDEN as GOLDEN_PATH, golden, have_matplotlib, kernel_at, plot_data,
+from plot_support import (golden, have_matplotlib, kernel_at, plot_data,
                           run_plot, write_json)
 
 
@@ -293,69 +292,6 @@ class KernelRegexDialect(unittest.TestCase):
             self.assertEqual(err.count("\n"), 1, err)
 
 
-class FigureChoices(unittest.TestCase):
-    """#41 item 11: what each figure chooses to draw, and how it numbers and explains it."""
-
-    @unittest.skipUnless(have_matplotlib(), "python3-matplotlib is not installed")
-    def test_a_selected_kernel_keeps_its_number_in_the_table(self):
-        # The golden profile's table (docs/tools.md): 1 gsrb_branch (16.0 ms),
-        # 2 transpose_naive (12.0 ms), 3 transpose_coalesced (5.50 ms). Selected alone it is
-        # still 3, not 1.
-        with tempfile.TemporaryDirectory() as tmp:
-            code, err, data = plot_data(golden(), tmp, "svg", ["--kernels", "coalesced"])
-            self.assertEqual(code, 0, err)
-            numbers = {p["number"] for p in data["instruction_roofline"]["axes"][0]["points"]}
-            self.assertEqual(numbers, {3})
-
-    @unittest.skipUnless(have_matplotlib(), "python3-matplotlib is not installed")
-    def test_shared_walls_show_the_conflicted_kernel_first(self):
-        # --top 1 keeps gsrb_branch (16.0 ms, #1) on the rooflines; the shared walls show the
-        # kernel whose conflicts matter most: transpose_coalesced (#3, 8.5-way, 5.5 ms x
-        # (1 - 1/8.5) = 4.85 ms), not the top kernel by time.
-        with tempfile.TemporaryDirectory() as tmp:
-            code, err, data = plot_data(golden(), tmp, "svg", ["--top", "1"])
-            self.assertEqual(code, 0, err)
-            irm = {p["number"] for p in data["instruction_roofline"]["axes"][0]["points"]}
-            shared = {p["number"] for p in data["shared_walls"]["axes"][0]["points"]}
-            self.assertEqual(irm, {1})
-            self.assertEqual(shared, {3})
-
-    @unittest.skipUnless(have_matplotlib(), "python3-matplotlib is not installed")
-    def test_a_tensor_kernel_without_tensor_flops_is_not_drawn_as_fp32(self):
-        # hgemm_wmma ran 33,554,432 tensor instructions; without the tensor_types counters its
-        # only FLOPs would be CUDA-core ones, and it used to land on the FP32 panel.
-        doc = golden()
-        for k in doc["kernels"]:
-            if k["name"].startswith("void hgemm_wmma"):
-                flops = k["analysis"]["flops"]
-                flops["tensor"] = 0.0
-                flops["fp32"] = flops["fp32"] or 1e6
-                flops["gflops"] = flops["gflops"] or 1.0
-        with tempfile.TemporaryDirectory() as tmp:
-            code, err, data = plot_data(doc, tmp, "svg")
-            self.assertEqual(code, 0, err)
-            drawn = [p["kernel"] for ax in data["flop_roofline"]["axes"] for p in ax["points"]]
-            self.assertFalse(any(name.startswith("hgemm_wmma") for name in drawn), drawn)
-            texts = [t["text"] for ax in data["flop_roofline"]["axes"] for t in ax["texts"]]
-            self.assertTrue(any("tensor-core kernel(s) not drawn" in t and
-                                "IRF_METRICS=tensor_types" in t for t in texts), texts)
-
-    @unittest.skipUnless(have_matplotlib(), "python3-matplotlib is not installed")
-    def test_tma_kernels_on_the_global_walls_are_explained(self):
-        doc = golden()
-        doc["kernels"][1]["analysis"]["notes"] = [
-            "irm.ii.l1: L2 sectors (9e+06) exceed L1 sectors (1e+06): copies that bypass the "
-            "LSU counters (TMA) are not in L1 intensity, which is overstated"]
-        with tempfile.TemporaryDirectory() as tmp:
-            code, err, data = plot_data(doc, tmp, "svg")
-            self.assertEqual(code, 0, err)
-            texts = [t["text"] for t in data["global_walls"]["axes"][0]["texts"]]
-            # kernels[1] is transpose_coalesced, #3 by time; #6 (hgemm_wmma) has the note in
-            # the golden profile already.
-            self.assertIn("kernel(s) 3, 6: most of their traffic bypasses the LSU (TMA copies), "
-                          "so their ld/st point (often at the edge) shows only the rest", texts)
-
-
 @unittest.skipUnless(have_matplotlib(), "python3-matplotlib is not installed")
 class ThreadDotsAndWalls(unittest.TestCase):
     """#18 items 4-5: the solid dots are thread-based (inst_thread / 32 per transaction and per
@@ -419,58 +355,3 @@ class ThreadDotsAndWalls(unittest.TestCase):
         self.assertAlmostEqual(ldst["y"], 0.2)
         self.assertIn("no bank conflict (16-byte)", [t["text"] for t in axes["texts"]])
 
-
-@unittest.skipUnless(have_matplotlib(), "python3-matplotlib is not installed")
-class TargetsByNameOrFile(unittest.TestCase):
-    """--targets takes shipped names and ceilings YAML files, as irf run and irf-report do: a
-    file stands for its gpu.key, the name the profile's projections carry (#21 item 4)."""
-
-    def drawn_targets(self, targets):
-        doc = golden()
-        rename = {"a100-test": "l4", "b200-test": "my-l4"}
-        for k in doc["kernels"]:
-            for p in (k.get("analysis") or {}).get("projection", []):
-                p["target"] = rename.get(p["target"], p["target"])
-        with tempfile.TemporaryDirectory() as tmp:
-            entry = os.path.join(tmp, "entry.yaml")
-            with open(entry, "w", encoding="utf-8") as f:
-                f.write("schema: irf.ceilings/v1\ngpu:\n  name: \"L4 copy\"\n  key: my-l4\n")
-            profile = write_json(os.path.join(tmp, "p.json"), doc)
-            dump = os.path.join(tmp, "data.json")
-            spec = targets.replace("FILE", entry)
-            code, err, _ = run_plot([profile, "-o", os.path.join(tmp, "out"), "--format", "svg",
-                                     "--targets", spec, "--dump-data", dump])
-            self.assertEqual(code, 0, err)
-            with open(dump) as f:
-                rows = json.load(f)["projection"]["rows"]
-        return {r["target"] for r in rows}
-
-    def test_shipped_name(self):
-        self.assertEqual(self.drawn_targets("l4"), {"l4"})
-
-    def test_file_stands_for_its_key(self):
-        self.assertEqual(self.drawn_targets("FILE"), {"my-l4"})
-
-    def test_all(self):
-        self.assertEqual(self.drawn_targets("all"), {"l4", "my-l4"})
-
-    def test_a_target_the_profile_lacks_is_one_line_and_exit_2(self):
-        # The golden profile projects onto a100-test and b200-test: "b200" begins b200-test,
-        # "h200" begins none of them; a blank figure with exit 0 used to hide the typo.
-        with tempfile.TemporaryDirectory() as tmp:
-            out = os.path.join(tmp, "out")
-            code, err, _ = run_plot([GOLDEN_PATH, "-o", out, "--targets", "b200"])
-            self.assertEqual(code, 2, err)
-            self.assertIn("irf-plot: error: --targets b200: not a projection target of this "
-                          "profile; did you mean b200-test? (its targets: a100-test, b200-test;",
-                          err)
-            self.assertEqual(err.count("\n"), 1, err)
-            self.assertFalse(os.path.exists(out))  # checked before anything is drawn
-            code, err, _ = run_plot([GOLDEN_PATH, "-o", out, "--targets", "h200"])
-            self.assertEqual(code, 2, err)
-            self.assertNotIn("did you mean", err)
-
-    def test_unreadable_file_is_one_line_and_exit_2(self):
-        code, err, _ = run_plot([GOLDEN_PATH, "-o", "/tmp", "--targets", "/nonexistent/x.yaml"])
-        self.assertEqual(code, 2)
-        self.assertIn("--targets '/nonexistent/x.yaml': cannot read", err)

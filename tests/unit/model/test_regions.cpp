@@ -91,7 +91,7 @@ TEST(Regions, JsonRoundTripAndTextSectionBeforeKernels) {
     EXPECT_EQ(back.kernels[0].regions.size(), 2u);
     EXPECT_EQ(back.kernels[0].regions[1].profiled_launches, 3u);
     const std::string text = text_summary(p);
-    const auto regions = text.find("NVTX regions by time");
+    const auto regions = text.find("NVTX regions by inclusive time");
     ASSERT_NE(regions, std::string::npos);
     EXPECT_LT(regions, text.find("kernels by time"));
     EXPECT_NE(text.find("issue 75% hbm 25%"), std::string::npos) << text;

@@ -14,6 +14,7 @@
 namespace {
 
 using irf::model::Profile;
+using irf::model::KernelRecord;
 using irf::model::RegionRecord;
 
 const std::string k_hostile = std::string("step\x1b]0;owned\x07/fw\0d/", 20) + "x";
@@ -26,6 +27,12 @@ Profile with_region(const std::string& path) {
     r.launches = 1;
     r.kernels = 1;
     p.regions.push_back(r);
+    // The summary's region tree is built from the kernels' parts (model/region_tree.hpp).
+    KernelRecord k;
+    k.name = "k";
+    k.launches = 1;
+    k.regions.push_back({path, 1, 1000, 0});
+    p.kernels.push_back(k);
     return p;
 }
 
@@ -33,7 +40,9 @@ TEST(HostileNames, RegionPathsAreEscapedInTheSummary) {
     const std::string text = irf::model::text_summary(with_region(k_hostile));
     EXPECT_EQ(text.find('\x1b'), std::string::npos);
     EXPECT_EQ(text.find('\x07'), std::string::npos);
-    EXPECT_NE(text.find("fw\\x00d/x"), std::string::npos) << text; // the NUL no longer cuts
+    // The NUL no longer cuts: the tree shows "fw\x00d" and its child "x" (its own row).
+    EXPECT_NE(text.find("fw\\x00d "), std::string::npos) << text;
+    EXPECT_NE(text.find("      x "), std::string::npos) << text;
 }
 
 TEST(HostileNames, RegionPathsAreEscapedInCompare) {

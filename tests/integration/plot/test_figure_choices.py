@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: Apache-2.0
+"""#41 item 11: what each figure chooses to draw, and how it numbers and explains it, read from
+irf-plot --dump-data."""
+import tempfile
+import unittest
+
+from plot_support import golden, have_matplotlib, plot_data
+
+
+class FigureChoices(unittest.TestCase):
+    """#41 item 11: what each figure chooses to draw, and how it numbers and explains it."""
+
+    @unittest.skipUnless(have_matplotlib(), "python3-matplotlib is not installed")
+    def test_a_selected_kernel_keeps_its_number_in_the_table(self):
+        # The golden profile's table (docs/tools.md): 1 gsrb_branch (16.0 ms),
+        # 2 transpose_naive (12.0 ms), 3 transpose_coalesced (5.50 ms). Selected alone it is
+        # still 3, not 1.
+        with tempfile.TemporaryDirectory() as tmp:
+            code, err, data = plot_data(golden(), tmp, "svg", ["--kernels", "coalesced"])
+            self.assertEqual(code, 0, err)
+            numbers = {p["number"] for p in data["instruction_roofline"]["axes"][0]["points"]}
+            self.assertEqual(numbers, {3})
+
+    @unittest.skipUnless(have_matplotlib(), "python3-matplotlib is not installed")
+    def test_shared_walls_show_the_conflicted_kernel_first(self):
+        # --top 1 keeps gsrb_branch (16.0 ms, #1) on the rooflines; the shared walls show the
+        # kernel whose conflicts matter most: transpose_coalesced (#3, 8.5-way, 5.5 ms x
+        # (1 - 1/8.5) = 4.85 ms), not the top kernel by time.
+        with tempfile.TemporaryDirectory() as tmp:
+            code, err, data = plot_data(golden(), tmp, "svg", ["--top", "1"])
+            self.assertEqual(code, 0, err)
+            irm = {p["number"] for p in data["instruction_roofline"]["axes"][0]["points"]}
+            shared = {p["number"] for p in data["shared_walls"]["axes"][0]["points"]}
+            self.assertEqual(irm, {1})
+            self.assertEqual(shared, {3})
+
+    @unittest.skipUnless(have_matplotlib(), "python3-matplotlib is not installed")
+    def test_a_tensor_kernel_without_tensor_flops_is_not_drawn_as_fp32(self):
+        # hgemm_wmma ran 33,554,432 tensor instructions; without the tensor_types counters its
+        # only FLOPs would be CUDA-core ones, and it used to land on the FP32 panel.
+        doc = golden()
+        for k in doc["kernels"]:
+            if k["name"].startswith("void hgemm_wmma"):
+                flops = k["analysis"]["flops"]
+                flops["tensor"] = 0.0
+                flops["fp32"] = flops["fp32"] or 1e6
+                flops["gflops"] = flops["gflops"] or 1.0
+        with tempfile.TemporaryDirectory() as tmp:
+            code, err, data = plot_data(doc, tmp, "svg")
+            self.assertEqual(code, 0, err)
+            drawn = [p["kernel"] for ax in data["flop_roofline"]["axes"] for p in ax["points"]]
+            self.assertFalse(any(name.startswith("hgemm_wmma") for name in drawn), drawn)
+            texts = [t["text"] for ax in data["flop_roofline"]["axes"] for t in ax["texts"]]
+            self.assertTrue(any("tensor-core kernel(s) not drawn" in t and
+                                "IRF_METRICS=tensor_types" in t for t in texts), texts)
+
+    @unittest.skipUnless(have_matplotlib(), "python3-matplotlib is not installed")
+    def test_tma_kernels_on_the_global_walls_are_explained(self):
+        doc = golden()
+        doc["kernels"][1]["analysis"]["notes"] = [
+            "irm.ii.l1: L2 sectors (9e+06) exceed L1 sectors (1e+06): copies that bypass the "
+            "LSU counters (TMA) are not in L1 intensity, which is overstated"]
+        with tempfile.TemporaryDirectory() as tmp:
+            code, err, data = plot_data(doc, tmp, "svg")
+            self.assertEqual(code, 0, err)
+            texts = [t["text"] for t in data["global_walls"]["axes"][0]["texts"]]
+            # kernels[1] is transpose_coalesced, #3 by time; #6 (hgemm_wmma) has the note in
+            # the golden profile already.
+            self.assertIn("kernel(s) 3, 6: most of their traffic bypasses the LSU (TMA copies), "
+                          "so their ld/st point (often at the edge) shows only the rest", texts)
+
+
+if __name__ == "__main__":
+    unittest.main()
