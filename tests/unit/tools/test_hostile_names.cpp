@@ -13,8 +13,8 @@
 
 namespace {
 
-using irf::model::Profile;
 using irf::model::KernelRecord;
+using irf::model::Profile;
 using irf::model::RegionRecord;
 
 const std::string k_hostile = std::string("step\x1b]0;owned\x07/fw\0d/", 20) + "x";
