@@ -61,9 +61,9 @@ TEST_F(ToolsPlot, EveryFigureWithKernelLabels) {
     }
     // Each figure names the kernels it draws (matplotlib writes '<' as &lt; in SVG text).
     EXPECT_NE(svg("instruction_roofline").find("gsrb_branch"), std::string::npos);
-    EXPECT_NE(svg("instruction_roofline").find("transpose_naive&lt;...&gt;"), std::string::npos);
+    EXPECT_NE(svg("instruction_roofline").find("transpose_naive&lt;float&gt;"), std::string::npos);
     EXPECT_NE(svg("global_walls").find("stream_triad"), std::string::npos);
-    EXPECT_NE(svg("shared_walls").find("transpose_coalesced&lt;...&gt;"), std::string::npos);
+    EXPECT_NE(svg("shared_walls").find("transpose_coalesced&lt;float&gt;"), std::string::npos);
     EXPECT_NE(svg("flop_roofline").find("hgemm_wmma&lt;...&gt;"), std::string::npos);
     EXPECT_NE(svg("flop_roofline").find("FMA-mix ceiling"), std::string::npos);
     EXPECT_NE(svg("projection").find("b200-test"), std::string::npos);

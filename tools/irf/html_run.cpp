@@ -44,16 +44,7 @@ extern "C" void pass_on(int signal) {
         std::cerr << "irf: error: " << common::printable(e.what()) << "\n";
         _exit(2);
     }
-    std::vector<char*> argv;
-    for (const auto& arg : options.command) {
-        argv.push_back(const_cast<char*>(arg.c_str())); // execvp's historical signature
-    }
-    argv.push_back(nullptr);
-    execvp(argv[0], argv.data());
-    const int error = errno;
-    std::cerr << "irf: cannot run '" << common::printable(options.command.front())
-              << "': " << std::strerror(error) << "\n";
-    _exit(error == ENOENT ? 127 : 126);
+    _exit(exec_application(options.command));
 }
 
 /// Waits for `pid` while the terminal's Ctrl-C and Ctrl-\ go to the application only.

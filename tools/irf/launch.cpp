@@ -2,9 +2,13 @@
 // `irf run`: option checks, the library search and the injected environment.
 #include "tools/irf/launch.hpp"
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <iostream>
 #include <system_error>
+#include <unistd.h>
 
 #include "common/environment.hpp"
 #include "common/text_safety.hpp"
@@ -232,6 +236,19 @@ std::vector<std::string> library_candidates(const std::string& exe_dir, const st
         candidates.push_back(build_tree_path);
     }
     return candidates;
+}
+
+int exec_application(const std::vector<std::string>& command) {
+    std::vector<char*> argv;
+    for (const auto& arg : command) {
+        argv.push_back(const_cast<char*>(arg.c_str())); // execvp's historical signature
+    }
+    argv.push_back(nullptr);
+    execvp(argv[0], argv.data());
+    const int error = errno;
+    std::cerr << "irf: cannot run '" << common::printable(command.front())
+              << "': " << std::strerror(error) << "\n";
+    return error == ENOENT ? 127 : 126;
 }
 
 } // namespace irf::launcher

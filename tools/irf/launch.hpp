@@ -43,6 +43,10 @@ struct RunOptions {
 /// Checks every option value, and every IRF_* variable the application would inherit, with
 /// the parsers libirf.so itself uses (config::parse_env); throws UsageError with one line
 /// naming the option (or variable) and the value.
+/// Replaces the process with `command` (execvp, no shell). Returns only when that fails, after
+/// one line on stderr, with the shell's exit code for it: 127 when not found, else 126.
+[[nodiscard]] int exec_application(const std::vector<std::string>& command);
+
 void validate(const RunOptions& options);
 
 /// The checks that need the file system, as libirf.so makes them at load: shipped names and

@@ -94,16 +94,7 @@ int exec_application(const RunOptions& options) {
             throw irf::launcher::UsageError("cannot set " + name + ": " + std::strerror(errno));
         }
     }
-    std::vector<char*> argv;
-    for (const auto& arg : options.command) {
-        argv.push_back(const_cast<char*>(arg.c_str())); // execvp's historical signature
-    }
-    argv.push_back(nullptr);
-    execvp(argv[0], argv.data());
-    const int error = errno;
-    std::cerr << "irf: cannot run '" << irf::common::printable(options.command.front())
-              << "': " << std::strerror(error) << "\n";
-    return error == ENOENT ? 127 : 126;
+    return irf::launcher::exec_application(options.command);
 }
 
 } // namespace

@@ -18,12 +18,6 @@ namespace {
 
 using nlohmann::json;
 
-/// The value at `pointer` in `j`, or null when any step of it is absent.
-json at(const json& j, const char* pointer) {
-    const json::json_pointer p(pointer);
-    return j.contains(p) ? j.at(p) : json();
-}
-
 /// Warp instructions of `names` per ns of the profiled launches: a wall's ld/st GIPS, counting
 /// the instructions its intensity counts (irf-plot's wall figures, IRM Fig. 3-4).
 json ldst_gips(const json& counters, std::initializer_list<const char*> names) {
@@ -37,7 +31,7 @@ json ldst_gips(const json& counters, std::initializer_list<const char*> names) {
 
 /// The pipe a kernel uses most relative to its peak: [name, its warp GIPS, % of its peak].
 json busiest_pipe(const json& analysis) {
-    const json by_pipe = at(analysis, "/pipes/by_pipe");
+    const json by_pipe = json_at(analysis, "/pipes/by_pipe");
     if (!by_pipe.is_object() || by_pipe.empty()) {
         return json();
     }
@@ -52,7 +46,7 @@ json busiest_pipe(const json& analysis) {
 /// Per precision with FLOPs: [GFLOP/s, AI l1, AI l2, AI hbm, ceiling GFLOP/s] (HRM Eq. 2-4).
 json flop_points(const json& analysis) {
     json out = json::object();
-    const json by = at(analysis, "/flops/by_precision");
+    const json by = json_at(analysis, "/flops/by_precision");
     if (!by.is_object()) {
         return out;
     }
@@ -60,8 +54,9 @@ json flop_points(const json& analysis) {
         if (v.value("flops", 0.0) <= 0) {
             continue;
         }
-        out[precision] = json::array({v.value("gflops", 0.0), at(v, "/ai/l1"), at(v, "/ai/l2"),
-                                      at(v, "/ai/hbm"), v.value("ceiling_gflops", json())});
+        out[precision] =
+            json::array({v.value("gflops", 0.0), json_at(v, "/ai/l1"), json_at(v, "/ai/l2"),
+                         json_at(v, "/ai/hbm"), v.value("ceiling_gflops", json())});
     }
     return out;
 }
@@ -85,7 +80,7 @@ json kernel_row(const json& k, const std::string& label, double total_time) {
     const json a = k.value("analysis", json::object());
     const json c = k.value("counters", json::object());
     const double time =
-        at(k, "/time_ns/total").is_number() ? k["time_ns"]["total"].get<double>() : 0.0;
+        json_at(k, "/time_ns/total").is_number() ? k["time_ns"]["total"].get<double>() : 0.0;
     return json::array(
         {label,
          k.value("name", ""),
@@ -93,32 +88,32 @@ json kernel_row(const json& k, const std::string& label, double total_time) {
          total_time > 0 ? json(time / total_time) : json(),
          k.value("launches", 0),
          k.value("profiled_launches", 0),
-         at(k, "/time_ns/mean"),
-         at(a, "/irm/gips_warp"),
-         at(a, "/irm/gips_thread"),
-         at(a, "/irm/ii/l1"),
-         at(a, "/irm/ii/l2"),
-         at(a, "/irm/ii/hbm"),
-         at(a, "/irm/ii_thread/l1"),
-         at(a, "/irm/ii_thread/l2"),
-         at(a, "/irm/ii_thread/hbm"),
-         at(a, "/irm/bound"),
-         at(a, "/irm/roofline_pct"),
-         at(a, "/predication"),
-         at(a, "/walls/global/intensity"),
-         at(a, "/walls/global/pattern"),
-         at(a, "/walls/global/unit_intensity"),
-         at(a, "/walls/global/access_bytes"),
+         json_at(k, "/time_ns/mean"),
+         json_at(a, "/irm/gips_warp"),
+         json_at(a, "/irm/gips_thread"),
+         json_at(a, "/irm/ii/l1"),
+         json_at(a, "/irm/ii/l2"),
+         json_at(a, "/irm/ii/hbm"),
+         json_at(a, "/irm/ii_thread/l1"),
+         json_at(a, "/irm/ii_thread/l2"),
+         json_at(a, "/irm/ii_thread/hbm"),
+         json_at(a, "/irm/bound"),
+         json_at(a, "/irm/roofline_pct"),
+         json_at(a, "/predication"),
+         json_at(a, "/walls/global/intensity"),
+         json_at(a, "/walls/global/pattern"),
+         json_at(a, "/walls/global/unit_intensity"),
+         json_at(a, "/walls/global/access_bytes"),
          ldst_gips(c, {"inst_global_ld", "inst_global_st"}),
-         at(a, "/walls/shared/intensity"),
-         at(a, "/walls/shared/conflict_ways"),
-         at(a, "/walls/shared/conflict_free_intensity"),
+         json_at(a, "/walls/shared/intensity"),
+         json_at(a, "/walls/shared/conflict_ways"),
+         json_at(a, "/walls/shared/conflict_free_intensity"),
          ldst_gips(c, {"inst_shared_ld", "inst_shared_st", "inst_ldsm", "inst_stsm"}),
          busiest_pipe(a),
-         at(a, "/flops/gflops"),
+         json_at(a, "/flops/gflops"),
          flop_points(a),
-         at(k, "/ranks/imbalance"),
-         at(k, "/ranks/slowest_rank")});
+         json_at(k, "/ranks/imbalance"),
+         json_at(k, "/ranks/slowest_rank")});
 }
 
 /// show's sections as [title, header, rows, lines] arrays.

@@ -10,11 +10,6 @@ namespace {
 
 using nlohmann::json;
 
-json at(const json& j, const char* pointer) {
-    const json::json_pointer p(pointer);
-    return j.contains(p) ? j.at(p) : json();
-}
-
 /// [row, target, speedup low, point, high, confidence, bound here, bound there] per target of
 /// the longest kernels: the interval of projected times read as speedups (PROJ Eq. 9).
 json projection_rows(const json& kernels, const std::vector<std::size_t>& order, std::size_t n) {
@@ -22,7 +17,7 @@ json projection_rows(const json& kernels, const std::vector<std::size_t>& order,
     for (std::size_t row = 0; row < order.size() && row < n; ++row) {
         for (const json& proj :
              kernels[order[row]].value("/analysis/projection"_json_pointer, json::array())) {
-            const double point = at(proj, "/time_ns/point").is_number()
+            const double point = json_at(proj, "/time_ns/point").is_number()
                                      ? proj["time_ns"]["point"].get<double>()
                                      : 0.0;
             const json speedup = proj.value("speedup_point", json());
@@ -30,14 +25,16 @@ json projection_rows(const json& kernels, const std::vector<std::size_t>& order,
                 continue;
             }
             const double s = speedup.get<double>();
-            const double low =
-                at(proj, "/time_ns/low").is_number() ? proj["time_ns"]["low"].get<double>() : point;
-            const double high = at(proj, "/time_ns/high").is_number()
+            const double low = json_at(proj, "/time_ns/low").is_number()
+                                   ? proj["time_ns"]["low"].get<double>()
+                                   : point;
+            const double high = json_at(proj, "/time_ns/high").is_number()
                                     ? proj["time_ns"]["high"].get<double>()
                                     : point;
-            out.push_back(json::array({row, proj.value("target", ""), s * point / high, s,
-                                       s * point / low, proj.value("confidence", ""),
-                                       at(proj, "/bound/source"), at(proj, "/bound/target")}));
+            out.push_back(
+                json::array({row, proj.value("target", ""), s * point / high, s, s * point / low,
+                             proj.value("confidence", ""), json_at(proj, "/bound/source"),
+                             json_at(proj, "/bound/target")}));
         }
     }
     return out;
@@ -72,9 +69,9 @@ json region_rows(const json& p, std::size_t n) {
         const json a = r.value("analysis", json::object());
         out.push_back(
             json::array({r.value("path", ""), r.value("time_ns", 0.0), r.value("launches", 0),
-                         r.value("kernels", 0), at(a, "/gips_warp"), at(a, "/ii/l1"),
-                         at(a, "/ii/l2"), at(a, "/ii/hbm"), a.value("bound_shares", json::object()),
-                         at(r, "/ranks/imbalance")}));
+                         r.value("kernels", 0), json_at(a, "/gips_warp"), json_at(a, "/ii/l1"),
+                         json_at(a, "/ii/l2"), json_at(a, "/ii/hbm"),
+                         a.value("bound_shares", json::object()), json_at(r, "/ranks/imbalance")}));
     }
     return out;
 }

@@ -13,6 +13,12 @@
 
 namespace irf::report {
 
+/// The value at JSON pointer `pointer` in `j`, or null when any step of it is absent.
+inline nlohmann::json json_at(const nlohmann::json& j, const char* pointer) {
+    const nlohmann::json::json_pointer p(pointer);
+    return j.contains(p) ? j.at(p) : nlohmann::json();
+}
+
 /// Rounds every non-integer number in `j` to `digits` significant digits (the page shows 3).
 void round_numbers(nlohmann::json& j, int digits);
 
