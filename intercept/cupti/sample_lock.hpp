@@ -51,7 +51,11 @@ public:
     void unlock() { m_lock.unlock(); }
 
 private:
-    std::timed_mutex m_gate; ///< held by the one writer waiting for m_lock
+    /// Held by the one writer waiting for m_lock. A shared_timed_mutex used exclusively, not a
+    /// timed_mutex: libstdc++'s timed_mutex waits with pthread_mutex_clocklock, which GCC 12's
+    /// ThreadSanitizer does not intercept (it then reports the unlock as one of an unlocked
+    /// mutex); the rwlock waits it does intercept.
+    std::shared_timed_mutex m_gate;
     std::atomic<bool> m_writer_waiting{false};
     std::shared_timed_mutex m_lock;
 };
