@@ -18,6 +18,11 @@
 
 namespace irf::intercept::cupti::test {
 
+/// A fake context handle numbered `n` (the fake platform never dereferences it).
+inline CUcontext ctx(std::uintptr_t n) {
+    return reinterpret_cast<CUcontext>(n);
+}
+
 using irf::test::LaunchKernelParams;
 
 /// Records every sink call; answers `profile` for symbols listed in `profiled`.

@@ -17,10 +17,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-CUcontext ctx(std::uintptr_t n) {
-    return reinterpret_cast<CUcontext>(n);
-}
-
 /// A backend on the fake platform with short waits; `_Z1pv` is always chosen for profiling.
 struct Rig {
     FakeScript script;

@@ -15,10 +15,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-CUcontext ctx(std::uintptr_t n) {
-    return reinterpret_cast<CUcontext>(n);
-}
-
 /// A backend on the fake platform with short waits.
 struct Rig {
     FakeScript script;
