@@ -82,22 +82,29 @@ struct NodeParts {
 };
 
 void sort_children(std::vector<RegionNode>& nodes) {
-    // Depth-first, children by inclusive time: sort by the path of (time rank) keys.
+    // Depth-first, children by inclusive time: each node sorts by its path's (time, name) keys,
+    // computed once per node rather than in every comparison.
     std::map<std::string, double> time_of;
     for (const RegionNode& n : nodes) {
         time_of[n.path] = n.inclusive.time_ns;
     }
-    const auto key = [&](const RegionNode& n) {
-        std::vector<std::pair<double, std::string>> k;
+    using Key = std::vector<std::pair<double, std::string>>;
+    std::vector<std::pair<Key, RegionNode>> keyed;
+    keyed.reserve(nodes.size());
+    for (RegionNode& n : nodes) {
+        Key k;
         const Components c = split_path(n.path);
         for (std::size_t i = 1; i <= c.size(); ++i) {
-            const std::string prefix = joined(c, i);
-            k.emplace_back(-time_of[prefix], prefix);
+            std::string prefix = joined(c, i);
+            k.emplace_back(-time_of[prefix], std::move(prefix));
         }
-        return k;
-    };
-    std::stable_sort(nodes.begin(), nodes.end(),
-                     [&](const RegionNode& a, const RegionNode& b) { return key(a) < key(b); });
+        keyed.emplace_back(std::move(k), std::move(n));
+    }
+    std::stable_sort(keyed.begin(), keyed.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        nodes[i] = std::move(keyed[i].second);
+    }
 }
 
 } // namespace
