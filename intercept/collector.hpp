@@ -157,6 +157,8 @@ private:
     void retire_untimed_locked(std::uint64_t correlation_id);
     std::map<const KernelStats*, std::uint64_t> untimed_launches_locked() const;
     void retire_stale_locked();
+    /// Applies a duration or counter sample that came before the launch `correlation_id`.
+    void apply_early_locked(std::uint64_t correlation_id);
     bool stopped_and_drained_locked();
 
     const std::uint64_t m_id; ///< distinguishes collectors in thread-local caches

@@ -172,18 +172,27 @@ void Collector::drain_locked() {
             ++e.stats->regions[e.region].launches;
             m_pending[e.correlation_id] =
                 Pending{e.stats, e.cold, e.profiled, false, false, e.region};
+            apply_early_locked(e.correlation_id);
         });
-    }
-    // Records that arrived before their launch was drained (a writer between its append and
-    // its publish), retried now.
-    for (auto it = m_early_durations.begin(); it != m_early_durations.end();) {
-        it = apply_duration_locked(it->second.record) ? m_early_durations.erase(it) : std::next(it);
-    }
-    for (auto it = m_early_samples.begin(); it != m_early_samples.end();) {
-        it = apply_counters_locked(it->second) ? m_early_samples.erase(it) : std::next(it);
     }
     if (m_stats.launches >= m_next_sweep) {
         retire_stale_locked();
+    }
+}
+
+/// Records that arrived before their launch was drained (a writer between its append and its
+/// publish) are looked up by the launch just drained: a scan of every waiting record on each
+/// drain made each unmatched record cost O(waiting), quadratic with records that never match.
+void Collector::apply_early_locked(std::uint64_t correlation_id) {
+    if (const auto d = m_early_durations.find(correlation_id); d != m_early_durations.end()) {
+        const DurationRecord record = d->second.record;
+        m_early_durations.erase(d);
+        (void)apply_duration_locked(record);
+    }
+    if (const auto c = m_early_samples.find(correlation_id); c != m_early_samples.end()) {
+        const CounterSample sample = std::move(c->second);
+        m_early_samples.erase(c);
+        (void)apply_counters_locked(sample);
     }
 }
 

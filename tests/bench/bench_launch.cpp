@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Host cost of intercepting a launch that is not profiled: Collector::on_launch for a kernel that
 // already has its samples (the common case), as the CUPTI callback calls it. Target < 100 ns.
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -97,10 +98,29 @@ BENCHMARK(BM_launch_excluded);
 /// Several application threads launching into one collector (each has its own log).
 void BM_launch_threads(benchmark::State& state) {
     static Collector s_collector{config::Config{}}; // shared by all threads (thread-safe init)
-    // Distinct correlation id ranges per thread; durations are delivered per thread batch.
-    run_launches(state, s_collector, 64, static_cast<std::uint64_t>(state.thread_index()) << 40);
+    // Distinct correlation id ranges per thread and per run (the collector outlives the runs
+    // of 1, 2 and 4 threads, and an id used twice never finds its launch again); durations are
+    // delivered per thread batch.
+    static std::atomic<std::uint64_t> s_next_range{0};
+    run_launches(state, s_collector, 64, s_next_range.fetch_add(1) << 40);
 }
 BENCHMARK(BM_launch_threads)->Threads(1)->Threads(2)->Threads(4);
+
+/// A duration whose launch never comes (a record of a launch made before irf subscribed, or
+/// whose log entry was lost) while 2^16 such records already wait: it must cost about as much as
+/// one that matches, not a scan of every waiting record (which made this quadratic).
+void BM_duration_unmatched(benchmark::State& state) {
+    Collector collector{config::Config{}};
+    std::uint64_t id = std::uint64_t{1} << 50; // no launch has these ids
+    for (std::uint64_t i = 0; i < k_batch; ++i) {
+        collector.on_duration({++id, 0, 1000});
+    }
+    for (auto _ : state) {
+        collector.on_duration({++id, 0, 1000});
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_duration_unmatched);
 
 } // namespace
 } // namespace irf::intercept

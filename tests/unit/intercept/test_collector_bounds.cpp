@@ -77,6 +77,25 @@ TEST(CollectorBounds, ADurationWithoutLaunchIsRetiredAndStillReported) {
     EXPECT_DOUBLE_EQ(p.kernels.at(0).time_ns.total, 300 * 500.0);
 }
 
+TEST(CollectorBounds, ADurationBeforeItsLaunchIsAppliedWhenTheLaunchIsDrained) {
+    Collector c{timing_only(), 100};
+    for (std::uint64_t id = 1; id <= 4; ++id) {
+        c.on_duration({id, 0, 100 * id}); // the record overtakes its launch's log entry
+    }
+    EXPECT_EQ(c.stats().unmatched_durations, 4u);
+    for (std::uint64_t id = 1; id <= 4; ++id) {
+        launch(c, id);
+    }
+    c.on_duration({5, 0, 1000}); // no launch 5: drains the logs, which match ids 1-4
+    const CollectorStats s = c.stats();
+    EXPECT_EQ(s.unmatched_durations, 1u); // only id 5 waits
+    EXPECT_EQ(s.pending, 0u);
+    model::Profile p;
+    c.fill_profile(p);
+    EXPECT_DOUBLE_EQ(p.kernels.at(0).time_ns.total, 100.0 + 200 + 300 + 400);
+    EXPECT_EQ(p.coverage.lost_durations, 0u);
+}
+
 TEST(CollectorBounds, LostDurationsAreInTheProfileAndTheSummary) {
     Collector c{timing_only()};
     for (std::uint64_t id = 1; id <= 7; ++id) {
