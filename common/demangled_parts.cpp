@@ -146,15 +146,40 @@ std::string operation_name(std::string name) {
     return name;
 }
 
+// "{lambda(int)#1}" (the C++ ABI demangler) or "[lambda(int) (instance 1)]" (Nsight Compute's
+// and nvcc's own form, as ncu exports print names).
+bool is_lambda(std::string_view part) {
+    return starts_with(part, "{lambda") || starts_with(part, "[lambda");
+}
+
+std::string token(std::string_view argument);
+
+// PyTorch's generic launchers (gpu_kernel_impl, gpu_kernel_impl_nocast) own the lambda of every
+// elementwise operation: the operation is their first template argument that names one.
+std::string launcher_operation(const std::string& owner) {
+    if (!starts_with(bare_name(owner), "gpu_kernel")) {
+        return {};
+    }
+    for (const std::string& arg : template_arguments(owner)) {
+        std::string t = token(arg);
+        if (!t.empty() && !is_builtin_type(t) && element_type(t).empty()) {
+            return t;
+        }
+    }
+    return {};
+}
+
 // The function that encloses the first lambda of `parts`: the lambda of an elementwise
 // kernel is named after the operation that defines it.
 std::string lambda_owner(const std::vector<std::string>& parts) {
-    const auto lambda = std::find_if(
-        parts.begin(), parts.end(), [](const std::string& p) { return starts_with(p, "{lambda"); });
+    const auto lambda = std::find_if(parts.begin(), parts.end(),
+                                     [](const std::string& p) { return is_lambda(p); });
     for (auto it = lambda; it != parts.begin();) {
         --it;
-        if (!starts_with(*it, "operator") && !starts_with(*it, "{") && !starts_with(*it, "(")) {
-            return operation_name(bare_name(*it));
+        if (!starts_with(*it, "operator") && !starts_with(*it, "{") && !starts_with(*it, "[") &&
+            !starts_with(*it, "(")) {
+            std::string operation = launcher_operation(*it);
+            return operation.empty() ? operation_name(bare_name(*it)) : operation;
         }
     }
     return {};
@@ -170,8 +195,7 @@ std::string token(std::string_view argument) {
         return std::string(arg);
     }
     const std::vector<std::string> parts = scopes(arg);
-    if (std::any_of(parts.begin(), parts.end(),
-                    [](const std::string& p) { return starts_with(p, "{lambda"); })) {
+    if (std::any_of(parts.begin(), parts.end(), [](const std::string& p) { return is_lambda(p); })) {
         return lambda_owner(parts);
     }
     const std::string name = bare_name(parts.back());
@@ -263,8 +287,8 @@ std::vector<std::string> template_arguments(std::string_view scope) {
 }
 
 std::string bare_name(std::string_view scope) {
-    if (!scope.empty() && (scope.front() == '(' || scope.front() == '{')) {
-        return std::string(scope); // "(anonymous namespace)", "{lambda(int)#1}"
+    if (!scope.empty() && (scope.front() == '(' || scope.front() == '{' || scope.front() == '[')) {
+        return std::string(scope); // "(anonymous namespace)", "{lambda(int)#1}", "[lambda...]"
     }
     std::string out;
     int depth = 0;

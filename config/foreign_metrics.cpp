@@ -84,6 +84,13 @@ void add_instruction_variants(Table& t) {
         add(t, std::string("smsp__sass_inst_executed_op_") + op + ".sum",
             metric(std::string("inst_") + op, 1));
     }
+    // The memory tables' "sass__" names (older ncu versions, seen in public exports).
+    for (const char* space : {"global", "local", "shared"}) {
+        for (const auto& [op, plural] : {std::pair{"ld", "loads"}, std::pair{"st", "stores"}}) {
+            add(t, std::string("sass__inst_executed_") + space + "_" + plural,
+                metric(std::string("inst_") + space + "_" + op, 3));
+        }
+    }
     add(t, "sm__inst_executed_pipe_tensor.sum", metric("inst_tensor", 1));
     add(t, "sm__inst_executed_pipe_tensor_op_hmma.sum", metric("inst_tensor", 2));
     // NERSC's hierarchical-roofline scripts sum the FP counters per SM (sm__) instead of per

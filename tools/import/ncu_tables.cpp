@@ -49,13 +49,43 @@ LaunchRead identity(const FileContext& context, const Columns& columns, const Cs
                                   "' is not a launch size like (256, 1, 1)");
         }
         launch.launch = model::LaunchConfig{*g, *b, 0, 0};
+        launch.launch_from_columns = true;
     }
     return launch;
+}
+
+// Launch Statistics' "Block Size" and "Grid Size" rows: threads per block and blocks, as totals.
+// Older ncu versions (2022, seen in public exports) have no size columns, so these rows are the
+// launch; with the columns (3-D) present the rows add nothing.
+bool launch_size_row(LaunchRead& launch, const std::string& name, const std::string& value) {
+    const bool block = name == "Block Size";
+    if (!block && name != "Grid Size") {
+        return false;
+    }
+    const auto n = whole(value, 1);
+    if (launch.launch_from_columns || !n || *n == 0) {
+        return true;
+    }
+    if (!launch.launch) {
+        launch.launch = model::LaunchConfig{{1, 1, 1}, {1, 1, 1}, 0, 0};
+    }
+    (block ? launch.launch->block : launch.launch->grid) = {*n, 1, 1};
+    return true;
 }
 
 // Registers and shared memory, when the row's metric is one of them; true when it was.
 bool launch_value(LaunchRead& launch, const std::string& name, const std::string& unit,
                   const std::string& value) {
+    if (launch_size_row(launch, name, value)) {
+        return true;
+    }
+    if (name == "sm__cycles_elapsed.avg") {
+        const CellValue v = parse_cell(value);
+        if (v.status == CellValue::Status::number && v.value > 0) {
+            launch.sm_cycles_elapsed = v.value;
+        }
+        return true;
+    }
     if (!launch.launch) {
         return s_register_names.count(name) || s_shared_names.count(name);
     }
@@ -97,6 +127,13 @@ void close_launch(FileContext& context, LaunchRead& launch, const LaunchCounters
     if (const auto t = launch.counters.find("time_ns"); t != launch.counters.end()) {
         launch.duration_ns = t->second;
         launch.counters.erase(t);
+    } else if (const auto hz = launch.counters.find("clock_hz");
+               launch.sm_cycles_elapsed && hz != launch.counters.end() && hz->second > 0) {
+        // NERSC's hierarchical-roofline scripts collect no duration: time is the SMs' elapsed
+        // cycles over their rate (docs/import.md, "Time").
+        launch.duration_ns = *launch.sm_cycles_elapsed / hz->second * 1e9;
+        launch.notes.insert("import: time from sm__cycles_elapsed.avg / "
+                            "sm__cycles_elapsed.avg.per_second (no gpu__time_duration)");
     }
     context.table.add_launch(std::move(launch));
 }

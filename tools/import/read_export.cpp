@@ -30,13 +30,28 @@ bool could_be_header(const CsvRecord& record) {
     return first == "ID" || first == "Device" || first == "Type" || first == "Start";
 }
 
-void check_row_width(const FileContext& context, const CsvRecord& row, std::size_t header_width,
-                     std::size_t header_line) {
+// Columns ncu fills only on the rows of its rules (the details page's guidance). Older ncu
+// versions (2022, seen in public exports) end a metric row after "Metric Value" and one empty
+// field, so such rows are short by these columns: they read as empty, as on a newer ncu.
+bool is_rule_column(const std::string& name) {
+    return name.rfind("Rule ", 0) == 0 || name.rfind("Estimated Speedup", 0) == 0;
+}
+
+void check_row_width(const FileContext& context, CsvRecord& row, const CsvRecord& header) {
+    const std::size_t header_width = header.fields.size();
+    if (row.fields.size() < header_width &&
+        std::all_of(header.fields.begin() + static_cast<std::ptrdiff_t>(row.fields.size()),
+                    header.fields.end(), is_rule_column)) {
+        row.fields.resize(header_width);
+        row.columns.resize(header_width, row.columns.empty() ? 0 : row.columns.back());
+        return;
+    }
     if (row.fields.size() != header_width) {
         const std::size_t index = std::min(row.fields.size(), header_width) - 1;
         throw ImportError(context.file.path, row.line, row.columns[index],
                           std::to_string(row.fields.size()) + " fields where the header at line " +
-                              std::to_string(header_line) + " has " + std::to_string(header_width));
+                              std::to_string(header.line) + " has " +
+                              std::to_string(header_width));
     }
 }
 
@@ -47,7 +62,7 @@ ImportedFile read_export(std::istream& in, const std::string& path) {
     context.file.path = path;
     CsvReader reader(in, path);
     std::unique_ptr<TableReader> table;
-    std::size_t header_width = 0, header_line = 0;
+    CsvRecord header;
     std::string line;
     CsvRecord record;
     while (reader.next_line(line)) {
@@ -76,13 +91,12 @@ ImportedFile read_export(std::istream& in, const std::string& path) {
                     table->finish();
                 }
                 table = std::move(next);
-                header_width = record.fields.size();
-                header_line = record.line;
+                header = record;
                 continue;
             }
         }
         if (table) {
-            check_row_width(context, record, header_width, header_line);
+            check_row_width(context, record, header);
             table->row(record);
         }
     }

@@ -163,6 +163,26 @@ TEST(KernelName, PyTorchOperatorsKeepTheOperationName) {
     EXPECT_EQ(names[3], "multi_tensor_apply_kernel<FusedAdamMathFunctor, float>");
 }
 
+// Nsight Compute prints lambdas as "[lambda(int) (instance 1)]" and casts as "(int)128" (names
+// as in a public ncu 2022 export of a PyTorch BERT step on an A100, tests/data/import/README.md).
+const char* const k_ncu_add =
+    "void at::native::elementwise_kernel<(int)128, (int)2, void "
+    "at::native::gpu_kernel_impl<at::native::CUDAFunctor_add<float>>(at::TensorIteratorBase &, "
+    "const T1 &)::[lambda(int) (instance 1)]>(int, T3)";
+const char* const k_ncu_copy =
+    "void at::native::elementwise_kernel<(int)128, (int)2, void "
+    "at::native::gpu_kernel_impl<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase "
+    "&)::[lambda() (instance 2)]::operator ()() const::[lambda() (instance 14)]::operator ()() "
+    "const::[lambda(float) (instance 1)]>(at::TensorIteratorBase &, const T1 &)::[lambda(int) "
+    "(instance 1)]>(int, T3)";
+
+TEST(KernelName, NcuLambdasNameTheOperationThroughPyTorchsLauncher) {
+    // gpu_kernel_impl owns both lambdas; its first template argument names the operation.
+    const auto names = function_names({k_ncu_add, k_ncu_copy});
+    EXPECT_EQ(names[0], "elementwise_kernel<add>");         // CUDAFunctor_add
+    EXPECT_EQ(names[1], "elementwise_kernel<direct_copy>"); // direct_copy_kernel_cuda's lambda
+}
+
 TEST(KernelName, ACutNameKeepsItsOperationWhole) {
     // "vectorized_elementwise_kernel<GeluBackward>" is 43 characters; at 40 the 14 of
     // "<GeluBackward>" stay whole, "..." takes 3, and 40 - 14 - 3 = 23 of the name remain.
