@@ -143,6 +143,12 @@ void add_memory_variants(Table& t) {
     l2_total.zero_partners = {"l2_sectors_write", "l2_sectors_atom", "l2_sectors_red"};
     l2_total.note = "l2_sectors_read holds all L2 sectors (the file has only lts__t_bytes.sum)";
     add(t, "lts__t_bytes.sum", l2_total);
+    // NERSC's L1 level: all tag-stage bytes (global and local, loads and stores).
+    ForeignMetric l1_total = from_bytes("sectors_global_ld", 5);
+    l1_total.zero_partners = {"sectors_global_st"};
+    l1_total.note = "sectors_global_ld holds all L1 sectors, loads and stores, global and local "
+                    "(the file has only l1tex__t_bytes.sum)";
+    add(t, "l1tex__t_bytes.sum", l1_total);
 }
 
 void add_timing_variants(Table& t) {

@@ -101,6 +101,47 @@ TEST_F(ToolsImport, NcuLongFormGivesIrmNumbersComputedByHandFromTheFile) {
     EXPECT_TRUE(wall.at("access_bytes").is_null()); // requested bytes were n/a
 }
 
+TEST_F(ToolsImport, PublicNcu2022ExportOfABertStepOnA100ReadsAsRecorded) {
+    // tests/data/import/ncu-long-2022-a100-bert.csv: an excerpt of a public export recorded on
+    // an A100 (source in tests/data/import/README.md). Its quirks: metric rows are short by the
+    // three rule columns, the launch is in Launch Statistics rows (no size columns), there is no
+    // duration (NERSC's metric list), and names are ncu's ("[lambda(int) (instance 1)]").
+    const json p = import({"ncu-long-2022-a100-bert.csv"}, {"--gpu", "a100-sxm4-40gb"});
+    ASSERT_EQ(p.at("kernels").size(), 4u);
+    std::vector<std::string> names;
+    for (const json& k : p.at("kernels")) {
+        names.push_back(k.at("display_name"));
+    }
+    EXPECT_NE(std::find(names.begin(), names.end(), "elementwise_kernel<add>"), names.end());
+    EXPECT_NE(std::find(names.begin(), names.end(), "elementwise_kernel<direct_copy>"),
+              names.end());
+    const auto sgemm = std::find_if(p.at("kernels").begin(), p.at("kernels").end(), [](auto& k) {
+        return k.at("name") == "ampere_sgemm_128x128_tn";
+    });
+    ASSERT_NE(sgemm, p.at("kernels").end());
+    const json& k = *sgemm;
+    EXPECT_EQ(k.at("launch").at("grid"), json::array({16, 1, 1}));   // "Grid Size" 16
+    EXPECT_EQ(k.at("launch").at("block"), json::array({256, 1, 1})); // "Block Size" 256
+    EXPECT_EQ(k.at("launch").at("regs"), 118);
+    // 17,202.41 cycles / 1,058,218,959.61 cycles per second = 16,256.0 ns.
+    EXPECT_NEAR(k.at("time_ns").at("total").get<double>(), 17202.41 / 1058218959.61 * 1e9, 1e-6);
+    const json& flops = k.at("analysis").at("flops");
+    // 2 x 8,388,608 FFMA + 262,144 FMUL = 17,039,360 FP32 FLOPs; / 16,256.0 ns = 1048.19 GFLOP/s.
+    EXPECT_DOUBLE_EQ(flops.at("fp32").get<double>(), 17039360);
+    EXPECT_NEAR(flops.at("gflops").get<double>(), 17039360 / (17202.41 / 1058218959.61) / 1e9,
+                1e-6);
+    // HBM: dram__bytes.sum 82,176 B -> 207.35 FLOP/B; L2: lts__t_bytes.sum 532,992 B -> 31.97;
+    // L1: (112,640 B / 32 = 3,520 sectors + 4 x (45,056 + 20,608) shared wavefronts) x 32 B =
+    // 8,517,632 B -> 2.0005 FLOP/B.
+    EXPECT_NEAR(flops.at("ai").at("hbm").get<double>(), 17039360.0 / 82176, 1e-9);
+    EXPECT_NEAR(flops.at("ai").at("l2").get<double>(), 17039360.0 / 532992, 1e-9);
+    EXPECT_NEAR(flops.at("ai").at("l1").get<double>(), 17039360.0 / 8517632, 1e-9);
+    // Shared wall (IRM): (26,624 + 6,272) sass__ shared ld/st / (45,056 + 20,608) wavefronts.
+    const json& shared = k.at("analysis").at("walls").at("shared");
+    EXPECT_NEAR(shared.at("intensity").get<double>(), 32896.0 / 65664, 1e-12);
+    EXPECT_TRUE(k.at("analysis").at("irm").is_null()); // no warp instruction counters
+}
+
 TEST_F(ToolsImport, NvprofMetricsAndGpuSummaryJoinIntoThePapersV100Workflow) {
     // IRM 3.2: metrics from nvprof --metrics, run time from a separate --print-gpu-summary run.
     const json p = import({"nvprof-metrics-v100.csv", "nvprof-gpu-summary-v100.csv"});
