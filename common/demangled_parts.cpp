@@ -172,8 +172,8 @@ std::string launcher_operation(const std::string& owner) {
 // The function that encloses the first lambda of `parts`: the lambda of an elementwise
 // kernel is named after the operation that defines it.
 std::string lambda_owner(const std::vector<std::string>& parts) {
-    const auto lambda = std::find_if(parts.begin(), parts.end(),
-                                     [](const std::string& p) { return is_lambda(p); });
+    const auto lambda =
+        std::find_if(parts.begin(), parts.end(), [](const std::string& p) { return is_lambda(p); });
     for (auto it = lambda; it != parts.begin();) {
         --it;
         if (!starts_with(*it, "operator") && !starts_with(*it, "{") && !starts_with(*it, "[") &&
@@ -195,7 +195,8 @@ std::string token(std::string_view argument) {
         return std::string(arg);
     }
     const std::vector<std::string> parts = scopes(arg);
-    if (std::any_of(parts.begin(), parts.end(), [](const std::string& p) { return is_lambda(p); })) {
+    if (std::any_of(parts.begin(), parts.end(),
+                    [](const std::string& p) { return is_lambda(p); })) {
         return lambda_owner(parts);
     }
     const std::string name = bare_name(parts.back());

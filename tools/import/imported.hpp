@@ -68,7 +68,7 @@ struct LaunchRead {
     std::optional<model::LaunchConfig> launch;
     bool launch_from_columns = false; ///< Grid/Block Size columns (3-D) rather than section rows
     std::optional<double> sm_cycles_elapsed; ///< sm__cycles_elapsed.avg: a time with clock_hz
-    model::Counters counters; ///< without time_ns (kept in `duration_ns`)
+    model::Counters counters;                ///< without time_ns (kept in `duration_ns`)
     std::optional<double> duration_ns;
     std::set<std::string> notes;
     std::size_t line = 0;

@@ -50,8 +50,7 @@ void check_row_width(const FileContext& context, CsvRecord& row, const CsvRecord
         const std::size_t index = std::min(row.fields.size(), header_width) - 1;
         throw ImportError(context.file.path, row.line, row.columns[index],
                           std::to_string(row.fields.size()) + " fields where the header at line " +
-                              std::to_string(header.line) + " has " +
-                              std::to_string(header_width));
+                              std::to_string(header.line) + " has " + std::to_string(header_width));
     }
 }
 
