@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <utility>
 
 #include "model/counters.hpp"
@@ -43,16 +44,23 @@ IrmCeilings irm_ceilings(const config::Ceilings& c) {
 
 // docs/model.md, Known limits: TMA copies reach L2 without LSU sectors in L1 (LDGSTS, atomic and
 // reduction sectors are counted where collected), so L1 intensity is overstated for such
-// kernels. Say so when L2 traffic clearly exceeds L1 sectors.
-void note_lsu_bypass(const Counters& c, std::vector<std::string>& notes) {
+// kernels. Say so when L2 traffic clearly exceeds L1 sectors, naming only what the chip has:
+// TMA exists from cc 9.0; before it (a real A100 export showed L2 at 4.7x L1 in a plain SGEMM)
+// the usual causes are LDGSTS or texture traffic the file lacks and GA100's far-partition
+// requests, which lts__t_* counts twice.
+void note_lsu_bypass(const Counters& c, const std::string& cc, std::vector<std::string>& notes) {
     const auto l1 = l1_sectors(c);
     const auto l2 = l2_transactions(c);
     if (l1 && l2 && *l2 > 1.25 * *l1) {
-        char buf[200];
+        const bool has_tma = !cc.empty() && std::atof(cc.c_str()) >= 9.0;
+        const char* what = has_tma ? "copies that bypass the LSU counters (TMA) are"
+                                   : "traffic without LSU sectors (LDGSTS or texture not "
+                                     "collected; far-partition L2 requests counted twice) is";
+        char buf[240];
         std::snprintf(buf, sizeof buf,
-                      "irm.ii.l1: L2 sectors (%.3g) exceed L1 sectors (%.3g): copies that "
-                      "bypass the LSU counters (TMA) are not in L1 intensity, which is overstated",
-                      *l2, *l1);
+                      "irm.ii.l1: L2 sectors (%.3g) exceed L1 sectors (%.3g): %s not in L1 "
+                      "intensity, which is overstated",
+                      *l2, *l1, what);
         notes.push_back(buf);
     }
 }
@@ -219,7 +227,7 @@ KernelAnalysis analyze_prepared(const KernelRecord& kernel, const Prepared& prep
     a.pipes = pipe_ceilings(issue_mix(c, a.mix), a.irm ? a.irm->gips_warp : 0.0,
                             warp_gips_of(source), pipe_peaks(source), a.missing);
     a.kernel_ceilings = kernel_ceilings(c, source, a);
-    note_lsu_bypass(c, a.notes);
+    note_lsu_bypass(c, source.gpu.cc, a.notes);
     note_above_roofline(a, a.notes);
     note_underfilled_grid(kernel, source, a.notes);
     note_clock(kernel, fraction, a);

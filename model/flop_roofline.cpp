@@ -97,8 +97,10 @@ std::optional<double> hmma_ceiling(const Counters& counters, const config::Ceili
         per_inst = k_v100_flops_per_hmma;
     }
     if (!per_inst) {
-        missing.push_back("flops.hmma_gips_ceiling: FLOPs per tensor instruction unknown on cc " +
-                          ceilings.gpu.cc + " (512 is Volta's HMMA only)");
+        if (inst && *inst > 0) { // a kernel without tensor instructions needs no such ceiling
+            missing.push_back("flops.hmma_gips_ceiling: FLOPs per tensor instruction unknown on "
+                              "cc " + ceilings.gpu.cc + " (512 is Volta's HMMA only)");
+        }
         return std::nullopt;
     }
     const double gips = hmma_gips(peak->second.value, *per_inst);

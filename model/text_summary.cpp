@@ -312,8 +312,12 @@ std::string text_summary(const Profile& p, const SummaryView& view) {
     out << missing_section(order, shown);
     const Coverage& c = p.coverage;
     out << "\nCoverage: " << c.launches << " launches of " << c.kernels << " kernels seen, "
-        << c.profiled_launches << " launches profiled, " << c.passes
-        << " passes per profiled launch";
+        << c.profiled_launches << " launches profiled, ";
+    if (p.imported && c.passes == 0) {
+        out << "replay passes not in the imported files"; // ncu and nvprof exports omit them
+    } else {
+        out << c.passes << " passes per profiled launch";
+    }
     if (c.lost_durations > 0) {
         out << "; durations lost: " << c.lost_durations;
     }

@@ -57,6 +57,15 @@ else
     plot=build/ci/tools/irf-plot
     report="$out/report.html"
     build/ci/tools/irf-report html "$profile" -o "$report"
+    # Counters recorded on a real GPU by others: an excerpt of a public ncu export (A100,
+    # PyTorch BERT attention; tests/data/import/README.md), imported and analysed.
+    real="$root/tests/data/import/ncu-long-2022-a100-bert.csv"
+    echo "[irf] and a real recording: importing $real (public ncu export, A100)" >&2
+    build/ci/tools/irf-report import "$real" --gpu a100-sxm4-40gb --targets h100-sxm5 \
+        -o "$out/bert-a100.json" >&2
+    build/ci/tools/irf-report analyze "$out/bert-a100.json" --json "$out/bert-a100-analysed.json"
+    build/ci/tools/irf-plot "$out/bert-a100-analysed.json" -o "$out/figures-bert-a100" >/dev/null
+    echo "[irf] its figures: $out/figures-bert-a100" >&2
 fi
 
 "$plot" "$profile" -o "$out/figures" >/dev/null

@@ -217,7 +217,15 @@ TEST(ModelIrm, NotesTrafficThatBypassesTheLsu) {
     k.counters = c;
     a = analyze_kernel(k, test::v100(), {});
     ASSERT_EQ(a.notes.size(), 1u);
-    EXPECT_NE(a.notes[0].find("bypass the LSU"), std::string::npos) << a.notes[0];
+    // No TMA before cc 9.0: the note names what a V100 or A100 can have instead.
+    EXPECT_EQ(a.notes[0].find("TMA"), std::string::npos) << a.notes[0];
+    EXPECT_NE(a.notes[0].find("without LSU sectors"), std::string::npos) << a.notes[0];
+    config::Ceilings hopper = test::v100();
+    hopper.gpu.cc = "9.0";
+    const KernelAnalysis on_hopper = analyze_kernel(k, hopper, {});
+    ASSERT_EQ(on_hopper.notes.size(), 1u);
+    EXPECT_NE(on_hopper.notes[0].find("bypass the LSU counters (TMA)"), std::string::npos)
+        << on_hopper.notes[0];
     c["l2_sectors_read"] = 1.2e6; // within 25 %: ordinary L1 misses plus writes
     k.counters = c;
     EXPECT_TRUE(analyze_kernel(k, test::v100(), {}).notes.empty());
