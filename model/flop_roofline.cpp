@@ -99,7 +99,8 @@ std::optional<double> hmma_ceiling(const Counters& counters, const config::Ceili
     if (!per_inst) {
         if (inst && *inst > 0) { // a kernel without tensor instructions needs no such ceiling
             missing.push_back("flops.hmma_gips_ceiling: FLOPs per tensor instruction unknown on "
-                              "cc " + ceilings.gpu.cc + " (512 is Volta's HMMA only)");
+                              "cc " +
+                              ceilings.gpu.cc + " (512 is Volta's HMMA only)");
         }
         return std::nullopt;
     }
