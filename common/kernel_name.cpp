@@ -51,6 +51,23 @@ std::string tagged(const std::string& scope) {
     return shown.substr(0, at) + "<" + list + ">" + shown.substr(at + 5);
 }
 
+// `scope` shown with one of its distinguishing tokens only, for each token in turn:
+// "k<float, uniform_and_transform>" -> {"k<float>", "k<uniform_and_transform>"}. When two
+// names cut to the same width collide, the token that differs can still fit.
+std::vector<std::string> single_token_names(const std::string& scope) {
+    const std::string shown = folded(scope);
+    const std::vector<std::string> tokens = distinguishing_tokens(template_arguments(scope));
+    const std::size_t at = shown.find("<...>");
+    std::vector<std::string> out;
+    if (tokens.size() < 2 || at == std::string::npos) {
+        return out;
+    }
+    for (const std::string& t : tokens) {
+        out.push_back(shown.substr(0, at) + "<" + t + ">" + shown.substr(at + 5));
+    }
+    return out;
+}
+
 // The scopes from `first` to the end joined with "::", each shown at `detail`.
 std::string joined(const std::vector<std::string>& parts, std::size_t first, Detail detail) {
     std::string out;
@@ -115,6 +132,12 @@ std::vector<std::string> candidates(const KernelNames& k, NameMode mode, std::si
     for (Detail detail : {Detail::tokens, Detail::whole}) {
         for (std::size_t first = innermost(parts) + 1; first-- > 0;) {
             out.push_back(fitted(joined(parts, first, detail), max_chars));
+            if (detail == Detail::tokens && first == innermost(parts) &&
+                parts.size() == first + 1) {
+                for (const std::string& single : single_token_names(parts[first])) {
+                    out.push_back(fitted(single, max_chars));
+                }
+            }
         }
     }
     out.push_back(fitted(k.demangled, max_chars));

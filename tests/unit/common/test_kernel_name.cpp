@@ -183,6 +183,21 @@ TEST(KernelName, NcuLambdasNameTheOperationThroughPyTorchsLauncher) {
     EXPECT_EQ(names[1], "elementwise_kernel<direct_copy>"); // direct_copy_kernel_cuda's lambda
 }
 
+TEST(KernelName, CutNamesThatCollideShowTheTokenThatDiffers) {
+    // PyTorch's uniform and normal random kernels differ in their second token only. All three
+    // tokens cut to 40 read "distribution_elemen...ribution_nullary>" for both, "<float>" alone
+    // too; "<uniform_and_transform>" (23) leaves 40 - 3 - 23 = 14 of the name, "<normal_...>"
+    // (22) leaves 15.
+    const auto names = function_names(
+        {"void distribution_elementwise_grid_stride_kernel<float, at::uniform_and_transform, "
+         "at::distribution_nullary>(int)",
+         "void distribution_elementwise_grid_stride_kernel<float, at::normal_and_transform, "
+         "at::distribution_nullary>(int)"},
+        40);
+    EXPECT_EQ(names[0], "distribution_e...<uniform_and_transform>");
+    EXPECT_EQ(names[1], "distribution_el...<normal_and_transform>");
+}
+
 TEST(KernelName, ACutNameKeepsItsOperationWhole) {
     // "vectorized_elementwise_kernel<GeluBackward>" is 43 characters; at 40 the 14 of
     // "<GeluBackward>" stay whole, "..." takes 3, and 40 - 14 - 3 = 23 of the name remain.
