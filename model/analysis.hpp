@@ -36,8 +36,10 @@ struct GlobalWall {
     double intensity = 0;
     std::string pattern; ///< stride-0, broadcast, unit, strided, gather (side of the unit wall)
     double unit_intensity = 0.25; ///< the kernel's unit-stride wall: instructions / ideal sectors
-    std::optional<double> access_bytes; ///< bytes requested per active thread (absent: not
-                                        ///< collected, the wall assumes 4-byte words)
+    std::optional<double> access_bytes;    ///< bytes requested per active thread (absent: not
+                                           ///< collected, the wall assumes 4-byte words)
+    std::optional<double> access_bytes_ld; ///< the loads' alone (absent: no loads, or unknown)
+    std::optional<double> access_bytes_st; ///< the stores' alone (absent: no stores, or unknown)
 };
 
 /// Shared-memory wall: shared instructions per wavefront and the bank-conflict degree.
@@ -46,6 +48,8 @@ struct SharedWall {
     double conflict_ways = 1; ///< wavefronts / ideal wavefronts: 1 = conflict-free .. 32-way
     double conflict_free_intensity = 1; ///< instructions / ideal wavefronts (the no-conflict wall)
     std::optional<double> access_bytes; ///< as GlobalWall's
+    std::optional<double> access_bytes_ld; ///< as GlobalWall's
+    std::optional<double> access_bytes_st; ///< as GlobalWall's
 };
 
 /// Memory walls; each is absent when the kernel issues no such instruction.
@@ -70,6 +74,9 @@ struct FlopsResult {
     PerLevel ai;                                        ///< FLOPs per byte at each level
     std::optional<double> fma_mix_ceiling_gflops;
     std::optional<double> hmma_gips_ceiling;
+    /// Tensor-pipe utilisation in percent: the sum over input types of ops per second / the
+    /// type's dense peak. Absent without tensor_ops_* counts, or when a counted type has no peak.
+    std::optional<double> tensor_pipe_pct;
     std::string
         precision; ///< fp64, fp32 or fp16: the CUDA-core precision with most FLOPs ("" = none)
 };

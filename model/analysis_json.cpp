@@ -107,6 +107,7 @@ json flops_json(const FlopsResult& f) {
              {"ai", per_level(f.ai)},
              {"fma_mix_ceiling_gflops", opt(f.fma_mix_ceiling_gflops)},
              {"hmma_gips_ceiling", opt(f.hmma_gips_ceiling)},
+             {"tensor_pipe_pct", opt(f.tensor_pipe_pct)},
              {"by_precision", by_precision_json(f.by_precision)}};
     if (!f.precision.empty()) {
         out["precision"] = f.precision;
@@ -126,6 +127,7 @@ FlopsResult flops_from(const JsonNode& n) {
     }
     f.fma_mix_ceiling_gflops = n.opt_num("fma_mix_ceiling_gflops");
     f.hmma_gips_ceiling = n.opt_num("hmma_gips_ceiling");
+    f.tensor_pipe_pct = n.opt_num("tensor_pipe_pct");
     f.precision = n.str("precision");
     if (n.has("by_precision")) {
         f.by_precision = by_precision_from(n.at("by_precision"));
@@ -197,14 +199,18 @@ json walls_json(const Walls& w) {
         out["global"] = {{"intensity", finite_or_null(w.global->intensity)},
                          {"pattern", w.global->pattern},
                          {"unit_intensity", finite_or_null(w.global->unit_intensity)},
-                         {"access_bytes", opt(w.global->access_bytes)}};
+                         {"access_bytes", opt(w.global->access_bytes)},
+                         {"access_bytes_ld", opt(w.global->access_bytes_ld)},
+                         {"access_bytes_st", opt(w.global->access_bytes_st)}};
     }
     if (w.shared) {
         out["shared"] = {
             {"intensity", finite_or_null(w.shared->intensity)},
             {"conflict_ways", finite_or_null(w.shared->conflict_ways)},
             {"conflict_free_intensity", finite_or_null(w.shared->conflict_free_intensity)},
-            {"access_bytes", opt(w.shared->access_bytes)}};
+            {"access_bytes", opt(w.shared->access_bytes)},
+            {"access_bytes_ld", opt(w.shared->access_bytes_ld)},
+            {"access_bytes_st", opt(w.shared->access_bytes_st)}};
     }
     return out;
 }
@@ -213,13 +219,21 @@ Walls walls_from(const JsonNode& n) {
     Walls w;
     if (n.has("global")) {
         const JsonNode g = n.at("global");
-        w.global = GlobalWall{g.num("intensity"), g.str("pattern"), g.num("unit_intensity", 0.25),
-                              g.opt_num("access_bytes")};
+        w.global = GlobalWall{g.num("intensity"),
+                              g.str("pattern"),
+                              g.num("unit_intensity", 0.25),
+                              g.opt_num("access_bytes"),
+                              g.opt_num("access_bytes_ld"),
+                              g.opt_num("access_bytes_st")};
     }
     if (n.has("shared")) {
         const JsonNode s = n.at("shared");
-        w.shared = SharedWall{s.num("intensity"), s.num("conflict_ways", 1),
-                              s.num("conflict_free_intensity", 1), s.opt_num("access_bytes")};
+        w.shared = SharedWall{s.num("intensity"),
+                              s.num("conflict_ways", 1),
+                              s.num("conflict_free_intensity", 1),
+                              s.opt_num("access_bytes"),
+                              s.opt_num("access_bytes_ld"),
+                              s.opt_num("access_bytes_st")};
     }
     return w;
 }

@@ -173,6 +173,25 @@ std::optional<double> fma_mix_ceiling(const Counters& counters, const config::Ce
     return perf_mix(fma_peak->second.value, add_mul_peak, *fmas, *adds, *muls);
 }
 
+std::optional<double> tensor_pipe_pct(const std::map<std::string, PrecisionFlops>& by_precision) {
+    double busy = 0;
+    bool counted = false;
+    for (const auto& [name, p] : by_precision) {
+        if (name.rfind("tensor_", 0) != 0 || !(p.flops > 0)) {
+            continue;
+        }
+        // Each type takes the pipe for its ops / its own peak: the shares add (one pipe).
+        const auto share =
+            p.ceiling_gflops ? safe_ratio(p.gflops, *p.ceiling_gflops) : std::nullopt;
+        if (!share) {
+            return std::nullopt;
+        }
+        busy += *share;
+        counted = true;
+    }
+    return counted ? std::optional<double>(100.0 * busy) : std::nullopt;
+}
+
 std::optional<FlopsResult> flop_roofline(const Counters& counters, const config::Ceilings& ceilings,
                                          std::vector<std::string>& missing) {
     FlopsResult r;
@@ -198,7 +217,8 @@ std::optional<FlopsResult> flop_roofline(const Counters& counters, const config:
     const auto inst_tensor = counter(counters, "inst_tensor");
     if (tensor_type.empty() && inst_tensor && *inst_tensor > 0) {
         missing.push_back("flops.tensor: tensor_ops_* counters absent; tensor-core FLOPs are not "
-                          "in gflops");
+                          "in gflops (" +
+                          std::string(k_tensor_types_hint) + ")");
     }
     const double total = r.fp64 + r.fp32 + r.fp16 + r.tensor;
     const auto time = counter(counters, "time_ns");
@@ -218,6 +238,7 @@ std::optional<FlopsResult> flop_roofline(const Counters& counters, const config:
     r.ai.l2 = ai(bytes(l2_transactions(counters)));
     r.ai.hbm = ai(bytes(hbm_transactions(counters)));
     fill_by_precision(counters, ceilings, r);
+    r.tensor_pipe_pct = tensor_pipe_pct(r.by_precision);
     if (!r.precision.empty()) {
         r.fma_mix_ceiling_gflops = fma_mix_ceiling(counters, ceilings, r.precision);
     }

@@ -39,6 +39,16 @@ namespace irf::model {
 /// measured.
 inline constexpr double k_v100_flops_per_hmma = 512.0;
 
+/// How to collect the tensor ops by input type, as notes and tables say it.
+inline constexpr const char* k_tensor_types_hint =
+    "IRF_METRICS=tensor_types or irf run --metrics tensor_types counts them";
+
+/// Tensor-pipe utilisation in percent from the tensor_<type> entries of `by_precision`: the sum
+/// of gflops / ceiling_gflops (the dense peak of each type). nullopt when no type was counted or
+/// a counted type has no ceiling.
+[[nodiscard]] std::optional<double>
+tensor_pipe_pct(const std::map<std::string, PrecisionFlops>& by_precision);
+
 /// The FLOP roofline of one kernel (docs/model.md: HRM Eq. 2-4): FLOP counts per
 /// precision, tensor FLOPs (tensor_ops_* of the floating-point types; int8 ops are not FLOPs),
 /// GFLOP/s, AI at L1 (same 32-byte transactions as the Instruction Roofline), L2 and HBM, the

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <utility>
 
+#include "model/flop_roofline.hpp"
 #include "model/projection.hpp"
 
 namespace irf::model {
@@ -46,21 +47,25 @@ std::string ceiling_key(const std::string& resource) {
 
 } // namespace
 
-std::string likely_tensor_type(const std::string& kernel_name, const config::Ceilings& source,
-                               const config::Ceilings& target) {
+std::string named_tensor_type(const std::string& kernel_name) {
     std::string name = kernel_name;
     std::transform(name.begin(), name.end(), name.begin(),
                    [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-    std::string type = "bf16";
     for (const auto& [candidate, words] : s_type_words) {
         const bool named = std::any_of(words.begin(), words.end(), [&name](const char* w) {
             return name.find(w) != std::string::npos;
         });
         if (named) {
-            type = candidate;
-            break;
+            return candidate;
         }
     }
+    return "";
+}
+
+std::string likely_tensor_type(const std::string& kernel_name, const config::Ceilings& source,
+                               const config::Ceilings& target) {
+    std::string type = named_tensor_type(kernel_name);
+    type = type.empty() ? "bf16" : type;
     if (both_have(source, target, type)) {
         return type;
     }
@@ -81,13 +86,16 @@ void bracket_unmeasured_tensor(const KernelRecord& kernel, const config::Ceiling
     p.time_high_ns = std::max(p.time_high_ns, tensor_bound);
     p.time_point_ns = interval_mean_ns(p.time_low_ns, p.time_high_ns);
     p.speedup_point = p.time_point_ns > 0 ? total_ns / p.time_point_ns : 0.0;
-    char buf[260];
+    const std::string spelled = named_tensor_type(kernel.name);
+    const char* why = spelled == type   ? "the type its name spells"
+                      : spelled.empty() ? "assumed: its name spells no type"
+                                        : "assumed: the type its name spells has no peak on both";
+    char buf[360];
     std::snprintf(buf, sizeof buf,
-                  "tensor: FLOPs not counted (IRF_METRICS=tensor_types counts them); the interval "
-                  "holds the %s tensor peak ratio %.3g (tensor-bound time %.4g ns), the point is "
-                  "its mean",
-                  type.c_str(), tensor_peak(target, type) / tensor_peak(source, type),
-                  tensor_bound);
+                  "tensor: FLOPs not counted (%s); the interval holds the %s tensor peak ratio "
+                  "%.3g (tensor-bound time %.4g ns; %s), the point is its mean",
+                  k_tensor_types_hint, type.c_str(),
+                  tensor_peak(target, type) / tensor_peak(source, type), tensor_bound, why);
     p.notes.push_back(buf);
 }
 

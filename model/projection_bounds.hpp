@@ -12,6 +12,9 @@
 
 namespace irf::model {
 
+/// The tensor input type a kernel's name spells (see likely_tensor_type), "" when none.
+[[nodiscard]] std::string named_tensor_type(const std::string& kernel_name);
+
 /// The tensor input type a kernel most likely uses: the first of fp8, int8, tf32, bf16, fp16,
 /// fp64 that its name spells (e4m3/e5m2 are fp8, imma is int8, half and hmma are fp16, dmma is
 /// fp64), else bf16; fp16 when both GPUs do not have a dense peak for that type, "" when they

@@ -13,6 +13,8 @@
 #include "common/string_printf.hpp"
 #include "common/text_safety.hpp"
 #include "common/time_format.hpp"
+#include "model/counters.hpp"
+#include "model/flop_roofline.hpp"
 #include "model/kernel_labels.hpp"
 #include "model/pipe_ceilings.hpp"
 #include "model/summary_regions.hpp"
@@ -50,8 +52,33 @@ std::vector<std::string> target_names(const Profile& p) {
     return names;
 }
 
-std::string row(const KernelRecord& k, const std::string& label, int name_width, std::size_t rank,
-                double total_ns, const std::vector<std::string>& targets, bool job) {
+// Column layout of the kernel table beyond the fixed columns.
+struct RowLayout {
+    int name_width = 0;
+    int global_width = 12; ///< the longest "pattern width" label shown, at least 12
+    bool tensor = false;   ///< a shown kernel issued tensor instructions: the tensor column
+    bool job = false;      ///< a merged job: the imbalance column
+};
+
+// Tensor-pipe use: "65.0%", "?" when tensor instructions ran but their ops were not counted,
+// "-" without tensor instructions.
+std::string tensor_cell(const KernelRecord& k) {
+    const KernelAnalysis* a = k.analysis ? &*k.analysis : nullptr;
+    if (a && a->flops && a->flops->tensor_pipe_pct) {
+        return string_printf("%.1f%%", *a->flops->tensor_pipe_pct);
+    }
+    const auto inst = counter(k.counters, "inst_tensor");
+    return inst && *inst > 0 ? "?" : "-";
+}
+
+std::string global_cell(const KernelRecord& k) {
+    const KernelAnalysis* a = k.analysis ? &*k.analysis : nullptr;
+    return a && a->walls.global ? printable(global_label(*a->walls.global)) : "-";
+}
+
+std::string row(const KernelRecord& k, const std::string& label, const RowLayout& layout,
+                std::size_t rank, double total_ns, const std::vector<std::string>& targets) {
+    const int name_width = layout.name_width;
     const double pct = total_ns > 0 ? 100.0 * k.time_ns.total / total_ns : 0.0;
     // Per-launch mean, min and max beside the total: a kernel whose total hides one slow launch
     // (module load, a cold cache) reads differently from one that is uniformly slow.
@@ -69,8 +96,7 @@ std::string row(const KernelRecord& k, const std::string& label, int name_width,
                                        : string_printf(" %6.1f%%", a->irm->roofline_pct);
     const std::optional<double> recoverable = recoverable_ns(k);
     line += string_printf(" %9s", recoverable ? format_time(*recoverable).c_str() : "-");
-    line += string_printf(
-        " %-12s", a && a->walls.global ? printable(global_label(*a->walls.global)).c_str() : "-");
+    line += string_printf(" %-*s", layout.global_width, global_cell(k).c_str());
     // Conflict degree as "N-way", so it never reads like the "x" of a speedup.
     line += a && a->walls.shared ? string_printf(" %4.1f-way", a->walls.shared->conflict_ways)
                                  : string_printf(" %8s", "-");
@@ -78,7 +104,8 @@ std::string row(const KernelRecord& k, const std::string& label, int name_width,
     line += a && a->predication ? string_printf(" %6.1f%%", 100.0 * *a->predication)
                                 : string_printf(" %7s", "-");
     line += string_printf(" %-9s", a && a->pipes ? busiest_pipe_label(*a->pipes).c_str() : "-");
-    line += job ? imbalance_cell(k.ranks, 5) : "";
+    line += layout.tensor ? string_printf(" %6s", tensor_cell(k).c_str()) : "";
+    line += layout.job ? imbalance_cell(k.ranks, 5) : "";
     for (const std::string& t : targets) {
         std::string cell = "-";
         for (const Projection& p : a ? a->projection : std::vector<Projection>{}) {
@@ -250,13 +277,22 @@ std::string text_summary(const Profile& p, const SummaryView& view) {
                                                               : "time";
     out << "\nTop " << shown << " of " << order.size() << " kernels by " << by << " (total "
         << format_time(total) << ")\n";
-    std::string header =
-        string_printf("%3s  %-*s %9s %6s %8s %9s %9s %9s %-6s %7s %9s %-12s %8s %7s %-9s", "#",
-                      name_width, "kernel", "total", "time%", "launches", "mean", "min", "max",
-                      "bound", "roof%", "recover", "global", "shared", "active%", "pipe");
+    RowLayout layout;
+    layout.name_width = name_width;
+    for (std::size_t i = 0; i < shown; ++i) {
+        layout.global_width =
+            std::max(layout.global_width, static_cast<int>(global_cell(*order[i]).size()));
+        layout.tensor = layout.tensor || tensor_cell(*order[i]) != "-";
+    }
+    std::string header = string_printf(
+        "%3s  %-*s %9s %6s %8s %9s %9s %9s %-6s %7s %9s %-*s %8s %7s %-9s", "#", name_width,
+        "kernel", "total", "time%", "launches", "mean", "min", "max", "bound", "roof%", "recover",
+        layout.global_width, "global", "shared", "active%", "pipe");
+    header += layout.tensor ? string_printf(" %6s", "tensor") : "";
     // A merged job (irf-report merge) has per-rank statistics: how unevenly the ranks ran it.
     const bool job = std::any_of(order.begin(), order.end(),
                                  [](const KernelRecord* k) { return k->ranks.has_value(); });
+    layout.job = job;
     header += job ? string_printf(" %5s", "imbal") : "";
     for (const std::string& t : targets) {
         header +=
@@ -267,7 +303,7 @@ std::string text_summary(const Profile& p, const SummaryView& view) {
     }
     out << header << "\n";
     for (std::size_t i = 0; i < shown; ++i) {
-        out << row(*order[i], label[order[i]], name_width, i + 1, total, targets, job);
+        out << row(*order[i], label[order[i]], layout, i + 1, total, targets);
     }
     if (job) {
         out << "(imbal: the slowest rank's time / the mean over the job's ranks; 1 = balanced)\n";
@@ -276,6 +312,16 @@ std::string text_summary(const Profile& p, const SummaryView& view) {
                     [](const KernelRecord* k) { return k->analysis && k->analysis->pipes; })) {
         out << "(pipe: the busiest pipe, its warp instructions per second as a share of its "
                "peak, from the instruction mix)\n";
+    }
+    if (std::any_of(
+            order.begin(), order.begin() + static_cast<std::ptrdiff_t>(shown),
+            [](const KernelRecord* k) { return global_cell(*k).find('/') != std::string::npos; })) {
+        out << "(global: access pattern and bytes per active thread; A/B = loads/stores)\n";
+    }
+    if (layout.tensor) {
+        out << "(tensor: tensor-pipe use, each input type's ops per second over its dense peak; "
+               "? = tensor instructions whose ops were not counted: "
+            << k_tensor_types_hint << ")\n";
     }
     if (std::any_of(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(shown),
                     [](const KernelRecord* k) { return recoverable_ns(*k).has_value(); })) {

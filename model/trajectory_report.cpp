@@ -100,6 +100,12 @@ std::string trajectory_table(const std::vector<KernelTrajectory>& kernels, std::
     }
     if (kernels.empty()) {
         out += "no kernel appears in two or more runs\n";
+    } else {
+        // The L2 and HBM ceilings scale linearly with the SM share, but a few SMs draw more than
+        // their share of bandwidth (HBM saturates well before all SMs): docs/trajectories.md.
+        out += "(ceiling GIPS: the ceilings scaled by the SM share; below the whole GPU its L2 "
+               "and HBM parts are lower bounds, as a few SMs draw more than their share of "
+               "bandwidth)\n";
     }
     return out;
 }

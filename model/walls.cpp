@@ -25,30 +25,64 @@ bool near(double intensity, double wall) {
     return intensity >= wall / s_tolerance && intensity <= wall * s_tolerance;
 }
 
-// Bytes requested by `inst` warp accesses: the counted bytes, or 4-byte words for full warps
-// when the bytes were not collected (a reason then names what is missing).
+// Bytes requested by warp accesses: the counted bytes, or 4-byte words for full warps when the
+// bytes were not collected (a reason then names what is missing), and the width per active
+// thread of all of them, of the loads and of the stores.
 struct Requested {
     double bytes = 0;
-    std::optional<double> access_bytes;
+    std::optional<double> access_bytes, access_bytes_ld, access_bytes_st;
 };
 
-// Threads active per warp instruction, as a share of 32: a half-predicated kernel requests half
-// the bytes of its full-warp instructions. The ld/st are assumed predicated like the kernel
-// (docs/model.md, Walls); 1 when the predication is unknown (its own verdict says why).
-double active_share(const Counters& counters) {
+// Threads active per warp ld/st, as a share of 32: the SASS memory class's thread instructions
+// over 32 x the warp ld/st instructions (global, local, shared, LDSM, STSM, LDGSTS), at most 1
+// (the class also holds atomics, which the warp count leaves out). Without the class, the
+// kernel's predication: the ld/st are then assumed predicated like the rest; 1 when that is
+// unknown too (its own verdict says why). docs/model.md, "Walls and predication".
+double ldst_active_share(const Counters& counters) {
+    const auto threads = counter(counters, "thread_class_memory");
+    const auto warps = counter_sum(counters, {"inst_global_ld", "inst_global_st", "inst_local_ld",
+                                              "inst_local_st", "inst_shared_ld", "inst_shared_st"});
+    if (threads && warps) {
+        const double all =
+            *warps + collected_sum(counters, {"inst_ldsm", "inst_stsm", "inst_ldgsts"});
+        if (const auto share = safe_ratio(*threads, all * k_warp); share && *share > 0) {
+            return std::min(*share, 1.0);
+        }
+    }
     std::vector<std::string> said_by_the_predication_verdict;
     return predication(counters, said_by_the_predication_verdict).value_or(1.0);
 }
 
-Requested requested(const Counters& counters, double inst, std::optional<double> bytes,
+// Bytes per active thread of `inst` warp accesses that requested `bytes`.
+std::optional<double> width(std::optional<double> bytes, std::optional<double> inst, double share) {
+    if (!bytes || !inst) {
+        return std::nullopt;
+    }
+    return safe_ratio(*bytes, *inst * k_warp * share);
+}
+
+// One direction's counters: warp instructions and requested bytes of loads and of stores.
+struct Directions {
+    std::optional<double> inst_ld, inst_st, bytes_ld, bytes_st;
+};
+
+Requested requested(const Counters& counters, double inst, const Directions& d,
                     const std::string& what, const std::string& names,
                     std::vector<std::string>& missing) {
-    if (!bytes) {
+    if (!d.bytes_ld || !d.bytes_st) {
         missing.push_back(what + ".access_bytes: requested bytes not collected (" + names +
                           "); the wall assumes 4-byte words");
-        return {inst * k_warp * k_assumed_word, std::nullopt};
+        return {inst * k_warp * k_assumed_word, std::nullopt, std::nullopt, std::nullopt};
     }
-    return {*bytes, safe_ratio(*bytes, inst * k_warp * active_share(counters))};
+    const double share = ldst_active_share(counters);
+    const double bytes = *d.bytes_ld + *d.bytes_st;
+    // A direction without instructions has no width (a load-only kernel stores nothing).
+    const auto positive = [](std::optional<double> n) {
+        return n && *n > 0 ? n : std::optional<double>();
+    };
+    return {bytes, safe_ratio(bytes, inst * k_warp * share),
+            width(d.bytes_ld, positive(d.inst_ld), share),
+            width(d.bytes_st, positive(d.inst_st), share)};
 }
 
 } // namespace
@@ -91,13 +125,16 @@ std::optional<GlobalWall> global_wall(const Counters& counters, std::vector<std:
         missing.push_back("walls.global: no global load/store instructions or sectors");
         return std::nullopt;
     }
+    const Directions d{counter(counters, "inst_global_ld"), counter(counters, "inst_global_st"),
+                       counter(counters, "bytes_global_ld"), counter(counters, "bytes_global_st")};
     const Requested req =
-        requested(counters, *inst, counter_sum(counters, {"bytes_global_ld", "bytes_global_st"}),
-                  "walls.global", "bytes_global_ld/st", missing);
+        requested(counters, *inst, d, "walls.global", "bytes_global_ld/st", missing);
     GlobalWall w;
     w.intensity = *intensity;
     w.unit_intensity = *inst / ideal_transactions(*inst, req.bytes, k_sector_bytes);
     w.access_bytes = req.access_bytes;
+    w.access_bytes_ld = req.access_bytes_ld;
+    w.access_bytes_st = req.access_bytes_st;
     w.pattern = global_pattern(w.intensity, w.unit_intensity);
     return w;
 }
@@ -126,28 +163,50 @@ std::optional<SharedWall> shared_wall(const Counters& counters, std::vector<std:
         missing.push_back("walls.shared: no shared load/store instructions or wavefronts");
         return std::nullopt;
     }
-    auto bytes = counter_sum(counters, {"bytes_shared_ld", "bytes_shared_st"});
-    if (bytes) {
-        *bytes += collected_sum(counters, {"bytes_shared_ldsm", "bytes_shared_stsm"});
-    }
+    // LDSM loads, STSM stores.
+    const auto plus = [&counters](std::optional<double> v, const char* more) {
+        return v ? std::optional<double>(*v + collected_sum(counters, {more})) : v;
+    };
+    const Directions d{plus(counter(counters, "inst_shared_ld"), "inst_ldsm"),
+                       plus(counter(counters, "inst_shared_st"), "inst_stsm"),
+                       plus(counter(counters, "bytes_shared_ld"), "bytes_shared_ldsm"),
+                       plus(counter(counters, "bytes_shared_st"), "bytes_shared_stsm")};
     const Requested req =
-        requested(counters, inst, bytes, "walls.shared", "bytes_shared_ld/st", missing);
+        requested(counters, inst, d, "walls.shared", "bytes_shared_ld/st", missing);
     const double ideal = ideal_transactions(inst, req.bytes, k_wavefront_bytes);
     SharedWall w;
     w.intensity = *intensity;
     w.conflict_ways = conflict_ways(*wavefronts, ideal);
     w.conflict_free_intensity = inst / ideal;
     w.access_bytes = req.access_bytes;
+    w.access_bytes_ld = req.access_bytes_ld;
+    w.access_bytes_st = req.access_bytes_st;
     return w;
 }
 
+std::string access_width(std::optional<double> combined, std::optional<double> ld,
+                         std::optional<double> st) {
+    char buf[48];
+    // Loads and stores of different widths (a 4 B -> 2 B cast) are not averaged into "3B".
+    if (ld && st && std::fabs(*ld - *st) > 1e-9 * std::max(*ld, *st)) {
+        std::snprintf(buf, sizeof buf, "%.2gB/%.2gB", *ld, *st);
+        return buf;
+    }
+    const std::optional<double> one = ld ? ld : st ? st : combined;
+    if (!one) {
+        return "";
+    }
+    std::snprintf(buf, sizeof buf, "%.2gB", *one);
+    return buf;
+}
+
 std::string global_label(const GlobalWall& wall) {
-    if (!wall.access_bytes || wall.pattern == "stride-0") {
+    const std::string w =
+        access_width(wall.access_bytes, wall.access_bytes_ld, wall.access_bytes_st);
+    if (w.empty() || wall.pattern == "stride-0") {
         return wall.pattern;
     }
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%s %.2gB", wall.pattern.c_str(), *wall.access_bytes);
-    return buf;
+    return wall.pattern + " " + w;
 }
 
 } // namespace irf::model

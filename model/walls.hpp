@@ -44,7 +44,14 @@ namespace irf::model {
 [[nodiscard]] std::optional<SharedWall> shared_wall(const Counters& counters,
                                                     std::vector<std::string>& missing);
 
-/// The pattern with its access width, as tables print it: "unit 16B", "strided 4B", "stride-0".
+/// An access width as tables print it: "4B" when loads and stores have one width (or only one
+/// direction, or only the combined width, is known), "4B/2B" (loads/stores) when they differ,
+/// "" when none is known.
+[[nodiscard]] std::string access_width(std::optional<double> combined, std::optional<double> ld,
+                                       std::optional<double> st);
+
+/// The pattern with its access width, as tables print it: "unit 16B", "unit 4B/2B" (loads 4 B,
+/// stores 2 B), "strided 4B", "stride-0".
 [[nodiscard]] std::string global_label(const GlobalWall& wall);
 
 } // namespace irf::model

@@ -4,6 +4,9 @@
 #include <cstdio>
 
 #include "common/time_format.hpp"
+#include "model/counters.hpp"
+#include "model/flop_roofline.hpp"
+#include "model/walls.hpp"
 #include "tools/irf_report/show_kernel.hpp"
 
 namespace irf::report {
@@ -74,17 +77,60 @@ ShowSection instruction_roofline(const model::Profile& p, const model::IrmResult
     return s;
 }
 
+/// "loads 4 B, stores 2 B per active thread" ("-" for a direction without a width).
+std::string widths_line(const std::string& wall, std::optional<double> ld,
+                        std::optional<double> st) {
+    const auto bytes = [](std::optional<double> v) {
+        return v ? format_significant(*v) + " B" : std::string("-");
+    };
+    return wall + " access width per active thread: loads " + bytes(ld) + ", stores " + bytes(st);
+}
+
 ShowSection walls(const model::Walls& w) {
     ShowSection s{"Memory walls", {"wall", "intensity", "verdict"}, {}, {}};
     if (w.global) {
         s.rows.push_back({"global",
                           format_significant(w.global->intensity) + " warp inst per sector",
-                          w.global->pattern});
+                          model::global_label(*w.global)});
+        if (w.global->access_bytes_ld || w.global->access_bytes_st) {
+            s.lines.push_back(
+                widths_line("global", w.global->access_bytes_ld, w.global->access_bytes_st));
+        }
     }
     if (w.shared) {
         s.rows.push_back({"shared",
                           format_significant(w.shared->intensity) + " warp inst per wavefront",
                           ways(w.shared->conflict_ways) + " bank conflicts"});
+        if (w.shared->access_bytes_ld || w.shared->access_bytes_st) {
+            s.lines.push_back(
+                widths_line("shared", w.shared->access_bytes_ld, w.shared->access_bytes_st));
+        }
+    }
+    return s;
+}
+
+/// The tensor pipe of a kernel that issued tensor instructions: its use of the dense peak, or
+/// how to count the ops that give it.
+ShowSection tensor_pipe(const model::KernelRecord& k, double inst_tensor) {
+    ShowSection s{"Tensor pipe", {}, {}, {}};
+    s.rows.push_back({"tensor instructions", format_significant(inst_tensor) + " warp"});
+    const auto time = model::counter(k.counters, "time_ns");
+    if (time && *time > 0) {
+        s.rows.push_back({"tensor issue rate", format_significant(inst_tensor / *time) +
+                                                   " warp GIPS (inst_tensor / time)"});
+    }
+    const model::FlopsResult* f = k.analysis->flops ? &*k.analysis->flops : nullptr;
+    if (f != nullptr && f->hmma_gips_ceiling) {
+        s.rows.push_back(
+            {"tensor (HMMA) ceiling", format_significant(*f->hmma_gips_ceiling) + " warp GIPS"});
+    }
+    if (f != nullptr && f->tensor_pipe_pct) {
+        s.rows.push_back({"utilisation", percent(*f->tensor_pipe_pct / 100.0) +
+                                             " of the dense peak of its input types"});
+    } else {
+        s.lines.push_back(std::string("utilisation unknown: the tensor ops by input type were "
+                                      "not counted (") +
+                          model::k_tensor_types_hint + ")");
     }
     return s;
 }
@@ -262,6 +308,10 @@ std::vector<ShowSection> verdict_sections(const model::Profile& profile,
     }
     if (a.flops) {
         sections.push_back(flop_roofline(*a.flops));
+    }
+    if (const auto inst_tensor = model::counter(kernel.counters, "inst_tensor");
+        inst_tensor && *inst_tensor > 0) {
+        sections.push_back(tensor_pipe(kernel, *inst_tensor));
     }
     if (!a.mix.empty()) {
         sections.push_back(mix(a.mix));

@@ -82,6 +82,23 @@ TEST(ModelFindings40, UncountedTensorGemmIsBracketedByTheTensorPeakRatio) {
     EXPECT_NEAR(p.speedup_point, (1172.2 / 1045.4 + 2249.88 / 989.43) / 2, 1e-6);
 }
 
+// Item 2: the note says which type brackets the interval and why: the type the name spells, or
+// BF16 assumed when it spells none.
+TEST(ModelFindings40, UncountedTensorNoteSaysWhereTheTypeComesFrom) {
+    KernelRecord k = kernel(1e6, 97680);
+    k.counters["inst_warp"] = 1e9;
+    k.counters["inst_tensor"] = 1e8;
+    k.name = "sm90_xmma_gemm_f16f16_f32";
+    EXPECT_TRUE(test::has_note(project_one(k, "h100-sxm5", "b200"),
+                               "fp16 tensor peak ratio 2.27 (tensor-bound time"));
+    EXPECT_TRUE(test::has_note(project_one(k, "h100-sxm5", "b200"), "the type its name spells"));
+    k.name = "nvjet_tst_128x256_64x4_2x1_v_bz_coopB_TNT";
+    const Projection p = project_one(k, "h100-sxm5", "b200");
+    EXPECT_TRUE(test::has_note(p, "bf16 tensor peak ratio"));
+    EXPECT_TRUE(test::has_note(p, "assumed: its name spells no type"));
+    EXPECT_TRUE(test::has_note(p, "IRF_METRICS=tensor_types or irf run --metrics tensor_types"));
+}
+
 // Item 6: shared wavefronts at the shared rate. LDS.128 tile reads: 1e9 wavefronts = 1.28e11 B.
 TEST(ModelFindings40, SharedMemoryKernelH100ToL40sRunsAtTheSharedRate) {
     KernelRecord k = kernel(4e6);

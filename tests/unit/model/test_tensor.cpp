@@ -64,5 +64,37 @@ TEST(ModelTensor, Int8OpsAreNotFlops) {
     EXPECT_DOUBLE_EQ(f->gflops, 1000);
 }
 
+// Issue 41 item 3: the tensor pipe's use is each type's ops per second over its dense peak,
+// summed (one pipe). fp16 6.5e11 ops in 1e6 ns = 650,000 GFLOP/s of 989,430: 65.694%; bf16
+// 1e11 ops = 100,000 of 989,430: 10.107%; together 75.801%.
+TEST(ModelTensor, TensorPipeUseAddsTheTypes) {
+    std::map<std::string, PrecisionFlops> by_precision;
+    by_precision["fp32"] = {1e9, 1000, {}, 1e5}; // CUDA-core FLOPs are not tensor-pipe use
+    by_precision["tensor_fp16"] = {6.5e11, 650000, {}, 989430};
+    EXPECT_NEAR(*tensor_pipe_pct(by_precision), 100.0 * 650000 / 989430, 1e-9);
+    by_precision["tensor_bf16"] = {1e11, 100000, {}, 989430};
+    EXPECT_NEAR(*tensor_pipe_pct(by_precision), 100.0 * 750000 / 989430, 1e-9);
+    by_precision["tensor_fp8"] = {1e9, 1000, {}, std::nullopt}; // a counted type without a peak
+    EXPECT_FALSE(tensor_pipe_pct(by_precision).has_value());
+    EXPECT_FALSE(tensor_pipe_pct({{"fp32", {1e9, 1000, {}, 1e5}}}).has_value());
+}
+
+// Through the FLOP roofline: 6.25e7 fp16 tensor ops in 1000 ns = 62,500 GFLOP/s of the V100's
+// 125,000: 50%. Without the ops the use is absent and the reason names the setting.
+TEST(ModelTensor, FlopRooflineGivesTheTensorPipeUse) {
+    Counters c = tensor_only_instructions();
+    c["tensor_ops_fp16"] = 6.25e7;
+    std::vector<std::string> missing;
+    EXPECT_DOUBLE_EQ(*flop_roofline(c, test::v100(), missing)->tensor_pipe_pct, 50);
+    const auto none = flop_roofline(tensor_only_instructions(), test::v100(), missing);
+    EXPECT_FALSE(none->tensor_pipe_pct.has_value());
+    bool said = false;
+    for (const std::string& m : missing) {
+        said = said || m.find("IRF_METRICS=tensor_types or irf run --metrics tensor_types") !=
+                           std::string::npos;
+    }
+    EXPECT_TRUE(said);
+}
+
 } // namespace
 } // namespace irf::model

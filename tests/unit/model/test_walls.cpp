@@ -135,6 +135,63 @@ TEST(ModelWalls, PredicatedFp64CopyReadsItsOwnWidth) {
     EXPECT_EQ(global_label(*w), "unit 8B");
 }
 
+// Issue 41 item 8: a 4 B -> 2 B cast, 100 LDG and 100 STG of full warps: the loads request
+// 100 x 32 x 4 = 12800 B, the stores 100 x 32 x 2 = 6400 B. Per direction 12800 / (32 x 100)
+// = 4 B and 6400 / 3200 = 2 B; averaged, 19200 / (32 x 200) = 3 B, a width no thread used.
+TEST(ModelWalls, CastReadsLoadAndStoreWidthsApart) {
+    Counters c = global_kernel(200, 600, 0);
+    c["sectors_global_ld"] = 400; // 12800 / 32
+    c["sectors_global_st"] = 200; // 6400 / 32
+    c["bytes_global_ld"] = 12800;
+    c["bytes_global_st"] = 6400;
+    std::vector<std::string> missing;
+    const auto w = global_wall(c, missing);
+    ASSERT_TRUE(w.has_value());
+    EXPECT_DOUBLE_EQ(*w->access_bytes_ld, 4);
+    EXPECT_DOUBLE_EQ(*w->access_bytes_st, 2);
+    EXPECT_DOUBLE_EQ(*w->access_bytes, 3);
+    EXPECT_EQ(w->pattern, "unit"); // 200 / 600 sectors on the wall 200 / (19200 / 32)
+    EXPECT_EQ(global_label(*w), "unit 4B/2B");
+}
+
+// One direction only: a load-only kernel has no store width, and the label gives the loads'.
+TEST(ModelWalls, LoadOnlyKernelHasNoStoreWidth) {
+    Counters c = global_kernel(0, 0, 0);
+    c["inst_global_ld"] = 100;
+    c["sectors_global_ld"] = 800;
+    c["bytes_global_ld"] = 100 * 256; // fp64: 256 / 32 = 8 B
+    std::vector<std::string> missing;
+    const auto w = global_wall(c, missing);
+    ASSERT_TRUE(w.has_value());
+    EXPECT_DOUBLE_EQ(*w->access_bytes_ld, 8);
+    EXPECT_FALSE(w->access_bytes_st.has_value());
+    EXPECT_EQ(global_label(*w), "unit 8B");
+    EXPECT_EQ(access_width(3.0, std::nullopt, std::nullopt), "3B"); // older profiles
+    EXPECT_EQ(access_width(std::nullopt, std::nullopt, std::nullopt), "");
+}
+
+// Issue 40 item 9: the width is per active thread of the ld/st, not of the kernel. Half the
+// kernel's threads are predicated off (inst_thread = 16000 of 32 x 1000), but its 100 fp32
+// loads run full warps: the memory class counts 100 x 32 = 3200 thread ld/st, so the share is
+// 3200 / (32 x 100) = 1 and the width 12800 / (32 x 100 x 1) = 4 B (with the kernel's 0.5 it
+// read 8 B). Half-active loads (1600 threads) keep their 8 B: 12800 / (32 x 100 x 0.5).
+TEST(ModelWalls, WidthUsesTheLoadsOwnActiveShare) {
+    Counters c = global_kernel(0, 0, 0);
+    c["inst_global_ld"] = 100;
+    c["sectors_global_ld"] = 400;
+    c["bytes_global_ld"] = 12800;
+    c["inst_warp"] = 1000;
+    c["inst_thread"] = 16000;
+    c["thread_class_memory"] = 3200;
+    std::vector<std::string> missing;
+    EXPECT_DOUBLE_EQ(*global_wall(c, missing)->access_bytes_ld, 4);
+    c["thread_class_memory"] = 1600;
+    EXPECT_DOUBLE_EQ(*global_wall(c, missing)->access_bytes_ld, 8);
+    // Atomics are in the class but not in the warp count: the share is capped at 1.
+    c["thread_class_memory"] = 4000;
+    EXPECT_DOUBLE_EQ(*global_wall(c, missing)->access_bytes_ld, 4);
+}
+
 // Right of the wall: 4-byte words, 2 sectors per instruction where 4 are ideal (pairs of
 // threads read one word): 1/2, broadcast; one sector (all threads one word): stride-0.
 TEST(ModelWalls, SharedWordsAreRightOfTheWall) {
@@ -268,6 +325,19 @@ TEST(ModelWalls, PredicationAbsentOrInconsistent) {
     EXPECT_FALSE(predication(c, missing).has_value());
     ASSERT_EQ(missing.size(), 3u);
     EXPECT_EQ(missing[2], "predication: counters absent: inst_thread");
+}
+
+// Shared: 10 LDS.128 (512 B each) and 10 STS.32 (128 B): 16 B and 4 B per thread.
+TEST(ModelWalls, SharedWidthsPerDirection) {
+    Counters c = shared_kernel(10, 50, 10 * 512);
+    c["inst_shared_st"] = 10;
+    c["wavefronts_shared_st"] = 10;
+    c["bytes_shared_st"] = 10 * 128;
+    std::vector<std::string> missing;
+    const auto w = shared_wall(c, missing);
+    ASSERT_TRUE(w.has_value());
+    EXPECT_DOUBLE_EQ(*w->access_bytes_ld, 16); // 5120 / (32 x 10)
+    EXPECT_DOUBLE_EQ(*w->access_bytes_st, 4);  // 1280 / (32 x 10)
 }
 
 } // namespace

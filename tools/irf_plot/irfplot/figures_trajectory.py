@@ -106,7 +106,7 @@ def trajectory_axes(fig, doc, kernels, key, y_key, peak, rates, labels, title):
     from matplotlib.lines import Line2D
     handles = [Line2D([], [], marker="o", color=c, label=text) for c, text in drawn]
     handles += [Line2D([], [], **FULL, label="ceilings, whole GPU"),
-                Line2D([], [], **FAINT, label="ceilings at each SM share")]
+                Line2D([], [], **FAINT, label="ceilings at each SM share\n(L2, HBM: lower bounds)")]
     legend = ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0),
                        fontsize=8, frameon=False, title="kernel (marker size = SMs)")
     fig.irf_extra_artists = [legend]

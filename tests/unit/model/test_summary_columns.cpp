@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: Apache-2.0
+// The summary table's tensor column and per-direction access widths (issue 41 items 3 and 8),
+// and their JSON round trip.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "model/analyze.hpp"
+#include "model/profile_json.hpp"
+#include "model/text_summary.hpp"
+#include "tests/unit/model/model_fixtures.hpp"
+
+namespace irf::model {
+namespace {
+
+// A 4 B -> 2 B cast (100 LDG of 4 B, 100 STG of 2 B per thread, full warps) and a GEMM that
+// issued tensor instructions without the tensor_types group.
+Profile cast_and_gemm() {
+    Profile p;
+    KernelRecord cast = test::kernel_record(1000, 80);
+    cast.name = "cast_kernel";
+    cast.counters["inst_warp"] = 1000;
+    cast.counters["inst_global_ld"] = 100;
+    cast.counters["inst_global_st"] = 100;
+    cast.counters["sectors_global_ld"] = 400;    // 12800 B / 32
+    cast.counters["sectors_global_st"] = 200;    // 6400 B / 32
+    cast.counters["bytes_global_ld"] = 12800;    // 100 x 32 x 4
+    cast.counters["bytes_global_st"] = 6400;     // 100 x 32 x 2
+    cast.counters["thread_class_memory"] = 6400; // 200 full-warp ld/st
+    p.kernels.push_back(cast);
+    KernelRecord gemm = test::kernel_record(1000, 80);
+    gemm.name = "gemm_kernel";
+    gemm.counters["inst_warp"] = 1000;
+    gemm.counters["inst_tensor"] = 100;
+    p.kernels.push_back(gemm);
+    return p;
+}
+
+TEST(ModelSummaryColumns, CastWidthsAndUncountedTensorWork) {
+    Profile p = cast_and_gemm();
+    analyze(p, test::v100(), {});
+    const std::string text = text_summary(p);
+    EXPECT_NE(text.find("unit 4B/2B"), std::string::npos) << text;
+    EXPECT_NE(text.find("A/B = loads/stores"), std::string::npos);
+    EXPECT_NE(text.find(" tensor"), std::string::npos); // the column appears with tensor work
+    EXPECT_NE(text.find("? = tensor instructions whose ops were not counted: IRF_METRICS="
+                        "tensor_types or irf run --metrics tensor_types counts them"),
+              std::string::npos);
+}
+
+TEST(ModelSummaryColumns, CountedTensorWorkReadsItsUseAndRoundTrips) {
+    Profile p = cast_and_gemm();
+    // 6.25e7 fp16 ops in 1000 ns = 62,500 GFLOP/s of the V100's 125,000: 50.0%
+    p.kernels[1].counters["tensor_ops_fp16"] = 6.25e7;
+    analyze(p, test::v100(), {});
+    EXPECT_NE(text_summary(p).find(" 50.0%"), std::string::npos);
+    const Profile back = profile_from_json(nlohmann::json::parse(dump_profile(p)));
+    EXPECT_DOUBLE_EQ(*back.kernels[1].analysis->flops->tensor_pipe_pct, 50);
+    const GlobalWall& w = *back.kernels[0].analysis->walls.global;
+    EXPECT_DOUBLE_EQ(*w.access_bytes_ld, 4);
+    EXPECT_DOUBLE_EQ(*w.access_bytes_st, 2);
+}
+
+// Without tensor instructions the column stays out (older tables unchanged).
+TEST(ModelSummaryColumns, NoTensorColumnWithoutTensorWork) {
+    Profile p = cast_and_gemm();
+    p.kernels.pop_back();
+    analyze(p, test::v100(), {});
+    EXPECT_EQ(text_summary(p).find("tensor"), std::string::npos);
+}
+
+} // namespace
+} // namespace irf::model
