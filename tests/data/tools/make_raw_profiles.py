@@ -9,9 +9,9 @@ import json
 
 M = 1 << 20
 
-# Every canonical counter a GH100 profile has with IRF_METRICS=all (docs/metrics.md: the core set,
-# the sass group's FP operations and SASS classes, the pipe mix and the tensor types); absent
-# ones are zero. Each kernel's SASS classes sum to inst_thread and its pipes to inst_warp.
+# The counters of a GH100 profile with every group that these kernels use (docs/metrics.md: the
+# core set, the sass group's FP operations and SASS classes, the pipe mix and the tensor types);
+# absent ones are zero. Each kernel's SASS classes sum to inst_thread and its pipes to inst_warp.
 ZERO = {name: 0 for name in (
     "inst_global_ld inst_global_st inst_local_ld inst_local_st inst_shared_ld inst_shared_st "
     "sectors_global_ld sectors_global_st sectors_local_ld sectors_local_st wavefronts_shared_ld "
@@ -151,7 +151,7 @@ def profile(pid, kernels):
         "schema": "irf.profile/v1", "tool": "irf", "version": "0.1.0", "app": "synthetic",
         "argv": ["./synthetic"], "pid": pid, "host": "testhost",
         "start_time": "2026-01-01T00:00:00Z", "end_time": "2026-01-01T00:00:05Z",
-        "config": {"IRF_SAMPLES": "1", "IRF_METRICS": "all"},
+        "config": {"IRF_SAMPLES": "1"},
         "gpu": {"name": "NVIDIA H100 80GB HBM3", "chip": "GH100", "cc": "9.0", "sms": 132,
                 "clock_hz": 1.98e9, "l2_bytes": 52428800, "memory_bytes": 85899345920,
                 "driver": "580.00"},
