@@ -19,57 +19,71 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from typing import NamedTuple
 
-# name, file, the line as it is (stripped, must occur once), the mutated line, build targets,
-# ctest regex of the tests that must catch it (the named test first), what the bug is.
+
+class Mutant(NamedTuple):
+    """A one-line bug and the tests that must catch it."""
+    name: str
+    file: str
+    before: str  # the line as it is (stripped; must occur once in the file)
+    after: str  # the mutated line
+    targets: list  # build targets its tests need
+    tests: str  # ctest regex of the tests that must catch it (the named test first)
+    what: str  # the bug, in words
+
+
+WALL_TOLERANCE = "const double s_tolerance = std::pow(2.0, 0.25);"
+L2_READ_WRITE = 'counters, {"l2_sectors_read", "l2_sectors_write"});'
+L2_SECTORS = L2_READ_WRITE.replace("});", ', "l2_sectors_atom", "l2_sectors_red"});')
+
+
+def model_mutant(name, file, before, after, tests, what):
+    """A mutant of model/ that the model unit tests (target test_model) must catch."""
+    return Mutant(name, file, before, after, ["test_model"], tests, what)
+
+
 MUTANTS = [
-    ("wall-tolerance-half-octave", "model/walls.cpp",
-     "const double s_tolerance = std::pow(2.0, 0.25);",
-     "const double s_tolerance = std::pow(2.0, 0.5);",
-     ["test_model"], r"ModelWalls\.",
-     "walls claim half an octave instead of a quarter (docs/model.md, Walls)"),
-    ("wall-tolerance-eighth-octave", "model/walls.cpp",
-     "const double s_tolerance = std::pow(2.0, 0.25);",
-     "const double s_tolerance = std::pow(2.0, 0.125);",
-     ["test_model"], r"ModelWalls\.", "walls claim an eighth of an octave"),
-    ("l2-without-atomics", "model/instruction_roofline.cpp",
-     'counters, {"l2_sectors_read", "l2_sectors_write", "l2_sectors_atom", "l2_sectors_red"});',
-     'counters, {"l2_sectors_read", "l2_sectors_write"});',
-     ["test_model"], r"ModelIrm\.", "L2 transactions leave out atomics and reductions"),
-    ("level-bytes-without-atomics", "model/kernel_ceilings.cpp",
-     'counters, {"l2_sectors_read", "l2_sectors_write", "l2_sectors_atom", "l2_sectors_red"});',
-     'counters, {"l2_sectors_read", "l2_sectors_write"});',
-     ["test_model"], r"ModelKernelCeilings\.", "Eq. 4 L2 bytes leave out atomics and reductions"),
-    ("binding-tie-goes-last", "model/resource_times.cpp",
-     "if (it != times.ns.end() && it->second && *it->second > longest) {",
-     "if (it != times.ns.end() && it->second && *it->second >= longest) {",
-     ["test_model"], r"ModelResourceTimes\.", "a tie of resource times does not go to issue"),
-    ("irm-tie-goes-last", "model/instruction_roofline.cpp",
-     "if (**level.roof < limit) {", "if (**level.roof <= limit) {",
-     ["test_model"], r"ModelIrm\.", "a tie of roofline ceilings does not go to issue"),
-    ("every-cold-launch-profiled", "intercept/sampler.cpp",
-     "if (state.cold_claimed.exchange(true, std::memory_order_relaxed)) {",
-     "if (state.cold_claimed.exchange(true, std::memory_order_relaxed) && false) {",
-     ["test_intercept"], r"Sampler\.", "every first launch of a function is profiled"),
-    ("saturated-kernel-profiled", "intercept/sampler.cpp",
-     "return LaunchDecision::time_only; // the hot path of a saturated kernel",
-     "return LaunchDecision::profile; // the hot path of a saturated kernel",
-     ["bench_launch"], r"bench\.launch", "launches past their samples are profiled"),
-    ("registers-not-split", "model/waves.cpp",
-     "return static_cast<int>(warps_per_sub * sub_partitions / warps);",
-     "return static_cast<int>(l.registers_per_sm / per_warp / warps + 0 * warps_per_sub);",
-     ["test_model"], r"ModelWaves\.", "registers per SM not split over the sub-partitions"),
-    ("no-signal-hand-off", "inject/lifecycle.cpp",
-     "if (can_hand_off() && !wake_and_wait(k_signal_wait_ms)) {",
-     "if (can_hand_off() && (s_finalize(), false)) {",
-     ["test_fault_signals"],
-     r"FaultSignals\.(SignalOnASmallStack|SignalDuringTheExitWrite)",
-     "the signal handler finalizes itself instead of waking the finalizer thread"),
-    ("do-nothing-libirf", "inject/injection.cpp",
-     "if (s_called.exchange(true)) {", "if (true) {",
-     ["test_fault_inject", "test_fault_signals"],
-     r"FaultExit\.|FaultSignals\.ApplicationsOwn|FaultEnv\.|FaultConfig\.FileSettings",
-     "InitializeInjection returns success and does nothing"),
+    model_mutant("wall-tolerance-half-octave", "model/walls.cpp", WALL_TOLERANCE,
+                 WALL_TOLERANCE.replace("0.25", "0.5"), r"ModelWalls\.",
+                 "walls claim half an octave instead of a quarter (docs/model.md, Walls)"),
+    model_mutant("wall-tolerance-eighth-octave", "model/walls.cpp", WALL_TOLERANCE,
+                 WALL_TOLERANCE.replace("0.25", "0.125"), r"ModelWalls\.",
+                 "walls claim an eighth of an octave"),
+    model_mutant("l2-without-atomics", "model/instruction_roofline.cpp", L2_SECTORS,
+                 L2_READ_WRITE, r"ModelIrm\.", "L2 transactions leave out atomics and reductions"),
+    model_mutant("level-bytes-without-atomics", "model/kernel_ceilings.cpp", L2_SECTORS,
+                 L2_READ_WRITE, r"ModelKernelCeilings\.",
+                 "Eq. 4 L2 bytes leave out atomics and reductions"),
+    model_mutant("binding-tie-goes-last", "model/resource_times.cpp",
+                 "if (it != times.ns.end() && it->second && *it->second > longest) {",
+                 "if (it != times.ns.end() && it->second && *it->second >= longest) {",
+                 r"ModelResourceTimes\.", "a tie of resource times does not go to issue"),
+    model_mutant("irm-tie-goes-last", "model/instruction_roofline.cpp",
+                 "if (**level.roof < limit) {", "if (**level.roof <= limit) {", r"ModelIrm\.",
+                 "a tie of roofline ceilings does not go to issue"),
+    Mutant("every-cold-launch-profiled", "intercept/sampler.cpp",
+           "if (state.cold_claimed.exchange(true, std::memory_order_relaxed)) {",
+           "if (state.cold_claimed.exchange(true, std::memory_order_relaxed) && false) {",
+           ["test_intercept"], r"Sampler\.", "every first launch of a function is profiled"),
+    Mutant("saturated-kernel-profiled", "intercept/sampler.cpp",
+           "return LaunchDecision::time_only; // the hot path of a saturated kernel",
+           "return LaunchDecision::profile; // the hot path of a saturated kernel",
+           ["bench_launch"], r"bench\.launch", "launches past their samples are profiled"),
+    model_mutant("registers-not-split", "model/waves.cpp",
+                 "return static_cast<int>(warps_per_sub * sub_partitions / warps);",
+                 "return static_cast<int>(l.registers_per_sm / per_warp / warps"
+                 " + 0 * warps_per_sub);",
+                 r"ModelWaves\.", "registers per SM not split over the sub-partitions"),
+    Mutant("no-signal-hand-off", "inject/lifecycle.cpp",
+           "if (can_hand_off() && !wake_and_wait(k_signal_wait_ms)) {",
+           "if (can_hand_off() && (s_finalize(), false)) {", ["test_fault_signals"],
+           r"FaultSignals\.(SignalOnASmallStack|SignalDuringTheExitWrite)",
+           "the signal handler finalizes itself instead of waking the finalizer thread"),
+    Mutant("do-nothing-libirf", "inject/injection.cpp", "if (s_called.exchange(true)) {",
+           "if (true) {", ["test_fault_inject", "test_fault_signals"],
+           r"FaultExit\.|FaultSignals\.ApplicationsOwn|FaultEnv\.|FaultConfig\.FileSettings",
+           "InitializeInjection returns success and does nothing"),
 ]
 
 
@@ -80,8 +94,7 @@ def run(cmd, cwd, quiet=True):
 
 def make_copy(repo, keep):
     path = keep or tempfile.mkdtemp(prefix="irf-mutate-")
-    if not os.path.isdir(os.path.join(path, ".git")) and not os.path.isfile(
-            os.path.join(path, ".git")):
+    if not os.path.exists(os.path.join(path, ".git")):  # a checkout or a worktree
         shutil.rmtree(path, ignore_errors=True)
         subprocess.run(["git", "-C", repo, "worktree", "add", "--detach", path, "HEAD"],
                        check=True, stdout=subprocess.DEVNULL)
@@ -96,27 +109,26 @@ def make_copy(repo, keep):
 
 
 def apply(path, mutant):
-    name, rel, before, after = mutant[:4]
-    full = os.path.join(path, rel)
+    full = os.path.join(path, mutant.file)
     with open(full, encoding="utf-8") as f:
         lines = f.read().split("\n")
-    hits = [i for i, line in enumerate(lines) if line.strip() == before]
+    hits = [i for i, line in enumerate(lines) if line.strip() == mutant.before]
     if len(hits) != 1:
-        raise SystemExit(f"{name}: {rel} has {len(hits)} lines '{before}' (expected 1)")
-    indent = lines[hits[0]][:len(lines[hits[0]]) - len(lines[hits[0]].lstrip())]
-    lines[hits[0]] = indent + after
+        raise SystemExit(f"{mutant.name}: {mutant.file} has {len(hits)} lines "
+                         f"'{mutant.before}' (expected 1)")
+    line = lines[hits[0]]
+    lines[hits[0]] = line[:len(line) - len(line.lstrip())] + mutant.after
     with open(full, "w", encoding="utf-8") as f:
         f.write("\n".join(lines))
 
 
 def check(path, mutant):
-    name, rel, _, _, targets, tests = mutant[:6]
     apply(path, mutant)
     try:
-        build = ["cmake", "--build", "build/ci", "-j2", "--target"] + targets
+        build = ["cmake", "--build", "build/ci", "-j2", "--target"] + mutant.targets
         if run(build, path) != 0:
             return "no-build"
-        ctest = ["ctest", "--test-dir", "build/ci", "-R", tests, "--timeout", "300"]
+        ctest = ["ctest", "--test-dir", "build/ci", "-R", mutant.tests, "--timeout", "300"]
         r = subprocess.run(ctest, cwd=path, capture_output=True, text=True)
         if r.returncode == 0:
             return "survived"
@@ -124,7 +136,7 @@ def check(path, mutant):
                   if " - " in line and ("(Failed)" in line or "(Timeout)" in line)]
         return "caught by " + (", ".join(failed) or "ctest (exit %d)" % r.returncode)
     finally:
-        subprocess.run(["git", "checkout", "--", rel], cwd=path, check=True)
+        subprocess.run(["git", "checkout", "--", mutant.file], cwd=path, check=True)
 
 
 def main():
@@ -135,10 +147,10 @@ def main():
     args = parser.parse_args()
     if args.list:
         for m in MUTANTS:
-            print(f"{m[0]:30} {m[1]}: {m[6]}\n{'':30} tests: {m[5]}")
+            print(f"{m.name:30} {m.file}: {m.what}\n{'':30} tests: {m.tests}")
         return 0
-    chosen = [m for m in MUTANTS if not args.names or m[0] in args.names]
-    unknown = set(args.names) - {m[0] for m in MUTANTS}
+    chosen = [m for m in MUTANTS if not args.names or m.name in args.names]
+    unknown = set(args.names) - {m.name for m in MUTANTS}
     if unknown:
         print("unknown mutant(s): " + ", ".join(sorted(unknown)), file=sys.stderr)
         return 2
@@ -150,7 +162,7 @@ def main():
         for m in chosen:
             result = check(path, m)
             survived += not result.startswith("caught")
-            print(f"{m[0]:30} {result}", flush=True)
+            print(f"{m.name:30} {result}", flush=True)
     finally:
         if not args.keep:
             subprocess.run(["git", "-C", repo, "worktree", "remove", "--force", path])

@@ -51,6 +51,15 @@ TEST_F(ModelAnalyze, TextMatchesGoldenAndJsonIsAnalysed) {
     EXPECT_NE(text.find("2.00x"), std::string::npos);
     // Projected kernels (triad, hash_keys, transpose): 1.25 + 0.50 + 0.20 = 1.95 ms here.
     EXPECT_NE(text.find("paper-v100-hbm2x        1.95 ms"), std::string::npos);
+    // Pipe cells by hand, against the V100's 80 SMs x 1.53 GHz x 2 = 244.8 INT32 and x 1 = 122.4
+    // LD/ST warp GIPS. triad: 1e6 / 125,000 ns = 8 warp GIPS; LD/ST 3.75e5 / 1e6 x 8 = 3 of
+    // 122.4 = 2.45% (INT32 4 of 244.8 = 1.6%, FP64 1 of 122.4 = 0.8%). hash_keys: 4.5e7 / 1e5 ns
+    // = 450; ALU 2.2e7 / 4.5e7 x 450 = 220 of 244.8 = 89.9% (its IMADs are on the FMA pipe).
+    // transpose_naive: 2e6 / 5e4 ns = 40; ALU 1.5e6 / 2e6 x 40 = 30 of 244.8 = 12.3% (LD/ST
+    // 2.56e5 / 2e6 x 40 = 5.12 of 122.4 = 4.2%).
+    EXPECT_NE(text.find("100.0% lsu 2%"), std::string::npos) << text;
+    EXPECT_NE(text.find(" 50.0% int32 90%"), std::string::npos) << text;
+    EXPECT_NE(text.find("100.0% int32 12%"), std::string::npos) << text;
     EXPECT_NE(r.err.find("2 of 5 kernels have no Instruction Roofline bound"), std::string::npos)
         << r.err;
     const std::string json_text = irf::test::read_file(out);

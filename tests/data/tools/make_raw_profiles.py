@@ -9,7 +9,9 @@ import json
 
 M = 1 << 20
 
-# Every canonical counter of the default set (docs/metrics.md); absent ones are zero.
+# The counters of a GH100 profile with every group that these kernels use (docs/metrics.md: the
+# core set, the sass group's FP operations and SASS classes, the pipe mix and the tensor types);
+# absent ones are zero. Each kernel's SASS classes sum to inst_thread and its pipes to inst_warp.
 ZERO = {name: 0 for name in (
     "inst_global_ld inst_global_st inst_local_ld inst_local_st inst_shared_ld inst_shared_st "
     "sectors_global_ld sectors_global_st sectors_local_ld sectors_local_st wavefronts_shared_ld "
@@ -19,7 +21,9 @@ ZERO = {name: 0 for name in (
     "thread_hmul thread_hfma inst_pipe_alu inst_pipe_fma inst_pipe_fp64 inst_pipe_fp16 "
     "inst_pipe_lsu inst_pipe_xu inst_pipe_tensor inst_pipe_cbu inst_pipe_adu inst_pipe_uniform "
     "tensor_ops_fp16 tensor_ops_bf16 tensor_ops_tf32 tensor_ops_fp8 tensor_ops_fp64 "
-    "tensor_ops_int8").split()}
+    "tensor_ops_int8 thread_class_integer thread_class_bit thread_class_uniform "
+    "thread_class_fp64 thread_class_fp32 thread_class_fp16 thread_class_fp8 thread_class_memory "
+    "thread_class_control thread_class_conversion thread_class_misc thread_class_comm").split()}
 
 
 def kernel(name, mangled, grid, block, smem, launches, time_ns, counters):
@@ -39,10 +43,15 @@ def transpose_naive(dram_write, time_ns):
                   "_Z15transpose_naiveIfEvPT_PKS0_i", [128, 128, 1], [32, 8, 1], 0, 10, time_ns, {
                       "inst_warp": 10 * M, "inst_thread": 320 * M,
                       "inst_global_ld": 0.5 * M, "inst_global_st": 0.5 * M,
+                      "bytes_global_ld": 64 * M, "bytes_global_st": 64 * M,
                       "sectors_global_ld": 2 * M, "sectors_global_st": 16 * M,
                       "l2_sectors_read": 2 * M, "l2_sectors_write": 16 * M,
                       "dram_sectors_read": 2 * M, "dram_sectors_write": dram_write,
                       "inst_pipe_alu": 4 * M, "inst_pipe_fma": 2 * M, "inst_pipe_lsu": 1 * M,
+                      "inst_pipe_cbu": 1 * M, "inst_pipe_uniform": 2 * M,
+                      "thread_class_integer": 128 * M, "thread_class_bit": 64 * M,
+                      "thread_class_memory": 32 * M, "thread_class_control": 32 * M,
+                      "thread_class_uniform": 64 * M,
                   })
 
 
@@ -50,12 +59,16 @@ def transpose_tiled(name, mangled, shared_ld_ways, time_ns):
     return kernel(name, mangled, [128, 128, 1], [32, 8, 1], 4224, 10, time_ns, {
         "inst_warp": 12 * M, "inst_thread": 384 * M,
         "inst_global_ld": 0.5 * M, "inst_global_st": 0.5 * M,
+        "bytes_global_ld": 64 * M, "bytes_global_st": 64 * M,
         "sectors_global_ld": 2 * M, "sectors_global_st": 2 * M,
         "inst_shared_ld": 0.5 * M, "inst_shared_st": 0.5 * M,
         "wavefronts_shared_ld": shared_ld_ways * 0.5 * M, "wavefronts_shared_st": 0.5 * M,
         "l2_sectors_read": 2 * M, "l2_sectors_write": 2 * M,
         "dram_sectors_read": 2 * M, "dram_sectors_write": 2 * M,
         "inst_pipe_alu": 5 * M, "inst_pipe_fma": 2 * M, "inst_pipe_lsu": 2 * M,
+        "inst_pipe_cbu": 1 * M, "inst_pipe_uniform": 2 * M,
+        "thread_class_integer": 128 * M, "thread_class_bit": 96 * M, "thread_class_memory": 64 * M,
+        "thread_class_control": 32 * M, "thread_class_uniform": 64 * M,
     })
 
 
@@ -64,25 +77,45 @@ def stream_triad(time_ns):
                   "_Z12stream_triadPdPKdS1_d", [131072, 1, 1], [256, 1, 1], 0, 20, time_ns, {
                       "inst_warp": 16 * M, "inst_thread": 512 * M,
                       "inst_global_ld": 2 * M, "inst_global_st": 1 * M,
+                      "bytes_global_ld": 512 * M, "bytes_global_st": 256 * M,
                       "sectors_global_ld": 16 * M, "sectors_global_st": 8 * M,
                       "l2_sectors_read": 16 * M, "l2_sectors_write": 8 * M,
                       "dram_sectors_read": 16 * M, "dram_sectors_write": 8 * M,
                       "thread_dfma": 32 * M, "inst_pipe_fp64": 1 * M, "inst_pipe_alu": 6 * M,
-                      "inst_pipe_fma": 4 * M, "inst_pipe_lsu": 3 * M,
+                      "inst_pipe_fma": 4 * M, "inst_pipe_lsu": 3 * M, "inst_pipe_cbu": 1 * M,
+                      "inst_pipe_uniform": 1 * M,
+                      "thread_class_fp64": 32 * M, "thread_class_integer": 256 * M,
+                      "thread_class_bit": 64 * M, "thread_class_memory": 96 * M,
+                      "thread_class_control": 32 * M, "thread_class_uniform": 32 * M,
                   })
+
+
+# The smoother's SASS classes besides its 96 Mi FP64 thread instructions (thread_d*), by
+# predication: all threads on (1.0), or half of them off (0.5: 384 Mi thread instructions).
+GSRB_CLASSES = {
+    1.0: {"integer": 320 * M, "bit": 128 * M, "memory": 112 * M, "control": 80 * M,
+          "uniform": 32 * M},
+    0.5: {"integer": 120 * M, "bit": 64 * M, "memory": 56 * M, "control": 40 * M,
+          "uniform": 8 * M},
+}
 
 
 def gsrb(name, mangled, predication, time_ns):
     warp = 24 * M
+    classes = {"thread_class_" + cls: n for cls, n in GSRB_CLASSES[predication].items()}
     return kernel(name, mangled, [64, 64, 8], [32, 4, 1], 0, 40, time_ns, {
         "inst_warp": warp, "inst_thread": warp * 32 * predication,
         "inst_global_ld": 3 * M, "inst_global_st": 0.5 * M,
+        # 8-byte words of the threads left on.
+        "bytes_global_ld": 3 * M * 32 * 8 * predication,
+        "bytes_global_st": 0.5 * M * 32 * 8 * predication,
         "sectors_global_ld": 12 * M, "sectors_global_st": 2 * M,
         "l2_sectors_read": 8 * M, "l2_sectors_write": 2 * M,
         "dram_sectors_read": 4 * M, "dram_sectors_write": 2 * M,
         "thread_dadd": 40 * M, "thread_dmul": 24 * M, "thread_dfma": 32 * M,
         "inst_pipe_fp64": 3 * M, "inst_pipe_alu": 10 * M, "inst_pipe_fma": 4 * M,
-        "inst_pipe_lsu": 3.5 * M,
+        "inst_pipe_lsu": 3.5 * M, "inst_pipe_cbu": 2.5 * M, "inst_pipe_uniform": 1 * M,
+        "thread_class_fp64": 96 * M, **classes,
     })
 
 
@@ -100,6 +133,10 @@ def hgemm(l2_read, time_ns):
                       "inst_tensor": 32 * M, "tensor_ops_fp16": 137438953472.0,
                       "inst_pipe_tensor": 32 * M, "inst_pipe_alu": 30 * M,
                       "inst_pipe_fma": 10 * M, "inst_pipe_lsu": 18 * M,
+                      "inst_pipe_cbu": 2 * M, "inst_pipe_uniform": 4 * M,
+                      "thread_class_fp16": 1024 * M, "thread_class_integer": 960 * M,
+                      "thread_class_bit": 320 * M, "thread_class_memory": 576 * M,
+                      "thread_class_control": 64 * M, "thread_class_uniform": 128 * M,
                   })
 
 

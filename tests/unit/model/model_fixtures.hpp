@@ -50,6 +50,25 @@ inline model::Counters zero_counters() {
     return c;
 }
 
+/// Sectors a kernel moves through each level: global loads in L1, L2 reads and DRAM reads.
+struct LevelReads {
+    double l1 = 0;
+    double l2 = 0;
+    double hbm = 0;
+};
+
+/// zero_counters() of a kernel that ran `inst_warp` warp instructions in `time_ns` and read
+/// `reads` (sectors_global_ld, l2_sectors_read, dram_sectors_read); the rest is the test's own.
+inline model::Counters kernel_counters(double inst_warp, double time_ns, LevelReads reads = {}) {
+    model::Counters c = zero_counters();
+    c["inst_warp"] = inst_warp;
+    c["time_ns"] = time_ns;
+    c["sectors_global_ld"] = reads.l1;
+    c["l2_sectors_read"] = reads.l2;
+    c["dram_sectors_read"] = reads.hbm;
+    return c;
+}
+
 /// A kernel of one launch over `blocks` blocks, `time_ns` long, with every counter at 0.
 inline model::KernelRecord kernel_record(double time_ns, std::uint32_t blocks) {
     model::KernelRecord k;

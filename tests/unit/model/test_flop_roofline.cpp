@@ -33,15 +33,12 @@ TEST(ModelFlops, HmmaGipsFromTensorPeak) {
 }
 
 TEST(ModelFlops, KernelRoofline) {
-    Counters c = test::zero_counters();
+    // L1: 20 x 32 = 640 B; L2: 320 B; HBM: 160 B.
+    Counters c = test::kernel_counters(0, 10, {20, 10, 5});
     c["thread_dfma"] = 60;
     c["thread_dadd"] = 30;
     c["thread_dmul"] = 10;
     c["thread_ffma"] = 5;
-    c["time_ns"] = 10;
-    c["sectors_global_ld"] = 20; // L1: 20 x 32 = 640 B
-    c["l2_sectors_read"] = 10;   // L2: 320 B
-    c["dram_sectors_read"] = 5;  // HBM: 160 B
     std::vector<std::string> missing;
     const auto f = flop_roofline(c, test::v100(), missing);
     ASSERT_TRUE(f.has_value());
@@ -143,11 +140,8 @@ TEST(ModelKernelCeilings, TransferTimesAndHarmonicBandwidths) {
 }
 
 TEST(ModelKernelCeilings, LevelBytesFromCounters) {
-    Counters c = test::zero_counters();
-    c["sectors_global_ld"] = 100;
+    Counters c = test::kernel_counters(0, 0, {100, 60, 10});
     c["wavefronts_shared_ld"] = 3;
-    c["l2_sectors_read"] = 60;
-    c["dram_sectors_read"] = 10;
     const auto b = level_bytes(c);
     ASSERT_TRUE(b.has_value());
     EXPECT_DOUBLE_EQ(b->l1, 40 * 32);     // (100 - 60) sectors hit in L1
@@ -160,12 +154,9 @@ TEST(ModelKernelCeilings, LevelBytesFromCounters) {
 // + red): L1 3e6 sectors; L2 1e6 read + 5e5 atom + 5e5 red = 2e6; DRAM 1e6. L1 hits (3e6 - 2e6)
 // x 32 = 3.2e7 B, L2 hits (2e6 - 1e6) x 32 = 3.2e7 B (read alone would say 6.4e7 and 0).
 TEST(ModelKernelCeilings, LevelBytesCountL2AtomicsAndReductions) {
-    Counters c = test::zero_counters();
-    c["sectors_global_ld"] = 3e6;
-    c["l2_sectors_read"] = 1e6;
+    Counters c = test::kernel_counters(0, 0, {3e6, 1e6, 1e6});
     c["l2_sectors_atom"] = 5e5;
     c["l2_sectors_red"] = 5e5;
-    c["dram_sectors_read"] = 1e6;
     const auto b = level_bytes(c);
     ASSERT_TRUE(b.has_value());
     EXPECT_DOUBLE_EQ(b->l1, 3.2e7);

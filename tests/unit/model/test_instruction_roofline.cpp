@@ -2,6 +2,9 @@
 // Instruction Roofline (docs/model.md: IRM 3.1-3.2, Eq. 2) against hand-computed values.
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -16,6 +19,11 @@ namespace {
 IrmCeilings v100_irm() {
     // 489.6 warp GIPS; 14000 / 2996 / 828 GB/s / 32 B.
     return IrmCeilings{489.6, PerLevel{437.5, 93.625, 25.875}};
+}
+
+/// instruction_roofline() of `c` on the paper's V100.
+std::optional<IrmResult> v100_roofline(const Counters& c, std::vector<std::string>& missing) {
+    return instruction_roofline(c, v100_irm(), missing);
 }
 
 TEST(ModelIrm, V100PeakWarpGips) {
@@ -70,19 +78,15 @@ TEST(ModelIrm, L2CountsReadAndWriteWhenAtomicsAreNotCollected) {
 }
 
 TEST(ModelIrm, GapsOfAnImportAreNamedAndTheRestIsComputed) {
-    Counters c = test::zero_counters();
-    c.erase("inst_warp");
-    c.erase("time_ns");
-    c.erase("sectors_local_ld");
-    c.erase("sectors_local_st");
-    c.erase("l2_sectors_atom");
-    c.erase("l2_sectors_red");
-    c["inst_thread"] = 3.2e7;     // thread-based: 3.2e7 / 32 = 1e6 instructions
-    c["sectors_global_ld"] = 4e5; // L1: 4e5 sectors + 4 x 0 wavefronts
-    c["l2_sectors_read"] = 2e5;   // L2: 2e5 + 0 write
-    c["dram_sectors_read"] = 1e5; // HBM: 1e5 + 0 write
+    // L1: 4e5 sectors + 4 x 0 wavefronts; L2: 2e5 + 0 write; HBM: 1e5 + 0 write.
+    Counters c = test::kernel_counters(0, 0, {4e5, 2e5, 1e5});
+    for (const char* gap : {"inst_warp", "time_ns", "sectors_local_ld", "sectors_local_st",
+                            "l2_sectors_atom", "l2_sectors_red"}) {
+        c.erase(gap);
+    }
+    c["inst_thread"] = 3.2e7; // thread-based: 3.2e7 / 32 = 1e6 instructions
     std::vector<std::string> missing;
-    const auto r = instruction_roofline(c, v100_irm(), missing);
+    const auto r = v100_roofline(c, missing);
     ASSERT_TRUE(r.has_value());
     EXPECT_TRUE(std::isnan(r->gips_warp));   // no duration, no warp count
     EXPECT_TRUE(std::isnan(r->gips_thread)); // no duration
@@ -102,15 +106,12 @@ TEST(ModelIrm, GapsOfAnImportAreNamedAndTheRestIsComputed) {
 }
 
 TEST(ModelIrm, ThreadBasedPointIsPlacedWhenWarpInstructionsAreAbsent) {
-    Counters c = test::zero_counters();
+    // 1e6 sectors at each level: II_L1 = II_L2 = II_HBM = 1e6 / 1e6 = 1.
+    Counters c = test::kernel_counters(0, 1e5, {1e6, 1e6, 1e6});
     c.erase("inst_warp");
-    c["inst_thread"] = 3.2e7;     // 1e6 thread-based instructions
-    c["time_ns"] = 1e5;           // 1e6 / 1e5 ns = 10 GIPS
-    c["dram_sectors_read"] = 1e6; // II_HBM = 1e6 / 1e6 = 1
-    c["sectors_global_ld"] = 1e6; // II_L1 = 1
-    c["l2_sectors_read"] = 1e6;   // II_L2 = 1
+    c["inst_thread"] = 3.2e7; // 1e6 thread-based instructions; 1e6 / 1e5 ns = 10 GIPS
     std::vector<std::string> missing;
-    const auto r = instruction_roofline(c, v100_irm(), missing);
+    const auto r = v100_roofline(c, missing);
     ASSERT_TRUE(r.has_value());
     EXPECT_DOUBLE_EQ(r->gips_thread, 10);
     // V100 HBM: 828 GB/s / 32 = 25.875 GTXN/s x II 1 = 25.875 GIPS, the lowest roof:
@@ -125,15 +126,10 @@ TEST(ModelIrm, RooflineIsMinOfPeakAndIntensityTimesBandwidth) {
 }
 
 TEST(ModelIrm, HbmBoundKernel) {
-    Counters c = test::zero_counters();
-    c["inst_warp"] = 1e6;
+    Counters c = test::kernel_counters(1e6, 1e5, {2.5e6, 2.5e6, 2.5e6});
     c["inst_thread"] = 3.2e7;
-    c["time_ns"] = 1e5;
-    c["sectors_global_ld"] = 2.5e6;
-    c["l2_sectors_read"] = 2.5e6;
-    c["dram_sectors_read"] = 2.5e6;
     std::vector<std::string> missing;
-    const auto r = instruction_roofline(c, v100_irm(), missing);
+    const auto r = v100_roofline(c, missing);
     ASSERT_TRUE(r.has_value());
     EXPECT_DOUBLE_EQ(r->gips_warp, 10);             // 1e6 / 1e5 ns
     EXPECT_DOUBLE_EQ(r->gips_thread, 10);           // 3.2e7 / 32 / 1e5
@@ -147,14 +143,9 @@ TEST(ModelIrm, HbmBoundKernel) {
 }
 
 TEST(ModelIrm, IssueBoundKernel) {
-    Counters c = test::zero_counters();
-    c["inst_warp"] = 4.896e7;
-    c["time_ns"] = 1e5;
-    c["sectors_global_ld"] = 1000;
-    c["l2_sectors_read"] = 1000;
-    c["dram_sectors_read"] = 1000;
+    const Counters c = test::kernel_counters(4.896e7, 1e5, {1000, 1000, 1000});
     std::vector<std::string> missing;
-    const auto r = instruction_roofline(c, v100_irm(), missing);
+    const auto r = v100_roofline(c, missing);
     ASSERT_TRUE(r.has_value());
     EXPECT_DOUBLE_EQ(r->gips_warp, 489.6); // 4.896e7 / 1e5
     EXPECT_EQ(r->bound, "issue");
@@ -162,28 +153,23 @@ TEST(ModelIrm, IssueBoundKernel) {
 }
 
 TEST(ModelIrm, ZeroTimeOrInstructionsGiveAReasonNotANumber) {
-    Counters c = test::zero_counters();
-    c["inst_warp"] = 1e6;
+    Counters c = test::kernel_counters(1e6, 0);
     std::vector<std::string> missing;
-    EXPECT_FALSE(instruction_roofline(c, v100_irm(), missing).has_value());
+    EXPECT_FALSE(v100_roofline(c, missing).has_value());
     ASSERT_EQ(missing.size(), 1u);
     EXPECT_EQ(missing[0], "irm: kernel time is 0 ns");
     c["inst_warp"] = 0;
     c["time_ns"] = 10;
     missing.clear();
-    EXPECT_FALSE(instruction_roofline(c, v100_irm(), missing).has_value());
+    EXPECT_FALSE(v100_roofline(c, missing).has_value());
     EXPECT_EQ(missing.at(0), "irm: kernel executed 0 warp instructions");
 }
 
 TEST(ModelIrm, MissingLevelCountersLeaveThatLevelOut) {
-    Counters c = test::zero_counters();
-    c["inst_warp"] = 1e6;
-    c["time_ns"] = 1e5;
-    c["sectors_global_ld"] = 2.5e6;
-    c["l2_sectors_read"] = 2.5e6;
+    Counters c = test::kernel_counters(1e6, 1e5, {2.5e6, 2.5e6});
     c.erase("dram_sectors_read");
     std::vector<std::string> missing;
-    const auto r = instruction_roofline(c, v100_irm(), missing);
+    const auto r = v100_roofline(c, missing);
     ASSERT_TRUE(r.has_value());
     EXPECT_FALSE(r->ii.hbm.has_value());
     EXPECT_DOUBLE_EQ(*r->roofline_gips.l2, 37.45);
@@ -194,11 +180,9 @@ TEST(ModelIrm, MissingLevelCountersLeaveThatLevelOut) {
 }
 
 TEST(ModelIrm, LevelWithoutTrafficDoesNotBound) {
-    Counters c = test::zero_counters();
-    c["inst_warp"] = 1e6;
-    c["time_ns"] = 1e5;
+    const Counters c = test::kernel_counters(1e6, 1e5);
     std::vector<std::string> missing;
-    const auto r = instruction_roofline(c, v100_irm(), missing);
+    const auto r = v100_roofline(c, missing);
     ASSERT_TRUE(r.has_value());
     EXPECT_FALSE(r->ii.l1.has_value());
     EXPECT_EQ(r->bound, "issue");
@@ -206,11 +190,8 @@ TEST(ModelIrm, LevelWithoutTrafficDoesNotBound) {
 }
 
 TEST(ModelIrm, NotesTrafficThatBypassesTheLsu) {
-    Counters c = test::zero_counters();
-    c["inst_warp"] = 1e6;
-    c["time_ns"] = 1e5;
-    c["sectors_global_ld"] = 1e6;
-    c["l2_sectors_read"] = 3e6; // 3x the LSU sectors: TMA/LDGSTS traffic
+    // L2 reads 3x the LSU sectors: TMA/LDGSTS traffic.
+    Counters c = test::kernel_counters(1e6, 1e5, {1e6, 3e6});
     KernelAnalysis a = analyze_kernel(KernelRecord{}, test::v100(), {});
     EXPECT_TRUE(a.notes.empty());
     KernelRecord k;
@@ -244,15 +225,10 @@ TEST(ModelIrm, NotesTrafficThatBypassesTheLsu) {
 // sectors -> warp II 1.0, thread II 0.5; HBM: 2e5 sectors -> 5.0 and 2.5; GIPS 10 and 5 over
 // 1e5 ns. Both coordinates halve: the dot moves diagonally (Fig. 2b).
 TEST(ModelIrm, ThreadIntensityMovesTheDotDiagonally) {
-    Counters c = test::zero_counters();
-    c["inst_warp"] = 1e6;
+    Counters c = test::kernel_counters(1e6, 1e5, {1e6, 1e6, 2e5});
     c["inst_thread"] = 1.6e7;
-    c["time_ns"] = 1e5;
-    c["sectors_global_ld"] = 1e6;
-    c["l2_sectors_read"] = 1e6;
-    c["dram_sectors_read"] = 2e5;
     std::vector<std::string> missing;
-    const auto r = instruction_roofline(c, v100_irm(), missing);
+    const auto r = v100_roofline(c, missing);
     ASSERT_TRUE(r.has_value());
     EXPECT_DOUBLE_EQ(*r->ii.l1, 1.0);
     EXPECT_DOUBLE_EQ(*r->ii_thread.l1, 0.5);
@@ -262,7 +238,7 @@ TEST(ModelIrm, ThreadIntensityMovesTheDotDiagonally) {
     EXPECT_DOUBLE_EQ(r->gips_thread, 5);
     EXPECT_DOUBLE_EQ(*r->ii_thread.l1 / *r->ii.l1, r->gips_thread / r->gips_warp);
     c.erase("inst_thread"); // no thread counter: no thread-based intensity
-    const auto w = instruction_roofline(c, v100_irm(), missing);
+    const auto w = v100_roofline(c, missing);
     EXPECT_FALSE(w->ii_thread.l1.has_value());
     EXPECT_DOUBLE_EQ(*w->ii.l1, 1.0);
 }
@@ -317,16 +293,11 @@ TEST(ModelIrm, L2TransactionsCountAtomicsAndReductions) {
 // 93.625 = 36.0096); HBM 1e5 sectors (II 10, roof 258.75). L2 binds at 10 / 36.0096 = 27.770 %.
 // Reading only read + write (1e5) would put L2 at 489.6 and bind HBM instead.
 TEST(ModelIrm, AtomicAndReductionTrafficCanBindTheL2) {
-    Counters c = test::zero_counters();
-    c["inst_warp"] = 1e6;
-    c["time_ns"] = 1e5;
-    c["sectors_global_ld"] = 1e5;
-    c["l2_sectors_read"] = 1e5;
+    Counters c = test::kernel_counters(1e6, 1e5, {1e5, 1e5, 1e5});
     c["l2_sectors_atom"] = 1.5e6;
     c["l2_sectors_red"] = 1e6;
-    c["dram_sectors_read"] = 1e5;
     std::vector<std::string> missing;
-    const auto r = instruction_roofline(c, v100_irm(), missing);
+    const auto r = v100_roofline(c, missing);
     ASSERT_TRUE(r.has_value());
     EXPECT_NEAR(*r->ii.l2, 0.384615, 1e-6);
     EXPECT_NEAR(*r->roofline_gips.l2, 36.0096, 1e-4);

@@ -9,6 +9,7 @@
 
 #include "config/ceilings.hpp"
 #include "model/analyze.hpp"
+#include "model/pipe_ceilings.hpp"
 #include "model/profile_json.hpp"
 #include "tests/support/golden.hpp"
 #include "tests/unit/tools/tools_ceilings.hpp"
@@ -53,6 +54,27 @@ TEST(ToolsProfiles, BeforeTransposeConflictWays) {
     // 16-way column loads: (16 x 524,288 + 524,288 store) wavefronts over 1,048,576 ld+st, one
     // ideal wavefront each (no bytes counters: 4-byte words): 8,912,896 / 1,048,576 = 8.5 ways.
     EXPECT_DOUBLE_EQ(k->analysis->walls.shared->conflict_ways, 8.5);
+}
+
+// The summary's pipe cell of the tensor GEMM, by hand from the pipe-mix counters: 96 Mi =
+// 100,663,296 warp instructions in 310,000 ns = 324.72031 warp GIPS; LD/ST 18 Mi of 96 Mi =
+// 0.1875 -> 60.885058 warp GIPS of the LSU's 132 SMs x 1 x 1.98 GHz = 261.36: 23.2955%, busier
+// than INT32 (30/96 x 324.72 = 101.475 of 522.72: 19.41%) and FMA (10/96: 33.825 of 1045.44:
+// 3.24%). No pipe caps the issue rate below the schedulers' 1045.44: INT32 allows 522.72 /
+// 0.3125 = 1672.7, LD/ST 261.36 / 0.1875 = 1393.9.
+TEST(ToolsProfiles, BeforeGemmPipeCell) {
+    const auto profile = check_analysed("raw_before.json", "tools_profile_before.json");
+    const auto* k = kernel_named(profile, "hgemm_wmma");
+    ASSERT_TRUE(k != nullptr && k->analysis && k->analysis->pipes);
+    const auto& pipes = *k->analysis->pipes;
+    const auto& lsu = pipes.by_pipe.at("lsu");
+    EXPECT_NEAR(lsu.gips, 60.885058, 1e-6);
+    EXPECT_NEAR(lsu.ceiling_gips, 261.36, 1e-9);
+    EXPECT_NEAR(lsu.pct, 23.2955, 1e-4);
+    EXPECT_NEAR(pipes.by_pipe.at("int32").pct, 19.41, 5e-3);
+    EXPECT_EQ(irf::model::busiest_pipe_label(pipes), "lsu 23%");
+    EXPECT_EQ(pipes.binding, "issue");
+    EXPECT_NEAR(pipes.ceiling_gips, 1045.44, 1e-9);
 }
 
 TEST(ToolsProfiles, AfterMatchesTheModel) {

@@ -3,6 +3,7 @@
 // projection targets). Spec-sheet-like round numbers; not the shipped database.
 #pragma once
 
+#include <utility>
 #include <vector>
 
 #include "config/ceilings.hpp"
@@ -43,16 +44,38 @@ inline config::Ceilings tools_ceilings(const char* key, int sms, double clock_mh
     return c;
 }
 
+/// `c` with pipe peaks in warp GIPS (SMs x warp instructions per clock per SM x clock), as the
+/// shipped entries state them: INT32 2, LD/ST 1 and FP16 4 per clock on every GPU here; FP32 and
+/// FP64 as given (4 and 2 on H100 and B200, 2 and 1 on A100).
+inline config::Ceilings with_pipes(config::Ceilings c, double fp32_per_clock,
+                                   double fp64_per_clock) {
+    const double ghz_sms = c.gpu.sms * c.gpu.boost_clock_mhz / 1000.0;
+    for (const auto& [pipe, per_clock] : {std::pair<const char*, double>{"int32", 2.0},
+                                          {"lsu", 1.0},
+                                          {"fp16", 4.0},
+                                          {"fp32", fp32_per_clock},
+                                          {"fp64", fp64_per_clock}}) {
+        c.pipe_gips[pipe].value = ghz_sms * per_clock;
+        c.pipe_gips[pipe].unit = "warp-GIPS";
+    }
+    return c;
+}
+
 /// The GPU the synthetic profiles were "recorded" on.
 inline config::Ceilings tools_source_ceilings() {
-    return tools_ceilings("h100-test", 132, 1980, 33450, 10000, 3350, 66900, 66900, 989, 52428800);
+    return with_pipes(
+        tools_ceilings("h100-test", 132, 1980, 33450, 10000, 3350, 66900, 66900, 989, 52428800), 4,
+        2);
 }
 
 /// Projection targets of the synthetic profiles.
 inline std::vector<config::Ceilings> tools_target_ceilings() {
-    return {
-        tools_ceilings("a100-test", 108, 1410, 19400, 5000, 2039, 19500, 19500, 312, 41943040),
-        tools_ceilings("b200-test", 148, 1965, 37500, 16000, 8000, 40000, 80000, 2250, 134217728)};
+    return {with_pipes(tools_ceilings("a100-test", 108, 1410, 19400, 5000, 2039, 19500, 19500, 312,
+                                      41943040),
+                       2, 1),
+            with_pipes(tools_ceilings("b200-test", 148, 1965, 37500, 16000, 8000, 40000, 80000,
+                                      2250, 134217728),
+                       4, 2)};
 }
 
 } // namespace irf::test
