@@ -211,7 +211,10 @@ void header_from_json(const JsonNode& root, Profile& p) {
 
 } // namespace
 
-json profile_to_json(const Profile& p) {
+namespace {
+
+// Every top-level key but `kernels`, which the two writers below add each in its own way.
+json profile_header_json(const Profile& p) {
     json out{{"schema", s_schema},
              {"tool", p.tool},
              {"version", p.version},
@@ -256,14 +259,6 @@ json profile_to_json(const Profile& p) {
     if (p.ceilings) {
         out["ceilings_used"] = ceilings_used_to_json(*p.ceilings);
     }
-    out["kernels"] = json::array();
-    // The name every tool shows (irf-plot reads it, so figures and tables agree); derived,
-    // never read back.
-    const std::vector<std::string> labels = kernel_labels(p.kernels);
-    for (std::size_t i = 0; i < p.kernels.size(); ++i) {
-        out["kernels"].push_back(kernel_to_json(p.kernels[i]));
-        out["kernels"].back()["display_name"] = labels[i];
-    }
     if (!p.regions.empty()) {
         out["regions"] = regions_to_json(p.regions);
     }
@@ -275,6 +270,26 @@ json profile_to_json(const Profile& p) {
                          {"version", p.imported->version},
                          {"files", p.imported->files},
                          {"formats", p.imported->formats}};
+    }
+    return out;
+}
+
+// Kernel `i` as the profile holds it. The name every tool shows (irf-plot reads it, so figures
+// and tables agree) is derived, never read back.
+json kernel_entry(const Profile& p, std::size_t i, const std::vector<std::string>& labels) {
+    json out = kernel_to_json(p.kernels[i]);
+    out["display_name"] = labels[i];
+    return out;
+}
+
+} // namespace
+
+json profile_to_json(const Profile& p) {
+    json out = profile_header_json(p);
+    out["kernels"] = json::array();
+    const std::vector<std::string> labels = kernel_labels(p.kernels);
+    for (std::size_t i = 0; i < p.kernels.size(); ++i) {
+        out["kernels"].push_back(kernel_entry(p, i, labels));
     }
     return out;
 }
@@ -391,7 +406,34 @@ std::string dump_json(const nlohmann::json& document) {
 }
 
 std::string dump_profile(const Profile& profile) {
-    return dump_json(profile_to_json(profile));
+    // The text of profile_to_json, byte for byte, built one kernel at a time: a document of
+    // every kernel at once took about 30 times the text's size (docs/performance.md, "Tools on
+    // 100,000 kernels").
+    json header = profile_header_json(profile);
+    header["kernels"] = json::array();
+    const std::string outer = dump_json(header);
+    const std::string empty = "\n  \"kernels\": [],\n"; // sorted keys: never the last one
+    const std::size_t at = outer.find(empty);
+    if (profile.kernels.empty() || at == std::string::npos) {
+        return outer;
+    }
+    const std::vector<std::string> labels = kernel_labels(profile.kernels);
+    std::string out = outer.substr(0, at) + "\n  \"kernels\": [";
+    for (std::size_t i = 0; i < profile.kernels.size(); ++i) {
+        std::string text = dump_json(kernel_entry(profile, i, labels));
+        text.pop_back(); // dump_json's final newline
+        out += i == 0 ? "\n    " : ",\n    ";
+        // Two levels deeper than dumped alone: four more spaces after every line break.
+        for (const char c : text) {
+            out += c;
+            if (c == '\n') {
+                out += "    ";
+            }
+        }
+    }
+    out += "\n  ],\n";
+    out.append(outer, at + empty.size(), std::string::npos);
+    return out;
 }
 
 } // namespace irf::model
