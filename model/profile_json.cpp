@@ -274,15 +274,15 @@ json profile_header_json(const Profile& p) {
     return out;
 }
 
-// Kernel `i` as the profile holds it. The name every tool shows (irf-plot reads it, so figures
-// and tables agree) is derived, never read back.
+} // namespace
+
 json kernel_entry(const Profile& p, std::size_t i, const std::vector<std::string>& labels) {
     json out = kernel_to_json(p.kernels[i]);
+    // The name every tool shows (irf-plot reads it, so figures and tables agree); derived,
+    // never read back.
     out["display_name"] = labels[i];
     return out;
 }
-
-} // namespace
 
 json profile_to_json(const Profile& p) {
     json out = profile_header_json(p);

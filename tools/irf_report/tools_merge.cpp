@@ -182,9 +182,10 @@ void JobMerge::add_kernel(const model::KernelRecord& k, const std::vector<int>& 
 /// from the regions' own per-rank statistics of a merged one.
 void JobMerge::add_region_shares(const model::Profile& input, int rank) {
     if (input.job) {
+        const std::vector<model::RankShare> no_shares;
         for (const model::RegionRecord& region : input.regions) {
             for (const model::RankShare& s :
-                 region.ranks ? region.ranks->per_rank : std::vector<model::RankShare>{}) {
+                 region.ranks ? region.ranks->per_rank : no_shares) {
                 if (s.launches > 0 || s.time_ns > 0) {
                     m_region_shares[region.path][s.rank] = s;
                 }
