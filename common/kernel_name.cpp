@@ -213,8 +213,7 @@ std::vector<std::string> display_names(const std::vector<KernelNames>& kernels, 
     std::vector<std::string> out(kernels.size());
     for (const auto& [shown, members] : groups) {
         const std::vector<std::string> suffixes =
-            members.size() > 1 ? variant_suffixes(kernels, members)
-                               : std::vector<std::string>(1);
+            members.size() > 1 ? variant_suffixes(kernels, members) : std::vector<std::string>(1);
         for (std::size_t n = 0; n < members.size(); ++n) {
             const std::size_t i = members[n];
             const std::string& suffix = suffixes[n];

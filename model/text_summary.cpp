@@ -155,8 +155,7 @@ std::vector<TargetTotal> target_totals(const Profile& p, const std::vector<std::
     for (const std::string& t : targets) {
         TargetTotal total{t};
         for (const KernelRecord& k : p.kernels) {
-            for (const Projection& proj :
-                 projections_of(k.analysis)) {
+            for (const Projection& proj : projections_of(k.analysis)) {
                 if (proj.target != t || !(proj.time_point_ns > 0)) {
                     continue;
                 }

@@ -164,10 +164,10 @@ void JobMerge::add_kernel(const model::KernelRecord& k, const std::vector<int>& 
     }
     // The slowest rank decides the job's time, so its counters stand for the job; all ranks at
     // 0 ns name the lowest rank that ran it.
-    const auto slowest = std::min_element(
-        shares.begin(), shares.end(), [](const model::RankShare& a, const model::RankShare& b) {
-            return slower(a, b.time_ns, b.rank);
-        });
+    const auto slowest = std::min_element(shares.begin(), shares.end(),
+                                          [](const model::RankShare& a, const model::RankShare& b) {
+                                              return slower(a, b.time_ns, b.rank);
+                                          });
     if (added || slower(*slowest, p.slowest_ns, p.slowest_rank)) {
         p.slowest_ns = slowest->time_ns;
         p.slowest_rank = slowest->rank;
@@ -184,8 +184,7 @@ void JobMerge::add_region_shares(const model::Profile& input, int rank) {
     if (input.job) {
         const std::vector<model::RankShare> no_shares;
         for (const model::RegionRecord& region : input.regions) {
-            for (const model::RankShare& s :
-                 region.ranks ? region.ranks->per_rank : no_shares) {
+            for (const model::RankShare& s : region.ranks ? region.ranks->per_rank : no_shares) {
                 if (s.launches > 0 || s.time_ns > 0) {
                     m_region_shares[region.path][s.rank] = s;
                 }
