@@ -173,26 +173,30 @@ bool lengthen_colliding(const std::vector<KernelNames>& kernels, NameMode mode,
     return changed;
 }
 
-// The suffix that tells kernel `i` from the other `members` of its group (one symbol, several
-// records): its launch shape " [g132 b256]" where the record has one, and " #n" (its place
-// among the members of that shape) where shapes are absent or shared. The shape keeps the name
-// of a kernel the same in every profile, so compare, merge and the figures agree.
-std::string variant_suffix(const std::vector<KernelNames>& kernels,
-                           const std::vector<std::size_t>& members, std::size_t i) {
-    const std::string& variant = kernels[i].variant;
-    std::size_t same = 0;
-    std::size_t place = 0;
+// The suffixes that tell the `members` of a group (one symbol, several records) apart, in
+// member order: each one's launch shape " [g132 b256]" where the record has one, and " #n" (its
+// place among the members of that shape) where shapes are absent or shared. The shape keeps the
+// name of a kernel the same in every profile, so compare, merge and the figures agree. Counted
+// once per group: a symbol launched in 100,000 shapes made a pass over the group per member.
+std::vector<std::string> variant_suffixes(const std::vector<KernelNames>& kernels,
+                                          const std::vector<std::size_t>& members) {
+    std::map<std::string, std::size_t> same;
     for (std::size_t m : members) {
-        if (kernels[m].variant == variant) {
-            ++same;
-            place += m <= i ? 1 : 0;
+        ++same[kernels[m].variant];
+    }
+    std::map<std::string, std::size_t> place;
+    std::vector<std::string> out;
+    out.reserve(members.size());
+    for (std::size_t m : members) { // ascending, as display_names groups them
+        const std::string& variant = kernels[m].variant;
+        std::string suffix = variant.empty() ? "" : " [" + printable(variant) + "]";
+        const std::size_t n = ++place[variant];
+        if (same[variant] > 1) {
+            suffix += " #" + std::to_string(n);
         }
+        out.push_back(std::move(suffix));
     }
-    std::string suffix = variant.empty() ? "" : " [" + printable(variant) + "]";
-    if (same > 1) {
-        suffix += " #" + std::to_string(place);
-    }
-    return suffix;
+    return out;
 }
 
 } // namespace
@@ -231,9 +235,11 @@ std::vector<std::string> display_names(const std::vector<KernelNames>& kernels, 
     }
     std::vector<std::string> out(kernels.size());
     for (const auto& [shown, members] : groups) {
-        for (std::size_t i : members) {
-            const std::string suffix =
-                members.size() > 1 ? variant_suffix(kernels, members, i) : "";
+        const std::vector<std::string> suffixes =
+            members.size() > 1 ? variant_suffixes(kernels, members) : std::vector<std::string>(1);
+        for (std::size_t n = 0; n < members.size(); ++n) {
+            const std::size_t i = members[n];
+            const std::string& suffix = suffixes[n];
             const std::size_t room =
                 max_chars == 0 ? 0
                                : (max_chars > suffix.size() + 3 ? max_chars - suffix.size() : 4);

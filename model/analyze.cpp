@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <utility>
 
 #include "model/counters.hpp"
@@ -181,15 +182,35 @@ bool is_write_only(const Counters& c) {
     return read && write && *write > 0 && *read <= 0.01 * *write;
 }
 
-// The ceilings at the kernel's SM clock (docs/model.md, "SM clock"): `c` itself when the clock is
-// unknown or the boost, else a scaled copy kept in `storage` (most kernels copy nothing).
-const config::Ceilings& at_clock(const config::Ceilings& c, std::optional<double> fraction,
-                                 std::optional<config::Ceilings>& storage) {
-    if (!fraction || !(*fraction < 1.0)) {
-        return c;
+// The ceilings at the kernels' SM clocks (docs/model.md, "SM clock"), each scaled copy made once
+// per distinct clock: a copy per kernel and target was a seventh of analysing 100,000 kernels
+// (docs/performance.md, "Tools on 100,000 kernels"). Bounded, as measured clocks may all differ.
+class ClockScaled {
+public:
+    /// `c` itself when the clock is unknown or the boost, else `c` at `fraction` of it.
+    const config::Ceilings& at(const config::Ceilings& c, std::optional<double> fraction) {
+        if (!fraction || !(*fraction < 1.0)) {
+            return c;
+        }
+        const auto key = std::make_pair(&c, *fraction);
+        auto it = m_scaled.find(key);
+        if (it == m_scaled.end()) {
+            it = m_scaled.emplace(key, at_clock_fraction(c, *fraction)).first;
+        }
+        return it->second;
     }
-    return storage.emplace(at_clock_fraction(c, *fraction));
-}
+
+    /// Called before each kernel, never in the middle of one (its references stay valid).
+    void next_kernel() {
+        if (m_scaled.size() >= k_max_entries) {
+            m_scaled.clear();
+        }
+    }
+
+private:
+    static constexpr std::size_t k_max_entries = 512;
+    std::map<std::pair<const config::Ceilings*, double>, config::Ceilings> m_scaled;
+};
 
 void note_clock(const KernelRecord& k, std::optional<double> fraction, KernelAnalysis& a) {
     if (fraction && *fraction < 1.0) {
@@ -211,13 +232,14 @@ std::string pair_note(const CeilingPair& pair) {
            (text.empty() ? std::string("the files' values on both") : text);
 }
 
-KernelAnalysis analyze_prepared(const KernelRecord& kernel, const Prepared& prepared) {
+KernelAnalysis analyze_prepared(const KernelRecord& kernel, const Prepared& prepared,
+                                ClockScaled& scaled) {
+    scaled.next_kernel();
     KernelAnalysis a;
     const Counters& c = kernel.counters;
     const bool write_only = is_write_only(c);
     const auto fraction = clock_fraction(c, prepared.source[write_only].gpu);
-    std::optional<config::Ceilings> scaled_source, scaled_s, scaled_t;
-    const config::Ceilings& source = at_clock(prepared.source[write_only], fraction, scaled_source);
+    const config::Ceilings& source = scaled.at(prepared.source[write_only], fraction);
     a.irm = instruction_roofline(c, irm_ceilings(source), a.missing);
     a.walls.global = global_wall(c, a.missing);
     a.walls.shared = shared_wall(c, a.missing);
@@ -232,8 +254,8 @@ KernelAnalysis analyze_prepared(const KernelRecord& kernel, const Prepared& prep
     note_underfilled_grid(kernel, source, a.notes);
     note_clock(kernel, fraction, a);
     for (const CeilingPair& pair : prepared.pairs[write_only]) {
-        if (auto p = project(kernel, a, at_clock(pair.source, fraction, scaled_s),
-                             at_clock(pair.target, fraction, scaled_t), a.missing)) {
+        if (auto p = project(kernel, a, scaled.at(pair.source, fraction),
+                             scaled.at(pair.target, fraction), a.missing)) {
             p->notes.push_back(pair_note(pair));
             widen_by_spread(pair, *p);
             a.projection.push_back(std::move(*p));
@@ -246,15 +268,17 @@ KernelAnalysis analyze_prepared(const KernelRecord& kernel, const Prepared& prep
 
 KernelAnalysis analyze_kernel(const KernelRecord& kernel, const config::Ceilings& source,
                               const std::vector<config::Ceilings>& targets) {
-    return analyze_prepared(kernel, prepare(source, targets));
+    ClockScaled scaled;
+    return analyze_prepared(kernel, prepare(source, targets), scaled);
 }
 
 void analyze(Profile& profile, const config::Ceilings& source,
              const std::vector<config::Ceilings>& targets) {
     const Prepared prepared = prepare(source, targets);
     profile.ceilings = ceilings_used(prefer_measured(source)); // with its provenance
+    ClockScaled scaled;
     for (KernelRecord& kernel : profile.kernels) {
-        kernel.analysis = analyze_prepared(kernel, prepared);
+        kernel.analysis = analyze_prepared(kernel, prepared, scaled);
     }
     roll_up_regions(profile);
 }

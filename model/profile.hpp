@@ -47,6 +47,15 @@ struct KernelRecord {
     std::optional<RankStats> ranks;         ///< merged job profiles only (irf-report merge)
 };
 
+/// The projections of `analysis` (none without one), by reference: `a ? a->projection :
+/// std::vector<Projection>{}` copies every projection (docs/performance.md, "Tools on 100,000
+/// kernels").
+[[nodiscard]] inline const std::vector<Projection>&
+projections_of(const std::optional<KernelAnalysis>& analysis) {
+    static const std::vector<Projection> s_none;
+    return analysis ? analysis->projection : s_none;
+}
+
 /// The GPU the profile was taken on.
 struct GpuInfo {
     std::string name;

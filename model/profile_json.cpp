@@ -5,9 +5,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
-#include <new>
 
-#include "common/file_io.hpp"
 #include "model/analysis_json.hpp"
 #include "model/json_reader.hpp"
 #include "model/kernel_labels.hpp"
@@ -211,7 +209,10 @@ void header_from_json(const JsonNode& root, Profile& p) {
 
 } // namespace
 
-json profile_to_json(const Profile& p) {
+namespace {
+
+// Every top-level key but `kernels`, which the two writers below add each in its own way.
+json profile_header_json(const Profile& p) {
     json out{{"schema", s_schema},
              {"tool", p.tool},
              {"version", p.version},
@@ -256,14 +257,6 @@ json profile_to_json(const Profile& p) {
     if (p.ceilings) {
         out["ceilings_used"] = ceilings_used_to_json(*p.ceilings);
     }
-    out["kernels"] = json::array();
-    // The name every tool shows (irf-plot reads it, so figures and tables agree); derived,
-    // never read back.
-    const std::vector<std::string> labels = kernel_labels(p.kernels);
-    for (std::size_t i = 0; i < p.kernels.size(); ++i) {
-        out["kernels"].push_back(kernel_to_json(p.kernels[i]));
-        out["kernels"].back()["display_name"] = labels[i];
-    }
     if (!p.regions.empty()) {
         out["regions"] = regions_to_json(p.regions);
     }
@@ -275,6 +268,26 @@ json profile_to_json(const Profile& p) {
                          {"version", p.imported->version},
                          {"files", p.imported->files},
                          {"formats", p.imported->formats}};
+    }
+    return out;
+}
+
+} // namespace
+
+json kernel_entry(const Profile& p, std::size_t i, const std::vector<std::string>& labels) {
+    json out = kernel_to_json(p.kernels[i]);
+    // The name every tool shows (irf-plot reads it, so figures and tables agree); derived,
+    // never read back.
+    out["display_name"] = labels[i];
+    return out;
+}
+
+json profile_to_json(const Profile& p) {
+    json out = profile_header_json(p);
+    out["kernels"] = json::array();
+    const std::vector<std::string> labels = kernel_labels(p.kernels);
+    for (std::size_t i = 0; i < p.kernels.size(); ++i) {
+        out["kernels"].push_back(kernel_entry(p, i, labels));
     }
     return out;
 }
@@ -335,54 +348,6 @@ Profile profile_from_json(const json& document) {
     return p;
 }
 
-namespace {
-
-/// Parses `text`, refusing more values or deeper nesting than `limits` before they are built.
-json parse_bounded(const std::string& text, const JsonLimits& limits) {
-    std::size_t values = 0;
-    const json::parser_callback_t bound = [&values, &limits](int depth, json::parse_event_t event,
-                                                             json& /*parsed*/) {
-        if (depth > limits.max_depth) {
-            throw FormatError("nested deeper than " + std::to_string(limits.max_depth) + " levels");
-        }
-        if ((event == json::parse_event_t::value || event == json::parse_event_t::object_start ||
-             event == json::parse_event_t::array_start) &&
-            ++values > limits.max_values) {
-            throw FormatError("more than " + std::to_string(limits.max_values) +
-                              " JSON values (the limit of a profile)");
-        }
-        return true;
-    };
-    return json::parse(text, bound);
-}
-
-} // namespace
-
-Profile load_profile(const std::string& path, const JsonLimits& limits) {
-    std::string text;
-    if (const std::string error = common::read_file_bounded(path, text); !error.empty()) {
-        throw FormatError(path + ": " + error);
-    }
-    json document;
-    try {
-        document = parse_bounded(text, limits);
-    } catch (const FormatError& e) {
-        throw FormatError(path + ": " + e.what());
-    } catch (const std::bad_alloc&) {
-        throw FormatError(path + ": out of memory while reading it (too large for this "
-                                 "process's memory limit)");
-    } catch (const json::exception& e) {
-        // parse_error names the byte offset; out_of_range covers numbers beyond double range
-        // (1e999999). Both are bad input, not an internal error. Keep it on one line.
-        throw FormatError(path + ": not valid JSON: " + e.what());
-    }
-    try {
-        return profile_from_json(document);
-    } catch (const FormatError& e) {
-        throw FormatError(path + ": " + e.what());
-    }
-}
-
 std::string dump_json(const nlohmann::json& document) {
     // Names, argv, environment values and file names are bytes, not always UTF-8; nlohmann's
     // strict dump throws on them and the whole profile would be lost. Replace each invalid byte
@@ -391,7 +356,34 @@ std::string dump_json(const nlohmann::json& document) {
 }
 
 std::string dump_profile(const Profile& profile) {
-    return dump_json(profile_to_json(profile));
+    // The text of profile_to_json, byte for byte, built one kernel at a time: a document of
+    // every kernel at once took about 30 times the text's size (docs/performance.md, "Tools on
+    // 100,000 kernels").
+    json header = profile_header_json(profile);
+    header["kernels"] = json::array();
+    const std::string outer = dump_json(header);
+    const std::string empty = "\n  \"kernels\": [],\n"; // sorted keys: never the last one
+    const std::size_t at = outer.find(empty);
+    if (profile.kernels.empty() || at == std::string::npos) {
+        return outer;
+    }
+    const std::vector<std::string> labels = kernel_labels(profile.kernels);
+    std::string out = outer.substr(0, at) + "\n  \"kernels\": [";
+    for (std::size_t i = 0; i < profile.kernels.size(); ++i) {
+        std::string text = dump_json(kernel_entry(profile, i, labels));
+        text.pop_back(); // dump_json's final newline
+        out += i == 0 ? "\n    " : ",\n    ";
+        // Two levels deeper than dumped alone: four more spaces after every line break.
+        for (const char c : text) {
+            out += c;
+            if (c == '\n') {
+                out += "    ";
+            }
+        }
+    }
+    out += "\n  ],\n";
+    out.append(outer, at + empty.size(), std::string::npos);
+    return out;
 }
 
 } // namespace irf::model

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -22,6 +23,11 @@ public:
 /// The JSON form of a profile (schema irf.profile/v1). Absent optional values are omitted and
 /// non-finite numbers are never written.
 [[nodiscard]] nlohmann::json profile_to_json(const Profile& profile);
+
+/// Kernel `i` of `profile` as profile_to_json writes it, `labels` being kernel_labels of its
+/// kernels (display_name).
+[[nodiscard]] nlohmann::json kernel_entry(const Profile& profile, std::size_t i,
+                                          const std::vector<std::string>& labels);
 
 /// Parses a profile, with or without `analysis`; throws FormatError on any other schema or a
 /// value of the wrong type.

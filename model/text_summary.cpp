@@ -108,7 +108,7 @@ std::string row(const KernelRecord& k, const std::string& label, const RowLayout
     line += layout.job ? imbalance_cell(k.ranks, 5) : "";
     for (const std::string& t : targets) {
         std::string cell = "-";
-        for (const Projection& p : a ? a->projection : std::vector<Projection>{}) {
+        for (const Projection& p : projections_of(k.analysis)) {
             if (p.target == t) {
                 cell = string_printf("%.2fx%s", p.speedup_point, p.confidence == "low" ? "?" : "");
             }
@@ -182,8 +182,7 @@ std::vector<TargetTotal> target_totals(const Profile& p, const std::vector<std::
     for (const std::string& t : targets) {
         TargetTotal total{t};
         for (const KernelRecord& k : p.kernels) {
-            for (const Projection& proj :
-                 k.analysis ? k.analysis->projection : std::vector<Projection>{}) {
+            for (const Projection& proj : projections_of(k.analysis)) {
                 if (proj.target != t || !(proj.time_point_ns > 0)) {
                     continue;
                 }

@@ -287,6 +287,7 @@ def run(args):
     else:
         doc = load(args.profile)
         items = items_for(select(doc["kernels"], args.kernels, args.top), doc["kernels"])
+        say_left_out(len(items), len(matching(doc["kernels"], args.kernels)))
         args.shared_items = items_for(select_shared(doc["kernels"], args.kernels, args.top),
                                       doc["kernels"])
         prefix, suffix = "", ""
@@ -311,6 +312,14 @@ def run(args):
     if args.dump_data:
         text = json.dumps(dump, indent=1)
         write_atomically(args.dump_data, lambda f: f.write(text.encode("utf-8")))
+
+
+def say_left_out(drawn, kernels):
+    """One stderr line when the figures show fewer kernels than the profile has."""
+    if kernels > drawn:
+        sys.stderr.write(f"irf-plot: drew the {drawn} longest-running of {kernels} kernels; "
+                         f"{kernels - drawn} left out (--top N, at most {MAX_TOP}; "
+                         "--kernels RE for others)\n")
 
 
 def exit_on_signal(signum, _frame):

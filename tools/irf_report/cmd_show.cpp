@@ -86,7 +86,7 @@ int run_show(const ShowOptions& o) {
     const std::size_t index = found.front();
     if (o.format == "json") {
         // The kernel's object exactly as the profile JSON holds it (display_name included).
-        std::cout << model::dump_json(model::profile_to_json(profile)["kernels"][index]);
+        std::cout << model::dump_json(model::kernel_entry(profile, index, labels));
         return 0;
     }
     const model::KernelRecord& kernel = profile.kernels[index];

@@ -109,8 +109,7 @@ bool is_analysed(const model::Profile& p) {
 std::vector<std::string> profile_targets(const model::Profile& p) {
     std::vector<std::string> names;
     for (const model::KernelRecord& k : p.kernels) {
-        for (const model::Projection& proj :
-             k.analysis ? k.analysis->projection : std::vector<model::Projection>{}) {
+        for (const model::Projection& proj : model::projections_of(k.analysis)) {
             if (std::find(names.begin(), names.end(), proj.target) == names.end()) {
                 names.push_back(proj.target);
             }

@@ -43,7 +43,7 @@ std::string verdict_cells(const model::KernelRecord& k, const std::vector<std::s
     }
     for (const std::string& t : targets) {
         std::string speedup = "-";
-        for (const model::Projection& p : a ? a->projection : std::vector<model::Projection>{}) {
+        for (const model::Projection& p : model::projections_of(k.analysis)) {
             if (p.target == t) {
                 speedup =
                     format_number(p.speedup_point, 3) + "x" + (p.confidence == "low" ? "?" : "");

@@ -6,11 +6,7 @@
 #include <cfloat>
 #include <cmath>
 #include <limits>
-#include <map>
-#include <set>
-#include <unordered_map>
 
-#include "model/profile_json.hpp"
 #include "model/regions.hpp"
 #include "tools/irf_report/command.hpp"
 #include "tools/irf_report/tools_common.hpp"
@@ -41,144 +37,6 @@ std::vector<std::string> differences(const model::Profile& first, const std::str
     return out;
 }
 
-/// Refuses one run given twice (the same file twice, or a copy): same host, pid and start time
-/// (rank-less profiles with a start time are compared). A rank-less profile takes its input
-/// position as rank and would otherwise be counted twice.
-void refuse_same_run_twice(const std::vector<model::Profile>& inputs,
-                           const std::vector<std::string>& files) {
-    std::map<std::string, std::string> seen;
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-        const model::Profile& p = inputs[i];
-        if (p.rank || p.start_time.empty()) { // ranked ones: a repeated rank is refused below
-            continue;
-        }
-        const std::string run = p.host + "|" + std::to_string(p.pid) + "|" + p.start_time;
-        if (const auto it = seen.find(run); it != seen.end()) {
-            throw InputError(files[i] + ": the same run as " + it->second +
-                             " (host, pid and start time); each profile counts once");
-        }
-        seen[run] = files[i];
-    }
-}
-
-std::vector<int> assign_ranks(const std::vector<model::Profile>& inputs,
-                              const std::vector<std::string>& files) {
-    refuse_same_run_twice(inputs, files);
-    std::vector<int> ranks;
-    std::map<int, std::string> seen;
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-        // A profile written outside a parallel job has no rank: its input position stands in.
-        const int rank = inputs[i].rank ? *inputs[i].rank : static_cast<int>(i);
-        if (const auto it = seen.find(rank); it != seen.end()) {
-            throw InputError(files[i] + ": rank " + std::to_string(rank) + " is also " +
-                             it->second + " (the same rank given twice?)");
-        }
-        seen[rank] = files[i];
-        ranks.push_back(rank);
-    }
-    return ranks;
-}
-
-/// Sums that would wrap (counts) or reach infinity (times, which JSON cannot hold) stop at the
-/// largest value instead, and `saturated` says that it happened.
-struct Saturating {
-    bool saturated = false;
-
-    void add(std::uint64_t& sum, std::uint64_t value) {
-        const std::uint64_t max = std::numeric_limits<std::uint64_t>::max();
-        saturated = saturated || value > max - sum;
-        sum = value > max - sum ? max : sum + value;
-    }
-
-    void add(double& sum, double value) {
-        const double result = sum + value;
-        saturated = saturated || !std::isfinite(result);
-        sum = std::isfinite(result) ? result : (result > 0 ? DBL_MAX : -DBL_MAX);
-    }
-};
-
-// One kernel of the job while it is being merged.
-struct Pending {
-    model::KernelRecord record;
-    std::vector<model::RankShare> ranks;
-    std::map<int, const model::KernelRecord*> by_rank;
-};
-
-/// The statistics of `present` (the ranks that ran it), every other rank of the job at 0.
-model::RankStats over_all_ranks(std::vector<model::RankShare> present,
-                                const std::vector<int>& job_ranks) {
-    for (const int rank : job_ranks) {
-        if (std::none_of(present.begin(), present.end(),
-                         [rank](const model::RankShare& r) { return r.rank == rank; })) {
-            present.push_back({rank, 0, 0});
-        }
-    }
-    return model::rank_stats(std::move(present));
-}
-
-/// Each NVTX region's per-rank statistics, from the launches and time of the region's kernels
-/// in each rank's own profile.
-void add_region_ranks(model::Profile& job, const std::vector<model::Profile>& inputs,
-                      const std::vector<int>& ranks) {
-    std::map<std::string, std::map<int, model::RankShare>> by_path;
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-        for (const model::KernelRecord& k : inputs[i].kernels) {
-            for (const model::KernelRegion& r : k.regions) {
-                model::RankShare& share = by_path[r.path][ranks[i]];
-                share.rank = ranks[i];
-                share.launches += r.launches;
-                share.time_ns += r.time_ns;
-            }
-        }
-    }
-    for (model::RegionRecord& region : job.regions) {
-        std::vector<model::RankShare> present;
-        for (const auto& [rank, share] : by_path[region.path]) {
-            present.push_back(share);
-        }
-        region.ranks = over_all_ranks(std::move(present), ranks);
-    }
-}
-
-/// "0-3, 5, 7-8": sorted ranks with runs written as ranges.
-std::string rank_ranges(std::vector<int> ranks) {
-    std::sort(ranks.begin(), ranks.end());
-    std::string out;
-    for (std::size_t i = 0; i < ranks.size();) {
-        std::size_t j = i;
-        while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) {
-            ++j;
-        }
-        out += (out.empty() ? "" : ", ") + std::to_string(ranks[i]) +
-               (j > i ? "-" + std::to_string(ranks[j]) : "");
-        i = j + 1;
-    }
-    return out;
-}
-
-/// The ranks' warnings, each distinct text once ("ranks 0-3: ..." rather than one per rank), in
-/// the order first seen; a text of a single rank reads "rank N: ...".
-std::vector<std::string> fold_rank_warnings(const std::vector<model::Profile>& inputs,
-                                            const std::vector<int>& ranks) {
-    std::vector<std::pair<std::string, std::vector<int>>> folded;
-    std::unordered_map<std::string, std::size_t> index; // text -> position in folded
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-        for (const std::string& w : inputs[i].warnings) {
-            const auto [at, added] = index.emplace(w, folded.size());
-            if (added) {
-                folded.push_back({w, {ranks[i]}});
-            } else if (folded[at->second].second.back() != ranks[i]) { // inputs come rank by rank
-                folded[at->second].second.push_back(ranks[i]);
-            }
-        }
-    }
-    std::vector<std::string> out;
-    for (const auto& [text, where] : folded) {
-        out.push_back((where.size() == 1 ? "rank " : "ranks ") + rank_ranges(where) + ": " + text);
-    }
-    return out;
-}
-
 // Sums a rank's launches, time and profiled launches per NVTX path into the job's kernel.
 void add_regions(std::vector<model::KernelRegion>& into,
                  const std::vector<model::KernelRegion>& from) {
@@ -196,99 +54,251 @@ void add_regions(std::vector<model::KernelRegion>& into,
     }
 }
 
-void add_kernel(Pending& p, const model::KernelRecord& k, int rank, Saturating& sums) {
-    model::KernelRecord& r = p.record;
-    if (p.by_rank.empty()) {
-        r = k;
-        r.regions.clear();
-        r.launches = r.profiled_launches = 0;
-        r.time_ns = {};
-        r.time_ns.min = k.time_ns.min;
+// The ranks that ran a kernel: one share for a rank profile, the non-zero per-rank entries of a
+// merged one (the ranks at zero are implied by the job's rank list).
+std::vector<model::RankShare> shares_of(const model::KernelRecord& k, int rank, bool merged) {
+    if (!merged || !k.ranks) {
+        return {{rank, k.launches, k.time_ns.total}};
     }
-    sums.add(r.launches, k.launches);
-    sums.add(r.profiled_launches, k.profiled_launches);
-    sums.add(r.time_ns.total, k.time_ns.total);
-    add_regions(r.regions, k.regions);
-    r.time_ns.min = std::min(r.time_ns.min, k.time_ns.min);
-    r.time_ns.max = std::max(r.time_ns.max, k.time_ns.max);
-    p.ranks.push_back({rank, k.launches, k.time_ns.total});
-    p.by_rank[rank] = &k;
+    std::vector<model::RankShare> out;
+    for (const model::RankShare& s : k.ranks->per_rank) {
+        if (s.launches > 0 || s.time_ns > 0) {
+            out.push_back(s);
+        }
+    }
+    return out;
+}
+
+// The slowest of `shares`: the largest time, the lowest rank on a tie (model::rank_stats' rule).
+bool slower(const model::RankShare& a, double time_ns, int rank) {
+    return a.time_ns > time_ns || (a.time_ns == time_ns && a.rank < rank);
 }
 
 } // namespace
 
-model::Profile merge_profiles(const std::vector<model::Profile>& inputs,
-                              const std::vector<std::string>& files, bool allow_mixed) {
-    model::JobInfo info;
-    info.files = files;
-    info.ranks = assign_ranks(inputs, files);
-    model::Profile job = inputs.front();
-    job.kernels.clear();
-    job.warnings.clear();
-    job.rank.reset();
-    job.coverage = {};
-    for (std::size_t i = 1; i < inputs.size(); ++i) {
-        for (const std::string& d : differences(inputs[0], files[0], inputs[i], files[i])) {
-            if (!allow_mixed) {
-                throw InputError(d + " (use --allow-mixed to merge anyway)");
+void JobMerge::Saturating::add(std::uint64_t& sum, std::uint64_t value) {
+    const std::uint64_t max = std::numeric_limits<std::uint64_t>::max();
+    saturated = saturated || value > max - sum;
+    sum = value > max - sum ? max : sum + value;
+}
+
+void JobMerge::Saturating::add(double& sum, double value) {
+    const double result = sum + value;
+    saturated = saturated || !std::isfinite(result);
+    sum = std::isfinite(result) ? result : (result > 0 ? DBL_MAX : -DBL_MAX);
+}
+
+/// The ranks of `input`: its own rank, a merged profile's list, or, for a profile written outside
+/// a parallel job, its input position. A rank seen before, or one run given twice (the same
+/// file twice, or a copy: same host, pid and start time), is refused.
+std::vector<int> JobMerge::input_ranks(const model::Profile& input, const std::string& file) {
+    std::vector<int> ranks;
+    if (input.job) {
+        ranks = input.job->ranks;
+    } else if (input.rank) {
+        ranks = {*input.rank};
+    } else {
+        ranks = {static_cast<int>(m_inputs)};
+        if (!input.start_time.empty()) {
+            const std::string run =
+                input.host + "|" + std::to_string(input.pid) + "|" + input.start_time;
+            if (const auto it = m_runs.find(run); it != m_runs.end()) {
+                throw InputError(file + ": the same run as " + it->second +
+                                 " (host, pid and start time); each profile counts once");
             }
-            job.warnings.push_back("merge: " + d);
+            m_runs[run] = file;
         }
     }
-    std::map<std::string, Pending> pending;
-    std::vector<std::string> order;
-    Saturating sums;
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-        const model::Profile& p = inputs[i];
-        job.start_time = std::min(job.start_time, p.start_time);
-        job.end_time = std::max(job.end_time, p.end_time);
-        sums.add(job.coverage.launches, p.coverage.launches);
-        sums.add(job.coverage.profiled_launches, p.coverage.profiled_launches);
-        sums.add(job.coverage.lost_durations, p.coverage.lost_durations);
-        job.coverage.passes = std::max(job.coverage.passes, p.coverage.passes);
-        for (const model::KernelRecord& k : p.kernels) {
-            const std::string key = launch_key(k);
-            if (pending.find(key) == pending.end()) {
-                order.push_back(key);
+    for (const int rank : ranks) {
+        if (const auto it = m_rank_files.find(rank); it != m_rank_files.end()) {
+            throw InputError(file + ": rank " + std::to_string(rank) + " is also " + it->second +
+                             " (the same rank given twice?)");
+        }
+        m_rank_files[rank] = file;
+    }
+    return ranks;
+}
+
+void JobMerge::check_same_machine(const model::Profile& input, const std::string& file) {
+    for (const std::string& d : differences(m_job, m_first_file, input, file)) {
+        if (!m_allow_mixed) {
+            throw InputError(d + " (use --allow-mixed to merge anyway)");
+        }
+        m_merge_warnings.push_back("merge: " + d);
+    }
+}
+
+void JobMerge::add_header(const model::Profile& p) {
+    m_job.start_time = std::min(m_job.start_time, p.start_time);
+    m_job.end_time = std::max(m_job.end_time, p.end_time);
+    m_sums.add(m_job.coverage.launches, p.coverage.launches);
+    m_sums.add(m_job.coverage.profiled_launches, p.coverage.profiled_launches);
+    m_sums.add(m_job.coverage.lost_durations, p.coverage.lost_durations);
+    m_job.coverage.passes = std::max(m_job.coverage.passes, p.coverage.passes);
+}
+
+void JobMerge::add_kernel(const model::KernelRecord& k, const std::vector<int>& ranks,
+                          bool merged) {
+    const auto [at, added] = m_index.emplace(launch_key(k), m_kernels.size());
+    if (added) {
+        Pending p;
+        p.record = k;
+        p.record.regions.clear();
+        p.record.ranks.reset();
+        p.record.launches = p.record.profiled_launches = 0;
+        p.record.time_ns = {};
+        p.record.time_ns.min = k.time_ns.min;
+        m_kernels.push_back(std::move(p));
+    }
+    Pending& p = m_kernels[at->second];
+    model::KernelRecord& r = p.record;
+    m_sums.add(r.launches, k.launches);
+    m_sums.add(r.profiled_launches, k.profiled_launches);
+    m_sums.add(r.time_ns.total, k.time_ns.total);
+    add_regions(r.regions, k.regions);
+    r.time_ns.min = std::min(r.time_ns.min, k.time_ns.min);
+    r.time_ns.max = std::max(r.time_ns.max, k.time_ns.max);
+    std::vector<model::RankShare> shares = shares_of(k, ranks.front(), merged);
+    if (shares.empty()) { // a merged kernel at 0 launches and 0 ns on every rank
+        shares.push_back({ranks.front(), 0, 0});
+    }
+    // The slowest rank decides the job's time, so its counters stand for the job; all ranks at
+    // 0 ns name the lowest rank that ran it.
+    const auto slowest = std::min_element(shares.begin(), shares.end(),
+                                          [](const model::RankShare& a, const model::RankShare& b) {
+                                              return slower(a, b.time_ns, b.rank);
+                                          });
+    if (added || slower(*slowest, p.slowest_ns, p.slowest_rank)) {
+        p.slowest_ns = slowest->time_ns;
+        p.slowest_rank = slowest->rank;
+        r.counters = k.counters;
+        r.analysis = k.analysis;
+        r.notes = k.notes;
+    }
+    p.shares.insert(p.shares.end(), shares.begin(), shares.end());
+}
+
+/// Each NVTX region's launches and time per rank: from the kernels' regions of a rank profile,
+/// from the regions' own per-rank statistics of a merged one.
+void JobMerge::add_region_shares(const model::Profile& input, int rank) {
+    if (input.job) {
+        const std::vector<model::RankShare> no_shares;
+        for (const model::RegionRecord& region : input.regions) {
+            for (const model::RankShare& s : region.ranks ? region.ranks->per_rank : no_shares) {
+                if (s.launches > 0 || s.time_ns > 0) {
+                    m_region_shares[region.path][s.rank] = s;
+                }
             }
-            add_kernel(pending[key], k, info.ranks[i], sums);
+        }
+        return;
+    }
+    for (const model::KernelRecord& k : input.kernels) {
+        for (const model::KernelRegion& r : k.regions) {
+            model::RankShare& share = m_region_shares[r.path][rank];
+            share.rank = rank;
+            share.launches += r.launches;
+            share.time_ns += r.time_ns;
         }
     }
-    for (std::string& w : fold_rank_warnings(inputs, info.ranks)) {
+}
+
+void JobMerge::add(const model::Profile& input, const std::string& file) {
+    const std::vector<int> ranks = input_ranks(input, file);
+    if (m_inputs == 0) {
+        m_job = input;
+        m_job.kernels.clear();
+        m_job.regions.clear();
+        m_job.warnings.clear();
+        m_job.rank.reset();
+        m_job.job.reset();
+        m_job.coverage = {};
+        m_first_file = file;
+    } else {
+        check_same_machine(input, file);
+    }
+    ++m_inputs;
+    add_header(input);
+    const bool merged = input.job.has_value();
+    for (const std::string& w : input.warnings) {
+        if (merged && w.rfind("merge: ", 0) == 0) {
+            if (std::find(m_merge_warnings.begin(), m_merge_warnings.end(), w) ==
+                m_merge_warnings.end()) {
+                m_merge_warnings.push_back(w);
+            }
+        } else if (!merged || !m_warnings.add_folded(w)) {
+            m_warnings.add(w, ranks.front());
+        }
+    }
+    for (const model::KernelRecord& k : input.kernels) {
+        add_kernel(k, ranks, merged);
+    }
+    add_region_shares(input, ranks.front());
+    m_info.ranks.insert(m_info.ranks.end(), ranks.begin(), ranks.end());
+    if (merged) {
+        m_info.files.insert(m_info.files.end(), input.job->files.begin(), input.job->files.end());
+        m_hosts.insert(input.job->hosts.begin(), input.job->hosts.end());
+    } else {
+        m_info.files.push_back(file);
+        m_hosts.insert(input.host);
+    }
+}
+
+/// The statistics of `present` (the ranks that ran it), every other rank of the job at 0.
+model::RankStats JobMerge::over_all_ranks(std::vector<model::RankShare> present) const {
+    std::vector<int> ran;
+    for (const model::RankShare& s : present) {
+        ran.push_back(s.rank);
+    }
+    std::sort(ran.begin(), ran.end());
+    for (const int rank : m_info.ranks) {
+        if (!std::binary_search(ran.begin(), ran.end(), rank)) {
+            present.push_back({rank, 0, 0});
+        }
+    }
+    return model::rank_stats(std::move(present));
+}
+
+model::Profile JobMerge::finish() {
+    model::Profile job = std::move(m_job);
+    job.warnings = std::move(m_merge_warnings);
+    for (std::string& w : m_warnings.folded()) {
         job.warnings.push_back(std::move(w));
     }
-    if (sums.saturated) {
+    if (m_sums.saturated) {
         job.warnings.push_back("merge: launch counts or times too large to sum; capped at the "
                                "largest value (2^64-1 launches, 1.8e308 ns)");
     }
-    for (const std::string& key : order) {
-        Pending& p = pending[key];
-        model::KernelRecord record = p.record;
-        record.ranks = over_all_ranks(p.ranks, info.ranks);
-        // All ranks at 0 ns can name a rank that never ran it: then the lowest that did.
-        const auto named = p.by_rank.find(record.ranks->time_ns.max_rank);
-        const model::KernelRecord& slowest =
-            *(named != p.by_rank.end() ? named : p.by_rank.begin())->second;
-        // The slowest rank decides the job's time, so its counters stand for the job.
-        record.counters = slowest.counters;
-        record.analysis = slowest.analysis;
-        record.notes = slowest.notes;
+    for (Pending& p : m_kernels) {
+        model::KernelRecord record = std::move(p.record);
+        record.ranks = over_all_ranks(std::move(p.shares));
         record.time_ns.mean =
             record.launches > 0 ? record.time_ns.total / static_cast<double>(record.launches) : 0;
         job.kernels.push_back(std::move(record));
     }
+    m_kernels.clear();
     job.coverage.kernels = job.kernels.size();
     // Regions across ranks: the slowest rank's counters (which stand for the job) are shared out
     // by each path's part of the profiled launches of all ranks.
     model::roll_up_regions(job);
-    add_region_ranks(job, inputs, info.ranks);
-    std::set<std::string> hosts;
-    for (const model::Profile& p : inputs) {
-        hosts.insert(p.host);
+    for (model::RegionRecord& region : job.regions) {
+        std::vector<model::RankShare> present;
+        for (const auto& [rank, share] : m_region_shares[region.path]) {
+            present.push_back(share);
+        }
+        region.ranks = over_all_ranks(std::move(present));
     }
-    info.hosts.assign(hosts.begin(), hosts.end());
-    job.job = std::move(info);
+    m_info.hosts.assign(m_hosts.begin(), m_hosts.end());
+    job.job = std::move(m_info);
     return job;
+}
+
+model::Profile merge_profiles(const std::vector<model::Profile>& inputs,
+                              const std::vector<std::string>& files, bool allow_mixed) {
+    JobMerge merge(allow_mixed);
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        merge.add(inputs[i], files[i]);
+    }
+    return merge.finish();
 }
 
 } // namespace irf::report

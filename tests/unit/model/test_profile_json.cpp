@@ -91,6 +91,22 @@ TEST(ModelJson, RoundTripKeepsEveryField) {
     EXPECT_EQ(first.at("rank"), 3);
 }
 
+// dump_profile builds its text one kernel at a time; it must be the whole document's dump byte
+// for byte, for no kernel, one, and several with a name that is not UTF-8.
+TEST(ModelJson, DumpKernelByKernelIsTheWholeDocumentsDump) {
+    Profile p = sample_profile();
+    analyze(p, test::v100(), {h_target()});
+    p.warnings = {"a warning"};
+    for (const std::size_t n : {std::size_t{1}, std::size_t{3}}) {
+        Profile q = p;
+        q.kernels.resize(n, p.kernels.front());
+        q.kernels.back().name += "\xff";
+        EXPECT_EQ(dump_profile(q), dump_json(profile_to_json(q))) << n << " kernels";
+    }
+    p.kernels.clear();
+    EXPECT_EQ(dump_profile(p), dump_json(profile_to_json(p)));
+}
+
 TEST(ModelJson, AnalysisKeysAsDocumented) {
     Profile p = sample_profile();
     analyze(p, test::v100(), {h_target()});
