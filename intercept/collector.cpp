@@ -115,7 +115,7 @@ Collector::Function* Collector::add_function(const LaunchEvent& event) noexcept 
         fn->selected = refusal == KernelFilter::Refusal::none;
         fn->refused_why = refusal == KernelFilter::Refusal::not_matched ? k_why_filtered
                           : refusal == KernelFilter::Refusal::excluded  ? k_why_excluded
-                                                                         : 0;
+                                                                        : 0;
         fn->collective = m_filter.collective(fn->name);
         std::atomic<Function*>& bucket = m_buckets[bucket_of(event.function)];
         fn->next = bucket.load(std::memory_order_relaxed);

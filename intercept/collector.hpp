@@ -37,15 +37,15 @@ struct DurationAccumulator {
 
 /// Why launches of a kernel ran without counters, one bit each (named in collector_record.cpp).
 enum UnprofiledWhy : std::uint16_t {
-    k_why_filtered = 1u << 0,  ///< IRF_KERNELS does not match
-    k_why_excluded = 1u << 1,  ///< IRF_EXCLUDE matches
-    k_why_graph = 1u << 2,     ///< launched as a CUDA graph node
-    k_why_nvtx = 1u << 3,      ///< IRF_NVTX_INCLUDE / IRF_NVTX_EXCLUDE
-    k_why_range = 1u << 4,     ///< outside the cudaProfilerStart/Stop capture range
-    k_why_off = 1u << 5,       ///< the backend's counters were off
-    k_why_skip = 1u << 6,      ///< IRF_LAUNCH_SKIP
-    k_why_budget = 1u << 7,    ///< IRF_LAUNCH_COUNT used up
-    k_why_samples0 = 1u << 8,  ///< IRF_SAMPLES=0
+    k_why_filtered = 1u << 0, ///< IRF_KERNELS does not match
+    k_why_excluded = 1u << 1, ///< IRF_EXCLUDE matches
+    k_why_graph = 1u << 2,    ///< launched as a CUDA graph node
+    k_why_nvtx = 1u << 3,     ///< IRF_NVTX_INCLUDE / IRF_NVTX_EXCLUDE
+    k_why_range = 1u << 4,    ///< outside the cudaProfilerStart/Stop capture range
+    k_why_off = 1u << 5,      ///< the backend's counters were off
+    k_why_skip = 1u << 6,     ///< IRF_LAUNCH_SKIP
+    k_why_budget = 1u << 7,   ///< IRF_LAUNCH_COUNT used up
+    k_why_samples0 = 1u << 8, ///< IRF_SAMPLES=0
 };
 
 /// One kernel's launches under one NVTX range path.
@@ -56,10 +56,10 @@ struct RegionStats {
     double time_ns = 0;
     std::uint64_t measured_timed = 0; ///< profiled launches with own duration and a replay record
     double measured_replay_ns = 0;    ///< those launches' replay-pass durations
-    std::uint64_t profiled = 0;      ///< samples after the kernel's first launch
-    std::uint64_t cold_profiled = 0; ///< provisional first-launch samples
-    DurationAccumulator warm;        ///< its unprofiled launches after the kernel's first
-    DurationAccumulator replayed;    ///< its profiled launches' replay-pass durations
+    std::uint64_t profiled = 0;       ///< samples after the kernel's first launch
+    std::uint64_t cold_profiled = 0;  ///< provisional first-launch samples
+    DurationAccumulator warm;         ///< its unprofiled launches after the kernel's first
+    DurationAccumulator replayed;     ///< its profiled launches' replay-pass durations
 };
 
 /// Everything known about one distinct kernel (demangled name + launch configuration).

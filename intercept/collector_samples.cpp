@@ -86,7 +86,8 @@ void Collector::cluster_duration_locked(KernelStats& stats, double ns) {
     if (stats.clusters.size() < 2 || stats.clusters[at].profiled > 0 || stats.profiled == 0 ||
         stats.cluster_requests >= budget ||
         stats.sampling.cluster_wanted.load(std::memory_order_relaxed) > 0) {
-        return; // one shape, covered, never sampled (filtered, graph), out of tries, or a try on its way
+        return; // one shape, covered, never sampled (filtered, graph), out of tries, or a try on
+                // its way
     }
     ++stats.cluster_requests;
     stats.sampling.cluster_wanted.fetch_add(1, std::memory_order_seq_cst);

@@ -58,7 +58,7 @@ struct KernelRecord {
     std::vector<DurationCluster> duration_clusters;
     /// Why no launch was profiled (e.g. "graph node: timed only"); empty when counters exist.
     std::string no_counters;
-    bool collective = false; ///< a communication kernel (IRF_EXCLUDE's default list)
+    bool collective = false;                ///< a communication kernel (IRF_EXCLUDE's default list)
     std::optional<KernelAnalysis> analysis; ///< filled by model::analyze
     std::vector<KernelRegion> regions;      ///< one per NVTX range path it ran under
     std::optional<RankStats> ranks;         ///< merged job profiles only (irf-report merge)

@@ -41,7 +41,8 @@ void add_sampling_fields(const KernelRecord& k, json& out) {
                                 {"profiled_launches", c.profiled}});
         }
         out["duration_clusters"] = clusters;
-        out["sampled_time_share"] = finite_or_null(sampled_time_share(k.duration_clusters).value_or(0));
+        out["sampled_time_share"] =
+            finite_or_null(sampled_time_share(k.duration_clusters).value_or(0));
     }
     if (!k.no_counters.empty()) {
         out["no_counters"] = k.no_counters;
