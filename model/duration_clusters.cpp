@@ -27,8 +27,8 @@ std::size_t add_to_clusters(std::vector<DurationCluster>& clusters, double ns, b
     ns = std::max(ns, 1.0); // a ratio needs a positive duration
     std::size_t best = clusters.size();
     for (std::size_t i = 0; i < clusters.size(); ++i) {
-        const bool better = best == clusters.size() ||
-                            distance(clusters[i], ns) < distance(clusters[best], ns);
+        const bool better =
+            best == clusters.size() || distance(clusters[i], ns) < distance(clusters[best], ns);
         if ((fits(clusters[i], ns) || clusters.size() >= k_max_clusters) && better) {
             best = i;
         }
