@@ -57,6 +57,8 @@ struct alignas(64) Collector::Function {
     const void* handle = nullptr;
     std::uint64_t epoch = 0; ///< module epoch: a reused handle after an unload is a new function
     bool selected = false;
+    std::uint16_t refused_why = 0; ///< k_why_filtered or k_why_excluded when not selected
+    bool collective = false;
     std::atomic<bool> launched{false};
     Variant first;
     std::atomic<Variant*> more{nullptr}; ///< further configurations
@@ -109,7 +111,12 @@ Collector::Function* Collector::add_function(const LaunchEvent& event) noexcept 
         fn->epoch = event.module_epoch;
         fn->mangled = event.mangled != nullptr ? event.mangled : "";
         fn->name = common::demangle(event.mangled);
-        fn->selected = m_filter.selects(fn->name); // the only regex use, once per function
+        const KernelFilter::Refusal refusal = m_filter.refusal(fn->name); // regexes run once
+        fn->selected = refusal == KernelFilter::Refusal::none;
+        fn->refused_why = refusal == KernelFilter::Refusal::not_matched ? k_why_filtered
+                          : refusal == KernelFilter::Refusal::excluded  ? k_why_excluded
+                                                                        : 0;
+        fn->collective = m_filter.collective(fn->name);
         std::atomic<Function*>& bucket = m_buckets[bucket_of(event.function)];
         fn->next = bucket.load(std::memory_order_relaxed);
         bucket.store(fn.get(), std::memory_order_release);
@@ -150,6 +157,7 @@ Collector::add_variant(Function& function, const LaunchEvent& event) noexcept {
             stats->mangled = function.mangled;
             stats->launch = event.launch;
             stats->call_stack = std::move(stack);
+            stats->collective = function.collective;
         }
         if (function.first.stats.load(std::memory_order_relaxed) == nullptr) {
             function.first.key = key;
@@ -204,12 +212,23 @@ LaunchDecision Collector::on_launch(const LaunchEvent& event) noexcept {
                       !fn->launched.exchange(true, std::memory_order_relaxed);
     const std::uint32_t region = event.region_given ? event.region : nvtx::current_path();
     LaunchDecision decision = LaunchDecision::time_only;
-    if (fn->selected && !event.graph && !variant->saturated.load(std::memory_order_relaxed) &&
-        m_in_range.load(std::memory_order_relaxed) &&
-        !m_counters_off.load(std::memory_order_relaxed) && m_nvtx.allows(region)) {
-        decision = m_sampler.decide(stats->sampling, cold);
-        if (decision == LaunchDecision::time_only && m_sampler.saturated(stats->sampling)) {
-            variant->saturated.store(true, std::memory_order_relaxed);
+    std::uint16_t why = fn->refused_why;
+    if (fn->selected && !variant->saturated.load(std::memory_order_relaxed)) {
+        why = state_why(event.graph, region);
+        if (why == 0) {
+            SkipReason skip = SkipReason::none;
+            decision = m_sampler.decide(stats->sampling, cold, skip);
+            why = skip == SkipReason::launch_skip    ? k_why_skip
+                  : skip == SkipReason::budget_spent ? k_why_budget
+                  : skip == SkipReason::samples_off  ? k_why_samples0
+                                                     : 0;
+            if (decision == LaunchDecision::time_only && m_sampler.saturated(stats->sampling)) {
+                variant->saturated.store(true, std::memory_order_seq_cst);
+                // A cluster sample asked for meanwhile (unsaturate_locked) must not be lost.
+                if (stats->sampling.cluster_wanted.load(std::memory_order_seq_cst) > 0) {
+                    variant->saturated.store(false, std::memory_order_relaxed);
+                }
+            }
         }
     }
     if (decision == LaunchDecision::time_only && m_timing_stopped.load(std::memory_order_relaxed)) {
@@ -219,7 +238,7 @@ LaunchDecision Collector::on_launch(const LaunchEvent& event) noexcept {
     }
     LaunchLog* log = t_slot.owner == m_id ? t_slot.log : register_thread();
     if (log == nullptr || !log->append({event.correlation_id, stats, cold,
-                                        decision == LaunchDecision::profile, region})) {
+                                        decision == LaunchDecision::profile, why, region})) {
         m_dropped.fetch_add(1, std::memory_order_relaxed);
         return LaunchDecision::time_only; // unattributable: do not spend a counter range on it
     }
@@ -227,6 +246,19 @@ LaunchDecision Collector::on_launch(const LaunchEvent& event) noexcept {
         m_profile_decisions.fetch_add(1, std::memory_order_relaxed);
     }
     return decision;
+}
+
+std::uint16_t Collector::state_why(bool graph, std::uint32_t region) const noexcept {
+    if (graph) {
+        return k_why_graph;
+    }
+    if (!m_in_range.load(std::memory_order_relaxed)) {
+        return k_why_range;
+    }
+    if (m_counters_off.load(std::memory_order_relaxed)) {
+        return k_why_off;
+    }
+    return m_nvtx.allows(region) ? 0 : k_why_nvtx;
 }
 
 void Collector::on_profiler_range(bool started) noexcept {
@@ -258,6 +290,21 @@ std::map<const KernelStats*, std::uint64_t> Collector::untimed_launches_locked()
         add(*variant);
     }
     return counts;
+}
+
+void Collector::unsaturate_locked(const KernelStats& stats) {
+    const std::lock_guard<std::mutex> lock(m_mutex);
+    const auto clear = [&stats](Variant& v) {
+        if (v.stats.load(std::memory_order_acquire) == &stats) {
+            v.saturated.store(false, std::memory_order_seq_cst);
+        }
+    };
+    for (const auto& fn : m_functions) {
+        clear(fn->first);
+    }
+    for (const auto& variant : m_variants) {
+        clear(*variant);
+    }
 }
 
 void Collector::on_warning(const std::string& message) noexcept {

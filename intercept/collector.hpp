@@ -35,14 +35,31 @@ struct DurationAccumulator {
     void add(double ns) noexcept;
 };
 
+/// Why launches of a kernel ran without counters, one bit each (named in collector_record.cpp).
+enum UnprofiledWhy : std::uint16_t {
+    k_why_filtered = 1u << 0, ///< IRF_KERNELS does not match
+    k_why_excluded = 1u << 1, ///< IRF_EXCLUDE matches
+    k_why_graph = 1u << 2,    ///< launched as a CUDA graph node
+    k_why_nvtx = 1u << 3,     ///< IRF_NVTX_INCLUDE / IRF_NVTX_EXCLUDE
+    k_why_range = 1u << 4,    ///< outside the cudaProfilerStart/Stop capture range
+    k_why_off = 1u << 5,      ///< the backend's counters were off
+    k_why_skip = 1u << 6,     ///< IRF_LAUNCH_SKIP
+    k_why_budget = 1u << 7,   ///< IRF_LAUNCH_COUNT used up
+    k_why_samples0 = 1u << 8, ///< IRF_SAMPLES=0
+};
+
 /// One kernel's launches under one NVTX range path.
 struct RegionStats {
     std::uint64_t launches = 0;
-    double time_ns = 0;              ///< summed durations of its timed, unprofiled launches
-    std::uint64_t profiled = 0;      ///< samples after the kernel's first launch
-    std::uint64_t cold_profiled = 0; ///< provisional first-launch samples
-    DurationAccumulator warm;        ///< its unprofiled launches after the kernel's first
-    DurationAccumulator replayed;    ///< its profiled launches' replay-pass durations
+    /// Summed durations of its timed, unprofiled launches and the own durations (counters'
+    /// gpu__time_duration) of its profiled ones.
+    double time_ns = 0;
+    std::uint64_t measured_timed = 0; ///< profiled launches with own duration and a replay record
+    double measured_replay_ns = 0;    ///< those launches' replay-pass durations
+    std::uint64_t profiled = 0;       ///< samples after the kernel's first launch
+    std::uint64_t cold_profiled = 0;  ///< provisional first-launch samples
+    DurationAccumulator warm;         ///< its unprofiled launches after the kernel's first
+    DurationAccumulator replayed;     ///< its profiled launches' replay-pass durations
 };
 
 /// Everything known about one distinct kernel (demangled name + launch configuration).
@@ -64,6 +81,10 @@ struct KernelStats {
     std::uint64_t cold_profiled = 0; ///< samples in `cold_counters`
     double cold_profiled_ns = 0;     ///< activity durations of those samples
     std::map<std::uint32_t, RegionStats> regions; ///< by NVTX path id (nvtx_stack.hpp)
+    std::uint16_t unprofiled_why = 0;             ///< UnprofiledWhy bits over its launches
+    bool collective = false;                      ///< matches IRF_EXCLUDE's default list
+    std::vector<model::DurationCluster> clusters; ///< its launches' durations after the first
+    int cluster_requests = 0;                     ///< extra samples asked for its clusters
 };
 
 /// Counts for the exit log line and the tests.
@@ -133,7 +154,9 @@ private:
         bool profiled = false;
         bool timed = false;
         bool counted = false;
+        bool measured = false;    ///< its counters carried its own duration
         std::uint32_t region = 0; ///< NVTX path id at launch
+        double replay_ns = 0;     ///< its activity duration (profiled: one replay pass)
     };
     /// A duration that came before its launch was drained, kept until it matches or is stale.
     struct EarlyDuration {
@@ -157,6 +180,14 @@ private:
     void retire_untimed_locked(std::uint64_t correlation_id);
     std::map<const KernelStats*, std::uint64_t> untimed_launches_locked() const;
     void retire_stale_locked();
+    /// Accounts a profiled launch's own duration from its counters (gpu__time_duration).
+    void apply_own_time_locked(Pending& pending, double ns);
+    /// Clusters an unprofiled launch's duration; asks for a sample when its cluster has none.
+    void cluster_duration_locked(KernelStats& stats, double ns);
+    /// Lets the launch path choose launches of `stats` again (a cluster sample was asked for).
+    void unsaturate_locked(const KernelStats& stats);
+    /// Why launches of a selected function are not profiled now (0: the sampler decides).
+    std::uint16_t state_why(bool graph, std::uint32_t region) const noexcept;
     /// Applies a duration or counter sample that came before the launch `correlation_id`.
     void apply_early_locked(std::uint64_t correlation_id);
     bool stopped_and_drained_locked();

@@ -7,7 +7,9 @@
 #include "common/repeats.hpp"
 #include "common/time_format.hpp"
 #include "intercept/collector.hpp"
+#include "intercept/collector_record.hpp"
 #include "intercept/nvtx_stack.hpp"
+#include "model/duration_clusters.hpp"
 #include "model/regions.hpp"
 
 namespace irf::intercept {
@@ -20,109 +22,6 @@ void add_counters(model::Counters& into, const model::Counters& sample) {
     for (const auto& [name, value] : sample) {
         into[name] += value;
     }
-}
-
-model::TimeStats to_time_stats(const DurationAccumulator& timed, double total) {
-    model::TimeStats t;
-    if (timed.count == 0) {
-        return t;
-    }
-    t.total = total;
-    t.min = timed.min;
-    t.max = timed.max;
-    t.mean = timed.total / static_cast<double>(timed.count);
-    return t;
-}
-
-/// Final counters of one kernel: samples after the first launch when there are any, else the
-/// provisional first-launch sample. Rates (clock_hz) are averaged, not summed; time_ns comes
-/// from activity durations when the backend did not measure it.
-void finish_counters(const KernelStats& k, model::KernelRecord& r) {
-    const bool warm = k.profiled > 0;
-    r.counters = warm ? k.counters : k.cold_counters;
-    r.profiled_launches = warm ? k.profiled : k.cold_profiled;
-    const double profiled_ns = warm ? k.profiled_ns : k.cold_profiled_ns;
-    if (r.profiled_launches == 0) {
-        return;
-    }
-    const auto clock = r.counters.find("clock_hz");
-    if (clock != r.counters.end()) {
-        clock->second /= static_cast<double>(r.profiled_launches);
-    }
-    if (r.counters.count("time_ns") == 0 && profiled_ns > 0) {
-        r.counters["time_ns"] = profiled_ns;
-    }
-    if (!warm) {
-        r.notes.push_back("profiled only at a first launch: its time includes lazy module loading");
-    }
-}
-
-/// The application's time for a region's profiled launches: a replay pass (with the
-/// save/restore around it) is not the kernel as the application ran it, so each counts at the
-/// mean of the region's unprofiled warm launches, else of the kernel's, else at its pass
-/// duration when the kernel has no unprofiled warm launch (docs/output-schema.md, time_ns).
-double profiled_time_ns(const KernelStats& k, const RegionStats& region) {
-    const DurationAccumulator& like = region.warm.count > 0 ? region.warm : k.warm;
-    if (like.count == 0) {
-        return region.replayed.total;
-    }
-    return static_cast<double>(region.replayed.count) * like.total /
-           static_cast<double>(like.count);
-}
-
-/// Time of a region's launches as the application ran them.
-double region_time_ns(const KernelStats& k, const RegionStats& region) {
-    return region.time_ns + profiled_time_ns(k, region);
-}
-
-/// The kernel's total: the sum over its regions (launches outside every range are the root's).
-double kernel_total_ns(const KernelStats& k) {
-    double total = 0;
-    for (const auto& [path, region] : k.regions) {
-        total += region_time_ns(k, region);
-    }
-    return total;
-}
-
-/// The kernel's NVTX paths (launches outside every range are not listed), the profiled count
-/// taken from the same samples as finish_counters.
-std::vector<model::KernelRegion> kernel_regions(const KernelStats& k) {
-    std::vector<model::KernelRegion> out;
-    for (const auto& [path, region] : k.regions) {
-        if (path != nvtx::k_root) {
-            out.push_back({nvtx::path_name(path), region.launches, region_time_ns(k, region),
-                           k.profiled > 0 ? region.profiled : region.cold_profiled});
-        }
-    }
-    return out;
-}
-
-model::KernelRecord to_record(const KernelStats& k, Symbolizer& symbolizer, int frames) {
-    model::KernelRecord r;
-    r.name = k.name;
-    r.mangled = k.mangled;
-    r.call_site = symbolizer.describe(k.call_stack, frames);
-    r.launch = k.launch;
-    r.launches = k.launches;
-    const double total = kernel_total_ns(k);
-    if (k.warm.count == 0 && k.cold.count == 0 && k.replayed.count > 0) {
-        // Every timed launch ran under kernel replay: better than nothing, but flagged.
-        r.time_ns = to_time_stats(k.replayed, total); // total = the replay passes here
-        r.notes.push_back("timed only under kernel replay (profiled launches): durations include "
-                          "replay overhead");
-    } else if (k.warm.count > 0) {
-        r.time_ns = to_time_stats(k.warm, total);
-        if (k.cold.count > 0) {
-            r.notes.push_back("first launch excluded from min/mean/max (lazy module loading): " +
-                              common::format_time(k.cold.total));
-        }
-    } else if (k.cold.count > 0) {
-        r.time_ns = to_time_stats(k.cold, total);
-        r.notes.push_back("timed only at a first launch: includes lazy module loading");
-    }
-    finish_counters(k, r);
-    r.regions = kernel_regions(k);
-    return r;
 }
 
 void add_nvtx_warnings(std::vector<std::string>& warnings) {
@@ -170,8 +69,9 @@ void Collector::drain_locked() {
             ++m_stats.launches;
             ++e.stats->launches;
             ++e.stats->regions[e.region].launches;
+            e.stats->unprofiled_why |= e.why;
             m_pending[e.correlation_id] =
-                Pending{e.stats, e.cold, e.profiled, false, false, e.region};
+                Pending{e.stats, e.cold, e.profiled, false, false, false, e.region, 0};
             apply_early_locked(e.correlation_id);
         });
     }
@@ -207,16 +107,23 @@ bool Collector::apply_duration_locked(const DurationRecord& record) {
     RegionStats& region = p.stats->regions[p.region];
     if (p.profiled) {
         // A replayed launch's duration is one replay pass (with save/restore around it), not
-        // the application's kernel: it feeds time_ns of the counters and never min/mean/max;
-        // totals count the launch at the unprofiled mean (profiled_time_ns).
+        // the application's kernel: it feeds time_ns of the counters and never min/mean/max.
+        // Totals take the launch's own duration from its counters (apply_own_time_locked),
+        // else impute it (profiled_time_ns).
         p.stats->replayed.add(ns);
         region.replayed.add(ns);
         (p.cold ? p.stats->cold_profiled_ns : p.stats->profiled_ns) += ns;
+        p.replay_ns = ns;
+        if (p.measured) {
+            ++region.measured_timed;
+            region.measured_replay_ns += ns;
+        }
     } else {
         region.time_ns += ns;
         (p.cold ? p.stats->cold : p.stats->warm).add(ns);
         if (!p.cold) {
             region.warm.add(ns);
+            cluster_duration_locked(*p.stats, ns);
         }
     }
     p.timed = true;
@@ -225,12 +132,34 @@ bool Collector::apply_duration_locked(const DurationRecord& record) {
     return true;
 }
 
+/// ncu reports a profiled kernel's duration as gpu__time_duration inside its sample: the
+/// launch's own time, counted in totals and min/mean/max like an unprofiled launch's
+/// (docs/output-schema.md, time_ns), so a key whose launches run different shapes sums right.
+void Collector::apply_own_time_locked(Pending& p, double ns) {
+    RegionStats& region = p.stats->regions[p.region];
+    p.measured = true;
+    region.time_ns += ns;
+    (p.cold ? p.stats->cold : p.stats->warm).add(ns);
+    if (!p.cold) {
+        region.warm.add(ns);
+        (void)model::add_to_clusters(p.stats->clusters, ns, true);
+    }
+    if (p.timed) {
+        ++region.measured_timed;
+        region.measured_replay_ns += p.replay_ns;
+    }
+}
+
 bool Collector::apply_counters_locked(const CounterSample& sample) {
     const auto found = m_pending.find(sample.correlation_id);
     if (found == m_pending.end() || !found->second.profiled || found->second.counted) {
         return false;
     }
     Pending& p = found->second;
+    if (const auto own = sample.counters.find("time_ns");
+        own != sample.counters.end() && own->second > 0) {
+        apply_own_time_locked(p, own->second);
+    }
     if (p.cold) {
         add_counters(p.stats->cold_counters, sample.counters);
         ++p.stats->cold_profiled;

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // The collector's side of samples that end without counters: discarded after a replay, or
-// declined by the backend before any replay (the launch then ran as the application made it).
+// declined by the backend before any replay (the launch then ran as the application made it);
+// and further samples asked for when a kernel's durations spread over several clusters.
 #include "intercept/collector.hpp"
+
+#include "model/duration_clusters.hpp"
 
 namespace irf::intercept {
 
@@ -68,6 +71,27 @@ void Collector::retire_untimed_locked(std::uint64_t correlation_id) {
         p->timed = true;
         retire_locked(correlation_id, *p);
     }
+}
+
+/// One (name, launch configuration) key can run several shapes (a GEMM's grid does not encode
+/// K), and the collector learns a launch's duration only after it ran, from an activity buffer
+/// that may come many launches later. So a launch cannot be chosen for its shape; instead, when
+/// a timed launch falls in a duration cluster holding no sample, the next launch of the key is
+/// profiled, and its counters' own duration says which cluster it stands for. Shapes recur in
+/// training loops, so a later try lands in the missing cluster; tries stop at IRF_SAMPLES per
+/// further cluster (docs/configuration.md, IRF_SAMPLES) and at IRF_LAUNCH_COUNT.
+void Collector::cluster_duration_locked(KernelStats& stats, double ns) {
+    const std::size_t at = model::add_to_clusters(stats.clusters, ns, false);
+    const int budget = static_cast<int>(model::k_max_clusters - 1) * m_sampler.samples();
+    if (stats.clusters.size() < 2 || stats.clusters[at].profiled > 0 || stats.profiled == 0 ||
+        stats.cluster_requests >= budget ||
+        stats.sampling.cluster_wanted.load(std::memory_order_relaxed) > 0) {
+        return; // one shape, covered, never sampled (filtered, graph), out of tries, or a try on
+                // its way
+    }
+    ++stats.cluster_requests;
+    stats.sampling.cluster_wanted.fetch_add(1, std::memory_order_seq_cst);
+    unsaturate_locked(stats);
 }
 
 } // namespace irf::intercept

@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "config/env.hpp"
+
 namespace irf::intercept {
 
 namespace {
@@ -22,13 +24,22 @@ std::optional<config::KernelRegex> compile_filter(const std::string& pattern) {
 } // namespace
 
 KernelFilter::KernelFilter(const std::string& kernels, const std::string& exclude)
-    : m_kernels(compile_filter(kernels)), m_exclude(compile_filter(exclude)) {}
+    : m_collectives(config::k_default_exclude), m_kernels(compile_filter(kernels)),
+      m_exclude(compile_filter(exclude)) {}
 
 bool KernelFilter::selects(const std::string& demangled) const {
+    return refusal(demangled) == Refusal::none;
+}
+
+KernelFilter::Refusal KernelFilter::refusal(const std::string& demangled) const {
     if (m_kernels && !m_kernels->search(demangled)) {
-        return false;
+        return Refusal::not_matched;
     }
-    return !(m_exclude && m_exclude->search(demangled));
+    return m_exclude && m_exclude->search(demangled) ? Refusal::excluded : Refusal::none;
+}
+
+bool KernelFilter::collective(const std::string& demangled) const {
+    return m_collectives.search(demangled);
 }
 
 } // namespace irf::intercept

@@ -21,7 +21,16 @@ public:
     /// config::k_max_matched_name bytes and `exclude` does not. Linear time, no recursion.
     [[nodiscard]] bool selects(const std::string& demangled) const;
 
+    /// Why `demangled` is not selected: the filter that refuses it.
+    enum class Refusal { none, not_matched, excluded };
+    [[nodiscard]] Refusal refusal(const std::string& demangled) const;
+
+    /// True for a communication kernel: IRF_EXCLUDE's default list (config/env.hpp) matches,
+    /// whatever IRF_EXCLUDE is set to.
+    [[nodiscard]] bool collective(const std::string& demangled) const;
+
 private:
+    config::KernelRegex m_collectives;
     std::optional<config::KernelRegex> m_kernels;
     std::optional<config::KernelRegex> m_exclude;
 };

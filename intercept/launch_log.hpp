@@ -19,6 +19,7 @@ struct LaunchLogEntry {
     KernelStats* stats = nullptr;
     bool cold = false;        ///< first launch of its function (lazy module load inside)
     bool profiled = false;    ///< on_launch answered profile
+    std::uint16_t why = 0;    ///< UnprofiledWhy bits when not profiled (collector.hpp)
     std::uint32_t region = 0; ///< the thread's NVTX path id at launch (nvtx_stack.hpp)
 };
 

@@ -37,12 +37,26 @@ bool Sampler::take_count() noexcept {
 }
 
 LaunchDecision Sampler::decide(SampleState& state, bool cold) noexcept {
-    if (take_skip() || m_samples <= 0) {
+    SkipReason why = SkipReason::none;
+    return decide(state, cold, why);
+}
+
+LaunchDecision Sampler::decide(SampleState& state, bool cold, SkipReason& why) noexcept {
+    if (take_skip()) {
+        why = SkipReason::launch_skip;
+        return LaunchDecision::time_only;
+    }
+    if (m_samples <= 0) {
+        why = SkipReason::samples_off;
+        return LaunchDecision::time_only;
+    }
+    if (m_count_left.load(std::memory_order_relaxed) == 0) {
+        why = SkipReason::budget_spent;
         return LaunchDecision::time_only;
     }
     int claimed = state.warm_claimed.load(std::memory_order_relaxed);
-    if (claimed >= m_samples || m_count_left.load(std::memory_order_relaxed) == 0) {
-        return LaunchDecision::time_only; // the hot path of a saturated kernel
+    if (claimed >= m_samples) {
+        return cold ? LaunchDecision::time_only : take_cluster_sample(state, why);
     }
     if (cold) {
         if (state.cold_claimed.exchange(true, std::memory_order_relaxed)) {
@@ -57,6 +71,24 @@ LaunchDecision Sampler::decide(SampleState& state, bool cold) noexcept {
                 return LaunchDecision::profile;
             }
             state.warm_claimed.fetch_sub(1, std::memory_order_relaxed);
+            why = SkipReason::budget_spent;
+            return LaunchDecision::time_only;
+        }
+    }
+    return LaunchDecision::time_only;
+}
+
+/// A sample the collector asked for because a duration cluster has none (the hot path of a
+/// saturated kernel is one relaxed load of a zero here).
+LaunchDecision Sampler::take_cluster_sample(SampleState& state, SkipReason& why) noexcept {
+    int wanted = state.cluster_wanted.load(std::memory_order_relaxed);
+    while (wanted > 0) {
+        if (state.cluster_wanted.compare_exchange_weak(wanted, wanted - 1,
+                                                       std::memory_order_relaxed)) {
+            if (take_count()) {
+                return LaunchDecision::profile;
+            }
+            why = SkipReason::budget_spent;
             return LaunchDecision::time_only;
         }
     }
@@ -64,7 +96,9 @@ LaunchDecision Sampler::decide(SampleState& state, bool cold) noexcept {
 }
 
 bool Sampler::saturated(const SampleState& state) const noexcept {
-    return m_samples <= 0 || state.warm_claimed.load(std::memory_order_relaxed) >= m_samples ||
+    return m_samples <= 0 ||
+           (state.warm_claimed.load(std::memory_order_relaxed) >= m_samples &&
+            state.cluster_wanted.load(std::memory_order_seq_cst) == 0) ||
            m_count_left.load(std::memory_order_relaxed) == 0;
 }
 

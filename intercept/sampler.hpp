@@ -15,7 +15,13 @@ namespace irf::intercept {
 struct SampleState {
     std::atomic<int> warm_claimed{0};      ///< samples claimed on launches after the first
     std::atomic<bool> cold_claimed{false}; ///< the provisional first-launch sample was claimed
+    /// Further samples the collector asked for: a duration cluster of this kernel has none yet
+    /// (docs/configuration.md, IRF_SAMPLES). Claimed by the next launches, within IRF_LAUNCH_COUNT.
+    std::atomic<int> cluster_wanted{0};
 };
+
+/// Why a launch of a selected kernel was not profiled (none when its samples are taken).
+enum class SkipReason : std::uint8_t { none, launch_skip, budget_spent, samples_off };
 
 /// Decides, per launch of a selected kernel, whether to profile it.
 ///
@@ -32,10 +38,16 @@ public:
 
     /// The decision for one launch of a selected kernel; `cold` = first launch of its function.
     [[nodiscard]] LaunchDecision decide(SampleState& state, bool cold) noexcept;
+    /// As decide; a time_only answer also says why in `why` when a reason other than "the
+    /// kernel has its samples" applies.
+    [[nodiscard]] LaunchDecision decide(SampleState& state, bool cold, SkipReason& why) noexcept;
 
     /// True when no later launch of this kernel can be profiled any more (its samples are taken
     /// or IRF_LAUNCH_COUNT is used up); permanent, so callers may cache it.
     [[nodiscard]] bool saturated(const SampleState& state) const noexcept;
+
+    /// IRF_SAMPLES.
+    [[nodiscard]] int samples() const noexcept { return m_samples; }
 
     /// Launches skipped by IRF_LAUNCH_SKIP so far.
     [[nodiscard]] std::uint64_t skipped() const noexcept;
@@ -43,6 +55,7 @@ public:
 private:
     bool take_skip() noexcept;
     bool take_count() noexcept;
+    LaunchDecision take_cluster_sample(SampleState& state, SkipReason& why) noexcept;
 
     int m_samples;
     std::uint64_t m_skip;

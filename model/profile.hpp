@@ -31,6 +31,14 @@ struct TimeStats {
     double total = 0, min = 0, mean = 0, max = 0;
 };
 
+/// Timed launches of one kernel whose durations lie within 1.5x of each other
+/// (model/duration_clusters.hpp).
+struct DurationCluster {
+    double min_ns = 0, max_ns = 0, time_ns = 0;
+    std::uint64_t launches = 0;
+    std::uint64_t profiled = 0; ///< of them, launches whose counters are in the kernel's
+};
+
 /// One distinct kernel: (demangled name, launch configuration, call site).
 struct KernelRecord {
     std::string name; ///< demangled
@@ -40,8 +48,17 @@ struct KernelRecord {
     std::uint64_t launches = 0;          ///< every launch seen
     std::uint64_t profiled_launches = 0; ///< launches whose counters are in `counters`
     TimeStats time_ns;                   ///< over every timed launch
+    /// The longest first launch when it is left out of min/mean/max (JSON time_ns.first).
+    std::optional<double> first_launch_ns;
+    /// Profiled launches counted at an imputed duration (JSON time_ns.imputed).
+    std::uint64_t imputed_launches = 0;
     Counters counters; ///< raw canonical counters (time_ns: summed duration of profiled launches)
     std::vector<std::string> notes; ///< e.g. "first launch only: duration includes module load"
+    /// Duration clusters when the launches spread over more than 1.5x; else empty.
+    std::vector<DurationCluster> duration_clusters;
+    /// Why no launch was profiled (e.g. "graph node: timed only"); empty when counters exist.
+    std::string no_counters;
+    bool collective = false;                ///< a communication kernel (IRF_EXCLUDE's default list)
     std::optional<KernelAnalysis> analysis; ///< filled by model::analyze
     std::vector<KernelRegion> regions;      ///< one per NVTX range path it ran under
     std::optional<RankStats> ranks;         ///< merged job profiles only (irf-report merge)

@@ -10,6 +10,7 @@
 #include "model/json_reader.hpp"
 #include "model/kernel_labels.hpp"
 #include "model/regions_json.hpp"
+#include "model/sampling_json.hpp"
 
 namespace irf::model {
 
@@ -43,6 +44,7 @@ json kernel_to_json(const KernelRecord& k) {
                {"max", finite_or_null(k.time_ns.max)}}},
              {"counters", counters},
              {"notes", k.notes}};
+    add_sampling_fields(k, out);
     if (k.analysis) {
         out["analysis"] = analysis_to_json(*k.analysis);
     }
@@ -111,6 +113,7 @@ KernelRecord kernel_from_json(const JsonNode& n) {
             }
         }
     }
+    read_sampling_fields(n, k);
     if (n.has("counters")) {
         const JsonNode c = n.at("counters");
         c.expect_object();

@@ -18,6 +18,7 @@
 #include "model/kernel_labels.hpp"
 #include "model/pipe_ceilings.hpp"
 #include "model/summary_regions.hpp"
+#include "model/summary_samples.hpp"
 #include "model/walls.hpp"
 
 namespace irf::model {
@@ -82,11 +83,11 @@ std::string row(const KernelRecord& k, const std::string& label, const RowLayout
     const double pct = total_ns > 0 ? 100.0 * k.time_ns.total / total_ns : 0.0;
     // Per-launch mean, min and max beside the total: a kernel whose total hides one slow launch
     // (module load, a cold cache) reads differently from one that is uniformly slow.
-    std::string line = string_printf(
-        "%3zu  %-*s %9s %5.1f%% %8llu %9s %9s %9s", rank, name_width, label.c_str(),
-        format_time(k.time_ns.total).c_str(), pct, static_cast<unsigned long long>(k.launches),
-        format_time(k.time_ns.mean).c_str(), format_time(k.time_ns.min).c_str(),
-        format_time(k.time_ns.max).c_str());
+    std::string line = string_printf("%3zu  %-*s %9s %5.1f%% %8llu %9s %9s %9s", rank, name_width,
+                                     label.c_str(), format_time(k.time_ns.total).c_str(), pct,
+                                     static_cast<unsigned long long>(k.launches),
+                                     format_time(k.time_ns.mean).c_str(),
+                                     format_time(k.time_ns.min).c_str(), max_cell(k).c_str());
     const KernelAnalysis* a = k.analysis ? &*k.analysis : nullptr;
     const bool irm = a != nullptr && a->irm && !a->irm->bound.empty();
     line += string_printf(" %-6s", irm ? printable(a->irm->bound).c_str() : "-");
@@ -140,6 +141,9 @@ void fold(std::vector<std::pair<std::string, std::vector<std::size_t>>>& folded,
 std::string missing_section(const std::vector<const KernelRecord*>& order, std::size_t shown) {
     std::vector<std::pair<std::string, std::vector<std::size_t>>> folded;
     for (std::size_t i = 0; i < shown; ++i) {
+        if (!order[i]->no_counters.empty()) {
+            fold(folded, "no counters: " + order[i]->no_counters, i + 1);
+        }
         if (!order[i]->analysis) {
             continue;
         }
@@ -161,8 +165,9 @@ std::string missing_section(const std::vector<const KernelRecord*>& order, std::
     }
     std::string out;
     for (const auto& [text, ranks] : folded) {
-        std::string who = ranks.size() == shown && shown > 1 ? "all" : "";
-        for (std::size_t j = 0; who.empty() && j < ranks.size(); ++j) {
+        const bool all = ranks.size() == shown && shown > 1;
+        std::string who = all ? "all" : "";
+        for (std::size_t j = 0; !all && j < ranks.size(); ++j) { // every rank, not the first only
             who += (j ? "," : "") + std::to_string(ranks[j]);
         }
         out += string_printf("  %-10s ", who.c_str()) + printable(text) + "\n";
@@ -255,7 +260,14 @@ std::string text_summary(const Profile& p, const SummaryView& view) {
             name_width = std::max(name_width, static_cast<int>(l.size()));
         }
     }
+    std::vector<const KernelRecord*> collectives; // overlap compute: listed apart
+    std::vector<std::string> collective_labels;
     for (std::size_t i : kernel_order(p.kernels, labels, view.order)) {
+        if (p.kernels[i].collective) {
+            collectives.push_back(&p.kernels[i]);
+            collective_labels.push_back(labels[i]);
+            continue;
+        }
         order.push_back(&p.kernels[i]);
         label[&p.kernels[i]] = labels[i];
     }
@@ -269,7 +281,11 @@ std::string text_summary(const Profile& p, const SummaryView& view) {
     // section below and the JSON (or irf-report csv) carry the per-kernel projections.
     const std::vector<std::string> targets =
         all_targets.size() <= s_max_target_columns ? all_targets : std::vector<std::string>{};
-    out << regions_section(p, top, total, std::max(name_width, 12), view.region_depth);
+    // Regions hold collectives too: their shares are of all kernel time.
+    const double all_total = std::accumulate(
+        collectives.begin(), collectives.end(), total,
+        [](double sum, const KernelRecord* k) { return sum + std::max(0.0, k->time_ns.total); });
+    out << regions_section(p, top, all_total, std::max(name_width, 12), view.region_depth);
     const char* by = view.order == KernelOrder::name          ? "name"
                      : view.order == KernelOrder::roofline    ? "% of roofline"
                      : view.order == KernelOrder::recoverable ? "recoverable time"
@@ -343,7 +359,7 @@ std::string text_summary(const Profile& p, const SummaryView& view) {
                         });
                     })) {
         out << "(mean/min/max per launch leave out first launches that loaded the module; the "
-               "total keeps them)\n";
+               "total keeps them; max with * = a longer first launch)\n";
     }
     if (std::any_of(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(shown),
                     [](const KernelRecord* k) {
@@ -353,7 +369,9 @@ std::string text_summary(const Profile& p, const SummaryView& view) {
         out << "(roof% with ! = above 100% of the roofline: the ceilings are not this GPU's or "
                "too low; see its note below)\n";
     }
+    out << collectives_section(collectives, collective_labels);
     out << projection_section(p, all_targets);
+    out << sampling_section({order.begin(), order.begin() + static_cast<std::ptrdiff_t>(shown)});
     out << missing_section(order, shown);
     const Coverage& c = p.coverage;
     out << "\nCoverage: " << c.launches << " launches of " << c.kernels << " kernels seen, "

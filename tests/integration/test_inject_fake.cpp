@@ -41,13 +41,16 @@ TEST_F(InjectFake, CountsEveryLaunchAndSamplesOncePerKernel) {
     EXPECT_EQ(axpy["counters"]["inst_warp"], 100); // the first-launch sample is dropped
     EXPECT_EQ(axpy["counters"]["clock_hz"], 1980000000.0);
     // durations cycle 5000,1000,2000 over 10 launches: 4x5000 + 3x1000 + 3x2000 = 29000. The
-    // two profiled launches (the first, 5000, and the second, 1000) ran under replay: their
-    // durations stay out of min/mean/max, leaving 29000 - 5000 - 1000 = 23000 over 8 launches,
-    // and count at that mean in the total: 23000 + 2 x 2875 = 28750.
-    EXPECT_EQ(axpy["time_ns"]["total"], 28750);
+    // two profiled launches (the first, 5000, and the second, 1000) ran under replay: they count
+    // at their own duration, the sample's time_ns (1500 each), leaving 29000 - 5000 - 1000 =
+    // 23000 from the 8 others: total 23000 + 2 x 1500 = 26000. Min/mean/max leave out the first:
+    // (23000 + 1500) / 9 = 2722.2; the first launch (1500) is time_ns.first.
+    EXPECT_EQ(axpy["time_ns"]["total"], 26000);
     EXPECT_EQ(axpy["time_ns"]["min"], 1000);
     EXPECT_EQ(axpy["time_ns"]["max"], 5000);
-    EXPECT_NEAR(axpy["time_ns"]["mean"].get<double>(), 23000.0 / 8.0, 1e-6);
+    EXPECT_NEAR(axpy["time_ns"]["mean"].get<double>(), 24500.0 / 9.0, 1e-6);
+    EXPECT_EQ(axpy["time_ns"]["first"], 1500);
+    EXPECT_FALSE(axpy["time_ns"].contains("imputed"));
     EXPECT_EQ(axpy["launch"]["grid"], nlohmann::json::array({1024, 1, 1}));
     EXPECT_EQ(axpy["launch"]["regs"], 16);
     // Sorted by total time: axpy 29000, nccl 9000, transpose 7000.

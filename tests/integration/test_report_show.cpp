@@ -224,7 +224,7 @@ TEST(ReportTables, FootnoteWhenFirstLaunchesAreLeftOutOfTheMean) {
     const auto r = report({"analyze", path});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_TRUE(has(r.out, "(mean/min/max per launch leave out first launches that loaded the "
-                           "module; the total keeps them)"))
+                           "module; the total keeps them; max with * = a longer first launch)"))
         << r.out;
     const auto golden = report({"analyze", "tools_profile_before.json"});
     EXPECT_FALSE(has(golden.out, "leave out first launches")) << golden.out; // no such note

@@ -7,6 +7,7 @@
 
 #include "common/text_safety.hpp"
 #include "common/time_format.hpp"
+#include "model/summary_samples.hpp"
 #include "tools/irf_report/summary_markdown.hpp"
 #include "tools/irf_report/tools_common.hpp"
 
@@ -56,6 +57,25 @@ ShowSection launches_and_time(const model::KernelRecord& k) {
     s.rows.push_back({"mean", format_time(k.time_ns.mean) + " per launch"});
     s.rows.push_back({"min", format_time(k.time_ns.min)});
     s.rows.push_back({"max", format_time(k.time_ns.max)});
+    if (k.first_launch_ns) {
+        s.rows.push_back({"first launch", format_time(*k.first_launch_ns) +
+                                              " (left out of mean/min/max; in the total)"});
+    }
+    if (k.imputed_launches > 0) {
+        s.rows.push_back({"imputed", std::to_string(k.imputed_launches) +
+                                         " profiled launch(es) counted at the mean of the others "
+                                         "(no gpu__time_duration in the sample)"});
+    }
+    if (!k.no_counters.empty()) {
+        s.rows.push_back({"counters", "none: " + k.no_counters});
+    }
+    if (k.collective) {
+        s.rows.push_back({"collective", "yes: overlaps compute, listed apart from its total"});
+    }
+    const std::string spread = model::sample_spread(k);
+    if (!spread.empty()) {
+        s.rows.push_back({"samples", spread});
+    }
     return s;
 }
 

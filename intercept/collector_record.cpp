@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: Apache-2.0
+// One kernel's stats as the profile's record (intercept/collector_record.hpp).
+#include "intercept/collector_record.hpp"
+
+#include "common/time_format.hpp"
+#include "intercept/nvtx_stack.hpp"
+
+namespace irf::intercept {
+namespace {
+
+model::TimeStats to_time_stats(const DurationAccumulator& timed, double total) {
+    model::TimeStats t;
+    if (timed.count == 0) {
+        return t;
+    }
+    t.total = total;
+    t.min = timed.min;
+    t.max = timed.max;
+    t.mean = timed.total / static_cast<double>(timed.count);
+    return t;
+}
+
+/// Final counters of one kernel: samples after the first launch when there are any, else the
+/// provisional first-launch sample. Rates (clock_hz) are averaged, not summed; time_ns comes
+/// from activity durations when the backend did not measure it.
+void finish_counters(const KernelStats& k, model::KernelRecord& r) {
+    const bool warm = k.profiled > 0;
+    r.counters = warm ? k.counters : k.cold_counters;
+    r.profiled_launches = warm ? k.profiled : k.cold_profiled;
+    const double profiled_ns = warm ? k.profiled_ns : k.cold_profiled_ns;
+    if (r.profiled_launches == 0) {
+        return;
+    }
+    const auto clock = r.counters.find("clock_hz");
+    if (clock != r.counters.end()) {
+        clock->second /= static_cast<double>(r.profiled_launches);
+    }
+    if (r.counters.count("time_ns") == 0 && profiled_ns > 0) {
+        r.counters["time_ns"] = profiled_ns;
+    }
+    if (!warm) {
+        r.notes.push_back("profiled only at a first launch: its time includes lazy module loading");
+    }
+}
+
+/// Profiled launches of a region whose counters did not carry their own duration.
+std::uint64_t unmeasured(const RegionStats& region) {
+    return region.replayed.count > region.measured_timed
+               ? region.replayed.count - region.measured_timed
+               : 0;
+}
+
+/// The application's time for a region's profiled launches without their own duration (counters
+/// without gpu__time_duration): a replay pass (with the save/restore around it) is not the kernel
+/// as the application ran it, so each counts at the mean of the region's warm launches, else of
+/// the kernel's, else at its pass duration (docs/output-schema.md, time_ns). Launches with their
+/// own duration are in region.time_ns already.
+double profiled_time_ns(const KernelStats& k, const RegionStats& region) {
+    const std::uint64_t imputed = unmeasured(region);
+    if (imputed == 0) {
+        return 0;
+    }
+    const DurationAccumulator& like = region.warm.count > 0 ? region.warm : k.warm;
+    if (like.count == 0) {
+        return region.replayed.total - region.measured_replay_ns;
+    }
+    return static_cast<double>(imputed) * like.total / static_cast<double>(like.count);
+}
+
+/// Time of a region's launches as the application ran them.
+double region_time_ns(const KernelStats& k, const RegionStats& region) {
+    return region.time_ns + profiled_time_ns(k, region);
+}
+
+/// The kernel's total: the sum over its regions (launches outside every range are the root's).
+double kernel_total_ns(const KernelStats& k) {
+    double total = 0;
+    for (const auto& [path, region] : k.regions) {
+        total += region_time_ns(k, region);
+    }
+    return total;
+}
+
+/// The kernel's NVTX paths (launches outside every range are not listed), the profiled count
+/// taken from the same samples as finish_counters.
+std::vector<model::KernelRegion> kernel_regions(const KernelStats& k) {
+    std::vector<model::KernelRegion> out;
+    for (const auto& [path, region] : k.regions) {
+        if (path != nvtx::k_root) {
+            out.push_back({nvtx::path_name(path), region.launches, region_time_ns(k, region),
+                           k.profiled > 0 ? region.profiled : region.cold_profiled});
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+/// The counters' absence explained, most specific first: a filter the user set or the default
+/// exclusion of collectives, then how the launches ran, then the sample budget.
+std::string no_counters_reason(std::uint16_t why, bool collective) {
+    if ((why & k_why_excluded) != 0) {
+        return collective ? "excluded: collective" : "excluded: IRF_EXCLUDE";
+    }
+    static const std::pair<std::uint16_t, const char*> k_reasons[] = {
+        {k_why_filtered, "filtered: IRF_KERNELS"},
+        {k_why_graph, "graph node: timed only"},
+        {k_why_nvtx, "filtered: NVTX range"},
+        {k_why_range, "outside the capture range"},
+        {k_why_off, "counters off"},
+        {k_why_skip, "skipped: IRF_LAUNCH_SKIP"},
+        {k_why_budget, "sample budget spent: IRF_LAUNCH_COUNT"},
+        {k_why_samples0, "timed only: IRF_SAMPLES=0"},
+    };
+    for (const auto& [bit, text] : k_reasons) {
+        if ((why & bit) != 0) {
+            return text;
+        }
+    }
+    return "";
+}
+
+model::KernelRecord to_record(const KernelStats& k, Symbolizer& symbolizer, int frames) {
+    model::KernelRecord r;
+    r.name = k.name;
+    r.mangled = k.mangled;
+    r.call_site = symbolizer.describe(k.call_stack, frames);
+    r.launch = k.launch;
+    r.launches = k.launches;
+    const double total = kernel_total_ns(k);
+    if (k.warm.count == 0 && k.cold.count == 0 && k.replayed.count > 0) {
+        // Every timed launch ran under kernel replay: better than nothing, but flagged.
+        r.time_ns = to_time_stats(k.replayed, total); // total = the replay passes here
+        r.notes.push_back("timed only under kernel replay (profiled launches): durations include "
+                          "replay overhead");
+    } else if (k.warm.count > 0) {
+        r.time_ns = to_time_stats(k.warm, total);
+        if (k.cold.count > 0) {
+            r.first_launch_ns = k.cold.max; // reported, so max never hides a long first launch
+            r.notes.push_back("first launch excluded from min/mean/max (lazy module loading): " +
+                              common::format_time(k.cold.total));
+        }
+    } else if (k.cold.count > 0) {
+        r.time_ns = to_time_stats(k.cold, total);
+        r.notes.push_back("timed only at a first launch: includes lazy module loading");
+    }
+    for (const auto& [path, region] : k.regions) {
+        r.imputed_launches += unmeasured(region);
+    }
+    finish_counters(k, r);
+    r.regions = kernel_regions(k);
+    if (k.clusters.size() > 1) { // a spread over 1.5x: say what the samples stand for
+        r.duration_clusters = k.clusters;
+    }
+    r.collective = k.collective;
+    if (r.profiled_launches == 0) {
+        r.no_counters = no_counters_reason(k.unprofiled_why, k.collective);
+    }
+    return r;
+}
+
+} // namespace irf::intercept
