@@ -253,10 +253,11 @@ def ldst_gips(kernel, wall):
 
 def lsu_bypass(kernel):
     """True when the model noted that the kernel's L2 traffic clearly exceeds its L1 sectors:
-    copies that bypass the LSU counters (TMA, model/analyze.cpp note_lsu_bypass)."""
+    traffic the LSU counters do not see (TMA from cc 9.0; LDGSTS, texture or L2 partition
+    crossings before; model/analyze.cpp note_lsu_bypass)."""
     notes = get(kernel, "analysis", "notes") if kernel else None
-    return isinstance(notes, list) and any(isinstance(n, str) and "bypass the LSU" in n
-                                           for n in notes)
+    return isinstance(notes, list) and any(
+        isinstance(n, str) and n.startswith("irm.ii.l1: L2 sectors") for n in notes)
 
 
 def wall_points(kernel, wall):
@@ -329,8 +330,8 @@ def memory_walls(fig, ceilings, items, title, wall):
     bypass = [it for it, _, _ in shown if wall == "global" and lsu_bypass(it.after)]
     if bypass:
         ax.text(0.0, -0.13, f"kernel(s) {', '.join(str(it.number) for it in bypass)}: most of "
-                "their traffic bypasses the LSU (TMA copies), so their ld/st point (often at "
-                "the edge) shows only the rest", transform=ax.transAxes, fontsize=8,
+                "their traffic is not in the LSU counters (TMA copies, or LDGSTS before Hopper), so "
+                "their ld/st point (often at the edge) shows only the rest", transform=ax.transAxes, fontsize=8,
                 color="#666666", va="top")
     if not shown:
         ax.text(0.5, 0.5, f"no selected kernel issues {wall}-memory instructions",
