@@ -142,8 +142,11 @@ std::optional<SharedWall> shared_wall(const Counters& counters, std::vector<std:
 }
 
 std::string global_label(const GlobalWall& wall) {
-    if (!wall.access_bytes || wall.pattern == "stride-0") {
+    if (wall.pattern == "stride-0") {
         return wall.pattern;
+    }
+    if (!wall.access_bytes) {
+        return wall.pattern + " 4B?"; // the width was assumed, not measured (issue #33 item 5)
     }
     char buf[48];
     std::snprintf(buf, sizeof buf, "%s %.2gB", wall.pattern.c_str(), *wall.access_bytes);

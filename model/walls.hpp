@@ -44,7 +44,8 @@ namespace irf::model {
 [[nodiscard]] std::optional<SharedWall> shared_wall(const Counters& counters,
                                                     std::vector<std::string>& missing);
 
-/// The pattern with its access width, as tables print it: "unit 16B", "strided 4B", "stride-0".
+/// The pattern with its access width, as tables print it: "unit 16B", "strided 4B", "stride-0";
+/// "strided 4B?" when the requested bytes were not collected and 4-byte words were assumed.
 [[nodiscard]] std::string global_label(const GlobalWall& wall);
 
 } // namespace irf::model
