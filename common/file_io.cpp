@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "common/file_io.hpp"
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <csignal>
 #include <cstring>
 #include <random>
 
 #include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -111,17 +116,111 @@ int own_descriptor(const std::string& path) {
     return -1;
 }
 
+// A reader that stopped reading (or a terminal on hold) never holds the application at exit:
+// the write gives up when the reader takes nothing for this long, or when it lasts this long in
+// all (docs/reliability.md, "output").
+constexpr auto k_stall_limit = std::chrono::seconds(2);
+constexpr auto k_write_limit = std::chrono::seconds(30);
+
+/// Blocks SIGPIPE in the calling thread while it lives: a reader that goes away makes write(2)
+/// fail with EPIPE instead of killing the process. A SIGPIPE this write raised is taken back;
+/// one that was already pending (the application's own) is left for the application.
+class SigpipeHold {
+public:
+    SigpipeHold() {
+        sigset_t pipe_only;
+        sigemptyset(&pipe_only);
+        sigaddset(&pipe_only, SIGPIPE);
+        sigset_t pending;
+        m_was_pending = sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE) == 1;
+        m_held = pthread_sigmask(SIG_BLOCK, &pipe_only, &m_old) == 0;
+    }
+    SigpipeHold(const SigpipeHold&) = delete;
+    SigpipeHold& operator=(const SigpipeHold&) = delete;
+    ~SigpipeHold() {
+        if (!m_held) {
+            return;
+        }
+        if (m_raised && !m_was_pending) {
+            sigset_t pipe_only;
+            sigemptyset(&pipe_only);
+            sigaddset(&pipe_only, SIGPIPE);
+            const timespec now{0, 0};
+            while (sigtimedwait(&pipe_only, nullptr, &now) < 0 && errno == EINTR) {
+            }
+        }
+        pthread_sigmask(SIG_SETMASK, &m_old, nullptr);
+    }
+    /// Called after an EPIPE: this write raised a SIGPIPE.
+    void raised() { m_raised = true; }
+
+private:
+    sigset_t m_old{};
+    bool m_held = false;
+    bool m_was_pending = false;
+    bool m_raised = false;
+};
+
+/// Why a write into a FIFO or device stopped short: "" when all of `content` went.
+std::string write_bounded(int fd, const std::string& path, const std::string& content) {
+    using Clock = std::chrono::steady_clock;
+    const auto start = Clock::now();
+    auto last_progress = start;
+    SigpipeHold hold;
+    std::size_t done = 0;
+    const auto shortfall = [&](const std::string& why) {
+        return "cannot write " + path + ": " + why + " (" + std::to_string(done) + " of " +
+               std::to_string(content.size()) + " bytes went; the rest was dropped)";
+    };
+    while (done < content.size()) {
+        const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+        if (n > 0) {
+            done += static_cast<std::size_t>(n);
+            last_progress = Clock::now();
+            continue;
+        }
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0 && errno == EPIPE) {
+            hold.raised();
+            return shortfall("its reader went away");
+        }
+        if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+            return errno_text("cannot write", path);
+        }
+        const auto now = Clock::now();
+        if (now - last_progress >= k_stall_limit) {
+            return shortfall("its reader took nothing for " +
+                             std::to_string(k_stall_limit.count()) + " s, so irf gave up");
+        }
+        if (now - start >= k_write_limit) {
+            return shortfall("writing took more than " + std::to_string(k_write_limit.count()) +
+                             " s, so irf gave up");
+        }
+        const auto wait =
+            std::min(k_stall_limit - (now - last_progress), k_write_limit - (now - start));
+        pollfd p{fd, POLLOUT, 0};
+        ::poll(&p, 1,
+               static_cast<int>(
+                   std::chrono::duration_cast<std::chrono::milliseconds>(wait).count() + 1));
+    }
+    return "";
+}
+
 /// Writes `content` into the existing FIFO or character device `path` (/dev/null, a terminal,
-/// a named pipe). Opened non-blocking, so a FIFO without a reader is an error and not a hang.
+/// a named pipe). Opened non-blocking and written with bounded waits, so a FIFO without a
+/// reader, a reader that stopped reading and a reader that went away are errors, never a hang
+/// or a SIGPIPE.
 std::string write_through(const std::string& path, const std::string& content) {
     const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0 && errno == ENXIO) {
+        return "cannot write " + path + ": a FIFO that nothing is reading (start its reader first)";
+    }
     if (fd < 0) {
         return errno_text("cannot open", path);
     }
-    const int flags = ::fcntl(fd, F_GETFL);
-    const bool written =
-        flags >= 0 && ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 && write_all(fd, content);
-    const std::string reason = written ? "" : errno_text("cannot write", path);
+    const std::string reason = write_bounded(fd, path, content);
     ::close(fd);
     return reason;
 }

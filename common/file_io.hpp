@@ -12,10 +12,11 @@ namespace irf::common {
 /// through a planted symlink) and the process umask. What exists and is not a regular file is
 /// never replaced: /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N are written to that
 /// descriptor; a FIFO or character device (also behind a symlink) is written through, opened
-/// without blocking; any other symlink, a socket or a block device is refused. Returns "" on
-/// success, otherwise a one-line reason naming the path. Never throws. `on_temporary`, when given,
-/// is told the temporary's name once it exists and nullptr once it is gone (renamed or removed), so
-/// that a signal handler abandoning the write can remove it.
+/// without blocking, given up (an error) when its reader is absent, goes away (no SIGPIPE) or
+/// takes nothing for 2 s, or after 30 s in all; any other symlink, a socket or a block device is
+/// refused. Returns "" on success, otherwise a one-line reason naming the path. Never throws.
+/// `on_temporary`, when given, is told the temporary's name once it exists and nullptr once it is
+/// gone (renamed or removed), so that a signal handler abandoning the write can remove it.
 [[nodiscard]] std::string write_file_atomic(const std::string& path, const std::string& content,
                                             void (*on_temporary)(const char*) = nullptr) noexcept;
 

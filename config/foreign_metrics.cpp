@@ -151,6 +151,21 @@ void add_memory_variants(Table& t) {
     add(t, "l1tex__t_bytes.sum", l1_total);
 }
 
+// Global load/store efficiency: bytes requested per 32-byte sector moved, as a percentage of 32
+// (100% = 32 bytes). The readers multiply it by the sectors to get the requested bytes.
+ForeignMetric efficiency(const char* canonical) {
+    ForeignMetric m = metric(canonical, 0, ForeignKind::percent);
+    m.divisor = 100 / k_sector_bytes;
+    return m;
+}
+
+void add_efficiency_variants(Table& t) {
+    add(t, "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct",
+        efficiency(k_bytes_per_sector_ld));
+    add(t, "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct",
+        efficiency(k_bytes_per_sector_st));
+}
+
 void add_timing_variants(Table& t) {
     add(t, "gpu__time_duration.avg", metric("time_ns", 1, ForeignKind::time));
     add(t, "gpu__time_active.sum", metric("time_ns", 2, ForeignKind::time));
@@ -164,6 +179,7 @@ Table make_ncu_table() {
     add_metric_sets(t);
     add_instruction_variants(t);
     add_memory_variants(t);
+    add_efficiency_variants(t);
     add_timing_variants(t);
     return t;
 }
@@ -203,6 +219,8 @@ Table make_nvprof_table() {
                                 "(IRM Table 1): l2_sectors_atom/red are not collected";
     add(t, "l2_read_transactions", metric("l2_sectors_read", 0, ForeignKind::count, l2_note));
     add(t, "l2_write_transactions", metric("l2_sectors_write", 0, ForeignKind::count, l2_note));
+    add(t, "gld_efficiency", efficiency(k_bytes_per_sector_ld));
+    add(t, "gst_efficiency", efficiency(k_bytes_per_sector_st));
     add(t, "dram_read_bytes", from_bytes("dram_sectors_read", 1));
     add(t, "dram_write_bytes", from_bytes("dram_sectors_write", 1));
     const std::pair<const char*, const char*> precisions[] = {

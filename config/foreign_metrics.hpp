@@ -11,8 +11,15 @@
 
 namespace irf::config {
 
-/// What a foreign value measures, so the reader converts its unit (docs/import.md).
-enum class ForeignKind { count, bytes, time, frequency };
+/// What a foreign value measures, so the reader converts its unit (docs/import.md); `percent`
+/// takes "%" as its unit or at the end of the value (nvprof writes "87.5%").
+enum class ForeignKind { count, bytes, time, frequency, percent };
+
+/// Import-only counters: the average bytes the threads used per 32-byte sector of global loads
+/// (stores), from ncu's global load efficiency or nvprof's gld_efficiency. The reader turns
+/// them into bytes_global_ld/st with the sectors of the same launch; they never reach a profile.
+inline constexpr const char* k_bytes_per_sector_ld = "import_bytes_per_sector_global_ld";
+inline constexpr const char* k_bytes_per_sector_st = "import_bytes_per_sector_global_st";
 
 /// One foreign metric name and how it becomes a canonical counter.
 struct ForeignMetric {

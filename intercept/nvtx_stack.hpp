@@ -24,9 +24,11 @@ inline constexpr std::uint32_t k_default_domain = 0;
 inline constexpr int k_max_depth = 128;
 
 /// Distinct range paths kept; further new paths are attributed to their parent. At 2^20 a
-/// million distinct names made the exit take 39 s and 6.4 GB (issue #39 item 6); at 2^15 it
-/// stays under 2 s and 256 MB, and PyTorch's per-operator sequence numbers still fit a step.
-inline constexpr std::uint32_t k_max_paths = 1u << 15;
+/// million distinct names made the exit take 39 s and 6.4 GB (issue #39 item 6); at 2^15
+/// PyTorch-like paths cost 292 MiB at exit; at 2^14 the exit adds about 0.6 s of CPU and
+/// 170 MiB (tests/bench/nvtx_path_cap.py, docs/performance.md), and a step's per-operator
+/// sequence numbers of most models still fit.
+inline constexpr std::uint32_t k_max_paths = 1u << 14;
 
 /// Start/end ranges tracked while open; starts beyond this are counted and not tracked.
 inline constexpr std::size_t k_max_open_ranges = 4096;

@@ -201,10 +201,13 @@ std::string access_width(std::optional<double> combined, std::optional<double> l
 }
 
 std::string global_label(const GlobalWall& wall) {
+    if (wall.pattern == "stride-0") {
+        return wall.pattern;
+    }
     const std::string w =
         access_width(wall.access_bytes, wall.access_bytes_ld, wall.access_bytes_st);
-    if (w.empty() || wall.pattern == "stride-0") {
-        return wall.pattern;
+    if (w.empty()) {
+        return wall.pattern + " 4B?"; // the width was assumed, not measured (issue #33 item 5)
     }
     return wall.pattern + " " + w;
 }

@@ -51,7 +51,8 @@ namespace irf::model {
                                        std::optional<double> st);
 
 /// The pattern with its access width, as tables print it: "unit 16B", "unit 4B/2B" (loads 4 B,
-/// stores 2 B), "strided 4B", "stride-0".
+/// stores 2 B), "strided 4B", "stride-0"; "strided 4B?" when the requested bytes were not
+/// collected and 4-byte words were assumed.
 [[nodiscard]] std::string global_label(const GlobalWall& wall);
 
 } // namespace irf::model

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Streaming import of an ncu raw page (issue 33 item 7): a generated CSV of N launches x 500
 // columns read through irf-report import's reader. The figure in docs/performance.md is the
-// 50,000-launch case (about 200 MB); CTest runs a small one briefly.
+// 50,000-launch case (about 200 MB); CTest runs a small one briefly. `bench_import --write N`
+// only writes the N-launch page and prints its path, to time the whole `irf-report import`.
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
@@ -65,4 +66,13 @@ BENCHMARK(BM_ImportRawPage)->Arg(1000)->Arg(50000)->Unit(benchmark::kMillisecond
 
 } // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+    if (argc == 3 && std::string(argv[1]) == "--write") {
+        std::printf("%s\n", write_raw_page(std::stoi(argv[2])).c_str());
+        return 0;
+    }
+    benchmark::Initialize(&argc, argv);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // Fault matrix, output trouble: missing or unwritable directory, disk full, a file or directory
-// of the same name, two processes with one stem. Never a crash, never half a JSON file, never
-// a temporary left behind, and one line saying where the profile went or why it did not.
+// of the same name, a FIFO without a reader or with one that stopped, two processes with one
+// stem. Never a crash or a hang, never half a JSON file, never a temporary left behind, and one
+// line saying where the profile went or why it did not.
+#include <chrono>
 #include <thread>
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -100,6 +104,37 @@ TEST_F(FaultOutput, SummaryFailsButProfileIsWritten) {
     EXPECT_NE(lines[0].find("summary not written"), std::string::npos) << lines[0];
     EXPECT_EQ(read_json(m_tmp / "out.json")["coverage"]["launches"], 14);
     EXPECT_TRUE(temporaries_in(m_tmp.path()).empty());
+}
+
+// IRF_OUTPUT's .json is a FIFO nobody opened: the application exits at once and says why.
+TEST_F(FaultOutput, FifoWithoutAReaderIsNotAHangAtExit) {
+    const ExpectIrfErrors expect_errors; // the point of this test is an error line
+    ASSERT_EQ(::mkfifo((m_tmp / "out.json").c_str(), 0600), 0);
+    const auto start = std::chrono::steady_clock::now();
+    const ProcessResult r = run_fault_harness(fake_run_env(m_tmp.path()), {}, "", 20);
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 10);
+    expect_not_written(r, "a FIFO that nothing is reading (start its reader first)");
+    EXPECT_TRUE(std::filesystem::is_fifo(m_tmp / "out.json"));
+}
+
+// The .json FIFO has a reader that never reads (its pipe shrunk to one page, less than the
+// profile): the exit write gives up after 2 s without progress instead of holding the
+// application forever, and the line says how much went. The .txt summary FIFO likewise.
+TEST_F(FaultOutput, FifoWhoseReaderStoppedIsGivenUpAtExit) {
+    const ExpectIrfErrors expect_errors; // the point of this test is an error line
+    const std::filesystem::path fifo = m_tmp / "out.json";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+    ASSERT_GE(reader, 0);
+    ASSERT_GT(::fcntl(reader, F_SETPIPE_SZ, 4096), 0);
+    const auto start = std::chrono::steady_clock::now();
+    const ProcessResult r = run_fault_harness(fake_run_env(m_tmp.path()), {}, "", 30);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ::close(reader);
+    EXPECT_LT(seconds, 15) << "2 s without progress, with room for a loaded sanitizer build";
+    expect_not_written(r, "its reader took nothing for 2 s, so irf gave up (4096 of ");
+    EXPECT_TRUE(std::filesystem::is_fifo(fifo));
 }
 
 TEST_F(FaultOutput, ExistingFileIsReplacedWhole) {

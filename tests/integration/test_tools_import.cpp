@@ -175,6 +175,72 @@ TEST_F(ToolsImport, NvprofMetricsAndGpuSummaryJoinIntoThePapersV100Workflow) {
         missing.end());
 }
 
+// True when one of kernel `k`'s notes holds `needle`.
+bool has_note(const json& k, const std::string& needle) {
+    const json& notes = k.at("notes");
+    return std::any_of(notes.begin(), notes.end(), [&](const json& n) {
+        return n.get<std::string>().find(needle) != std::string::npos;
+    });
+}
+
+TEST_F(ToolsImport, NcuGlobalEfficiencyGivesTheWallsAccessWidth) {
+    // tests/data/import/ncu-long-efficiency-h100.csv: no smsp__sass_data_bytes_*, but ncu's
+    // global load/store efficiency (smsp__sass_average_data_bytes_per_sector_*.pct).
+    const json p = import({"ncu-long-efficiency-h100.csv"});
+    const json& k = p.at("kernels").at(0);
+    const json& c = k.at("counters");
+    // Requested bytes = efficiency / 100 x 32 x sectors: ld 25% x 32 x 32,000 = 256,000;
+    // st 100% x 32 x 8,000 = 256,000. The efficiency itself stays out of the profile.
+    EXPECT_DOUBLE_EQ(c.at("bytes_global_ld").get<double>(), 256000);
+    EXPECT_DOUBLE_EQ(c.at("bytes_global_st").get<double>(), 256000);
+    EXPECT_FALSE(c.contains("import_bytes_per_sector_global_ld"));
+    EXPECT_TRUE(has_note(k, "bytes_global_ld (requested bytes, the global wall's access width) "
+                            "= efficiency / 100 x 32 x sectors_global_ld"));
+    EXPECT_FALSE(has_note(k, "the global wall assumes 4-byte words"));
+    // Predication 1,600,000 / (32 x 50,000) = 1, so access width = 512,000 bytes / (2,000 warp
+    // ld/st x 32 threads) = 8 bytes; unit-stride wall = 2,000 / (512,000 / 32) = 1/8; measured
+    // 2,000 / 40,000 sectors = 1/20: strided (4-byte words would have put the wall at 1/4).
+    const json& wall = k.at("analysis").at("walls").at("global");
+    EXPECT_DOUBLE_EQ(wall.at("access_bytes").get<double>(), 8);
+    EXPECT_DOUBLE_EQ(wall.at("unit_intensity").get<double>(), 0.125);
+    EXPECT_DOUBLE_EQ(wall.at("intensity").get<double>(), 0.05);
+    EXPECT_EQ(wall.at("pattern"), "strided");
+    const json& missing = k.at("analysis").at("missing");
+    for (const json& m : missing) {
+        EXPECT_EQ(m.get<std::string>().find("walls.global.access_bytes"), std::string::npos) << m;
+    }
+}
+
+TEST_F(ToolsImport, NvprofGldEfficiencyGivesTheWallsAccessWidth) {
+    // nvprof writes "100.000000%" in the value; 4 invocations of a float4 copy.
+    const json p = import({"nvprof-efficiency-v100.csv"});
+    const json& k = p.at("kernels").at(0);
+    // 4 x (100% x 32 x 16,000) = 2,048,000 bytes each way; 4 x 1,000 warp loads and stores:
+    // 4,096,000 / (8,000 x 32) = 16 bytes per thread; wall 8,000 / (4,096,000 / 32) = 1/16, and
+    // 8,000 / 128,000 sectors = 1/16 sits on it: unit stride of 16-byte words. With 4-byte
+    // words assumed the wall would be 1/4 and the kernel would read as strided.
+    EXPECT_DOUBLE_EQ(k.at("counters").at("bytes_global_ld").get<double>(), 2048000);
+    EXPECT_DOUBLE_EQ(k.at("counters").at("bytes_global_st").get<double>(), 2048000);
+    const json& wall = k.at("analysis").at("walls").at("global");
+    EXPECT_DOUBLE_EQ(wall.at("access_bytes").get<double>(), 16);
+    EXPECT_DOUBLE_EQ(wall.at("unit_intensity").get<double>(), 1.0 / 16);
+    EXPECT_EQ(wall.at("pattern"), "unit");
+}
+
+TEST_F(ToolsImport, WithoutRequestedBytesTheWallSaysItAssumes4ByteWords) {
+    // ncu-long-h100.csv has smsp__sass_data_bytes_* as n/a and no efficiency: the note names
+    // what to collect, and the analysis's `missing` says the wall assumes 4-byte words.
+    const json k = import({"ncu-long-h100.csv"}).at("kernels").at(0);
+    EXPECT_TRUE(has_note(k, "import: no requested bytes for global loads and stores in the "
+                            "files: the global wall assumes 4-byte words (collect "
+                            "smsp__sass_data_bytes_mem_global_op_ld/st.sum"));
+    const json& missing = k.at("analysis").at("missing");
+    EXPECT_NE(std::find(missing.begin(), missing.end(),
+                        "walls.global.access_bytes: requested bytes not collected "
+                        "(bytes_global_ld/st); the wall assumes 4-byte words"),
+              missing.end());
+}
+
 TEST_F(ToolsImport, NvprofMetricsAloneGiveIntensitiesWithoutGips) {
     const json p = import({"nvprof-metrics-v100.csv"});
     const json& irm = p.at("kernels").at(0).at("analysis").at("irm");

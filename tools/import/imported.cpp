@@ -21,6 +21,39 @@ void LaunchCounters::offer(const std::string& name, const config::ForeignMetric&
     }
 }
 
+namespace {
+
+// Requested bytes of global loads and stores from an efficiency and the sectors of the same
+// launch (docs/import.md, "Requested bytes"): bytes = bytes per sector x sectors, the reverse of
+// how ncu and nvprof compute the efficiency. A file's own byte counters win; the efficiency
+// never reaches the profile.
+void derive_requested_bytes(model::Counters& counters, std::set<std::string>& notes) {
+    struct Derivation {
+        const char* per_sector;
+        const char* sectors;
+        const char* bytes;
+    };
+    for (const Derivation& d :
+         {Derivation{config::k_bytes_per_sector_ld, "sectors_global_ld", "bytes_global_ld"},
+          Derivation{config::k_bytes_per_sector_st, "sectors_global_st", "bytes_global_st"}}) {
+        const auto it = counters.find(d.per_sector);
+        if (it == counters.end()) {
+            continue;
+        }
+        const double per_sector = it->second;
+        counters.erase(it);
+        const auto sectors = counters.find(d.sectors);
+        if (counters.count(d.bytes) > 0 || sectors == counters.end()) {
+            continue;
+        }
+        counters[d.bytes] = per_sector * sectors->second;
+        notes.insert(std::string("import: ") + d.bytes + " (requested bytes, the global wall's " +
+                     "access width) = efficiency / 100 x 32 x " + d.sectors);
+    }
+}
+
+} // namespace
+
 model::Counters LaunchCounters::resolve(std::set<std::string>& notes) const {
     model::Counters out;
     for (const auto& [canonical, best] : m_best) {
@@ -39,6 +72,7 @@ model::Counters LaunchCounters::resolve(std::set<std::string>& notes) const {
             notes.insert("import: " + best.metric.note);
         }
     }
+    derive_requested_bytes(out, notes);
     return out;
 }
 

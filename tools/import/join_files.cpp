@@ -100,6 +100,20 @@ std::optional<std::size_t> find_match(const std::vector<Joined>& joined, const I
     return same_name.empty() ? std::nullopt : std::optional<std::size_t>(same_name.front());
 }
 
+// The global wall's access width needs the bytes the threads requested: when the files have
+// global ld/st but not those bytes, say which names would have given them (issue #33 item 5).
+void note_missing_requested_bytes(model::KernelRecord& r) {
+    const auto& c = r.counters;
+    const bool has_global = c.count("inst_global_ld") > 0 || c.count("inst_global_st") > 0;
+    if (has_global && (c.count("bytes_global_ld") == 0 || c.count("bytes_global_st") == 0)) {
+        r.notes.push_back(
+            "import: no requested bytes for global loads and stores in the files: the global "
+            "wall assumes 4-byte words (collect smsp__sass_data_bytes_mem_global_op_ld/st.sum "
+            "or smsp__sass_average_data_bytes_per_sector_mem_global_op_ld/st.pct with the "
+            "sectors; nvprof: gld/gst_efficiency with gld/gst_transactions)");
+    }
+}
+
 model::KernelRecord to_record(const Joined& j) {
     const ImportedKernel& k = j.kernel;
     model::KernelRecord r;
@@ -128,6 +142,7 @@ model::KernelRecord to_record(const Joined& j) {
         r.notes.push_back("import: no duration in the files: GIPS and time are unknown");
     }
     r.notes.insert(r.notes.end(), k.notes.begin(), k.notes.end());
+    note_missing_requested_bytes(r);
     return r;
 }
 

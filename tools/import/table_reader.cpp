@@ -44,6 +44,8 @@ const char* kind_name(config::ForeignKind kind) {
         return "a frequency";
     case config::ForeignKind::count:
         return "a count";
+    case config::ForeignKind::percent:
+        return "a percentage";
     }
     return "a value";
 }
@@ -53,7 +55,11 @@ const char* kind_name(config::ForeignKind kind) {
 std::optional<double> metric_value(const FileContext& context, const CsvRecord& record,
                                    std::size_t index, const config::ForeignMetric& metric,
                                    const std::string& unit, std::optional<std::size_t> unit_index) {
-    const CellValue cell = parse_cell(record.fields[index]);
+    std::string_view text = record.fields[index];
+    if (metric.kind == config::ForeignKind::percent && !text.empty() && text.back() == '%') {
+        text.remove_suffix(1); // nvprof's "87.50%"
+    }
+    const CellValue cell = parse_cell(text);
     const std::size_t column = record.columns[index];
     if (cell.status == CellValue::Status::absent) {
         return std::nullopt;

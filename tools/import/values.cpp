@@ -146,6 +146,8 @@ std::optional<double> unit_factor(config::ForeignKind kind, std::string_view uni
         return look_up(frequency_factors(), unit);
     case config::ForeignKind::count:
         return count_factor(unit);
+    case config::ForeignKind::percent:
+        return unit == "%" ? std::optional<double>(1.0) : std::nullopt;
     }
     return std::nullopt;
 }

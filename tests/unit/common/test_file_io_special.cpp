@@ -2,6 +2,10 @@
 // Fault matrix, output (unit, issue #39 item 3): an existing output that is not a regular file
 // is written through or refused, never replaced. Before, the atomic rename replaced a FIFO, a
 // device node or a symlink with a regular file (as root, `-o /dev/full` destroyed the node).
+#include <chrono>
+#include <csignal>
+#include <thread>
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -42,9 +46,55 @@ TEST_F(FileIoSpecial, FifoWithoutAReaderIsAnErrorNotAHang) {
     const fs::path fifo = m_tmp / "pipe.csv";
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
     const std::string error = common::write_file_atomic(fifo.string(), "x");
-    EXPECT_NE(error.find("cannot open " + fifo.string()), std::string::npos) << error;
+    EXPECT_EQ(error, "cannot write " + fifo.string() +
+                         ": a FIFO that nothing is reading (start its reader first)");
     EXPECT_TRUE(fs::is_fifo(fifo));
     EXPECT_EQ(std::distance(fs::directory_iterator(m_tmp.path()), fs::directory_iterator()), 1);
+}
+
+// A reader that opened the FIFO and stopped reading: the write gives up after 2 s without
+// progress instead of holding the writer (libirf's exit) forever. The pipe is shrunk to one
+// page so a small content fills it.
+TEST_F(FileIoSpecial, FifoWhoseReaderStoppedIsGivenUpNotAHang) {
+    const fs::path fifo = m_tmp / "pipe.json";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+    ASSERT_GE(reader, 0);
+    ASSERT_GT(::fcntl(reader, F_SETPIPE_SZ, 4096), 0);
+    const std::string content(1 << 20, 'x');
+    const auto start = std::chrono::steady_clock::now();
+    const std::string error = common::write_file_atomic(fifo.string(), content);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ::close(reader);
+    EXPECT_NE(error.find("its reader took nothing for 2 s, so irf gave up (4096 of 1048576 "
+                         "bytes went; the rest was dropped)"),
+              std::string::npos)
+        << error;
+    EXPECT_GE(seconds, 1.9);
+    EXPECT_LT(seconds, 10); // 2 s, with room for a loaded sanitizer build
+    EXPECT_TRUE(fs::is_fifo(fifo));
+}
+
+// A reader that goes away part-way: EPIPE is an error line, and the SIGPIPE the write raised
+// neither kills the process (default action) nor stays pending for the application.
+TEST_F(FileIoSpecial, FifoWhoseReaderWentAwayIsAnErrorNotASigpipe) {
+    const fs::path fifo = m_tmp / "pipe.json";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+    ASSERT_GE(reader, 0);
+    ASSERT_GT(::fcntl(reader, F_SETPIPE_SZ, 4096), 0);
+    std::thread closer([&reader] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        ::close(reader);
+    });
+    const std::string error = common::write_file_atomic(fifo.string(), std::string(1 << 20, 'x'));
+    closer.join();
+    EXPECT_NE(error.find("its reader went away (4096 of 1048576 bytes went"), std::string::npos)
+        << error;
+    sigset_t pending;
+    ASSERT_EQ(sigpending(&pending), 0);
+    EXPECT_EQ(sigismember(&pending, SIGPIPE), 0) << "the write's SIGPIPE was left pending";
 }
 
 TEST_F(FileIoSpecial, OwnDescriptorNamesWriteToTheDescriptor) {

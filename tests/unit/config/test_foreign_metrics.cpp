@@ -49,6 +49,18 @@ TEST(ForeignMetrics, BytesBecomeSectorsOnlyAsAFallback) {
     EXPECT_EQ(total.zero_partners, std::vector<std::string>{"dram_sectors_write"});
 }
 
+TEST(ForeignMetrics, GlobalEfficiencyIsBytesPerSector) {
+    // 100% efficiency = 32 bytes used per 32-byte sector: the value / (100 / 32).
+    for (const auto& m :
+         {ncu_metric("smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct").at(0),
+          nvprof_metric("gld_efficiency").at(0)}) {
+        EXPECT_EQ(m.canonical, k_bytes_per_sector_ld);
+        EXPECT_EQ(m.kind, ForeignKind::percent);
+        EXPECT_DOUBLE_EQ(100 / m.divisor, 32);
+    }
+    EXPECT_EQ(nvprof_metric("gst_efficiency").at(0).canonical, k_bytes_per_sector_st);
+}
+
 TEST(ForeignMetrics, NvprofNamesOfTheIrmWorkflow) {
     // IRM 3.2's nvprof metrics.
     const std::pair<const char*, const char*> expected[] = {

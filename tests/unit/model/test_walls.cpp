@@ -221,7 +221,7 @@ TEST(ModelWalls, WithoutBytesTheWallAssumesFourByteWords) {
     EXPECT_DOUBLE_EQ(w->unit_intensity, 0.25);
     EXPECT_FALSE(w->access_bytes.has_value());
     EXPECT_EQ(w->pattern, "unit");
-    EXPECT_EQ(global_label(*w), "unit");
+    EXPECT_EQ(global_label(*w), "unit 4B?"); // assumed, and the table says so
     ASSERT_EQ(missing.size(), 1u);
     EXPECT_EQ(missing[0], "walls.global.access_bytes: requested bytes not collected "
                           "(bytes_global_ld/st); the wall assumes 4-byte words");

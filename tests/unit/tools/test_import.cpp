@@ -34,6 +34,8 @@ TEST(ImportValues, UnitPrefixes) {
     EXPECT_DOUBLE_EQ(*unit_factor(Kind::time, "ms"), 1e6); // nvprof's units row
     EXPECT_DOUBLE_EQ(*unit_factor(Kind::bytes, "Kbyte"), 1e3);
     EXPECT_DOUBLE_EQ(*unit_factor(Kind::bytes, "Mbyte"), 1e6);
+    EXPECT_DOUBLE_EQ(*unit_factor(Kind::percent, "%"), 1);
+    EXPECT_FALSE(unit_factor(Kind::percent, "inst"));
     EXPECT_DOUBLE_EQ(*unit_factor(Kind::frequency, "cycle/nsecond"), 1e9); // GHz
     EXPECT_DOUBLE_EQ(*unit_factor(Kind::frequency, "Mhz"), 1e6);
     EXPECT_DOUBLE_EQ(*unit_factor(Kind::count, "inst"), 1);
