@@ -5,6 +5,7 @@
 
 #include "intercept/collector.hpp"
 #include "model/profile_json.hpp"
+#include "tests/unit/intercept/collector_profile.hpp"
 
 namespace irf::intercept {
 namespace {
@@ -18,11 +19,7 @@ LaunchEvent event(std::uint64_t id, const char* name, std::uint64_t epoch = 0) {
     return e;
 }
 
-model::Profile profile_of(Collector& c) {
-    model::Profile p;
-    c.fill_profile(p);
-    return p;
-}
+using test::profile_of;
 
 TEST(CollectorHazards, ReplayedDurationStaysOutOfTimeStats) {
     config::Config cfg;

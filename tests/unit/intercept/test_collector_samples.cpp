@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "intercept/collector.hpp"
+#include "tests/unit/intercept/collector_profile.hpp"
 
 namespace irf::intercept {
 namespace {
@@ -16,11 +17,7 @@ LaunchEvent event(std::uint64_t id) {
     return e;
 }
 
-model::Profile profile_of(Collector& c) {
-    model::Profile p;
-    c.fill_profile(p);
-    return p;
-}
+using test::profile_of;
 
 bool has_text(const std::vector<std::string>& lines, const std::string& text) {
     for (const std::string& line : lines) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "intercept/collector.hpp"
+#include "tests/unit/intercept/collector_profile.hpp"
 
 namespace irf::intercept {
 namespace {
@@ -36,11 +37,7 @@ bool launch(Collector& c, std::uint64_t id, double own_ns, double activity_ns,
     return profiled;
 }
 
-model::Profile profile_of(Collector& c) {
-    model::Profile p;
-    c.fill_profile(p);
-    return p;
-}
+using test::profile_of;
 
 TEST(CollectorShapes, FourfoldShapesSumToTheirLaunches) {
     Collector c{plain()};
