@@ -43,7 +43,8 @@ public:
     [[nodiscard]] LaunchDecision decide(SampleState& state, bool cold, SkipReason& why) noexcept;
 
     /// True when no later launch of this kernel can be profiled any more (its samples are taken
-    /// or IRF_LAUNCH_COUNT is used up); permanent, so callers may cache it.
+    /// and no duration cluster asks for one, or IRF_LAUNCH_COUNT is used up). Callers may cache
+    /// it until a cluster asks for a sample (Collector::unsaturate_locked clears the cache).
     [[nodiscard]] bool saturated(const SampleState& state) const noexcept;
 
     /// IRF_SAMPLES.

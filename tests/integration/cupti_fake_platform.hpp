@@ -3,6 +3,8 @@
 // and platform, and helpers that play one launch's ENTER/EXIT callbacks like CUPTI does.
 #pragma once
 
+#include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -269,6 +271,25 @@ struct FakeCall {
     void run(CuptiBackend& backend) {
         enter(backend);
         exit(backend);
+    }
+};
+
+/// A backend on the fake platform with short waits; `_Z1pv` is always chosen for profiling.
+struct SeamRig {
+    FakeScript script;
+    RecordingSink sink;
+    CuptiBackend backend{CuptiOptions{}};
+    explicit SeamRig(std::chrono::milliseconds wait = std::chrono::milliseconds(2000),
+                     std::chrono::milliseconds budget = std::chrono::seconds(60),
+                     std::uint64_t timing_check = k_timing_check) {
+        backend.set_sampling_seam_for_test(
+            {std::make_unique<FakePlatform>(script), wait, budget, timing_check});
+        backend.attach_sink_for_test(sink);
+        sink.profiled["_Z1pv"] = 1;
+    }
+    /// How many times the fake platform's journal holds `entry`.
+    [[nodiscard]] long count(const std::string& entry) const {
+        return std::count(script.journal.begin(), script.journal.end(), entry);
     }
 };
 

@@ -15,17 +15,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-/// A backend on the fake platform with short waits.
-struct Rig {
-    FakeScript script;
-    RecordingSink sink;
-    CuptiBackend backend{CuptiOptions{}};
-    explicit Rig(std::chrono::milliseconds wait = 2000ms, std::chrono::milliseconds budget = 60s) {
-        backend.set_sampling_seam_for_test({std::make_unique<FakePlatform>(script), wait, budget});
-        backend.attach_sink_for_test(sink);
-        sink.profiled["_Z1pv"] = 1;
-    }
-};
+using Rig = SeamRig; // Rig(wait, budget)
 
 TEST(SampledPath, BeginEndDeliversCounters) {
     Rig rig;
