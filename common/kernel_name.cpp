@@ -34,36 +34,52 @@ std::string folded(const std::string& scope) {
 // apart (distinguishing_tokens), the template arguments folded to "<...>", or everything.
 enum class Detail { tokens, folded, whole };
 
+// A scope folded ("k<...>") and the tokens of its template arguments that tell instances apart.
+struct ScopeTokens {
+    std::string shown;
+    std::size_t at = std::string::npos; ///< where "<...>" stands in `shown`
+    std::vector<std::string> tokens;
+};
+
+ScopeTokens scope_tokens(const std::string& scope) {
+    ScopeTokens s;
+    s.shown = folded(scope);
+    s.at = s.shown.find("<...>");
+    s.tokens = distinguishing_tokens(template_arguments(scope));
+    return s;
+}
+
+// `s.shown` with "<...>" replaced by "<list>".
+std::string with_arguments(const ScopeTokens& s, const std::string& list) {
+    return s.shown.substr(0, s.at) + "<" + list + ">" + s.shown.substr(s.at + 5);
+}
+
 // `scope` with its template arguments reduced to their distinguishing tokens:
 // "vectorized_elementwise_kernel<4, ...silu_kernel(...)::{lambda(float)#1}, Array<char*, 2>>"
 // -> "vectorized_elementwise_kernel<silu>"; folded when no argument tells anything.
 std::string tagged(const std::string& scope) {
-    const std::string shown = folded(scope);
-    const std::vector<std::string> tokens = distinguishing_tokens(template_arguments(scope));
-    const std::size_t at = shown.find("<...>");
-    if (tokens.empty() || at == std::string::npos) {
-        return shown;
+    const ScopeTokens s = scope_tokens(scope);
+    if (s.tokens.empty() || s.at == std::string::npos) {
+        return s.shown;
     }
     std::string list;
-    for (const std::string& t : tokens) {
+    for (const std::string& t : s.tokens) {
         list += (list.empty() ? "" : ", ") + t;
     }
-    return shown.substr(0, at) + "<" + list + ">" + shown.substr(at + 5);
+    return with_arguments(s, list);
 }
 
 // `scope` shown with one of its distinguishing tokens only, for each token in turn:
 // "k<float, uniform_and_transform>" -> {"k<float>", "k<uniform_and_transform>"}. When two
 // names cut to the same width collide, the token that differs can still fit.
 std::vector<std::string> single_token_names(const std::string& scope) {
-    const std::string shown = folded(scope);
-    const std::vector<std::string> tokens = distinguishing_tokens(template_arguments(scope));
-    const std::size_t at = shown.find("<...>");
+    const ScopeTokens s = scope_tokens(scope);
     std::vector<std::string> out;
-    if (tokens.size() < 2 || at == std::string::npos) {
+    if (s.tokens.size() < 2 || s.at == std::string::npos) {
         return out;
     }
-    for (const std::string& t : tokens) {
-        out.push_back(shown.substr(0, at) + "<" + t + ">" + shown.substr(at + 5));
+    for (const std::string& t : s.tokens) {
+        out.push_back(with_arguments(s, t));
     }
     return out;
 }
@@ -129,11 +145,12 @@ std::vector<std::string> candidates(const KernelNames& k, NameMode mode, std::si
     }
     const std::vector<std::string> parts = scopes(qualified_name(k.demangled));
     std::vector<std::string> out;
+    const std::size_t inner = innermost(parts);
     for (Detail detail : {Detail::tokens, Detail::whole}) {
-        for (std::size_t first = innermost(parts) + 1; first-- > 0;) {
+        for (std::size_t first = inner + 1; first-- > 0;) {
             out.push_back(fitted(joined(parts, first, detail), max_chars));
-            if (detail == Detail::tokens && first == innermost(parts) &&
-                parts.size() == first + 1) {
+            // One scope alone (no lambda after it): each of its tokens alone comes next.
+            if (detail == Detail::tokens && first == inner && parts.size() == first + 1) {
                 for (const std::string& single : single_token_names(parts[first])) {
                     out.push_back(fitted(single, max_chars));
                 }
