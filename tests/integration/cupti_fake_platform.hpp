@@ -274,6 +274,16 @@ struct FakeCall {
     }
 };
 
+/// A kernel activity record of launch `correlation_id` that ran from `start_ns` to `end_ns`.
+inline KernelActivity kernel_record(std::uint64_t correlation_id, std::uint64_t start_ns,
+                                    std::uint64_t end_ns) {
+    KernelActivity r;
+    r.correlation_id = correlation_id;
+    r.start_ns = start_ns;
+    r.end_ns = end_ns;
+    return r;
+}
+
 /// A backend on the fake platform with short waits; `_Z1pv` is always chosen for profiling.
 struct SeamRig {
     FakeScript script;

@@ -240,10 +240,7 @@ TEST(SafeSampling, ProfiledIdsArePrunedSoWrappedIdsKeepTheirDurations) {
 TEST(SafeSampling, RecordsOfAProfiledLaunchAreDeliveredOnce) {
     Rig rig;
     FakeLaunch(1, "_Z1pv").run(rig.backend);
-    KernelActivity record;
-    record.correlation_id = 1;
-    record.start_ns = 10;
-    record.end_ns = 20;
+    const KernelActivity record = kernel_record(1, 10, 20);
     rig.backend.on_kernel_record(record);
     rig.backend.on_kernel_record(record); // a second replay pass
     EXPECT_EQ(rig.sink.durations.size(), 1u);
@@ -263,10 +260,7 @@ TEST(SafeSampling, RecordsThatStopComingGiveOneLineAndCounts) {
     Rig healthy(2000ms, 4);
     for (std::uint32_t id = 1; id <= 12; ++id) {
         FakeLaunch(id, "_Z1tv").run(healthy.backend);
-        KernelActivity record;
-        record.correlation_id = id;
-        record.start_ns = 1;
-        record.end_ns = 2;
+        const KernelActivity record = kernel_record(id, 1, 2);
         healthy.backend.on_kernel_record(record);
     }
     EXPECT_EQ(healthy.sink.timing_stopped, 0);
@@ -276,10 +270,7 @@ TEST(SafeSampling, AForkedChildsBackendReachesNoCollector) {
     Rig rig;
     rig.backend.detach_after_fork(); // what libirf's atfork child handler does
     FakeLaunch(1, "_Z1tv").run(rig.backend);
-    KernelActivity record;
-    record.correlation_id = 1;
-    record.start_ns = 1;
-    record.end_ns = 2;
+    const KernelActivity record = kernel_record(1, 1, 2);
     rig.backend.on_kernel_record(record);
     EXPECT_TRUE(rig.sink.launches.empty());
     EXPECT_TRUE(rig.sink.durations.empty());

@@ -142,10 +142,7 @@ TEST(SampledPath, ActivityThreadIsNotBlockedBySetup) {
     rig.script.during_setup = [&rig, &delivered] {
         // CUPTI's buffer thread delivers a record while the profiler is being set up.
         std::thread activity([&rig] {
-            KernelActivity record;
-            record.correlation_id = 99;
-            record.start_ns = 10;
-            record.end_ns = 20;
+            const KernelActivity record = kernel_record(99, 10, 20);
             rig.backend.on_kernel_record(record);
         });
         for (int i = 0; i < 100 && !delivered; ++i) {
@@ -191,10 +188,7 @@ TEST(SampledPath, LaunchesWithoutActivityRecordsAreReported) {
     EXPECT_TRUE(rig.sink.warned("no kernel activity record arrived"));
     Rig healthy;
     FakeLaunch(1, "_Z1tv").run(healthy.backend);
-    KernelActivity record;
-    record.correlation_id = 1;
-    record.start_ns = 1;
-    record.end_ns = 2;
+    const KernelActivity record = kernel_record(1, 1, 2);
     healthy.backend.on_kernel_record(record);
     healthy.backend.flush();
     EXPECT_FALSE(healthy.sink.warned("no kernel activity record arrived"));
