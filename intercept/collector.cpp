@@ -160,11 +160,13 @@ Collector::add_variant(Function& function, const LaunchEvent& event) noexcept {
             stats->collective = function.collective;
         }
         if (function.first.stats.load(std::memory_order_relaxed) == nullptr) {
+            stats->saturated_caches.push_back(&function.first.saturated);
             function.first.key = key;
             function.first.stats.store(stats.get(), std::memory_order_release);
             return &function.first;
         }
         auto variant = std::make_unique<Variant>();
+        stats->saturated_caches.push_back(&variant->saturated);
         variant->key = key;
         variant->stats.store(stats.get(), std::memory_order_relaxed);
         variant->next = function.more.load(std::memory_order_relaxed);
@@ -294,16 +296,8 @@ std::map<const KernelStats*, std::uint64_t> Collector::untimed_launches_locked()
 
 void Collector::unsaturate_locked(const KernelStats& stats) {
     const std::lock_guard<std::mutex> lock(m_mutex);
-    const auto clear = [&stats](Variant& v) {
-        if (v.stats.load(std::memory_order_acquire) == &stats) {
-            v.saturated.store(false, std::memory_order_seq_cst);
-        }
-    };
-    for (const auto& fn : m_functions) {
-        clear(fn->first);
-    }
-    for (const auto& variant : m_variants) {
-        clear(*variant);
+    for (std::atomic<bool>* saturated : stats.saturated_caches) {
+        saturated->store(false, std::memory_order_seq_cst);
     }
 }
 

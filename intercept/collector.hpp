@@ -85,6 +85,9 @@ struct KernelStats {
     bool collective = false;                      ///< matches IRF_EXCLUDE's default list
     std::vector<model::DurationCluster> clusters; ///< its launches' durations after the first
     int cluster_requests = 0;                     ///< extra samples asked for its clusters
+    /// The launch path's "saturated" caches of the configurations that count here (several
+    /// modules may hold one kernel): cleared when a cluster asks for a sample. Under m_mutex.
+    std::vector<std::atomic<bool>*> saturated_caches;
 };
 
 /// Counts for the exit log line and the tests.
