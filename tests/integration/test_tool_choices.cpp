@@ -3,6 +3,8 @@
 // shipped name or a YAML file in irf run and in irf-report analyze, compare and csv; analyze
 // keeps a profile's targets unless --targets is given; csv analyses a raw profile first;
 // -o/--output writes where each tool is told.
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
 
 #include <gtest/gtest.h>
@@ -188,6 +190,40 @@ TEST_F(ToolChoices, MergedJobShowsItsRankImbalanceInAnalyzeAndCsv) {
               0);
     EXPECT_DOUBLE_EQ(load("again.json")["kernels"][0]["ranks"]["imbalance"].get<double>(), 1.5);
     EXPECT_EQ(load("again.json")["job"]["files"], json::array({"r0.json", "r1.json"}));
+}
+
+TEST_F(ToolChoices, MergeReadsInParallelAlikeAndRefusesWhatWouldNotFit) {
+    std::vector<std::string> ranks;
+    for (int rank = 0; rank < 3; ++rank) {
+        json p = json::parse(irf::test::read_file(s_golden));
+        p["rank"] = rank;
+        ranks.push_back("r" + std::to_string(rank) + ".json");
+        irf::test::write_file(m_tmp / ranks.back(), p.dump());
+    }
+    const auto merge = [&](const std::vector<std::string>& extra, bool expect_error = false) {
+        std::vector<std::string> args{"merge"};
+        args.insert(args.end(), ranks.begin(), ranks.end());
+        args.insert(args.end(), extra.begin(), extra.end());
+        return report(args, expect_error);
+    };
+    ASSERT_EQ(merge({"-o", "serial.json"}).exit_code, 0);
+    ASSERT_EQ(merge({"-o", "parallel.json", "--jobs", "3"}).exit_code, 0);
+    EXPECT_EQ(irf::test::read_file(m_tmp / "serial.json"),
+              irf::test::read_file(m_tmp / "parallel.json"));
+    // After the first input: K kernels x 3 ranks (1 read + 2 to come) x 200 B per entry, plus
+    // 12 B per byte of the largest input being read (S): K x 600 + 12 S, over 1e-06 GB.
+    const double kernels = static_cast<double>(load("r0.json")["kernels"].size());
+    const double bytes = static_cast<double>(std::filesystem::file_size(m_tmp / "r0.json"));
+    char need[64];
+    std::snprintf(need, sizeof need, "needs about %.3g GB,", (kernels * 600 + 12 * bytes) / 1e9);
+    const auto refused = merge({"-o", "tiny.json", "--max-memory", "0.000001"}, true);
+    EXPECT_EQ(refused.exit_code, 2);
+    EXPECT_EQ(std::count(refused.err.begin(), refused.err.end(), '\n'), 1) << refused.err;
+    EXPECT_NE(refused.err.find(need), std::string::npos) << need << "\n" << refused.err;
+    // Reading alone is over the limit: a group of one rank is the least that can be said.
+    EXPECT_NE(refused.err.find("merge in stages of at most 1 ranks"), std::string::npos)
+        << refused.err;
+    EXPECT_FALSE(std::filesystem::exists(m_tmp / "tiny.json")) << "nothing is half-written";
 }
 
 TEST_F(ToolChoices, RangeErrorsReadAsPeopleWriteThem) {
