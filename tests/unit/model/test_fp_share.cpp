@@ -36,10 +36,10 @@ KernelAnalysis analysed(const Counters& c, std::vector<std::string>& missing) {
 
 TEST(ModelFpShare, SharePerPipeFromThreadAndWarpCounters) {
     Counters c;
-    add_fma_pipe(c, 100, 3200);  // 3200 / (32 x 100) = 1
-    c["inst_pipe_fp64"] = 100;   // 800 / 3200 = 0.25
+    add_fma_pipe(c, 100, 3200); // 3200 / (32 x 100) = 1
+    c["inst_pipe_fp64"] = 100;  // 800 / 3200 = 0.25
     c["thread_pipe_fp64"] = 800;
-    c["inst_pipe_fp16"] = 10;    // 330 / (32 x 10) > 1: inconsistent, no share
+    c["inst_pipe_fp16"] = 10; // 330 / (32 x 10) > 1: inconsistent, no share
     c["thread_pipe_fp16"] = 330;
     EXPECT_DOUBLE_EQ(*fp_active_share(c, "fp32"), 1.0);
     EXPECT_DOUBLE_EQ(*fp_active_share(c, "fp64"), 0.25);
