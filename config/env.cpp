@@ -353,9 +353,9 @@ const std::vector<OptionSpec>& option_table() {
          "irf disabled", true, apply_backend, show_backend},
         {"IRF_METRICS", "`default`",
          "Optional counter groups profiled on top of the default set: `pipe_mix` (warp "
-         "instructions per pipe), `tensor_types` (tensor ops by input type), `all`, or `default` "
-         "(none). Each "
-         "group adds replay passes (`irf-report metrics --chip NAME`).",
+         "instructions per pipe, and the FP pipes' thread instructions: the FP active share of "
+         "Perf_ceil), `tensor_types` (tensor ops by input type), `all`, or `default` (none). "
+         "Each group adds replay passes (`irf-report metrics --chip NAME`).",
          "ignored, default used", false, apply_metrics, show_metrics},
     };
     return s_table;

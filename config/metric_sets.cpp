@@ -142,6 +142,23 @@ std::vector<MetricBinding> sass_bindings(Family f) {
     return b;
 }
 
+// Thread instructions of the FP pipes, over 32 x their warp instructions the active share
+// Perf_ceil uses (docs/model.md, "FP active share"). The FMA and FP16 pipes cost 0 passes on
+// GA100 and 1 on GH100/GB100 beside the rest of the group; FP64 is added only where it costs no
+// pass beyond them (TU10x, GA100, GH100; 1 more on GB100, docs/metrics.md).
+void add_fp_pipe_threads(std::vector<MetricBinding>& b, Family f, bool separate_fp16) {
+    auto add = [&b](const char* canonical, const std::string& pipe) {
+        b.push_back({canonical,
+                     {"smsp__thread_inst_executed_pipe_" + pipe + "_pred_on.sum"},
+                     MetricGroup::pipe_mix});
+    };
+    add("thread_pipe_fma", "fma");
+    add("thread_pipe_fp16", separate_fp16 ? "fp16" : "fma_type_fp16");
+    if (f == Family::tu10x || f == Family::ga100 || f == Family::gh100) {
+        add("thread_pipe_fp64", "fp64");
+    }
+}
+
 // Warp instructions per pipe. The FP16 pipe merged into FMA from GA10x on (fma_type_fp16);
 // Volta has no uniform datapath.
 std::vector<MetricBinding> pipe_mix_bindings(Family f) {
@@ -163,6 +180,7 @@ std::vector<MetricBinding> pipe_mix_bindings(Family f) {
     if (f != Family::gv100) {
         add("inst_pipe_uniform", "uniform");
     }
+    add_fp_pipe_threads(b, f, separate_fp16);
     return b;
 }
 

@@ -245,6 +245,7 @@ std::optional<FlopsResult> flop_roofline(const Counters& counters, const config:
     if (inst_tensor && *inst_tensor > 0) {
         r.hmma_gips_ceiling = hmma_ceiling(counters, ceilings, ops, tensor_type, missing);
     }
+    note_fp_share_absent(counters, missing);
     return r;
 }
 

@@ -7,6 +7,7 @@
 #include "model/counters.hpp"
 #include "model/flop_roofline.hpp"
 #include "model/instruction_roofline.hpp"
+#include "model/predication.hpp"
 
 namespace irf::model {
 
@@ -96,8 +97,11 @@ std::map<std::string, double> kernel_ceilings(const Counters& counters,
     if (analysis.flops && !analysis.flops->precision.empty()) {
         if (const auto mix = fma_mix_ceiling(counters, ceilings, analysis.flops->precision)) {
             out["perf_mix_gflops"] = *mix;
-            if (analysis.predication) {
-                out["perf_ceil_gflops"] = perf_ceil(*analysis.predication, *mix);
+            // Eq. 3 with the active share of the FP pipe the precision issues on when
+            // pipe_mix measured it, else the kernel-wide predication (docs/model.md).
+            const auto fp_share = fp_active_share(counters, analysis.flops->precision);
+            if (const auto share = fp_share ? fp_share : analysis.predication) {
+                out["perf_ceil_gflops"] = perf_ceil(*share, *mix);
             }
         }
     }

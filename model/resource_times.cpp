@@ -10,6 +10,7 @@
 #include "model/instruction_roofline.hpp"
 #include "model/kernel_ceilings.hpp"
 #include "model/pipe_ceilings.hpp"
+#include "model/predication.hpp"
 #include "model/projection.hpp"
 
 namespace irf::model {
@@ -71,7 +72,8 @@ std::optional<double> precision_ceiling_gflops(const Counters& counters,
     if (!mix || !(*mix > 0)) {
         return std::nullopt;
     }
-    return perf_ceil(predication, *mix); // projection Eq. 3
+    // Projection Eq. 3 with the FP pipe's own active share when measured (docs/model.md).
+    return perf_ceil(fp_ceiling_share(counters, precision, predication), *mix);
 }
 
 std::optional<double> flop_time_ns(const Counters& counters, const config::Ceilings& ceilings,

@@ -25,9 +25,9 @@ struct ResourceTimes {
     std::vector<std::string> unknown;                ///< "flops: no fp64_fma ceiling", ...
 };
 
-/// The ceiling in GFLOP/s a precision's FLOPs run at on `ceilings`: Perf_ceil = predication x
-/// Perf_mix (projection Eq. 2-3) for fp64/fp32/fp16, the dense tensor TFLOP/s x 1e3 for
-/// tensor_<type>. nullopt when the ceiling is unknown.
+/// The ceiling in GFLOP/s a precision's FLOPs run at on `ceilings`: Perf_ceil = active share x
+/// Perf_mix (projection Eq. 2-3; fp_ceiling_share: the FP pipe's share, else `predication`) for
+/// fp64/fp32/fp16, the dense tensor TFLOP/s x 1e3 for tensor_<type>. nullopt when unknown.
 [[nodiscard]] std::optional<double> precision_ceiling_gflops(const Counters& counters,
                                                              const config::Ceilings& ceilings,
                                                              const std::string& precision,

@@ -11,7 +11,8 @@ M = 1 << 20
 
 # The counters of a GH100 profile with every group that these kernels use (docs/metrics.md: the
 # core set, the sass group's FP operations and SASS classes, the pipe mix and the tensor types);
-# absent ones are zero. Each kernel's SASS classes sum to inst_thread and its pipes to inst_warp.
+# absent ones are zero. Each kernel's SASS classes sum to inst_thread and its pipes to inst_warp;
+# thread_pipe_* are the FP pipes' thread instructions (32 x inst_pipe_* where fully active).
 ZERO = {name: 0 for name in (
     "inst_global_ld inst_global_st inst_local_ld inst_local_st inst_shared_ld inst_shared_st "
     "sectors_global_ld sectors_global_st sectors_local_ld sectors_local_st wavefronts_shared_ld "
@@ -20,6 +21,7 @@ ZERO = {name: 0 for name in (
     "thread_dadd thread_dmul thread_dfma thread_fadd thread_fmul thread_ffma thread_hadd "
     "thread_hmul thread_hfma inst_pipe_alu inst_pipe_fma inst_pipe_fp64 inst_pipe_fp16 "
     "inst_pipe_lsu inst_pipe_xu inst_pipe_tensor inst_pipe_cbu inst_pipe_adu inst_pipe_uniform "
+    "thread_pipe_fma thread_pipe_fp16 thread_pipe_fp64 "
     "tensor_ops_fp16 tensor_ops_bf16 tensor_ops_tf32 tensor_ops_fp8 tensor_ops_fp64 "
     "tensor_ops_int8 thread_class_integer thread_class_bit thread_class_uniform "
     "thread_class_fp64 thread_class_fp32 thread_class_fp16 thread_class_fp8 thread_class_memory "
@@ -49,6 +51,7 @@ def transpose_naive(dram_write, time_ns):
                       "dram_sectors_read": 2 * M, "dram_sectors_write": dram_write,
                       "inst_pipe_alu": 4 * M, "inst_pipe_fma": 2 * M, "inst_pipe_lsu": 1 * M,
                       "inst_pipe_cbu": 1 * M, "inst_pipe_uniform": 2 * M,
+                      "thread_pipe_fma": 64 * M,
                       "thread_class_integer": 128 * M, "thread_class_bit": 64 * M,
                       "thread_class_memory": 32 * M, "thread_class_control": 32 * M,
                       "thread_class_uniform": 64 * M,
@@ -66,7 +69,7 @@ def transpose_tiled(name, mangled, shared_ld_ways, time_ns):
         "l2_sectors_read": 2 * M, "l2_sectors_write": 2 * M,
         "dram_sectors_read": 2 * M, "dram_sectors_write": 2 * M,
         "inst_pipe_alu": 5 * M, "inst_pipe_fma": 2 * M, "inst_pipe_lsu": 2 * M,
-        "inst_pipe_cbu": 1 * M, "inst_pipe_uniform": 2 * M,
+        "inst_pipe_cbu": 1 * M, "inst_pipe_uniform": 2 * M, "thread_pipe_fma": 64 * M,
         "thread_class_integer": 128 * M, "thread_class_bit": 96 * M, "thread_class_memory": 64 * M,
         "thread_class_control": 32 * M, "thread_class_uniform": 64 * M,
     })
@@ -84,6 +87,7 @@ def stream_triad(time_ns):
                       "thread_dfma": 32 * M, "inst_pipe_fp64": 1 * M, "inst_pipe_alu": 6 * M,
                       "inst_pipe_fma": 4 * M, "inst_pipe_lsu": 3 * M, "inst_pipe_cbu": 1 * M,
                       "inst_pipe_uniform": 1 * M,
+                      "thread_pipe_fp64": 32 * M, "thread_pipe_fma": 128 * M,
                       "thread_class_fp64": 32 * M, "thread_class_integer": 256 * M,
                       "thread_class_bit": 64 * M, "thread_class_memory": 96 * M,
                       "thread_class_control": 32 * M, "thread_class_uniform": 32 * M,
@@ -115,6 +119,9 @@ def gsrb(name, mangled, predication, time_ns):
         "thread_dadd": 40 * M, "thread_dmul": 24 * M, "thread_dfma": 32 * M,
         "inst_pipe_fp64": 3 * M, "inst_pipe_alu": 10 * M, "inst_pipe_fma": 4 * M,
         "inst_pipe_lsu": 3.5 * M, "inst_pipe_cbu": 2.5 * M, "inst_pipe_uniform": 1 * M,
+        # Every FP64 instruction fully active (96 Mi = 32 x 3 Mi), whatever the predication of
+        # the rest: the FP active share of Perf_ceil (docs/model.md) is 1 in both kernels.
+        "thread_pipe_fp64": 96 * M, "thread_pipe_fma": 4 * M * 32 * predication,
         "thread_class_fp64": 96 * M, **classes,
     })
 
@@ -134,6 +141,7 @@ def hgemm(l2_read, time_ns):
                       "inst_pipe_tensor": 32 * M, "inst_pipe_alu": 30 * M,
                       "inst_pipe_fma": 10 * M, "inst_pipe_lsu": 18 * M,
                       "inst_pipe_cbu": 2 * M, "inst_pipe_uniform": 4 * M,
+                      "thread_pipe_fma": 320 * M,
                       "thread_class_fp16": 1024 * M, "thread_class_integer": 960 * M,
                       "thread_class_bit": 320 * M, "thread_class_memory": 576 * M,
                       "thread_class_control": 64 * M, "thread_class_uniform": 128 * M,

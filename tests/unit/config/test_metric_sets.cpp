@@ -140,12 +140,23 @@ TEST(MetricSets, RenamedCountersPerChip) {
 TEST(MetricSets, PipeMixPerChip) {
     const auto volta = group_bindings(ChipFamily::gv100, MetricGroup::pipe_mix);
     const auto hopper = group_bindings(ChipFamily::gh100, MetricGroup::pipe_mix);
-    EXPECT_EQ(volta.size(), 9u); // no uniform datapath on Volta
+    // 9 warp-instruction pipes (no uniform datapath on Volta) + thread_pipe_fma and _fp16;
+    // thread_pipe_fp64 only where it costs no extra pass (TU10x, GA100, GH100).
+    EXPECT_EQ(volta.size(), 11u);
     EXPECT_EQ(find(volta, "inst_pipe_uniform"), nullptr);
+    EXPECT_EQ(find(volta, "thread_pipe_fp64"), nullptr);
     EXPECT_EQ(find(volta, "inst_pipe_fp16")->metrics[0], "smsp__inst_executed_pipe_fp16.sum");
-    EXPECT_EQ(hopper.size(), 10u);
+    EXPECT_EQ(find(volta, "thread_pipe_fp16")->metrics[0],
+              "smsp__thread_inst_executed_pipe_fp16_pred_on.sum");
+    EXPECT_EQ(hopper.size(), 13u); // 10 + thread_pipe_{fma,fp16,fp64}
     EXPECT_EQ(find(hopper, "inst_pipe_fp16")->metrics[0],
               "smsp__inst_executed_pipe_fma_type_fp16.sum");
+    EXPECT_EQ(find(hopper, "thread_pipe_fp16")->metrics[0],
+              "smsp__thread_inst_executed_pipe_fma_type_fp16_pred_on.sum");
+    EXPECT_EQ(find(hopper, "thread_pipe_fp64")->metrics[0],
+              "smsp__thread_inst_executed_pipe_fp64_pred_on.sum");
+    EXPECT_EQ(find(group_bindings(ChipFamily::gb100, MetricGroup::pipe_mix), "thread_pipe_fp64"),
+              nullptr); // 1 more pass on GB100 (docs/performance.md)
 }
 
 TEST(MetricSets, TensorTypesPerChip) {
