@@ -2,60 +2,21 @@
 // irf-report import as a program: each format imports and analyses, the Instruction Roofline of
 // an imported file equals IRM's definitions computed by hand from that file, several files
 // join, and bad input is one line (file:line:column), exit 2, nothing written.
-#include <algorithm>
-#include <filesystem>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
-
-#include "tests/support/run_process.hpp"
-#include "tests/support/temp_dir.hpp"
+#include "tests/integration/tools_import_support.hpp"
 
 namespace {
 
+using irf::test::has_note;
 using irf::test::ProcessResult;
 using nlohmann::json;
 
-const std::string s_data = IRF_TEST_DATA_DIR "/import/";
+const std::string& s_data = irf::test::s_import_data;
 
-ProcessResult report(const std::vector<std::string>& args, bool expect_error = false) {
-    std::vector<std::string> argv{IRF_REPORT_BIN};
-    argv.insert(argv.end(), args.begin(), args.end());
-    irf::test::RunOptions options;
-    options.expect_irf_error = expect_error;
-    return irf::test::run_process(argv, options);
+ProcessResult report(const std::vector<std::string>& args) {
+    return irf::test::run_report(args);
 }
 
-class ToolsImport : public irf::test::TempDirTest {
-protected:
-    // Imports `files` and returns the profile written.
-    json import(const std::vector<std::string>& files, const std::vector<std::string>& extra = {}) {
-        std::vector<std::string> args{"import"};
-        for (const std::string& f : files) {
-            args.push_back(s_data + f);
-        }
-        args.insert(args.end(), {"-o", out().string(), "--targets", "none"});
-        args.insert(args.end(), extra.begin(), extra.end());
-        const ProcessResult r = report(args);
-        EXPECT_EQ(r.exit_code, 0) << r.err;
-        return json::parse(irf::test::read_file(out()));
-    }
-
-    // Runs an import that must fail: one error line holding `needle`, exit 2, no output file.
-    void expect_refused(const std::vector<std::string>& paths, const std::string& needle) {
-        std::vector<std::string> args{"import"};
-        args.insert(args.end(), paths.begin(), paths.end());
-        args.insert(args.end(), {"-o", out().string()});
-        const ProcessResult r = report(args, true);
-        EXPECT_EQ(r.exit_code, 2) << r.err;
-        EXPECT_EQ(r.err.rfind("irf-report: error: ", 0), 0u) << r.err;
-        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-        EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
-        EXPECT_FALSE(std::filesystem::exists(out())) << "half-written output";
-    }
-
-    std::filesystem::path out() const { return m_tmp / "imported.json"; }
-};
+using ToolsImport = irf::test::ImportTest;
 
 TEST_F(ToolsImport, NcuLongFormGivesIrmNumbersComputedByHandFromTheFile) {
     // tests/data/import/ncu-long-h100.csv: two launches of one kernel (CRLF, program output and
@@ -173,14 +134,6 @@ TEST_F(ToolsImport, NvprofMetricsAndGpuSummaryJoinIntoThePapersV100Workflow) {
         std::find(missing.begin(), missing.end(),
                   "irm.ii.l1: not collected: sectors_local_ld, sectors_local_st (counted as 0)"),
         missing.end());
-}
-
-// True when one of kernel `k`'s notes holds `needle`.
-bool has_note(const json& k, const std::string& needle) {
-    const json& notes = k.at("notes");
-    return std::any_of(notes.begin(), notes.end(), [&](const json& n) {
-        return n.get<std::string>().find(needle) != std::string::npos;
-    });
 }
 
 TEST_F(ToolsImport, NcuGlobalEfficiencyGivesTheWallsAccessWidth) {

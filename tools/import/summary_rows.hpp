@@ -20,6 +20,7 @@ struct SummaryCells {
     std::optional<std::size_t> unit_index; ///< column of the unit, when the row has one
     std::size_t average = 0;               ///< column index of the per-launch average
     std::optional<std::size_t> min, max;   ///< column indices of minimum and maximum
+    std::optional<std::size_t> total;      ///< column of the total over the launches (events)
     std::uint64_t invocations = 0;         ///< launches summarised
 };
 
