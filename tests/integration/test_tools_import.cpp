@@ -202,6 +202,20 @@ TEST_F(ToolsImport, NvprofMetricsAloneGiveIntensitiesWithoutGips) {
     EXPECT_NEAR(irm.at("ii").at("hbm").get<double>(), 25.0 / 24, 1e-12);
 }
 
+TEST_F(ToolsImport, NvprofEventsCountTheExactTotal) {
+    // tests/data/import/nvprof-events-v100.csv: 3 launches; inst_executed Avg 333,333 is
+    // rounded, Total 1,000,001 is exact (Avg x 3 would be 999,999).
+    const json p = import({"nvprof-events-v100.csv"});
+    EXPECT_EQ(p.at("import").at("formats").at(0), "nvprof-csv-events");
+    const json& k = p.at("kernels").at(0);
+    EXPECT_EQ(k.at("launches"), 3);
+    EXPECT_DOUBLE_EQ(k.at("counters").at("inst_warp").get<double>(), 1000001);
+    EXPECT_DOUBLE_EQ(k.at("counters").at("inst_thread").get<double>(), 32000022);
+    EXPECT_FALSE(k.at("counters").contains("active_cycles")); // an event irf does not use
+    // Predication 32,000,022 / (32 x 1,000,001) = 0.99999...
+    EXPECT_NEAR(k.at("analysis").at("predication").get<double>(), 32000022.0 / 32000032, 1e-12);
+}
+
 TEST_F(ToolsImport, NcuRawPageReadsUnitsRowAndQuotedNames) {
     const json p = import({"ncu-raw-a100.csv"});
     EXPECT_EQ(p.at("gpu").at("name"), "NVIDIA A100 SXM4 40GB");
@@ -297,6 +311,30 @@ TEST_F(ToolsImport, BadInputNamesFileLineAndColumn) {
     irf::test::write_file(bad, "just program output\n");
     expect_refused({bad.string()}, "no ncu or nvprof CSV table found");
     expect_refused({(m_tmp / "absent.csv").string()}, "absent.csv: cannot read");
+}
+
+TEST_F(ToolsImport, SummariesNotOneRowPerKernelAreRefusedWithWhatToRun) {
+    // A summary grouped other than by kernel (no Kernel Name column) has no launch shape.
+    const auto bad = m_tmp / "per-gpu.csv";
+    irf::test::write_file(bad,
+                          "\"Device\",\"Invocations\",\"Metric Name\",\"Metric Unit\","
+                          "\"Minimum\",\"Maximum\",\"Average\"\n"
+                          "\"0\",\"8\",\"smsp__inst_executed.sum\",\"inst\",\"1\",\"3\",\"2\"\n");
+    expect_refused({bad.string()}, "per-gpu.csv:1: an ncu --print-summary table without a "
+                                   "Kernel Name column: irf needs one row per kernel; export "
+                                   "with ncu --csv --print-summary per-kernel");
+    // The same kernel and metric twice (two NVTX ranges or processes) would replace the first.
+    std::string text = irf::test::read_file(s_data + "ncu-summary-a100.csv");
+    const std::size_t row = text.find("\"0\",\"777\"");
+    const std::size_t end = text.find('\n', row);
+    text.insert(end + 1, text.substr(row, end + 1 - row));
+    const auto twice = m_tmp / "twice.csv";
+    irf::test::write_file(twice, text);
+    const std::size_t line = 1 + std::count(text.begin(), text.begin() + end + 1, '\n');
+    expect_refused({twice.string()}, "twice.csv:" + std::to_string(line) +
+                                         ": a second row for kernel scale(float*, float, int) "
+                                         "and gpu__time_duration.sum (the first is line " +
+                                         std::to_string(line - 1) + ")");
 }
 
 TEST_F(ToolsImport, NcuReportWithoutNcuSaysHowToExport) {

@@ -46,6 +46,16 @@ void SummaryRows::add(const LaunchRead& identity, const CsvRecord& row, const Su
     if (added) {
         m_kernels.push_back(Kernel{identity, cells.invocations, {}, {}, {}});
     }
+    // One row per kernel and metric: a second one (the same kernel under two NVTX ranges or
+    // processes) would silently replace the first, so it is refused.
+    const auto [seen, first] = m_seen.emplace(std::pair{it->second, cells.metric}, row.line);
+    if (!first) {
+        throw ImportError(m_context.file.path, row.line, 0,
+                          "a second row for kernel " + identity.name + " and " + cells.metric +
+                              " (the first is line " + std::to_string(seen->second) +
+                              "): irf reads one row per kernel and metric; export each process "
+                              "or NVTX range on its own, or the details page (ncu --csv)");
+    }
     Kernel& k = m_kernels[it->second];
     k.invocations = std::max(k.invocations, cells.invocations);
     const auto metrics = m_lookup(cells.metric);
@@ -78,6 +88,7 @@ void SummaryRows::finish() {
     }
     m_kernels.clear();
     m_index.clear();
+    m_seen.clear();
 }
 
 } // namespace irf::import

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "tools/import/table_reader.hpp"
@@ -49,6 +50,7 @@ private:
     FileContext& m_context;
     Lookup m_lookup;
     std::map<std::string, std::size_t> m_index;
+    std::map<std::pair<std::size_t, std::string>, std::size_t> m_seen; ///< (kernel, metric) -> line
     std::vector<Kernel> m_kernels;
 };
 
