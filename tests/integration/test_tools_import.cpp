@@ -2,60 +2,21 @@
 // irf-report import as a program: each format imports and analyses, the Instruction Roofline of
 // an imported file equals IRM's definitions computed by hand from that file, several files
 // join, and bad input is one line (file:line:column), exit 2, nothing written.
-#include <algorithm>
-#include <filesystem>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
-
-#include "tests/support/run_process.hpp"
-#include "tests/support/temp_dir.hpp"
+#include "tests/integration/tools_import_support.hpp"
 
 namespace {
 
+using irf::test::has_note;
 using irf::test::ProcessResult;
 using nlohmann::json;
 
-const std::string s_data = IRF_TEST_DATA_DIR "/import/";
+const std::string& s_data = irf::test::s_import_data;
 
-ProcessResult report(const std::vector<std::string>& args, bool expect_error = false) {
-    std::vector<std::string> argv{IRF_REPORT_BIN};
-    argv.insert(argv.end(), args.begin(), args.end());
-    irf::test::RunOptions options;
-    options.expect_irf_error = expect_error;
-    return irf::test::run_process(argv, options);
+ProcessResult report(const std::vector<std::string>& args) {
+    return irf::test::run_report(args);
 }
 
-class ToolsImport : public irf::test::TempDirTest {
-protected:
-    // Imports `files` and returns the profile written.
-    json import(const std::vector<std::string>& files, const std::vector<std::string>& extra = {}) {
-        std::vector<std::string> args{"import"};
-        for (const std::string& f : files) {
-            args.push_back(s_data + f);
-        }
-        args.insert(args.end(), {"-o", out().string(), "--targets", "none"});
-        args.insert(args.end(), extra.begin(), extra.end());
-        const ProcessResult r = report(args);
-        EXPECT_EQ(r.exit_code, 0) << r.err;
-        return json::parse(irf::test::read_file(out()));
-    }
-
-    // Runs an import that must fail: one error line holding `needle`, exit 2, no output file.
-    void expect_refused(const std::vector<std::string>& paths, const std::string& needle) {
-        std::vector<std::string> args{"import"};
-        args.insert(args.end(), paths.begin(), paths.end());
-        args.insert(args.end(), {"-o", out().string()});
-        const ProcessResult r = report(args, true);
-        EXPECT_EQ(r.exit_code, 2) << r.err;
-        EXPECT_EQ(r.err.rfind("irf-report: error: ", 0), 0u) << r.err;
-        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-        EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
-        EXPECT_FALSE(std::filesystem::exists(out())) << "half-written output";
-    }
-
-    std::filesystem::path out() const { return m_tmp / "imported.json"; }
-};
+using ToolsImport = irf::test::ImportTest;
 
 TEST_F(ToolsImport, NcuLongFormGivesIrmNumbersComputedByHandFromTheFile) {
     // tests/data/import/ncu-long-h100.csv: two launches of one kernel (CRLF, program output and
@@ -175,14 +136,6 @@ TEST_F(ToolsImport, NvprofMetricsAndGpuSummaryJoinIntoThePapersV100Workflow) {
         missing.end());
 }
 
-// True when one of kernel `k`'s notes holds `needle`.
-bool has_note(const json& k, const std::string& needle) {
-    const json& notes = k.at("notes");
-    return std::any_of(notes.begin(), notes.end(), [&](const json& n) {
-        return n.get<std::string>().find(needle) != std::string::npos;
-    });
-}
-
 TEST_F(ToolsImport, NcuGlobalEfficiencyGivesTheWallsAccessWidth) {
     // tests/data/import/ncu-long-efficiency-h100.csv: no smsp__sass_data_bytes_*, but ncu's
     // global load/store efficiency (smsp__sass_average_data_bytes_per_sector_*.pct).
@@ -247,6 +200,20 @@ TEST_F(ToolsImport, NvprofMetricsAloneGiveIntensitiesWithoutGips) {
     EXPECT_TRUE(irm.at("gips_warp").is_null());
     EXPECT_TRUE(irm.at("bound").is_null());
     EXPECT_NEAR(irm.at("ii").at("hbm").get<double>(), 25.0 / 24, 1e-12);
+}
+
+TEST_F(ToolsImport, NvprofEventsCountTheExactTotal) {
+    // tests/data/import/nvprof-events-v100.csv: 3 launches; inst_executed Avg 333,333 is
+    // rounded, Total 1,000,001 is exact (Avg x 3 would be 999,999).
+    const json p = import({"nvprof-events-v100.csv"});
+    EXPECT_EQ(p.at("import").at("formats").at(0), "nvprof-csv-events");
+    const json& k = p.at("kernels").at(0);
+    EXPECT_EQ(k.at("launches"), 3);
+    EXPECT_DOUBLE_EQ(k.at("counters").at("inst_warp").get<double>(), 1000001);
+    EXPECT_DOUBLE_EQ(k.at("counters").at("inst_thread").get<double>(), 32000022);
+    EXPECT_FALSE(k.at("counters").contains("active_cycles")); // an event irf does not use
+    // Predication 32,000,022 / (32 x 1,000,001) = 0.99999...
+    EXPECT_NEAR(k.at("analysis").at("predication").get<double>(), 32000022.0 / 32000032, 1e-12);
 }
 
 TEST_F(ToolsImport, NcuRawPageReadsUnitsRowAndQuotedNames) {
@@ -344,6 +311,30 @@ TEST_F(ToolsImport, BadInputNamesFileLineAndColumn) {
     irf::test::write_file(bad, "just program output\n");
     expect_refused({bad.string()}, "no ncu or nvprof CSV table found");
     expect_refused({(m_tmp / "absent.csv").string()}, "absent.csv: cannot read");
+}
+
+TEST_F(ToolsImport, SummariesNotOneRowPerKernelAreRefusedWithWhatToRun) {
+    // A summary grouped other than by kernel (no Kernel Name column) has no launch shape.
+    const auto bad = m_tmp / "per-gpu.csv";
+    irf::test::write_file(bad,
+                          "\"Device\",\"Invocations\",\"Metric Name\",\"Metric Unit\","
+                          "\"Minimum\",\"Maximum\",\"Average\"\n"
+                          "\"0\",\"8\",\"smsp__inst_executed.sum\",\"inst\",\"1\",\"3\",\"2\"\n");
+    expect_refused({bad.string()}, "per-gpu.csv:1: an ncu --print-summary table without a "
+                                   "Kernel Name column: irf needs one row per kernel; export "
+                                   "with ncu --csv --print-summary per-kernel");
+    // The same kernel and metric twice (two NVTX ranges or processes) would replace the first.
+    std::string text = irf::test::read_file(s_data + "ncu-summary-a100.csv");
+    const std::size_t row = text.find("\"0\",\"777\"");
+    const std::size_t end = text.find('\n', row);
+    text.insert(end + 1, text.substr(row, end + 1 - row));
+    const auto twice = m_tmp / "twice.csv";
+    irf::test::write_file(twice, text);
+    const std::size_t line = 1 + std::count(text.begin(), text.begin() + end + 1, '\n');
+    expect_refused({twice.string()}, "twice.csv:" + std::to_string(line) +
+                                         ": a second row for kernel scale(float*, float, int) "
+                                         "and gpu__time_duration.sum (the first is line " +
+                                         std::to_string(line - 1) + ")");
 }
 
 TEST_F(ToolsImport, NcuReportWithoutNcuSaysHowToExport) {

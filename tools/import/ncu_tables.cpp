@@ -284,6 +284,14 @@ private:
 std::unique_ptr<TableReader> ncu_reader_for(const CsvRecord& header, FileContext& context) {
     const Columns columns(header);
     if (!columns.has_all({"Kernel Name"})) {
+        if (columns.has_all({"Metric Name", "Average", "Invocations"})) {
+            // ncu's summary modes that group launches other than by kernel: an aggregate of
+            // different kernels has no launch shape nor one point (docs/import.md).
+            throw ImportError(context.file.path, header.line, 0,
+                              "an ncu --print-summary table without a Kernel Name column: irf "
+                              "needs one row per kernel; export with ncu --csv --print-summary "
+                              "per-kernel, or ncu --csv --page raw");
+        }
         return nullptr;
     }
     context.file.tool = "ncu";

@@ -48,6 +48,7 @@ public:
         cells.average = *m_columns.find("Avg");
         cells.min = m_columns.find("Min");
         cells.max = m_columns.find("Max");
+        cells.total = m_columns.find("Total");
         cells.invocations = invocations(m_context, r, *m_columns.find("Invocations"));
         m_rows.add(launch, r, cells);
     }

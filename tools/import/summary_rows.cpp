@@ -14,8 +14,16 @@ SummaryRows::SummaryRows(FileContext& context, Lookup lookup)
 
 void SummaryRows::offer(Kernel& k, const CsvRecord& row, const SummaryCells& cells,
                         const config::ForeignMetric& metric) {
-    if (const auto v =
-            metric_value(m_context, row, cells.average, metric, cells.unit, cells.unit_index)) {
+    // nvprof prints averages of counts as whole numbers (tests/data/import/README.md: the
+    // V100S export's Avg of 101 differing launches); an event's Total is exact, so the average
+    // per launch is Total / Invocations where the table has one (docs/import.md, Rules).
+    if (cells.total) {
+        if (const auto v =
+                metric_value(m_context, row, *cells.total, metric, cells.unit, cells.unit_index)) {
+            k.average.offer(cells.metric, metric, *v / static_cast<double>(cells.invocations));
+        }
+    } else if (const auto v = metric_value(m_context, row, cells.average, metric, cells.unit,
+                                           cells.unit_index)) {
         k.average.offer(cells.metric, metric, *v);
     }
     if (cells.min) {
@@ -37,6 +45,16 @@ void SummaryRows::add(const LaunchRead& identity, const CsvRecord& row, const Su
         m_index.emplace(kernel_key(identity.name, identity.launch), m_kernels.size());
     if (added) {
         m_kernels.push_back(Kernel{identity, cells.invocations, {}, {}, {}});
+    }
+    // One row per kernel and metric: a second one (the same kernel under two NVTX ranges or
+    // processes) would silently replace the first, so it is refused.
+    const auto [seen, first] = m_seen.emplace(std::pair{it->second, cells.metric}, row.line);
+    if (!first) {
+        throw ImportError(m_context.file.path, row.line, 0,
+                          "a second row for kernel " + identity.name + " and " + cells.metric +
+                              " (the first is line " + std::to_string(seen->second) +
+                              "): irf reads one row per kernel and metric; export each process "
+                              "or NVTX range on its own, or the details page (ncu --csv)");
     }
     Kernel& k = m_kernels[it->second];
     k.invocations = std::max(k.invocations, cells.invocations);
@@ -70,6 +88,7 @@ void SummaryRows::finish() {
     }
     m_kernels.clear();
     m_index.clear();
+    m_seen.clear();
 }
 
 } // namespace irf::import

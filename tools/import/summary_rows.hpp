@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "tools/import/table_reader.hpp"
@@ -20,6 +21,7 @@ struct SummaryCells {
     std::optional<std::size_t> unit_index; ///< column of the unit, when the row has one
     std::size_t average = 0;               ///< column index of the per-launch average
     std::optional<std::size_t> min, max;   ///< column indices of minimum and maximum
+    std::optional<std::size_t> total;      ///< column of the total over the launches (events)
     std::uint64_t invocations = 0;         ///< launches summarised
 };
 
@@ -48,6 +50,7 @@ private:
     FileContext& m_context;
     Lookup m_lookup;
     std::map<std::string, std::size_t> m_index;
+    std::map<std::pair<std::size_t, std::string>, std::size_t> m_seen; ///< (kernel, metric) -> line
     std::vector<Kernel> m_kernels;
 };
 

@@ -97,10 +97,11 @@ const bool s_registered = register_command(
     {"import", "Import Nsight Compute or nvprof CSV exports (or .ncu-rep) as an irf profile",
      [](CLI::App& sub) -> std::function<int()> {
          auto options = std::make_shared<ImportOptions>();
-         sub.add_option("files", options->inputs,
-                        "Exports of one application: ncu --csv (details, --page raw, "
-                        "--print-summary), nvprof --csv (metrics, events, gpu summary/trace), "
-                        ".ncu-rep")
+         sub.add_option(
+                "files", options->inputs,
+                "Exports of one application: ncu --csv (details, --page raw, "
+                "--print-summary per-kernel), nvprof --csv (metrics, events, gpu summary/trace), "
+                ".ncu-rep")
              ->required();
          sub.add_option("-o,--output", options->output, "Profile to write (irf.profile/v1)")
              ->required();
