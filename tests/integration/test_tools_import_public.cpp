@@ -11,6 +11,24 @@ using nlohmann::json;
 
 using ToolsImportPublic = irf::test::ImportTest;
 
+TEST_F(ToolsImportPublic, UnshippedGpuWithoutComputeCapabilityIsOneWarningNamingTheStandIns) {
+    // nvprof names the device ("Tesla V100S-PCIE-32GB", not shipped) but not its cc or SM count,
+    // so no ceilings can be derived: one warning that says so and names the shipped V100 entries,
+    // no analysis, and the counters are still written.
+    std::vector<std::string> args{
+        "import", irf::test::s_import_data + "nvprof-metrics-2022-v100s-transpose.csv", "-o",
+        out().string()};
+    const irf::test::ProcessResult r = irf::test::run_report(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.err, "irf-report: warning: GPU 'Tesla V100S-PCIE-32GB' is not in the shipped "
+                     "database and the files give no compute capability or SM count: imported "
+                     "without analysis; run again with --gpu NAME|FILE (shipped of that family: "
+                     "v100-sxm2, v100-sxm2-ert)\n");
+    const json p = json::parse(irf::test::read_file(out()));
+    EXPECT_FALSE(p.at("kernels").at(0).contains("analysis"));
+    EXPECT_GT(p.at("kernels").at(0).at("counters").at("l2_sectors_write").get<double>(), 0);
+}
+
 TEST_F(ToolsImportPublic, NvprofV100sTransposeThreeRunsGiveThePapersThreadBasedPoint) {
     // Three nvprof runs of a naive 1024 x 1024 transpose on a Tesla V100S (101 launches):
     // --metrics, --events thread_inst_executed and --print-gpu-summary, joined by kernel name.

@@ -12,10 +12,12 @@
 namespace irf::import {
 
 /// How the GPU was chosen: the ceilings to analyse with ("" = derive from the GPU's
-/// properties) and a warning for the user ("" = none).
+/// properties), a warning for the user ("" = none), and whether there is anything to analyse
+/// with (false: no shipped match and too little in the files to derive ceilings).
 struct GpuChoice {
     std::string ceilings;
     std::string warning;
+    bool analysable = true;
 };
 
 /// Fills `profile.gpu` from `requested` (a shipped name or YAML file; throws InputError-like

@@ -79,7 +79,9 @@ int run_import(const ImportOptions& o) {
         warn(profile, choice.warning);
     }
     note_unmapped(profile, files);
-    analyse(profile, choice, o);
+    if (choice.analysable) {
+        analyse(profile, choice, o);
+    }
     if (const std::string error = common::write_file_atomic(o.output, model::dump_profile(profile));
         !error.empty()) {
         throw InputError(error);
