@@ -66,6 +66,20 @@ else
     build/ci/tools/irf-report analyze "$out/bert-a100.json" --json "$out/bert-a100-analysed.json"
     build/ci/tools/irf-plot "$out/bert-a100-analysed.json" -o "$out/figures-bert-a100" >/dev/null
     echo "[irf] its figures: $out/figures-bert-a100" >&2
+    # And an Instruction Roofline from real counters: three public nvprof runs of a naive
+    # transpose on a V100S (thread-based points at L1/L2/HBM; v100-sxm2 stands in for the
+    # unshipped V100S; tests/data/import/README.md).
+    v100s="$root/tests/data/import/nvprof-%s-2022-v100s-transpose.csv"
+    echo "[irf] and an Instruction Roofline from real counters: nvprof, V100S transpose" >&2
+    # shellcheck disable=SC2059 # the format names the three runs' files
+    build/ci/tools/irf-report import "$(printf "$v100s" metrics)" "$(printf "$v100s" events)" \
+        "$(printf "$v100s" gpu-summary)" --gpu v100-sxm2 --targets a100-sxm4-80gb,h100-sxm5 \
+        -o "$out/transpose-v100s.json" >&2
+    build/ci/tools/irf-report analyze "$out/transpose-v100s.json" \
+        --json "$out/transpose-v100s-analysed.json"
+    build/ci/tools/irf-plot "$out/transpose-v100s-analysed.json" \
+        -o "$out/figures-transpose-v100s" >/dev/null
+    echo "[irf] its figures: $out/figures-transpose-v100s" >&2
 fi
 
 "$plot" "$profile" -o "$out/figures" >/dev/null

@@ -63,3 +63,31 @@ class PipeSubCeilings(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+@unittest.skipUnless(have_matplotlib(), "python3-matplotlib is not installed")
+class ThreadOnlyPoints(unittest.TestCase):
+    """An export with thread instructions but no warp instructions (nvprof --events
+    thread_inst_executed, ncu summaries): the model gives IRM 3.2's thread-based point only
+    (gips_warp null); the figure draws it instead of an empty plot."""
+
+    def test_thread_dots_are_drawn_without_warp_points(self):
+        doc = golden()
+        k = kernel_at(doc["kernels"][0], "transpose", 1.0, 10.0, 1e6)
+        # The public V100S transpose: 19.8256 thread GIPS at ii_thread 0.8 (L1), 0.7747 (L2)
+        # and 1.925 (HBM) transactions per (thread instruction / 32).
+        k["analysis"]["irm"].update({"gips_warp": None, "gips_thread": 19.8256,
+                                     "ii": {"l1": None, "l2": None, "hbm": None},
+                                     "ii_thread": {"l1": 0.8, "l2": 0.7747, "hbm": 1.925}})
+        k["analysis"].pop("pipes", None)
+        doc["kernels"] = [k]
+        with tempfile.TemporaryDirectory() as tmp:
+            code, err, data = plot_data(doc, tmp)
+        self.assertEqual(code, 0, err)
+        points = data["instruction_roofline"]["axes"][0]["points"]
+        dots = sorted((p["x"], p["y"]) for p in points if p["kernel"] == "transpose")
+        self.assertEqual(len(dots), 3, points)
+        for (x, y), want in zip(dots, [0.7747, 0.8, 1.925]):
+            self.assertAlmostEqual(x, want)
+            self.assertAlmostEqual(y, 19.8256)
+        self.assertFalse([p for p in points if p["role"] == "warp"])

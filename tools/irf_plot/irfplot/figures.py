@@ -117,14 +117,17 @@ def irm_points(kernel):
     """A kernel's Instruction Roofline points: ({level: solid dot}, {level: warp-based point}).
     The solid dots use thread instructions / 32 for intensity and GIPS (instruction-roofline
     section 3.2), so predication moves them diagonally from the warp-based point (Fig. 2b/5b);
-    a profile without them has its warp-based points as the dots."""
+    a profile without them has its warp-based points as the dots, and one without warp
+    instructions (an nvprof or ncu export with thread instructions only) its thread dots alone."""
     irm = get(kernel, "analysis", "irm")
-    if not isinstance(irm, dict) or not number(irm.get("gips_warp")):
+    if not isinstance(irm, dict):
         return {}, {}
-    warp = {lv: (number(get(irm, "ii", lv)), number(irm.get("gips_warp"))) for lv in LEVELS}
-    warp = {lv: p for lv, p in warp.items() if p[0]}
     gips_thread = number(irm.get("gips_thread"))
     thread = {lv: (number(get(irm, "ii_thread", lv)), gips_thread) for lv in LEVELS}
+    if not number(irm.get("gips_warp")):
+        return ({lv: p for lv, p in thread.items() if p[0]} if gips_thread else {}), {}
+    warp = {lv: (number(get(irm, "ii", lv)), number(irm.get("gips_warp"))) for lv in LEVELS}
+    warp = {lv: p for lv, p in warp.items() if p[0]}
     return {lv: thread[lv] if thread[lv][0] and gips_thread else p
             for lv, p in warp.items()}, warp
 
@@ -218,7 +221,7 @@ def instruction_roofline(fig, ceilings, items, title):
         after, warp = irm_points(it.after)
         for lv in LEVELS:
             draw_point(ax, it, before.get(lv), after.get(lv), LEVEL_MARKERS[lv])
-            if lv in after and predicated(after[lv], warp[lv]):
+            if lv in after and lv in warp and predicated(after[lv], warp[lv]):
                 # Fig. 2b: the warp-based point, dotted to the dot predication moved diagonally.
                 any_predicated = True
                 (x0, y0), (x1, y1) = warp[lv], after[lv]
