@@ -3,6 +3,7 @@
 #include "model/summary_table.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "common/string_printf.hpp"
 #include "common/text_safety.hpp"
@@ -31,6 +32,22 @@ std::string tensor_cell(const KernelRecord& k) {
     }
     const auto inst = counter(k.counters, "inst_tensor");
     return inst && *inst > 0 ? "?" : "-";
+}
+
+std::string fill_cell(const KernelRecord& k) {
+    if (!k.analysis || !k.analysis->waves) {
+        return "-";
+    }
+    const WaveCount& w = *k.analysis->waves;
+    // Rounded down, so "100%" is never a grid that leaves SMs idle; the epsilon keeps a
+    // product such as 0.29 x 100 from falling to 28.
+    std::string cell = string_printf("%.0f%%", std::floor(100.0 * w.fill + 1e-9));
+    if (w.waves > 1) {
+        cell += string_printf(" %llu"
+                              "w",
+                              static_cast<unsigned long long>(w.waves));
+    }
+    return cell;
 }
 
 std::string global_cell(const KernelRecord& k) {
@@ -66,6 +83,7 @@ std::string row(const KernelRecord& k, const std::string& label, const RowLayout
     line += a && a->predication ? string_printf(" %6.1f%%", 100.0 * *a->predication)
                                 : string_printf(" %7s", "-");
     line += string_printf(" %-9s", a && a->pipes ? busiest_pipe_label(*a->pipes).c_str() : "-");
+    line += layout.fill ? string_printf(" %9s", fill_cell(k).c_str()) : "";
     line += layout.tensor ? string_printf(" %6s", tensor_cell(k).c_str()) : "";
     line += layout.job ? imbalance_cell(k.ranks, 5) : "";
     for (const std::string& t : targets) {

@@ -13,6 +13,7 @@ namespace irf::model {
 struct RowLayout {
     int name_width = 0;
     int global_width = 12; ///< the longest "pattern width" label shown, at least 12
+    bool fill = false;     ///< a shown kernel's waves were counted: the fill column
     bool tensor = false;   ///< a shown kernel issued tensor instructions: the tensor column
     bool job = false;      ///< a merged job: the imbalance column
 };
@@ -25,6 +26,11 @@ struct RowLayout {
 /// Tensor-pipe use: "65.0%", "?" when tensor instructions ran but their ops were not counted,
 /// "-" without tensor instructions.
 [[nodiscard]] std::string tensor_cell(const KernelRecord& k);
+
+/// The grid's fill on the profiled GPU: the share of the SMs' time it keeps busy, rounded down
+/// ("48%"; "100%" only when full), with its waves when more than one ("76% 2w"); "-" when the
+/// waves were not counted.
+[[nodiscard]] std::string fill_cell(const KernelRecord& k);
 
 /// The global wall's pattern and width label ("-" without a global wall).
 [[nodiscard]] std::string global_cell(const KernelRecord& k);

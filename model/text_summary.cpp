@@ -114,12 +114,14 @@ std::string text_summary(const Profile& p, const SummaryView& view) {
     for (std::size_t i = 0; i < shown; ++i) {
         layout.global_width =
             std::max(layout.global_width, static_cast<int>(global_cell(*order[i]).size()));
+        layout.fill = layout.fill || fill_cell(*order[i]) != "-";
         layout.tensor = layout.tensor || tensor_cell(*order[i]) != "-";
     }
     std::string header = string_printf(
         "%3s  %-*s %9s %6s %8s %9s %9s %9s %-6s %7s %9s %-*s %8s %7s %-9s", "#", name_width,
         "kernel", "total", "time%", "launches", "mean", "min", "max", "bound", "roof%", "recover",
         layout.global_width, "global", "shared", "active%", "pipe");
+    header += layout.fill ? string_printf(" %9s", "fill") : "";
     header += layout.tensor ? string_printf(" %6s", "tensor") : "";
     // A merged job (irf-report merge) has per-rank statistics: how unevenly the ranks ran it.
     const bool job = std::any_of(order.begin(), order.end(),
@@ -149,6 +151,10 @@ std::string text_summary(const Profile& p, const SummaryView& view) {
             order.begin(), order.begin() + static_cast<std::ptrdiff_t>(shown),
             [](const KernelRecord* k) { return global_cell(*k).find('/') != std::string::npos; })) {
         out << "(global: access pattern and bytes per active thread; A/B = loads/stores)\n";
+    }
+    if (layout.fill) {
+        out << "(fill: share of the SMs' time the grid keeps busy (ncu's launch statistics); Nw = "
+               "N waves; under 100%: SMs idle in an under-filled grid or a partial last wave)\n";
     }
     if (layout.tensor) {
         out << "(tensor: tensor-pipe use, each input type's ops per second over its dense peak; "
