@@ -54,6 +54,15 @@ LaunchDecision Sampler::decide(SampleState& state, bool cold, SkipReason& why) n
         why = SkipReason::budget_spent;
         return LaunchDecision::time_only;
     }
+    // A tensor-types sample asked for goes first: the kernel's launches may end before its
+    // remaining IRF_SAMPLES are taken. Only later launches: a first one includes module load.
+    if (!cold && state.tensor_wanted.load(std::memory_order_relaxed) > 0) {
+        const LaunchDecision d =
+            take_requested(state.tensor_wanted, LaunchDecision::profile_tensor_types, why);
+        if (d != LaunchDecision::time_only || why != SkipReason::none) {
+            return d;
+        }
+    }
     int claimed = state.warm_claimed.load(std::memory_order_relaxed);
     if (claimed >= m_samples) {
         return cold ? LaunchDecision::time_only : take_cluster_sample(state, why);
@@ -81,12 +90,18 @@ LaunchDecision Sampler::decide(SampleState& state, bool cold, SkipReason& why) n
 /// A sample the collector asked for because a duration cluster has none (the hot path of a
 /// saturated kernel is one relaxed load of a zero here).
 LaunchDecision Sampler::take_cluster_sample(SampleState& state, SkipReason& why) noexcept {
-    int wanted = state.cluster_wanted.load(std::memory_order_relaxed);
-    while (wanted > 0) {
-        if (state.cluster_wanted.compare_exchange_weak(wanted, wanted - 1,
-                                                       std::memory_order_relaxed)) {
+    return take_requested(state.cluster_wanted, LaunchDecision::profile, why);
+}
+
+/// Claims one of the `wanted` requests: `kind` when the budget allows, time_only with
+/// budget_spent when it does not, time_only with no reason when another thread claimed it.
+LaunchDecision Sampler::take_requested(std::atomic<int>& wanted, LaunchDecision kind,
+                                       SkipReason& why) noexcept {
+    int left = wanted.load(std::memory_order_relaxed);
+    while (left > 0) {
+        if (wanted.compare_exchange_weak(left, left - 1, std::memory_order_relaxed)) {
             if (take_count()) {
-                return LaunchDecision::profile;
+                return kind;
             }
             why = SkipReason::budget_spent;
             return LaunchDecision::time_only;
@@ -95,10 +110,14 @@ LaunchDecision Sampler::take_cluster_sample(SampleState& state, SkipReason& why)
     return LaunchDecision::time_only;
 }
 
+bool Sampler::requested(const SampleState& state) noexcept {
+    return state.cluster_wanted.load(std::memory_order_seq_cst) > 0 ||
+           state.tensor_wanted.load(std::memory_order_seq_cst) > 0;
+}
+
 bool Sampler::saturated(const SampleState& state) const noexcept {
     return m_samples <= 0 ||
-           (state.warm_claimed.load(std::memory_order_relaxed) >= m_samples &&
-            state.cluster_wanted.load(std::memory_order_seq_cst) == 0) ||
+           (state.warm_claimed.load(std::memory_order_relaxed) >= m_samples && !requested(state)) ||
            m_count_left.load(std::memory_order_relaxed) == 0;
 }
 

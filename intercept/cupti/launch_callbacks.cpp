@@ -120,6 +120,11 @@ void CuptiBackend::on_launch_enter(const DecodedLaunch& decoded,
     const LaunchEvent event = make_event(decoded, data, ids);
     LaunchDecision decision = LaunchDecision::time_only;
     with_sink([&](LaunchSink& sink) { decision = sink.on_launch(event); });
+    if (decision == LaunchDecision::profile_tensor_types) {
+        // A context's range profiler holds one metric configuration (the IRF_METRICS set), so
+        // the tensor-types set is not run here: the launch goes on as the application made it.
+        decline(event.correlation_id, nullptr);
+    }
     if (decision == LaunchDecision::profile) {
         const Begin begun = begin_sample(data, decoded, ids.device);
         if (begun == Begin::sampling) {
