@@ -155,8 +155,12 @@ void Collector::apply_own_time_locked(Pending& p, double ns) {
     (p.cold ? p.stats->cold : p.stats->warm).add(ns);
     if (!p.cold) {
         region.warm.add(ns);
-        // A tensor-types sample holds no verdict counters: its cluster is not covered by it.
-        (void)model::add_to_clusters(p.stats->clusters, ns, !p.tensor_types);
+        if (p.tensor_types) {
+            // No verdict counters: like an unprofiled launch, its cluster may ask for a sample.
+            cluster_duration_locked(*p.stats, ns);
+        } else {
+            (void)model::add_to_clusters(p.stats->clusters, ns, true);
+        }
     }
     if (p.timed) {
         ++region.measured_timed;

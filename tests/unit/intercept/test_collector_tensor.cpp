@@ -83,5 +83,17 @@ TEST(CollectorTensor, TheBudgetCapsIt) {
     EXPECT_DOUBLE_EQ(k.counters.at("tensor_ops_bf16"), 1.6e7);
 }
 
+// A tensor-types sample holds no verdict counters: when its own duration opens a duration
+// cluster of its own (5 us against 1 us), that cluster asks for a sample like an unprofiled
+// launch's would. Launch 1 is skipped, 2 is the sample, 3 the tensor-types one, 4 the cluster's.
+TEST(CollectorTensor, ItsDurationClusterStillAsksForASample) {
+    config::Config skip_one;
+    skip_one.launch_skip = 1;
+    Collector c(skip_one);
+    const model::Counters long_tensor{
+        {"inst_tensor", 50}, {"tensor_ops_bf16", 4e6}, {"time_ns", 5000}};
+    EXPECT_EQ(play(c, 5, k_gemm, long_tensor), (std::vector<LaunchDecision>{T, P, TT, P, T}));
+}
+
 } // namespace
 } // namespace irf::intercept
