@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/whole_number.hpp"
+#include "config/env_metrics.hpp"
 #include "config/gpu_database.hpp"
 #include "config/kernel_regex.hpp"
 #include "config/nvtx_expr.hpp"
@@ -226,33 +227,6 @@ bool apply_backend(Config& c, const std::string& v, std::string& problem) {
     return false;
 }
 
-// IRF_METRICS: `default`, `all`, or a comma list of optional groups.
-bool apply_metrics(Config& c, const std::string& v, std::string& problem) {
-    bool pipe_mix = false, tensor_types = false;
-    for (const std::string& item : split(v, ',')) {
-        if (item == "pipe_mix") {
-            pipe_mix = true;
-        } else if (item == "tensor_types") {
-            tensor_types = true;
-        } else if (item == "all") {
-            pipe_mix = tensor_types = true;
-        } else if (item != "default") {
-            problem = "expected default, all, or a comma list of pipe_mix, tensor_types";
-            return false;
-        }
-    }
-    c.metrics_pipe_mix = pipe_mix;
-    c.metrics_tensor_types = tensor_types;
-    return true;
-}
-
-std::string show_metrics(const Config& c) {
-    if (c.metrics_pipe_mix && c.metrics_tensor_types) {
-        return "all";
-    }
-    return c.metrics_pipe_mix ? "pipe_mix" : c.metrics_tensor_types ? "tensor_types" : "default";
-}
-
 std::string show_count(const Config& c) {
     return c.launch_count ? std::to_string(*c.launch_count) : "unlimited";
 }
@@ -357,6 +331,11 @@ const std::vector<OptionSpec>& option_table() {
          "Perf_ceil), `tensor_types` (tensor ops by input type), `all`, or `default` (none). "
          "Each group adds replay passes (`irf-report metrics --chip NAME`).",
          "ignored, default used", false, apply_metrics, show_metrics},
+        {"IRF_TENSOR_TYPES", "`auto`",
+         "`auto`: a kernel whose sample shows tensor instructions, without IRF_METRICS="
+         "tensor_types, has one later launch profiled with the tensor ops by input type (within "
+         "IRF_LAUNCH_COUNT); `off`: no such second sample.",
+         "ignored, default used", false, apply_tensor_types, show_tensor_types},
     };
     return s_table;
 }

@@ -54,6 +54,8 @@ struct Config {
     std::string backend_arg;                   ///< the FILE of fake:FILE
     bool metrics_pipe_mix = false;             ///< IRF_METRICS: add the pipe-mix group
     bool metrics_tensor_types = false;         ///< IRF_METRICS: add tensor ops by input type
+    /// IRF_TENSOR_TYPES=auto: kernels with tensor instructions get a second, tensor-types sample.
+    bool tensor_types_auto = true;
 
     /// Effective settings by variable name (IRF_OUTPUT -> "irf-%a-%h-%p", ...), for the
     /// profile's `config` object.

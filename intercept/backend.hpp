@@ -34,7 +34,15 @@ struct LaunchEvent {
 enum class LaunchDecision : std::uint8_t {
     time_only, ///< just time it (activity record)
     profile,   ///< run it inside a counter range
+    /// Run it inside a counter range of the tensor-types set only (tensor ops by input type,
+    /// tensor instructions, duration): the second sample of IRF_TENSOR_TYPES=auto.
+    profile_tensor_types,
 };
+
+/// True for both kinds of profiled launch.
+[[nodiscard]] inline bool profiles(LaunchDecision decision) noexcept {
+    return decision != LaunchDecision::time_only;
+}
 
 /// Counters of one profiled launch, canonical names (docs/metrics.md).
 struct CounterSample {

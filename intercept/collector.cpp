@@ -79,6 +79,7 @@ Collector::Collector(const config::Config& config, std::uint64_t lost_after)
       m_filter(config.kernels, config.exclude),
       m_sampler(config.samples, config.launch_skip, config.launch_count),
       m_nvtx(config.nvtx_include, config.nvtx_exclude),
+      m_tensor_types_auto(config.tensor_types_auto && !config.metrics_tensor_types),
       m_capture_range(config.capture_profiler_api), m_in_range(!config.capture_profiler_api),
       m_buckets(new std::atomic<Function*>[k_buckets]),
       m_lost_after(std::max<std::uint64_t>(lost_after, 1)), m_next_sweep(m_lost_after) {
@@ -226,8 +227,8 @@ LaunchDecision Collector::on_launch(const LaunchEvent& event) noexcept {
                                                      : 0;
             if (decision == LaunchDecision::time_only && m_sampler.saturated(stats->sampling)) {
                 variant->saturated.store(true, std::memory_order_seq_cst);
-                // A cluster sample asked for meanwhile (unsaturate_locked) must not be lost.
-                if (stats->sampling.cluster_wanted.load(std::memory_order_seq_cst) > 0) {
+                // A sample asked for meanwhile (unsaturate_locked) must not be lost.
+                if (Sampler::requested(stats->sampling)) {
                     variant->saturated.store(false, std::memory_order_relaxed);
                 }
             }
@@ -239,12 +240,12 @@ LaunchDecision Collector::on_launch(const LaunchEvent& event) noexcept {
         return decision;
     }
     LaunchLog* log = t_slot.owner == m_id ? t_slot.log : register_thread();
-    if (log == nullptr || !log->append({event.correlation_id, stats, cold,
-                                        decision == LaunchDecision::profile, why, region})) {
+    if (log == nullptr ||
+        !log->append({event.correlation_id, stats, cold, decision, why, region})) {
         m_dropped.fetch_add(1, std::memory_order_relaxed);
         return LaunchDecision::time_only; // unattributable: do not spend a counter range on it
     }
-    if (decision == LaunchDecision::profile) {
+    if (profiles(decision)) {
         m_profile_decisions.fetch_add(1, std::memory_order_relaxed);
     }
     return decision;

@@ -85,6 +85,10 @@ struct KernelStats {
     bool collective = false;                      ///< matches IRF_EXCLUDE's default list
     std::vector<model::DurationCluster> clusters; ///< its launches' durations after the first
     int cluster_requests = 0;                     ///< extra samples asked for its clusters
+    /// Tensor-types samples (IRF_TENSOR_TYPES=auto): tensor ops by type and tensor instructions.
+    model::Counters tensor_counters;
+    std::uint64_t tensor_profiled = 0; ///< samples in `tensor_counters`
+    bool tensor_requested = false;     ///< a tensor-types sample was asked for (once per kernel)
     /// The launch path's "saturated" caches of the configurations that count here (several
     /// modules may hold one kernel): cleared when a cluster asks for a sample. Under m_mutex.
     std::vector<std::atomic<bool>*> saturated_caches;
@@ -157,9 +161,10 @@ private:
         bool profiled = false;
         bool timed = false;
         bool counted = false;
-        bool measured = false;    ///< its counters carried its own duration
-        std::uint32_t region = 0; ///< NVTX path id at launch
-        double replay_ns = 0;     ///< its activity duration (profiled: one replay pass)
+        bool measured = false;     ///< its counters carried its own duration
+        std::uint32_t region = 0;  ///< NVTX path id at launch
+        double replay_ns = 0;      ///< its activity duration (profiled: one replay pass)
+        bool tensor_types = false; ///< profiled with the tensor-types set only
     };
     /// A duration that came before its launch was drained, kept until it matches or is stale.
     struct EarlyDuration {
@@ -187,6 +192,9 @@ private:
     void apply_own_time_locked(Pending& pending, double ns);
     /// Clusters an unprofiled launch's duration; asks for a sample when its cluster has none.
     void cluster_duration_locked(KernelStats& stats, double ns);
+    /// Asks for a tensor-types sample of `stats` when `counters` show tensor instructions
+    /// without their per-type ops (IRF_TENSOR_TYPES=auto), once per kernel.
+    void request_tensor_types_locked(KernelStats& stats, const model::Counters& counters);
     /// Lets the launch path choose launches of `stats` again (a cluster sample was asked for).
     void unsaturate_locked(const KernelStats& stats);
     /// Why launches of a selected function are not profiled now (0: the sampler decides).
@@ -200,6 +208,8 @@ private:
     KernelFilter m_filter;
     Sampler m_sampler;
     NvtxFilter m_nvtx;
+    /// IRF_TENSOR_TYPES=auto without IRF_METRICS=tensor_types: tensor kernels get a second sample.
+    const bool m_tensor_types_auto;
     const bool m_capture_range;                ///< IRF_CAPTURE_RANGE=cudaProfilerApi
     std::atomic<bool> m_in_range;              ///< profiling allowed now (always without a range)
     std::atomic<bool> m_range_opened{false};   ///< cudaProfilerStart was seen

@@ -24,6 +24,16 @@ void add_counters(model::Counters& into, const model::Counters& sample) {
     }
 }
 
+/// The values a tensor-types sample contributes: tensor ops by input type, and the tensor
+/// instructions that scale them to the kernel's other samples (collector_record.cpp).
+void add_tensor_types(model::Counters& into, const model::Counters& sample) {
+    for (const auto& [name, value] : sample) {
+        if (name.rfind("tensor_ops_", 0) == 0 || name == "inst_tensor") {
+            into[name] += value;
+        }
+    }
+}
+
 void add_nvtx_warnings(std::vector<std::string>& warnings) {
     const nvtx::NvtxStats n = nvtx::stats();
     if (n.unbalanced_pops > 0) {
@@ -70,8 +80,9 @@ void Collector::drain_locked() {
             ++e.stats->launches;
             ++e.stats->regions[e.region].launches;
             e.stats->unprofiled_why |= e.why;
-            m_pending[e.correlation_id] =
-                Pending{e.stats, e.cold, e.profiled, false, false, false, e.region, 0};
+            Pending& p = m_pending[e.correlation_id];
+            p = Pending{e.stats, e.cold, profiles(e.decision), false, false, false, e.region, 0};
+            p.tensor_types = e.decision == LaunchDecision::profile_tensor_types;
             apply_early_locked(e.correlation_id);
         });
     }
@@ -112,7 +123,9 @@ bool Collector::apply_duration_locked(const DurationRecord& record) {
         // else impute it (profiled_time_ns).
         p.stats->replayed.add(ns);
         region.replayed.add(ns);
-        (p.cold ? p.stats->cold_profiled_ns : p.stats->profiled_ns) += ns;
+        if (!p.tensor_types) { // not in the counters the samples' time divides
+            (p.cold ? p.stats->cold_profiled_ns : p.stats->profiled_ns) += ns;
+        }
         p.replay_ns = ns;
         if (p.measured) {
             ++region.measured_timed;
@@ -142,7 +155,12 @@ void Collector::apply_own_time_locked(Pending& p, double ns) {
     (p.cold ? p.stats->cold : p.stats->warm).add(ns);
     if (!p.cold) {
         region.warm.add(ns);
-        (void)model::add_to_clusters(p.stats->clusters, ns, true);
+        if (p.tensor_types) {
+            // No verdict counters: like an unprofiled launch, its cluster may ask for a sample.
+            cluster_duration_locked(*p.stats, ns);
+        } else {
+            (void)model::add_to_clusters(p.stats->clusters, ns, true);
+        }
     }
     if (p.timed) {
         ++region.measured_timed;
@@ -160,7 +178,10 @@ bool Collector::apply_counters_locked(const CounterSample& sample) {
         own != sample.counters.end() && own->second > 0) {
         apply_own_time_locked(p, own->second);
     }
-    if (p.cold) {
+    if (p.tensor_types) {
+        add_tensor_types(p.stats->tensor_counters, sample.counters);
+        ++p.stats->tensor_profiled;
+    } else if (p.cold) {
         add_counters(p.stats->cold_counters, sample.counters);
         ++p.stats->cold_profiled;
         ++p.stats->regions[p.region].cold_profiled;
@@ -168,6 +189,9 @@ bool Collector::apply_counters_locked(const CounterSample& sample) {
         add_counters(p.stats->counters, sample.counters);
         ++p.stats->profiled;
         ++p.stats->regions[p.region].profiled;
+    }
+    if (!p.tensor_types) {
+        request_tensor_types_locked(*p.stats, sample.counters);
     }
     ++m_stats.samples;
     p.counted = true;

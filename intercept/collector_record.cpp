@@ -2,8 +2,10 @@
 // One kernel's stats as the profile's record (intercept/collector_record.hpp).
 #include "intercept/collector_record.hpp"
 
+#include "common/string_printf.hpp"
 #include "common/time_format.hpp"
 #include "intercept/nvtx_stack.hpp"
+#include "model/summary_samples.hpp"
 
 namespace irf::intercept {
 namespace {
@@ -18,6 +20,38 @@ model::TimeStats to_time_stats(const DurationAccumulator& timed, double total) {
     t.max = timed.max;
     t.mean = timed.total / static_cast<double>(timed.count);
     return t;
+}
+
+/// Adds the tensor-types sample's ops by input type to the kernel's counters (IRF_TENSOR_TYPES).
+/// Ops per tensor instruction follow the instruction shapes the kernel's code issues, not its
+/// problem size, so they are scaled by the kernel's tensor instructions over the sample's: a
+/// launch of another shape still gives the right mix. Without instructions on either side, by
+/// the kernel's samples over the tensor-types samples.
+void merge_tensor_types(const KernelStats& k, model::KernelRecord& r) {
+    if (k.tensor_profiled == 0 || r.profiled_launches == 0 || model::has_tensor_types(r.counters)) {
+        return;
+    }
+    const std::string from = std::string(model::k_tensor_types_note) + "a second sample (" +
+                             std::to_string(k.tensor_profiled) + " launch" +
+                             (k.tensor_profiled == 1 ? "" : "es") + ", IRF_TENSOR_TYPES=auto)";
+    if (!model::has_tensor_types(k.tensor_counters)) {
+        r.notes.push_back(from + ": it counted none (no per-type tensor counters on this chip)");
+        return;
+    }
+    const auto inst = r.counters.find("inst_tensor");
+    const auto sample_inst = k.tensor_counters.find("inst_tensor");
+    const bool by_inst = inst != r.counters.end() && inst->second > 0 &&
+                         sample_inst != k.tensor_counters.end() && sample_inst->second > 0;
+    const double scale =
+        by_inst ? inst->second / sample_inst->second
+                : static_cast<double>(r.profiled_launches) / static_cast<double>(k.tensor_profiled);
+    for (const auto& [name, value] : k.tensor_counters) {
+        if (name != "inst_tensor") {
+            r.counters[name] = value * scale;
+        }
+    }
+    r.notes.push_back(from + common::string_printf(", scaled x%.3g by %s", scale,
+                                                   by_inst ? "tensor instructions" : "launches"));
 }
 
 /// Final counters of one kernel: samples after the first launch when there are any, else the
@@ -41,6 +75,7 @@ void finish_counters(const KernelStats& k, model::KernelRecord& r) {
     if (!warm) {
         r.notes.push_back("profiled only at a first launch: its time includes lazy module loading");
     }
+    merge_tensor_types(k, r);
 }
 
 /// Profiled launches of a region whose counters did not carry their own duration.

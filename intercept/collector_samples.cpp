@@ -5,6 +5,7 @@
 #include "intercept/collector.hpp"
 
 #include "model/duration_clusters.hpp"
+#include "model/summary_samples.hpp"
 
 namespace irf::intercept {
 
@@ -91,6 +92,20 @@ void Collector::cluster_duration_locked(KernelStats& stats, double ns) {
     }
     ++stats.cluster_requests;
     stats.sampling.cluster_wanted.fetch_add(1, std::memory_order_seq_cst);
+    unsaturate_locked(stats);
+}
+
+/// Tensor-pipe use needs the ops by input type, which cost replay passes of their own
+/// (docs/metrics.md), so the default set leaves them out; one later launch of a kernel that
+/// issues tensor instructions is profiled with them alone instead (IRF_TENSOR_TYPES).
+void Collector::request_tensor_types_locked(KernelStats& stats, const model::Counters& counters) {
+    const auto inst = counters.find("inst_tensor");
+    if (!m_tensor_types_auto || stats.tensor_requested || inst == counters.end() ||
+        !(inst->second > 0) || model::has_tensor_types(counters)) {
+        return;
+    }
+    stats.tensor_requested = true;
+    stats.sampling.tensor_wanted.store(1, std::memory_order_seq_cst);
     unsaturate_locked(stats);
 }
 

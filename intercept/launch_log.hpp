@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <new>
 
+#include "intercept/backend.hpp"
+
 namespace irf::intercept {
 
 struct KernelStats;
@@ -17,8 +19,8 @@ struct KernelStats;
 struct LaunchLogEntry {
     std::uint64_t correlation_id = 0;
     KernelStats* stats = nullptr;
-    bool cold = false;        ///< first launch of its function (lazy module load inside)
-    bool profiled = false;    ///< on_launch answered profile
+    bool cold = false; ///< first launch of its function (lazy module load inside)
+    LaunchDecision decision = LaunchDecision::time_only; ///< on_launch's answer
     std::uint16_t why = 0;    ///< UnprofiledWhy bits when not profiled (collector.hpp)
     std::uint32_t region = 0; ///< the thread's NVTX path id at launch (nvtx_stack.hpp)
 };

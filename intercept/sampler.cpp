@@ -56,7 +56,7 @@ LaunchDecision Sampler::decide(SampleState& state, bool cold, SkipReason& why) n
     }
     int claimed = state.warm_claimed.load(std::memory_order_relaxed);
     if (claimed >= m_samples) {
-        return cold ? LaunchDecision::time_only : take_cluster_sample(state, why);
+        return cold ? LaunchDecision::time_only : take_requested_sample(state, why);
     }
     if (cold) {
         if (state.cold_claimed.exchange(true, std::memory_order_relaxed)) {
@@ -78,15 +78,27 @@ LaunchDecision Sampler::decide(SampleState& state, bool cold, SkipReason& why) n
     return LaunchDecision::time_only;
 }
 
-/// A sample the collector asked for because a duration cluster has none (the hot path of a
-/// saturated kernel is one relaxed load of a zero here).
-LaunchDecision Sampler::take_cluster_sample(SampleState& state, SkipReason& why) noexcept {
-    int wanted = state.cluster_wanted.load(std::memory_order_relaxed);
-    while (wanted > 0) {
-        if (state.cluster_wanted.compare_exchange_weak(wanted, wanted - 1,
-                                                       std::memory_order_relaxed)) {
+/// A sample the collector asked for (the hot path of a saturated kernel is two relaxed loads of
+/// zeros here): a duration cluster's first, as a verdict outweighs the tensor types, then the
+/// tensor-types one. Both come after IRF_SAMPLES, so the second sample never moves a verdict
+/// sample onto another launch (shape) of the kernel.
+LaunchDecision Sampler::take_requested_sample(SampleState& state, SkipReason& why) noexcept {
+    const LaunchDecision d = take_requested(state.cluster_wanted, LaunchDecision::profile, why);
+    if (d != LaunchDecision::time_only || why != SkipReason::none) {
+        return d;
+    }
+    return take_requested(state.tensor_wanted, LaunchDecision::profile_tensor_types, why);
+}
+
+/// Claims one of the `wanted` requests: `kind` when the budget allows, time_only with
+/// budget_spent when it does not, time_only with no reason when another thread claimed it.
+LaunchDecision Sampler::take_requested(std::atomic<int>& wanted, LaunchDecision kind,
+                                       SkipReason& why) noexcept {
+    int left = wanted.load(std::memory_order_relaxed);
+    while (left > 0) {
+        if (wanted.compare_exchange_weak(left, left - 1, std::memory_order_relaxed)) {
             if (take_count()) {
-                return LaunchDecision::profile;
+                return kind;
             }
             why = SkipReason::budget_spent;
             return LaunchDecision::time_only;
@@ -95,10 +107,14 @@ LaunchDecision Sampler::take_cluster_sample(SampleState& state, SkipReason& why)
     return LaunchDecision::time_only;
 }
 
+bool Sampler::requested(const SampleState& state) noexcept {
+    return state.cluster_wanted.load(std::memory_order_seq_cst) > 0 ||
+           state.tensor_wanted.load(std::memory_order_seq_cst) > 0;
+}
+
 bool Sampler::saturated(const SampleState& state) const noexcept {
     return m_samples <= 0 ||
-           (state.warm_claimed.load(std::memory_order_relaxed) >= m_samples &&
-            state.cluster_wanted.load(std::memory_order_seq_cst) == 0) ||
+           (state.warm_claimed.load(std::memory_order_relaxed) >= m_samples && !requested(state)) ||
            m_count_left.load(std::memory_order_relaxed) == 0;
 }
 

@@ -18,6 +18,10 @@ struct SampleState {
     /// Further samples the collector asked for: a duration cluster of this kernel has none yet
     /// (docs/configuration.md, IRF_SAMPLES). Claimed by the next launches, within IRF_LAUNCH_COUNT.
     std::atomic<int> cluster_wanted{0};
+    /// 1 while the collector asks for a tensor-types sample (IRF_TENSOR_TYPES=auto): a sample
+    /// showed tensor instructions without their per-type ops. Claimed by a later launch once the
+    /// kernel's IRF_SAMPLES and the duration clusters' requests are taken.
+    std::atomic<int> tensor_wanted{0};
 };
 
 /// Why a launch of a selected kernel was not profiled (none when its samples are taken).
@@ -47,6 +51,10 @@ public:
     /// it until a cluster asks for a sample (Collector::unsaturate_locked clears the cache).
     [[nodiscard]] bool saturated(const SampleState& state) const noexcept;
 
+    /// True while the collector asks for a further sample of this kernel (a duration cluster's
+    /// or a tensor-types one); read after caching "saturated" so that no request is lost.
+    [[nodiscard]] static bool requested(const SampleState& state) noexcept;
+
     /// IRF_SAMPLES.
     [[nodiscard]] int samples() const noexcept { return m_samples; }
 
@@ -56,7 +64,9 @@ public:
 private:
     bool take_skip() noexcept;
     bool take_count() noexcept;
-    LaunchDecision take_cluster_sample(SampleState& state, SkipReason& why) noexcept;
+    LaunchDecision take_requested_sample(SampleState& state, SkipReason& why) noexcept;
+    LaunchDecision take_requested(std::atomic<int>& wanted, LaunchDecision kind,
+                                  SkipReason& why) noexcept;
 
     int m_samples;
     std::uint64_t m_skip;

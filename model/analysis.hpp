@@ -151,6 +151,9 @@ struct KernelAnalysis {
     std::optional<PipeCeilings> pipes;             ///< pipe sub-ceilings from the mix
     std::map<std::string, double> kernel_ceilings; ///< docs/model.md: PROJ Eq. 2-8 values
     std::vector<Projection> projection;
+    /// The grid's waves on the profiled GPU (docs/model.md, "Waves"); absent without its SM
+    /// limits or when a block does not fit on its SM.
+    std::optional<WaveCount> waves;
     std::vector<std::string> missing; ///< "walls.global: no global ld/st counters", ...
     std::vector<std::string> notes;   ///< cautions about verdicts that are present (e.g. TMA)
 };

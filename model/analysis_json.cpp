@@ -279,6 +279,9 @@ json analysis_to_json(const KernelAnalysis& a) {
     for (const Projection& p : a.projection) {
         out["projection"].push_back(projection_json(p));
     }
+    if (a.waves) {
+        out["waves"] = one_gpu_waves(a.waves); // absent: no SM limits for the profiled GPU
+    }
     out["missing"] = a.missing;
     if (!a.notes.empty()) {
         out["notes"] = a.notes; // left out when empty: older analysed files stay byte-identical
@@ -311,6 +314,7 @@ KernelAnalysis analysis_from_json(const JsonNode& n) {
             a.projection.push_back(projection_from(list.at(i)));
         }
     }
+    a.waves = one_gpu_waves_from(n, "waves");
     if (n.has("missing")) {
         a.missing = n.at("missing").as_strings();
     }

@@ -21,6 +21,13 @@ namespace irf::model {
 /// Reads {"l1", "l2", "hbm"} (absent or null -> nullopt).
 [[nodiscard]] PerLevel per_level_from(const JsonNode& node);
 
+/// One GPU's waves ({blocks, blocks_per_sm, limiter, ..., fill}), or null when not counted.
+[[nodiscard]] nlohmann::json one_gpu_waves(const std::optional<WaveCount>& waves);
+
+/// Reads `parent[key]` as one GPU's waves (absent or null: nullopt).
+[[nodiscard]] std::optional<WaveCount> one_gpu_waves_from(const JsonNode& parent,
+                                                          const std::string& key);
+
 /// A projection's `waves` object: {source, target}, each null when not counted.
 [[nodiscard]] nlohmann::json waves_json(const Projection& projection);
 

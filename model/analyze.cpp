@@ -22,6 +22,7 @@
 #include "model/sm_clock.hpp"
 #include "model/transactions.hpp"
 #include "model/walls.hpp"
+#include "model/waves.hpp"
 
 namespace irf::model {
 
@@ -252,6 +253,8 @@ KernelAnalysis analyze_prepared(const KernelRecord& kernel, const Prepared& prep
     note_lsu_bypass(c, source.gpu.cc, a.notes);
     note_above_roofline(a, a.notes);
     note_underfilled_grid(kernel, source, a.notes);
+    std::string no_waves; // the text summary's fill column says "-" without a reason
+    a.waves = wave_count(kernel.launch, source.gpu, no_waves);
     note_clock(kernel, fraction, a);
     for (const CeilingPair& pair : prepared.pairs[write_only]) {
         if (auto p = project(kernel, a, scaled.at(pair.source, fraction),

@@ -6,8 +6,6 @@ namespace irf::model {
 
 using nlohmann::json;
 
-namespace {
-
 json one_gpu_waves(const std::optional<WaveCount>& w) {
     if (!w) {
         return nullptr;
@@ -39,6 +37,8 @@ std::optional<WaveCount> one_gpu_waves_from(const JsonNode& parent, const std::s
     w.fill = n.num("fill");
     return w;
 }
+
+namespace {
 
 bool flag(const JsonNode& n, const std::string& key) {
     return n.has(key) && n.at(key).value().is_boolean() && n.at(key).value().get<bool>();

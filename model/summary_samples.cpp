@@ -12,6 +12,11 @@ namespace irf::model {
 using common::format_time;
 using common::string_printf;
 
+bool has_tensor_types(const Counters& counters) {
+    const auto first = counters.lower_bound("tensor_ops_");
+    return first != counters.end() && first->first.rfind("tensor_ops_", 0) == 0;
+}
+
 std::string max_cell(const KernelRecord& k) {
     if (k.first_launch_ns && *k.first_launch_ns > k.time_ns.max) {
         return format_time(*k.first_launch_ns) + "*";
@@ -51,6 +56,11 @@ std::string sampling_section(const std::vector<const KernelRecord*>& shown) {
                                  "others (no gpu__time_duration in the sample)\n",
                                  i + 1, static_cast<unsigned long long>(k.imputed_launches),
                                  k.imputed_launches == 1 ? "" : "es");
+        }
+        for (const std::string& note : k.notes) {
+            if (note.rfind(k_tensor_types_note, 0) == 0) {
+                out += string_printf("  %-4zu %s\n", i + 1, common::printable(note).c_str());
+            }
         }
     }
     return out.empty() ? out : "\nSamples and times (by kernel #):\n" + out;

@@ -29,6 +29,7 @@
 #include "intercept/cupti/profiler_seam.hpp"
 #include "intercept/cupti/sample_check.hpp"
 #include "intercept/cupti/sample_lock.hpp"
+#include "intercept/cupti/sample_sets.hpp"
 
 namespace irf::intercept::cupti {
 
@@ -66,12 +67,14 @@ enum LaunchFlags : std::uint64_t {
     k_mask_shift = 32,
 };
 
-/// One context's profiler and the metrics it collects.
+/// One context's profiler and the metrics it collects: the standard set, or the tensor-types
+/// set while a second sample is taken (switched by session_for, docs/cupti-notes.md 4b).
 struct ContextSession {
     std::unique_ptr<RangeProfiler> profiler;
     std::vector<config::MetricBinding> bindings;
     std::vector<std::string> metrics;
     std::uint32_t device = 0;
+    SampleSet set = SampleSet::standard; ///< the set of `bindings` (also when setup failed)
 };
 
 /// Test knobs of the sampled path (production uses the defaults).
@@ -149,10 +152,12 @@ private:
     void decline(std::uint64_t correlation_id, const char* reason) noexcept;
     bool counters_refused(const ProfilerStatus& status, std::uint32_t device) noexcept;
     bool device_busy(std::uint32_t device) const noexcept;
+    bool tensor_set_refused(std::uint32_t device) const noexcept;
     enum class Begin : std::uint8_t { sampling, declined, timed_out };
     Begin begin_sample(const CUpti_CallbackData& data, const DecodedLaunch& decoded,
-                       std::uint32_t device) noexcept;
-    void start_profiler(const CUpti_CallbackData& data, std::uint32_t device) noexcept;
+                       std::uint32_t device, SampleSet set) noexcept;
+    void start_profiler(const CUpti_CallbackData& data, std::uint32_t device,
+                        SampleSet set) noexcept;
     void end_sample(const CUpti_CallbackData& data) noexcept;
     void deliver_sample(const CUpti_CallbackData& data, const ContextSession& session,
                         const std::vector<double>& values, const RangeReport& report) noexcept;
@@ -160,11 +165,12 @@ private:
     ContextIds context_ids(CUcontext context) noexcept;
     FunctionAttributes attributes(CUfunction function, CUdevice device) noexcept;
     bool over_budget(CUfunction function) noexcept;
-    ContextSession* session_for(CUcontext context, std::uint32_t device) noexcept;
+    ContextSession* session_for(CUcontext context, std::uint32_t device, SampleSet set) noexcept;
+    ContextSession* install_session(CUcontext context, std::uint32_t device, SampleSet set);
     ProfilerStatus setup_session(ContextSession& session, CUcontext context, std::uint32_t device,
                                  std::vector<std::uint8_t>& availability);
     void on_module_unload() noexcept;
-    void report_setup(const ProfilerStatus& status, std::uint32_t device) noexcept;
+    void report_setup(const ProfilerStatus& status, std::uint32_t device, SampleSet set) noexcept;
     bool first_duration(std::uint64_t correlation_id) noexcept;
     void warn_lost_activity() noexcept;
     void check_timing(std::uint64_t launches) noexcept;
@@ -191,8 +197,9 @@ private:
     std::array<SampleLock, k_lock_slots> m_sample_locks;
     std::array<std::atomic<std::uint64_t>, k_lock_slots> m_breaches{};
     std::atomic<bool> m_profiling{true};
-    std::atomic<std::uint32_t> m_open_captures{0}; ///< stream captures open in the process
-    std::atomic<std::uint64_t> m_busy_devices{0};  ///< bit per device: counters held elsewhere
+    std::atomic<std::uint32_t> m_open_captures{0};  ///< stream captures open in the process
+    std::atomic<std::uint64_t> m_busy_devices{0};   ///< bit per device: counters held elsewhere
+    std::atomic<std::uint64_t> m_tensor_refused{0}; ///< bit per device: tensor-types setup failed
 
     // Guards everything below. Never held across a CUPTI or driver call: CUPTI's activity
     // thread takes it in first_duration while the driver may hold its own locks.

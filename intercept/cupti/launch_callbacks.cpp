@@ -120,8 +120,8 @@ void CuptiBackend::on_launch_enter(const DecodedLaunch& decoded,
     const LaunchEvent event = make_event(decoded, data, ids);
     LaunchDecision decision = LaunchDecision::time_only;
     with_sink([&](LaunchSink& sink) { decision = sink.on_launch(event); });
-    if (decision == LaunchDecision::profile) {
-        const Begin begun = begin_sample(data, decoded, ids.device);
+    if (profiles(decision)) {
+        const Begin begun = begin_sample(data, decoded, ids.device, sample_set_of(decision));
         if (begun == Begin::sampling) {
             return;
         }
@@ -214,10 +214,11 @@ void CuptiBackend::hold_shared(const CUpti_CallbackData& data, std::size_t slot)
 }
 
 CuptiBackend::Begin CuptiBackend::begin_sample(const CUpti_CallbackData& data,
-                                               const DecodedLaunch& decoded,
-                                               std::uint32_t device) noexcept {
+                                               const DecodedLaunch& decoded, std::uint32_t device,
+                                               SampleSet set) noexcept {
     if (data.correlationData == nullptr || decoded.kind != LaunchKind::kernel ||
-        !m_profiling.load() || device_busy(device)) {
+        !m_profiling.load() || device_busy(device) ||
+        (set == SampleSet::tensor_types && tensor_set_refused(device))) {
         decline(data.correlationId, nullptr); // timed as it runs (multi-device: never sampled)
         return Begin::declined;
     }
@@ -250,7 +251,7 @@ CuptiBackend::Begin CuptiBackend::begin_sample(const CUpti_CallbackData& data,
                      decoded.function,
                      std::chrono::steady_clock::now(),
                      device};
-    start_profiler(data, device);
+    start_profiler(data, device, set);
     return Begin::sampling;
 }
 

@@ -28,8 +28,9 @@ std::string utc_time_of_day() {
 
 } // namespace
 
-void CuptiBackend::start_profiler(const CUpti_CallbackData& data, std::uint32_t device) noexcept {
-    ContextSession* session = session_for(data.context, device);
+void CuptiBackend::start_profiler(const CUpti_CallbackData& data, std::uint32_t device,
+                                  SampleSet set) noexcept {
+    ContextSession* session = session_for(data.context, device, set);
     if (session == nullptr || !session->profiler) {
         decline(data.correlationId, nullptr); // timed only; the lock is released at EXIT
         return;
@@ -72,58 +73,102 @@ bool CuptiBackend::device_busy(std::uint32_t device) const noexcept {
     return (m_busy_devices.load() & (std::uint64_t{1} << (device % k_busy_bits))) != 0;
 }
 
+bool CuptiBackend::tensor_set_refused(std::uint32_t device) const noexcept {
+    return (m_tensor_refused.load() & (std::uint64_t{1} << (device % k_busy_bits))) != 0;
+}
+
 // Called with the device's sample lock held exclusively, so no other sample of this device
-// runs. CUPTI calls happen outside m_state (the activity thread takes it).
-ContextSession* CuptiBackend::session_for(CUcontext context, std::uint32_t device) noexcept {
-    std::unique_ptr<RangeProfiler> previous;
-    std::vector<std::uint8_t> availability;
+// runs. CUPTI calls happen outside m_state (the activity thread takes it). A session that
+// holds another set is set up again (install_session); one whose setup failed stays as it is.
+ContextSession* CuptiBackend::session_for(CUcontext context, std::uint32_t device,
+                                          SampleSet set) noexcept {
     try {
         {
             std::lock_guard<std::mutex> lock(m_state);
             const auto it = m_sessions.find(context);
-            if (it != m_sessions.end()) {
+            if (it != m_sessions.end() && it->second.set == set) {
                 return &it->second;
             }
-            // One enabled range profiler per device: retire the other context's first, as
-            // NVIDIA's profiling_injection sample does (cupti-notes.md).
-            const auto enabled = m_enabled.find(device);
-            if (enabled != m_enabled.end()) {
-                const auto old = m_sessions.find(enabled->second);
-                if (old != m_sessions.end()) {
-                    previous = std::move(old->second.profiler);
-                    m_sessions.erase(old);
-                }
-                m_enabled.erase(enabled);
-            }
-            availability = m_availability[device];
         }
-        if (previous) {
-            previous->teardown();
-            previous.reset();
-        }
-        ContextSession fresh;
-        fresh.device = device;
-        const ProfilerStatus status = setup_session(fresh, context, device, availability);
-        ContextSession* session = nullptr;
-        {
-            std::lock_guard<std::mutex> lock(m_state);
-            if (status.ok()) {
-                m_enabled[device] = context;
-            }
-            if (!availability.empty()) {
-                m_availability[device] = availability;
-            }
-            session = &(m_sessions[context] = std::move(fresh)); // failed: stays profiler-less
-        }
-        report_setup(status, device);
-        return session;
+        return install_session(context, device, set);
     } catch (...) {
         return nullptr;
     }
 }
 
-void CuptiBackend::report_setup(const ProfilerStatus& status, std::uint32_t device) noexcept {
-    if (!status.ok() && !counters_refused(status, device)) {
+// A range profiler holds one config image, so another set means tearing it down and setting
+// it up again (docs/cupti-notes.md): for a tensor-types sample, and back at the next standard
+// one. The session keeps `set` even when its setup fails, so the next standard sample sets
+// that one up again.
+ContextSession* CuptiBackend::install_session(CUcontext context, std::uint32_t device,
+                                              SampleSet set) {
+    std::unique_ptr<RangeProfiler> other;
+    std::unique_ptr<RangeProfiler> own;
+    std::vector<std::uint8_t> availability;
+    {
+        std::lock_guard<std::mutex> lock(m_state);
+        // One enabled range profiler per device: retire another context's first, as NVIDIA's
+        // profiling_injection sample does (cupti-notes.md).
+        const auto enabled = m_enabled.find(device);
+        if (enabled != m_enabled.end() && enabled->second != context) {
+            const auto old = m_sessions.find(enabled->second);
+            if (old != m_sessions.end()) {
+                other = std::move(old->second.profiler);
+                m_sessions.erase(old);
+            }
+        }
+        if (enabled != m_enabled.end()) {
+            m_enabled.erase(enabled);
+        }
+        const auto it = m_sessions.find(context);
+        if (it != m_sessions.end()) {
+            own = std::move(it->second.profiler);
+        }
+        availability = m_availability[device];
+    }
+    for (std::unique_ptr<RangeProfiler>* retired : {&other, &own}) {
+        if (*retired) {
+            (*retired)->teardown();
+            retired->reset();
+        }
+    }
+    ContextSession fresh;
+    fresh.device = device;
+    fresh.set = set;
+    const ProfilerStatus status = setup_session(fresh, context, device, availability);
+    ContextSession* session = nullptr;
+    {
+        std::lock_guard<std::mutex> lock(m_state);
+        if (status.ok()) {
+            m_enabled[device] = context;
+        }
+        if (!availability.empty()) {
+            m_availability[device] = availability;
+        }
+        session = &(m_sessions[context] = std::move(fresh)); // failed: stays profiler-less
+    }
+    report_setup(status, device, set);
+    return session;
+}
+
+void CuptiBackend::report_setup(const ProfilerStatus& status, std::uint32_t device,
+                                SampleSet set) noexcept {
+    if (status.ok()) {
+        return;
+    }
+    if (set == SampleSet::tensor_types) {
+        // Only this set failed (a counter this chip or driver lacks): the standard set still
+        // works, so profiling goes on, and no later tensor-types sample of this device tries.
+        const std::uint64_t bit = std::uint64_t{1} << (device % k_busy_bits);
+        if ((m_tensor_refused.fetch_or(bit) & bit) == 0) {
+            warn("tensor ops by input type unavailable on device " + std::to_string(device) + " (" +
+                 status.error +
+                 "); its kernels keep their other counters "
+                 "(IRF_TENSOR_TYPES, docs/cupti-notes.md)");
+        }
+        return;
+    }
+    if (!counters_refused(status, device)) {
         warn("hardware counters unavailable on one context: " + status.error);
     }
 }
@@ -142,8 +187,7 @@ ProfilerStatus CuptiBackend::setup_session(ContextSession& session, CUcontext co
     if (!family) {
         return {ProfilerFailure::unsupported, "irf has no metric map for chip '" + chip + "'"};
     }
-    session.bindings = config::metric_bindings(*family, m_options.collect_pipe_mix,
-                                               m_options.collect_tensor_types);
+    session.bindings = sample_bindings(*family, m_options, session.set);
     session.metrics = config::metric_names(session.bindings);
     std::unique_ptr<RangeProfiler> profiler = m_platform->make_profiler();
     status = profiler->setup(context, static_cast<CUdevice>(device), chip, session.metrics,

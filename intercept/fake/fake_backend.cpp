@@ -227,6 +227,20 @@ private:
         }
     }
 
+    /// What a tensor-types sample of `l` counts (fake_script.hpp, tensor_counters).
+    static model::Counters tensor_types_sample(const fake::ScriptLaunch& l) {
+        if (!l.tensor_counters.empty()) {
+            return l.tensor_counters;
+        }
+        model::Counters part;
+        for (const auto& [name, value] : l.counters) {
+            if (name.rfind("tensor_ops_", 0) == 0 || name == "inst_tensor" || name == "time_ns") {
+                part[name] = value;
+            }
+        }
+        return part;
+    }
+
     void play_one(Player& player, const fake::ScriptLaunch& l, std::uint64_t index) noexcept {
         wait_for_the_queue();
         LaunchEvent event;
@@ -249,12 +263,14 @@ private:
         }
         const LaunchDecision decision = m_sink->on_launch(event);
         const double ns = l.duration_ns[index % l.duration_ns.size()];
-        if (decision == LaunchDecision::profile) {
+        if (profiles(decision)) {
             ++m_profiled;
             try {
                 CounterSample sample;
                 sample.correlation_id = event.correlation_id;
-                sample.counters = l.counters;
+                sample.counters = decision == LaunchDecision::profile_tensor_types
+                                      ? tensor_types_sample(l)
+                                      : l.counters;
                 sample.passes = m_script.passes;
                 m_sink->on_counters(sample);
             } catch (...) { // out of memory: the sample is lost, as a failed range would be

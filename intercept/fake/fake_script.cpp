@@ -94,10 +94,24 @@ void parse_nvtx(const json& j, const std::string& where, ScriptLaunch& l) {
     }
 }
 
+void parse_counters(const json& j, const char* key, const std::string& where,
+                    model::Counters& out) {
+    if (!j.contains(key)) {
+        return;
+    }
+    if (!j[key].is_object()) {
+        fail(where + "." + key, "expected an object of numbers");
+    }
+    for (const auto& c : j[key].items()) {
+        out[c.key()] = get_number(c.value(), where + "." + key + "." + c.key());
+    }
+}
+
 ScriptLaunch parse_launch(const json& j, const std::string& where) {
-    static const char* const k_keys[] = {"kernel",   "function", "grid",   "block",   "smem",
-                                         "regs",     "device",   "thread", "repeat",  "duration_ns",
-                                         "counters", "graph",    "nvtx",   "profiler"};
+    static const char* const k_keys[] = {"kernel", "function",    "grid",           "block",
+                                         "smem",   "regs",        "device",         "thread",
+                                         "repeat", "duration_ns", "counters",       "graph",
+                                         "nvtx",   "profiler",    "tensor_counters"};
     if (!j.is_object()) {
         fail(where, "expected an object");
     }
@@ -128,14 +142,8 @@ ScriptLaunch parse_launch(const json& j, const std::string& where) {
         fail(where + ".duration_ns", "missing");
     }
     parse_durations(j["duration_ns"], where + ".duration_ns", l);
-    if (j.contains("counters")) {
-        if (!j["counters"].is_object()) {
-            fail(where + ".counters", "expected an object of numbers");
-        }
-        for (const auto& c : j["counters"].items()) {
-            l.counters[c.key()] = get_number(c.value(), where + ".counters." + c.key());
-        }
-    }
+    parse_counters(j, "counters", where, l.counters);
+    parse_counters(j, "tensor_counters", where, l.tensor_counters);
     if (j.contains("graph")) {
         if (!j["graph"].is_boolean()) {
             fail(where + ".graph", "expected true or false");

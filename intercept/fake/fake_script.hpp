@@ -20,6 +20,9 @@ struct ScriptLaunch {
     int thread = 0;                  ///< 0 = the thread calling start(); others run concurrently
     std::vector<double> duration_ns; ///< used in turn, one per repeat
     model::Counters counters;        ///< delivered for each profiled launch
+    /// Delivered for a tensor-types sample (IRF_TENSOR_TYPES); empty: the tensor-types part of
+    /// `counters` (tensor_ops_*, inst_tensor, time_ns).
+    model::Counters tensor_counters;
     std::uint64_t repeat = 1;
     bool graph = false;
     std::vector<std::string> nvtx; ///< the thread's NVTX range stack at launch, outermost first

@@ -110,7 +110,12 @@ struct FakeScript {
     std::function<void()> during_setup;          ///< runs inside setup (e.g. another thread's call)
     std::function<void()> during_stop;
     std::map<CUcontext, ProfilerStatus> setup_failures; ///< setup answers this for the context
-    ProfilerStatus start_status;                        ///< every start answers this
+    std::vector<std::vector<std::string>> setups;       ///< the metric names of each setup
+    std::map<std::string, double> values;               ///< a metric's value instead of `value`
+    /// Setup answers this when the metric list holds `failing_metric` (empty: never).
+    std::string failing_metric;
+    ProfilerStatus metric_failure{ProfilerFailure::other, "metric not available"};
+    ProfilerStatus start_status; ///< every start answers this
     bool capturing = false;
     std::map<CUcontext, std::uint32_t> devices;
     void log(const std::string& what, CUcontext context) {
@@ -134,8 +139,16 @@ public:
             availability = {7, 7, 7}; // read from the "device" once
         }
         m_script.log("setup", context);
+        {
+            std::lock_guard<std::mutex> lock(m_script.mutex);
+            m_script.setups.push_back(metrics);
+        }
         if (m_script.during_setup) {
             m_script.during_setup();
+        }
+        if (!m_script.failing_metric.empty() &&
+            std::find(metrics.begin(), metrics.end(), m_script.failing_metric) != metrics.end()) {
+            return m_script.metric_failure;
         }
         const auto failure = m_script.setup_failures.find(context);
         if (failure != m_script.setup_failures.end()) {
@@ -156,8 +169,11 @@ public:
         }
         values.assign(m_metrics.size(), m_script.value);
         for (std::size_t i = 0; i < m_metrics.size(); ++i) {
+            const auto given = m_script.values.find(m_metrics[i]);
             if (m_metrics[i] == "sm__ctas_launched.sum") {
                 values[i] = m_script.ctas;
+            } else if (given != m_script.values.end()) {
+                values[i] = given->second;
             }
         }
         report = m_script.report;

@@ -150,6 +150,8 @@ TEST_F(FaultConfig, EveryVariableWithInvalidValuesBehavesAsDocumented) {
         {"IRF_BACKEND", "fake:"},
         {"IRF_METRICS", "everything"},
         {"IRF_METRICS", "pipe_mix,"},
+        {"IRF_TENSOR_TYPES", "on"},
+        {"IRF_TENSOR_TYPES", "AUTO"},
     };
     const std::map<std::string, std::string> documented = documented_consequences();
     ASSERT_FALSE(documented.empty()) << "no rows read from the docs/configuration.md table";

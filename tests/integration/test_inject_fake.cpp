@@ -234,5 +234,32 @@ TEST_F(InjectFake, DisableLoadsAndDoesNothing) {
     EXPECT_TRUE(files_in(m_tmp.path()).empty());
 }
 
+// Issue 41 item 3: launch 1 (cold) shows 200 tensor instructions without ops by type, so
+// launch 2 is the tensor-types sample (50 instructions, 4e6 bf16 ops) and launch 3 the kernel's
+// sample: its bf16 ops are 4e6 x 200 / 50. With IRF_TENSOR_TYPES=off launch 2 is the sample.
+TEST_F(InjectFake, ATensorKernelGetsItsTypesFromASecondSample) {
+    nlohmann::json p = run_basic({}, "tensor_gemm.json");
+    nlohmann::json gemm = kernel_named(p, "gemm_bf16(");
+    ASSERT_FALSE(gemm.is_null());
+    EXPECT_EQ(p["coverage"]["profiled_launches"], 3);
+    EXPECT_EQ(gemm["profiled_launches"], 1);
+    EXPECT_EQ(gemm["counters"]["tensor_ops_bf16"], 1.6e7);
+    EXPECT_EQ(gemm["counters"]["inst_tensor"], 200);
+    EXPECT_EQ(p["config"]["IRF_TENSOR_TYPES"], "auto");
+    const std::string note = "tensor ops by input type from a second sample (1 launch, "
+                             "IRF_TENSOR_TYPES=auto), scaled x4 by tensor instructions";
+    EXPECT_NE(gemm["notes"].dump().find(note), std::string::npos) << gemm["notes"].dump();
+    EXPECT_NE(read_file(m_tmp / "out.txt").find("  1    " + note), std::string::npos);
+
+    p = run_basic({{"IRF_TENSOR_TYPES", "off"}}, "tensor_gemm.json");
+    gemm = kernel_named(p, "gemm_bf16(");
+    EXPECT_EQ(p["coverage"]["profiled_launches"], 2);
+    EXPECT_EQ(gemm["profiled_launches"], 1);
+    EXPECT_FALSE(gemm["counters"].contains("tensor_ops_bf16"));
+    EXPECT_EQ(gemm["counters"]["inst_tensor"], 200);
+    EXPECT_EQ(gemm["notes"].dump().find("second sample"), std::string::npos);
+    EXPECT_EQ(p["config"]["IRF_TENSOR_TYPES"], "off");
+}
+
 } // namespace
 } // namespace irf::test

@@ -11,7 +11,7 @@ namespace irf::report {
 namespace {
 
 /// Characters of the kernel table other than the name column (model/text_summary.cpp).
-constexpr long k_other_columns = 130;
+constexpr long k_other_columns = 140;
 
 } // namespace
 
@@ -57,7 +57,7 @@ void add_view_options(CLI::App& app, ViewOptions& o, bool with_format,
         ->check(CLI::IsMember({"function", "demangled", "mangled"}));
     app.add_option("--width", o.width,
                    "Width of the kernel and region name columns (default: 40, more on a terminal "
-                   "wider than 170 columns (COLUMNS); --names demangled/mangled: not cut)")
+                   "wider than 180 columns (COLUMNS); --names demangled/mangled: not cut)")
         ->check(common::whole_number(12, 1000));
     if (with_format) {
         app.add_option("--format", o.format, "text (default) or md (a Markdown table)")

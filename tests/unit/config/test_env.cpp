@@ -209,6 +209,17 @@ TEST(Env, MetricGroups) {
     EXPECT_FALSE(parse("IRF_METRICS", "pipe_mix,bogus").config.metrics_pipe_mix);
 }
 
+TEST(Env, TensorTypesSecondSample) {
+    EXPECT_TRUE(Config{}.tensor_types_auto);
+    EXPECT_EQ(Config{}.effective().at("IRF_TENSOR_TYPES"), "auto");
+    const Config off = parse("IRF_TENSOR_TYPES", "off").config;
+    EXPECT_FALSE(off.tensor_types_auto);
+    EXPECT_EQ(off.effective().at("IRF_TENSOR_TYPES"), "off");
+    EXPECT_EQ(error_of("IRF_TENSOR_TYPES", "on"),
+              "[irf] IRF_TENSOR_TYPES=on: expected auto or off; ignored, using default");
+    EXPECT_TRUE(parse("IRF_TENSOR_TYPES", "on").config.tensor_types_auto);
+}
+
 // `irf run --ceilings h100-sxm5` sets IRF_CEILINGS to a shipped name: it was refused as "file
 // not readable", so the ceilings of the detected GPU were used instead of the ones asked for.
 TEST(Env, CeilingsTakeAShippedName) {
@@ -240,7 +251,7 @@ TEST(Env, TableCoversDesignVariablesOnce) {
         "IRF_NVTX_INCLUDE", "IRF_NVTX_EXCLUDE", "IRF_CAPTURE_RANGE", "IRF_LAUNCH_SKIP",
         "IRF_LAUNCH_COUNT", "IRF_SAMPLES",      "IRF_CEILINGS",      "IRF_TARGETS",
         "IRF_GPUS_DIR",     "IRF_CALLSTACK",    "IRF_LOG",           "IRF_DISABLE",
-        "IRF_BACKEND",      "IRF_METRICS"};
+        "IRF_BACKEND",      "IRF_METRICS",      "IRF_TENSOR_TYPES"}; // the last: issue 41
     ASSERT_EQ(option_table().size(), design.size());
     for (std::size_t i = 0; i < design.size(); ++i) {
         EXPECT_EQ(option_table()[i].name, design[i]);

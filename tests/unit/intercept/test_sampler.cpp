@@ -112,5 +112,42 @@ TEST(Sampler, ConcurrentThreadsNeverExceedTheSamples) {
     EXPECT_EQ(profiled.load(), 4);
 }
 
+constexpr LaunchDecision TT = LaunchDecision::profile_tensor_types;
+
+// A tensor-types request (IRF_TENSOR_TYPES=auto) is taken by the next later launch, once, ahead
+// of the kernel's remaining samples, and keeps the kernel unsaturated until then.
+TEST(Sampler, ATensorTypesRequestIsTheNextLaterLaunch) {
+    Sampler s(2, 0, std::nullopt);
+    SampleState k;
+    EXPECT_EQ(s.decide(k, true), P); // cold, provisional
+    k.tensor_wanted.store(1);
+    EXPECT_EQ(run_warm(s, k, 4), (std::vector<LaunchDecision>{TT, P, P, T}));
+    EXPECT_TRUE(s.saturated(k));
+    k.tensor_wanted.store(1);
+    EXPECT_FALSE(s.saturated(k));
+    EXPECT_TRUE(Sampler::requested(k));
+}
+
+// A first launch never takes it: its time includes module loading.
+TEST(Sampler, AColdLaunchLeavesTheTensorTypesRequest) {
+    Sampler s(1, 0, std::nullopt);
+    SampleState k;
+    k.tensor_wanted.store(1);
+    EXPECT_EQ(s.decide(k, true), P);
+    EXPECT_EQ(k.tensor_wanted.load(), 1);
+    EXPECT_EQ(s.decide(k, false), TT);
+}
+
+// IRF_LAUNCH_COUNT caps tensor-types samples like any other.
+TEST(Sampler, TheBudgetCapsTheTensorTypesSample) {
+    Sampler s(1, 0, std::uint64_t{1});
+    SampleState k;
+    EXPECT_EQ(s.decide(k, false), P);
+    k.tensor_wanted.store(1);
+    SkipReason why = SkipReason::none;
+    EXPECT_EQ(s.decide(k, false, why), T);
+    EXPECT_EQ(why, SkipReason::budget_spent);
+}
+
 } // namespace
 } // namespace irf::intercept

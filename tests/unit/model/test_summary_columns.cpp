@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// The summary table's tensor column and per-direction access widths (issue 41 items 3 and 8),
-// and their JSON round trip.
+// The summary table's tensor and fill columns and per-direction access widths (issue 41 items
+// 3, 7 and 8), and their JSON round trip.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
 #include "model/analyze.hpp"
 #include "model/profile_json.hpp"
+#include "model/summary_table.hpp"
 #include "model/text_summary.hpp"
 #include "tests/unit/model/model_fixtures.hpp"
 
@@ -67,6 +68,43 @@ TEST(ModelSummaryColumns, NoTensorColumnWithoutTensorWork) {
     p.kernels.pop_back();
     analyze(p, test::v100(), {});
     EXPECT_EQ(text_summary(p).find("tensor"), std::string::npos);
+}
+
+// Fill on a V100 (80 SMs, cc 7.0: 64 warps and 32 blocks per SM). 40 blocks of 256 threads fit
+// 8 per SM, so one wave on 40 of 80 SMs: 40 / (80 x 1) = 50%. 200 blocks of 1024 threads fit 2
+// per SM: 160 slots, 1 full wave and a tail of 40, the busiest SM runs 2 + ceil(40 / 80) = 3, so
+// 200 / (80 x 3) = 83.3% over 2 waves. 160 such blocks fill both waves: 100%.
+TEST(ModelSummaryColumns, FillReadsTheSmsShareAndTheWaves) {
+    Profile p;
+    const std::pair<std::uint32_t, std::uint32_t> grids[] = {{40, 256}, {200, 1024}, {160, 1024}};
+    for (const auto& [blocks, threads] : grids) {
+        KernelRecord k = test::kernel_record(1000, blocks);
+        k.name = "k" + std::to_string(blocks);
+        k.launch.block = {threads, 1, 1};
+        p.kernels.push_back(k);
+    }
+    config::Ceilings v100 = test::v100();
+    v100.gpu.sm_limits = test::cc70();
+    analyze(p, v100, {});
+    EXPECT_EQ(fill_cell(p.kernels[0]), "50%");
+    EXPECT_EQ(fill_cell(p.kernels[1]), "83% 2w");
+    EXPECT_EQ(fill_cell(p.kernels[2]), "100%");
+    const std::string text = text_summary(p);
+    EXPECT_NE(text.find("      fill"), std::string::npos) << text;
+    EXPECT_NE(text.find("(fill: share of the SMs' time"), std::string::npos);
+    const Profile back = profile_from_json(nlohmann::json::parse(dump_profile(p)));
+    ASSERT_TRUE(back.kernels[1].analysis->waves);
+    EXPECT_EQ(back.kernels[1].analysis->waves->waves, 2u);
+    EXPECT_EQ(back.kernels[1].analysis->waves->blocks_per_busiest_sm, 3u);
+    EXPECT_EQ(fill_cell(back.kernels[1]), "83% 2w");
+}
+
+// Without the GPU's SM limits the waves are not counted: no fill column.
+TEST(ModelSummaryColumns, NoFillColumnWithoutSmLimits) {
+    Profile p = cast_and_gemm();
+    analyze(p, test::v100(), {});
+    EXPECT_EQ(fill_cell(p.kernels[0]), "-");
+    EXPECT_EQ(text_summary(p).find(" fill"), std::string::npos);
 }
 
 } // namespace

@@ -13,35 +13,8 @@
 namespace irf::model {
 namespace {
 
-// cc 9.0 limits (docs/ceilings.md, "SM limits"): 2048 threads = 64 warps, 32 blocks, 64 K
-// registers in 256-register warp units, 228 KB shared per SM, 227 KB per block + 1 KB reserved
-// per block, 128-byte shared units.
-config::SmLimits cc90() {
-    config::SmLimits l;
-    l.max_threads_per_sm = 2048;
-    l.max_warps_per_sm = 64;
-    l.max_blocks_per_sm = 32;
-    l.max_threads_per_block = 1024;
-    l.registers_per_sm = 65536;
-    l.max_registers_per_thread = 255;
-    l.register_alloc_unit = 256;
-    l.shared_bytes_per_sm = 228 * 1024;
-    l.shared_bytes_per_block = 227 * 1024;
-    l.shared_reserved_per_block = 1024;
-    l.shared_alloc_unit = 128;
-    l.source = "test";
-    return l;
-}
-
-// cc 7.0: 96 KB shared per SM and per block, no reserve, 256-byte units.
-config::SmLimits cc70() {
-    config::SmLimits l = cc90();
-    l.shared_bytes_per_sm = 96 * 1024;
-    l.shared_bytes_per_block = 96 * 1024;
-    l.shared_reserved_per_block = 0;
-    l.shared_alloc_unit = 256;
-    return l;
-}
+using test::cc70;
+using test::cc90;
 
 LaunchConfig launch(std::uint32_t blocks, std::uint32_t threads, std::uint32_t regs,
                     std::uint32_t smem) {

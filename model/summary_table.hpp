@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+// The kernel table's rows of the text summary (model/text_summary.cpp, docs/model.md).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "model/profile.hpp"
+
+namespace irf::model {
+
+struct RowLayout {
+    int name_width = 0;
+    int global_width = 12; ///< the longest "pattern width" label shown, at least 12
+    bool fill = false;     ///< a shown kernel's waves were counted: the fill column
+    bool tensor = false;   ///< a shown kernel issued tensor instructions: the tensor column
+    bool job = false;      ///< a merged job: the imbalance column
+};
+
+// Tensor-pipe use: "65.0%", "?" when tensor instructions ran but their ops were not counted,
+
+/// Width of a projection column: its "->name" header, at least 8.
+[[nodiscard]] int target_width(const std::string& target);
+
+/// Tensor-pipe use: "65.0%", "?" when tensor instructions ran but their ops were not counted,
+/// "-" without tensor instructions.
+[[nodiscard]] std::string tensor_cell(const KernelRecord& k);
+
+/// The grid's fill on the profiled GPU: the share of the SMs' time it keeps busy, rounded down
+/// ("48%"; "100%" only when full), with its waves when more than one ("76% 2w"); "-" when the
+/// waves were not counted.
+[[nodiscard]] std::string fill_cell(const KernelRecord& k);
+
+/// The global wall's pattern and width label ("-" without a global wall).
+[[nodiscard]] std::string global_cell(const KernelRecord& k);
+
+/// One line of the kernel table for kernel `k`, ranked `rank`, named `label`.
+[[nodiscard]] std::string row(const KernelRecord& k, const std::string& label,
+                              const RowLayout& layout, std::size_t rank, double total_ns,
+                              const std::vector<std::string>& targets);
+
+} // namespace irf::model

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: Apache-2.0
+// The tensor-types second sample (issue 41 item 3, IRF_TENSOR_TYPES): asked for when a sample
+// shows tensor instructions without their per-type ops, merged into the kernel's counters.
+#include <gtest/gtest.h>
+
+#include "intercept/collector.hpp"
+#include "tests/unit/intercept/collector_profile.hpp"
+
+namespace irf::intercept {
+namespace {
+
+constexpr LaunchDecision P = LaunchDecision::profile;
+constexpr LaunchDecision T = LaunchDecision::time_only;
+constexpr LaunchDecision TT = LaunchDecision::profile_tensor_types;
+
+LaunchEvent event(std::uint64_t id) {
+    LaunchEvent e;
+    e.function = reinterpret_cast<const void*>(std::uintptr_t{0x40});
+    e.mangled = "_Z4gemmv";
+    e.correlation_id = id;
+    return e;
+}
+
+/// Launches 1..n of one kernel, each answered sample delivering `counters` (the tensor-types
+/// sample `tensor` instead), then 1 us durations; returns the decisions.
+std::vector<LaunchDecision> play(Collector& c, int n, const model::Counters& counters,
+                                 const model::Counters& tensor) {
+    std::vector<LaunchDecision> out;
+    for (int i = 1; i <= n; ++i) {
+        const auto id = static_cast<std::uint64_t>(i);
+        out.push_back(c.on_launch(event(id)));
+        if (out.back() != T) {
+            c.on_counters({id, out.back() == TT ? tensor : counters, 1});
+        }
+        c.on_duration({id, 1000 * id, 1000 * id + 1000});
+    }
+    return out;
+}
+
+const model::Counters k_gemm{{"inst_warp", 1000}, {"inst_tensor", 200}, {"time_ns", 1000}};
+const model::Counters k_tensor{{"inst_tensor", 50}, {"tensor_ops_bf16", 4e6}, {"time_ns", 900}};
+
+// Launch 1 (cold) shows 200 tensor instructions: launch 2 is the tensor-types sample, launch 3
+// the kernel's sample. Its 4e6 bf16 ops over 50 instructions scale to the kernel's 200: 1.6e7.
+TEST(CollectorTensor, TheSecondProfiledLaunchCountsTheTensorTypes) {
+    Collector c(config::Config{});
+    EXPECT_EQ(play(c, 4, k_gemm, k_tensor), (std::vector<LaunchDecision>{P, TT, P, T}));
+    const model::Profile p = test::profile_of(c);
+    const model::KernelRecord& k = p.kernels.at(0);
+    EXPECT_DOUBLE_EQ(k.counters.at("tensor_ops_bf16"), 1.6e7);
+    EXPECT_DOUBLE_EQ(k.counters.at("inst_tensor"), 200); // the kernel's sample, not the sum
+    EXPECT_EQ(k.profiled_launches, 1u);
+    EXPECT_EQ(p.coverage.profiled_launches, 3u);
+    ASSERT_FALSE(k.notes.empty());
+    EXPECT_EQ(k.notes.back(), "tensor ops by input type from a second sample (1 launch, "
+                              "IRF_TENSOR_TYPES=auto), scaled x4 by tensor instructions");
+}
+
+TEST(CollectorTensor, AKernelWithoutTensorInstructionsNeverAsks) {
+    Collector c(config::Config{});
+    const model::Counters plain{{"inst_warp", 1000}, {"inst_tensor", 0}};
+    EXPECT_EQ(play(c, 4, plain, k_tensor), (std::vector<LaunchDecision>{P, P, T, T}));
+}
+
+TEST(CollectorTensor, OffOrCountedInEverySampleNeverAsks) {
+    config::Config off;
+    off.tensor_types_auto = false;
+    Collector c_off(off);
+    EXPECT_EQ(play(c_off, 3, k_gemm, k_tensor), (std::vector<LaunchDecision>{P, P, T}));
+    config::Config every;
+    every.metrics_tensor_types = true;
+    Collector c_every(every);
+    EXPECT_EQ(play(c_every, 3, k_gemm, k_tensor), (std::vector<LaunchDecision>{P, P, T}));
+}
+
+TEST(CollectorTensor, TheBudgetCapsIt) {
+    config::Config two;
+    two.launch_count = 2;
+    Collector c(two);
+    EXPECT_EQ(play(c, 4, k_gemm, k_tensor), (std::vector<LaunchDecision>{P, TT, T, T}));
+    // Only the cold sample holds verdict counters; the tensor types still join them.
+    const model::KernelRecord k = test::profile_of(c).kernels.at(0);
+    EXPECT_DOUBLE_EQ(k.counters.at("tensor_ops_bf16"), 1.6e7);
+}
+
+// A tensor-types sample holds no verdict counters: when its own duration opens a duration
+// cluster of its own (5 us against 1 us), that cluster asks for a sample like an unprofiled
+// launch's would. Launch 1 is skipped, 2 is the sample, 3 the tensor-types one, 4 the cluster's.
+TEST(CollectorTensor, ItsDurationClusterStillAsksForASample) {
+    config::Config skip_one;
+    skip_one.launch_skip = 1;
+    Collector c(skip_one);
+    const model::Counters long_tensor{
+        {"inst_tensor", 50}, {"tensor_ops_bf16", 4e6}, {"time_ns", 5000}};
+    EXPECT_EQ(play(c, 5, k_gemm, long_tensor), (std::vector<LaunchDecision>{T, P, TT, P, T}));
+}
+
+} // namespace
+} // namespace irf::intercept
