@@ -133,6 +133,7 @@ namespace {
 struct Prepared {
     std::array<config::Ceilings, 2> source;
     std::array<std::vector<CeilingPair>, 2> pairs;
+    std::array<std::vector<std::string>, 2> pair_notes; ///< pair_note of each pair
 };
 
 // The values without their evidence (sources, methods, alternatives): the verdicts read values
@@ -160,6 +161,15 @@ config::Ceilings lean(config::Ceilings c) {
     return c;
 }
 
+std::string pair_note(const CeilingPair& pair) {
+    std::string text;
+    for (const std::string& n : pair.notes) {
+        text += (text.empty() ? "" : "; ") + n;
+    }
+    return "ceilings like with like (PROJ 4.1): " +
+           (text.empty() ? std::string("the files' values on both") : text);
+}
+
 Prepared prepare(const config::Ceilings& source, const std::vector<config::Ceilings>& targets) {
     Prepared p;
     for (const bool write_only : {false, true}) {
@@ -168,6 +178,7 @@ Prepared prepare(const config::Ceilings& source, const std::vector<config::Ceili
             CeilingPair pair = like_for_like(source, t, write_only);
             pair.source = lean(std::move(pair.source));
             pair.target = lean(std::move(pair.target));
+            p.pair_notes[write_only].push_back(pair_note(pair));
             p.pairs[write_only].push_back(std::move(pair));
         }
     }
@@ -223,15 +234,6 @@ void note_clock(const KernelRecord& k, std::optional<double> fraction, KernelAna
     }
 }
 
-std::string pair_note(const CeilingPair& pair) {
-    std::string text;
-    for (const std::string& n : pair.notes) {
-        text += (text.empty() ? "" : "; ") + n;
-    }
-    return "ceilings like with like (PROJ 4.1): " +
-           (text.empty() ? std::string("the files' values on both") : text);
-}
-
 KernelAnalysis analyze_prepared(const KernelRecord& kernel, const Prepared& prepared,
                                 ClockScaled& scaled) {
     scaled.next_kernel();
@@ -253,10 +255,14 @@ KernelAnalysis analyze_prepared(const KernelRecord& kernel, const Prepared& prep
     note_above_roofline(a, a.notes);
     note_underfilled_grid(kernel, source, a.notes);
     note_clock(kernel, fraction, a);
-    for (const CeilingPair& pair : prepared.pairs[write_only]) {
-        if (auto p = project(kernel, a, scaled.at(pair.source, fraction),
+    const ProjectionWork work = projection_work(kernel, a);
+    const std::vector<CeilingPair>& pairs = prepared.pairs[write_only];
+    a.projection.reserve(pairs.size());
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+        const CeilingPair& pair = pairs[i];
+        if (auto p = project(kernel, a, work, scaled.at(pair.source, fraction),
                              scaled.at(pair.target, fraction), a.missing)) {
-            p->notes.push_back(pair_note(pair));
+            p->notes.push_back(prepared.pair_notes[write_only][i]);
             widen_by_spread(pair, *p);
             a.projection.push_back(std::move(*p));
         }

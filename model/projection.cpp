@@ -107,8 +107,8 @@ std::string megabytes(double bytes) {
 // L2 capacity (docs/model.md, "L2 capacity"): when the L2 sizes differ, the target's DRAM
 // traffic is the model's, in the counters and level bytes the target is timed with.
 void apply_l2_fit(const KernelRecord& k, const LevelBytes& bytes, const config::Ceilings& s,
-                  const config::Ceilings& t, Projection& p, Counters& counters_t,
-                  LevelBytes& bytes_t) {
+                  const config::Ceilings& t, Projection& p, const KernelWork& work,
+                  std::optional<KernelWork>& work_t, LevelBytes& bytes_t) {
     std::string why;
     p.l2 = l2_fit(bytes, k.profiled_launches, s.gpu, t.gpu, why);
     if (!p.l2) {
@@ -135,9 +135,15 @@ void apply_l2_fit(const KernelRecord& k, const LevelBytes& bytes, const config::
         return;
     }
     const double factor = f.dram_target_bytes / f.dram_source_bytes; // > 0: a side overflows
+    Counters dram; // the target's DRAM sectors: the source's scaled (an absent one reads 0)
     for (const char* name : {"dram_sectors_read", "dram_sectors_write"}) {
-        counters_t[name] *= factor;
+        if (const auto it = k.counters.find(name); it != k.counters.end()) {
+            dram.emplace(*it);
+        }
+        dram[name] *= factor;
     }
+    work_t = work;
+    work_t->hbm_transactions = hbm_transactions(dram);
     bytes_t.hbm = bytes.hbm * factor;
     bytes_t.l2 = std::max(0.0, bytes.l2 + bytes.hbm - bytes_t.hbm);
     p.confidence = "low";
@@ -249,12 +255,23 @@ double interval_mean_ns(double low_ns, double high_ns) {
     return 2.0 / (1.0 / low_ns + 1.0 / high_ns);
 }
 
+ProjectionWork projection_work(const KernelRecord& kernel, const KernelAnalysis& analysis) {
+    return {kernel_work(kernel.counters, analysis.mix), level_bytes(kernel.counters),
+            counter(kernel.counters, "time_ns")};
+}
+
 std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a,
                                   const config::Ceilings& s, const config::Ceilings& t,
                                   std::vector<std::string>& missing) {
+    return project(k, a, projection_work(k, a), s, t, missing);
+}
+
+std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a,
+                                  const ProjectionWork& work, const config::Ceilings& s,
+                                  const config::Ceilings& t, std::vector<std::string>& missing) {
     const std::string name = target_name(t);
-    const auto time = counter(k.counters, "time_ns");
-    const auto bytes = level_bytes(k.counters);
+    const auto& time = work.time_ns;
+    const auto& bytes = work.bytes;
     if (!time || *time <= 0 || !bytes) {
         missing.push_back("projection[" + name + "]: " +
                           (!bytes ? std::string("memory counters absent")
@@ -264,12 +281,12 @@ std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a
     Projection p;
     p.target = name;
     p.confidence = "high";
-    Counters counters_t = k.counters;
+    std::optional<KernelWork> work_t; // set when the target's DRAM traffic is re-estimated
     LevelBytes bytes_t = *bytes;
-    apply_l2_fit(k, *bytes, s, t, p, counters_t, bytes_t);
+    apply_l2_fit(k, *bytes, s, t, p, work.resources, work_t, bytes_t);
     const double predication = a.predication.value_or(1.0);
-    ResourceTimes rs = resource_times(k.counters, s, predication, a.mix);
-    ResourceTimes rt = resource_times(counters_t, t, predication, a.mix);
+    ResourceTimes rs = resource_times(work.resources, s, predication);
+    ResourceTimes rt = resource_times(work_t ? *work_t : work.resources, t, predication);
     apply_waves(k, s, t, p, rs, rt);
     const auto c_s = compute_time(rs);
     const auto c_t = compute_time(rt);
@@ -285,8 +302,7 @@ std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a
     const double total = k.time_ns.total > 0 ? k.time_ns.total : *time;
     set_interval(p, level_times(*bytes, bytes_t, s, t, *c_s, *c_t, total), *c_s, *c_t, total);
     set_point(p, rs, rt, total);
-    const std::string uncounted_tensor = "flops: tensor instructions without tensor_ops_* counters";
-    if (std::find(rs.unknown.begin(), rs.unknown.end(), uncounted_tensor) != rs.unknown.end()) {
+    if (work.resources.unmeasured_tensor) {
         bracket_unmeasured_tensor(k, s, t, total, p);
     }
     return p;
