@@ -3,10 +3,14 @@
 #include "model/analyze.hpp"
 #include "model/regions.hpp"
 
+#include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <map>
+#include <thread>
 #include <utility>
 
 #include "model/counters.hpp"
@@ -234,8 +238,19 @@ void note_clock(const KernelRecord& k, std::optional<double> fraction, KernelAna
     }
 }
 
+// What only the JSON shows of a projection (docs/output-schema.md); the summaries and the CSV
+// read its times, speedup and confidence.
+void drop_details(Projection& p) {
+    std::vector<std::string>().swap(p.notes);
+    p.resource_ns_source.clear();
+    p.resource_ns_target.clear();
+    p.waves_source.reset();
+    p.waves_target.reset();
+    p.l2.reset();
+}
+
 KernelAnalysis analyze_prepared(const KernelRecord& kernel, const Prepared& prepared,
-                                ClockScaled& scaled) {
+                                ClockScaled& scaled, bool details = true) {
     scaled.next_kernel();
     KernelAnalysis a;
     const Counters& c = kernel.counters;
@@ -264,6 +279,9 @@ KernelAnalysis analyze_prepared(const KernelRecord& kernel, const Prepared& prep
                              scaled.at(pair.target, fraction), a.missing)) {
             p->notes.push_back(prepared.pair_notes[write_only][i]);
             widen_by_spread(pair, *p);
+            if (!details) {
+                drop_details(*p);
+            }
             a.projection.push_back(std::move(*p));
         }
     }
@@ -278,14 +296,60 @@ KernelAnalysis analyze_kernel(const KernelRecord& kernel, const config::Ceilings
     return analyze_prepared(kernel, prepare(source, targets), scaled);
 }
 
+namespace {
+
+// Kernels a thread takes at a time: large enough that taking them costs nothing, small enough
+// that threads finish together.
+constexpr std::size_t k_kernels_per_take = 64;
+
+// Analyses every kernel of `profile` on `threads` threads (the calling one among them). Each
+// kernel's analysis depends on it and `prepared` alone, so the result is the same on any number
+// of threads. The first exception of a worker is rethrown here, after all have stopped.
+void analyze_kernels(Profile& profile, const Prepared& prepared, const AnalyzeSettings& settings) {
+    std::vector<KernelRecord>& kernels = profile.kernels;
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> failed{false};
+    std::exception_ptr error;
+    const auto work = [&] {
+        ClockScaled scaled; // one per thread: its entries are shared by reference
+        try {
+            for (std::size_t begin;
+                 !failed && (begin = next.fetch_add(k_kernels_per_take)) < kernels.size();) {
+                const std::size_t end = std::min(kernels.size(), begin + k_kernels_per_take);
+                for (std::size_t i = begin; i < end; ++i) {
+                    kernels[i].analysis =
+                        analyze_prepared(kernels[i], prepared, scaled, settings.projection_details);
+                }
+            }
+        } catch (...) {
+            if (!failed.exchange(true)) {
+                error = std::current_exception();
+            }
+        }
+    };
+    const std::size_t takes = (kernels.size() + k_kernels_per_take - 1) / k_kernels_per_take;
+    const std::size_t threads =
+        std::clamp<std::size_t>(settings.threads, 1, std::max<std::size_t>(takes, 1));
+    std::vector<std::thread> helpers;
+    for (std::size_t t = 1; t < threads; ++t) {
+        helpers.emplace_back(work);
+    }
+    work();
+    for (std::thread& t : helpers) {
+        t.join();
+    }
+    if (error) {
+        std::rethrow_exception(error);
+    }
+}
+
+} // namespace
+
 void analyze(Profile& profile, const config::Ceilings& source,
-             const std::vector<config::Ceilings>& targets) {
+             const std::vector<config::Ceilings>& targets, const AnalyzeSettings& settings) {
     const Prepared prepared = prepare(source, targets);
     profile.ceilings = ceilings_used(prefer_measured(source)); // with its provenance
-    ClockScaled scaled;
-    for (KernelRecord& kernel : profile.kernels) {
-        kernel.analysis = analyze_prepared(kernel, prepared, scaled);
-    }
+    analyze_kernels(profile, prepared, settings);
     roll_up_regions(profile);
 }
 

@@ -119,18 +119,20 @@ void apply_l2_fit(const KernelRecord& k, const LevelBytes& bytes, const config::
     if (s.gpu.l2_bytes == t.gpu.l2_bytes) {
         return;
     }
-    const char* fit =
-        f.fits_source == f.fits_target
-            ? (f.fits_source ? "fits both L2s" : "fits neither L2")
-            : (f.fits_source ? "fits the source's L2 only" : "fits the target's L2 only");
-    const std::string fits = "L2: working set ~" + megabytes(f.working_set_bytes) +
-                             " per launch (L2 traffic " + megabytes(f.l2_traffic_bytes) +
-                             ", DRAM " + megabytes(f.dram_source_bytes) + ") " + fit + " (" +
-                             megabytes(static_cast<double>(s.gpu.l2_bytes)) + " source, " +
-                             megabytes(static_cast<double>(t.gpu.l2_bytes)) + " target): ";
+    // Formatted only for a note: most kernels fit both L2s and get none.
+    const auto fits = [&f, &s, &t] {
+        const char* fit =
+            f.fits_source == f.fits_target
+                ? (f.fits_source ? "fits both L2s" : "fits neither L2")
+                : (f.fits_source ? "fits the source's L2 only" : "fits the target's L2 only");
+        return "L2: working set ~" + megabytes(f.working_set_bytes) + " per launch (L2 traffic " +
+               megabytes(f.l2_traffic_bytes) + ", DRAM " + megabytes(f.dram_source_bytes) + ") " +
+               fit + " (" + megabytes(static_cast<double>(s.gpu.l2_bytes)) + " source, " +
+               megabytes(static_cast<double>(t.gpu.l2_bytes)) + " target): ";
+    };
     if (!f.re_estimated) {
         if (f.fits_source != f.fits_target) {
-            p.notes.push_back(fits + "no reuse in L2, so the same DRAM traffic on the target");
+            p.notes.push_back(fits() + "no reuse in L2, so the same DRAM traffic on the target");
         }
         return;
     }
@@ -147,7 +149,7 @@ void apply_l2_fit(const KernelRecord& k, const LevelBytes& bytes, const config::
     bytes_t.hbm = bytes.hbm * factor;
     bytes_t.l2 = std::max(0.0, bytes.l2 + bytes.hbm - bytes_t.hbm);
     p.confidence = "low";
-    p.notes.push_back(fits + "target DRAM traffic re-estimated to " +
+    p.notes.push_back(fits() + "target DRAM traffic re-estimated to " +
                       megabytes(f.dram_target_bytes) + " per launch");
 }
 

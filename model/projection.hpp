@@ -54,11 +54,9 @@ struct ProjectionWork {
                                              const KernelAnalysis& analysis);
 
 /// project() with the counters already read by projection_work (same result, once per kernel).
-[[nodiscard]] std::optional<Projection> project(const KernelRecord& kernel,
-                                                const KernelAnalysis& analysis,
-                                                const ProjectionWork& work,
-                                                const config::Ceilings& source,
-                                                const config::Ceilings& target,
-                                                std::vector<std::string>& missing);
+[[nodiscard]] std::optional<Projection>
+project(const KernelRecord& kernel, const KernelAnalysis& analysis, const ProjectionWork& work,
+        const config::Ceilings& source, const config::Ceilings& target,
+        std::vector<std::string>& missing);
 
 } // namespace irf::model

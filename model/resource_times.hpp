@@ -29,12 +29,12 @@ struct ResourceTimes {
 /// it is timed on costs arithmetic only (14 targets read them 28 times: docs/performance.md,
 /// "Tools on 100,000 kernels"). Holds `counters` by pointer: they must outlive it.
 struct KernelWork {
-    const Counters* counters = nullptr;    ///< for the FMA-mix ceilings of each GPU
-    std::optional<double> inst_warp;       ///< warp instructions
-    std::map<std::string, double> mix;     ///< issue_mix: the shares the pipe ceilings apply to
-    std::map<std::string, double> flops;   ///< flops_by_precision
-    bool unmeasured_tensor = false;        ///< tensor instructions without tensor_ops_* counters
-    std::optional<double> l1_sectors;      ///< instruction_roofline.hpp's l1_sectors
+    const Counters* counters = nullptr;  ///< for the FMA-mix ceilings of each GPU
+    std::optional<double> inst_warp;     ///< warp instructions
+    std::map<std::string, double> mix;   ///< issue_mix: the shares the pipe ceilings apply to
+    std::map<std::string, double> flops; ///< flops_by_precision
+    bool unmeasured_tensor = false;      ///< tensor instructions without tensor_ops_* counters
+    std::optional<double> l1_sectors;    ///< instruction_roofline.hpp's l1_sectors
     std::optional<double> shared_wavefronts;
     std::optional<double> l2_transactions; ///< 32-byte sectors
     std::optional<double> hbm_transactions;
@@ -68,8 +68,8 @@ flop_time_ns(const KernelWork& work, const config::Ceilings& ceilings, double pr
 /// analysis's instruction_mix, empty without one), flops = flop_time_ns, and each memory level =
 /// its 32-byte transactions x 32 / the level's GB/s (the same transactions as the Instruction
 /// Roofline's intensities).
-[[nodiscard]] ResourceTimes resource_times(const KernelWork& work,
-                                           const config::Ceilings& ceilings, double predication);
+[[nodiscard]] ResourceTimes resource_times(const KernelWork& work, const config::Ceilings& ceilings,
+                                           double predication);
 
 /// resource_times of kernel_work(counters, mix).
 [[nodiscard]] ResourceTimes resource_times(const Counters& counters,
