@@ -17,7 +17,7 @@ struct AnalyzeSettings {
     unsigned threads = 1;
     /// false: each projection keeps only its target, times, speedup, bounds, basis and confidence,
     /// what the text summary and the CSV show; its notes, resource times, waves and L2 fit (in the
-    /// JSON only) are dropped to save memory (about 1 kB a projection).
+    /// JSON only) are dropped to save memory (about 1.4 kB a projection).
     bool projection_details = true;
 };
 
