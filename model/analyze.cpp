@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <exception>
 #include <map>
+#include <system_error>
 #include <thread>
 #include <utility>
 
@@ -311,7 +312,7 @@ void analyze_kernels(Profile& profile, const Prepared& prepared, const AnalyzeSe
     std::atomic<bool> failed{false};
     std::exception_ptr error;
     const auto work = [&] {
-        ClockScaled scaled; // one per thread: its entries are shared by reference
+        ClockScaled scaled; // one per thread: it hands out references into its own map
         try {
             for (std::size_t begin;
                  !failed && (begin = next.fetch_add(k_kernels_per_take)) < kernels.size();) {
@@ -332,7 +333,11 @@ void analyze_kernels(Profile& profile, const Prepared& prepared, const AnalyzeSe
         std::clamp<std::size_t>(settings.threads, 1, std::max<std::size_t>(takes, 1));
     std::vector<std::thread> helpers;
     for (std::size_t t = 1; t < threads; ++t) {
-        helpers.emplace_back(work);
+        try {
+            helpers.emplace_back(work);
+        } catch (const std::system_error&) {
+            break; // no more threads to be had: those running (and this one) do all the kernels
+        }
     }
     work();
     for (std::thread& t : helpers) {
