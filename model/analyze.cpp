@@ -3,10 +3,15 @@
 #include "model/analyze.hpp"
 #include "model/regions.hpp"
 
+#include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <map>
+#include <system_error>
+#include <thread>
 #include <utility>
 
 #include "model/counters.hpp"
@@ -134,6 +139,7 @@ namespace {
 struct Prepared {
     std::array<config::Ceilings, 2> source;
     std::array<std::vector<CeilingPair>, 2> pairs;
+    std::array<std::vector<std::string>, 2> pair_notes; ///< pair_note of each pair
 };
 
 // The values without their evidence (sources, methods, alternatives): the verdicts read values
@@ -161,6 +167,15 @@ config::Ceilings lean(config::Ceilings c) {
     return c;
 }
 
+std::string pair_note(const CeilingPair& pair) {
+    std::string text;
+    for (const std::string& n : pair.notes) {
+        text += (text.empty() ? "" : "; ") + n;
+    }
+    return "ceilings like with like (PROJ 4.1): " +
+           (text.empty() ? std::string("the files' values on both") : text);
+}
+
 Prepared prepare(const config::Ceilings& source, const std::vector<config::Ceilings>& targets) {
     Prepared p;
     for (const bool write_only : {false, true}) {
@@ -169,6 +184,7 @@ Prepared prepare(const config::Ceilings& source, const std::vector<config::Ceili
             CeilingPair pair = like_for_like(source, t, write_only);
             pair.source = lean(std::move(pair.source));
             pair.target = lean(std::move(pair.target));
+            p.pair_notes[write_only].push_back(pair_note(pair));
             p.pairs[write_only].push_back(std::move(pair));
         }
     }
@@ -224,17 +240,19 @@ void note_clock(const KernelRecord& k, std::optional<double> fraction, KernelAna
     }
 }
 
-std::string pair_note(const CeilingPair& pair) {
-    std::string text;
-    for (const std::string& n : pair.notes) {
-        text += (text.empty() ? "" : "; ") + n;
-    }
-    return "ceilings like with like (PROJ 4.1): " +
-           (text.empty() ? std::string("the files' values on both") : text);
+// What only the JSON shows of a projection (docs/output-schema.md); the summaries and the CSV
+// read its times, speedup and confidence.
+void drop_details(Projection& p) {
+    std::vector<std::string>().swap(p.notes);
+    p.resource_ns_source.clear();
+    p.resource_ns_target.clear();
+    p.waves_source.reset();
+    p.waves_target.reset();
+    p.l2.reset();
 }
 
 KernelAnalysis analyze_prepared(const KernelRecord& kernel, const Prepared& prepared,
-                                ClockScaled& scaled) {
+                                ClockScaled& scaled, bool details = true) {
     scaled.next_kernel();
     KernelAnalysis a;
     const Counters& c = kernel.counters;
@@ -256,11 +274,18 @@ KernelAnalysis analyze_prepared(const KernelRecord& kernel, const Prepared& prep
     std::string no_waves; // the text summary's fill column says "-" without a reason
     a.waves = wave_count(kernel.launch, source.gpu, no_waves);
     note_clock(kernel, fraction, a);
-    for (const CeilingPair& pair : prepared.pairs[write_only]) {
-        if (auto p = project(kernel, a, scaled.at(pair.source, fraction),
+    const ProjectionWork work = projection_work(kernel, a);
+    const std::vector<CeilingPair>& pairs = prepared.pairs[write_only];
+    a.projection.reserve(pairs.size());
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+        const CeilingPair& pair = pairs[i];
+        if (auto p = project(kernel, a, work, scaled.at(pair.source, fraction),
                              scaled.at(pair.target, fraction), a.missing)) {
-            p->notes.push_back(pair_note(pair));
+            p->notes.push_back(prepared.pair_notes[write_only][i]);
             widen_by_spread(pair, *p);
+            if (!details) {
+                drop_details(*p);
+            }
             a.projection.push_back(std::move(*p));
         }
     }
@@ -275,14 +300,64 @@ KernelAnalysis analyze_kernel(const KernelRecord& kernel, const config::Ceilings
     return analyze_prepared(kernel, prepare(source, targets), scaled);
 }
 
+namespace {
+
+// Kernels a thread takes at a time: large enough that taking them costs nothing, small enough
+// that threads finish together.
+constexpr std::size_t k_kernels_per_take = 64;
+
+// Analyses every kernel of `profile` on `threads` threads (the calling one among them). Each
+// kernel's analysis depends on it and `prepared` alone, so the result is the same on any number
+// of threads. The first exception of a worker is rethrown here, after all have stopped.
+void analyze_kernels(Profile& profile, const Prepared& prepared, const AnalyzeSettings& settings) {
+    std::vector<KernelRecord>& kernels = profile.kernels;
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> failed{false};
+    std::exception_ptr error;
+    const auto work = [&] {
+        ClockScaled scaled; // one per thread: it hands out references into its own map
+        try {
+            for (std::size_t begin;
+                 !failed && (begin = next.fetch_add(k_kernels_per_take)) < kernels.size();) {
+                const std::size_t end = std::min(kernels.size(), begin + k_kernels_per_take);
+                for (std::size_t i = begin; i < end; ++i) {
+                    kernels[i].analysis =
+                        analyze_prepared(kernels[i], prepared, scaled, settings.projection_details);
+                }
+            }
+        } catch (...) {
+            if (!failed.exchange(true)) {
+                error = std::current_exception();
+            }
+        }
+    };
+    const std::size_t takes = (kernels.size() + k_kernels_per_take - 1) / k_kernels_per_take;
+    const std::size_t threads =
+        std::clamp<std::size_t>(settings.threads, 1, std::max<std::size_t>(takes, 1));
+    std::vector<std::thread> helpers;
+    for (std::size_t t = 1; t < threads; ++t) {
+        try {
+            helpers.emplace_back(work);
+        } catch (const std::system_error&) {
+            break; // no more threads to be had: those running (and this one) do all the kernels
+        }
+    }
+    work();
+    for (std::thread& t : helpers) {
+        t.join();
+    }
+    if (error) {
+        std::rethrow_exception(error);
+    }
+}
+
+} // namespace
+
 void analyze(Profile& profile, const config::Ceilings& source,
-             const std::vector<config::Ceilings>& targets) {
+             const std::vector<config::Ceilings>& targets, const AnalyzeSettings& settings) {
     const Prepared prepared = prepare(source, targets);
     profile.ceilings = ceilings_used(prefer_measured(source)); // with its provenance
-    ClockScaled scaled;
-    for (KernelRecord& kernel : profile.kernels) {
-        kernel.analysis = analyze_prepared(kernel, prepared, scaled);
-    }
+    analyze_kernels(profile, prepared, settings);
     roll_up_regions(profile);
 }
 

@@ -10,12 +10,23 @@
 
 namespace irf::model {
 
+/// How analyze() runs; the defaults are libirf's at exit (one thread, every detail).
+struct AnalyzeSettings {
+    /// Threads analysing kernels at once, the calling one included; the result is the same on any
+    /// number (the irf-report commands use up to 8).
+    unsigned threads = 1;
+    /// false: each projection keeps only its target, times, speedup, bounds, basis and confidence,
+    /// what the text summary and the CSV show; its notes, resource times, waves and L2 fit (in the
+    /// JSON only) are dropped to save memory (about 1.4 kB a projection).
+    bool projection_details = true;
+};
+
 /// Fills each kernel's `analysis` (Instruction Roofline, walls, predication, FLOP roofline, mix,
 /// kernel ceilings, projection onto each of `targets`) from its counters and the `source`
 /// ceilings, and sets `profile.ceilings`. Missing counters leave the affected verdict absent with
 /// a reason in `missing`; zero time or zero instructions never produce NaN or infinity.
 void analyze(Profile& profile, const config::Ceilings& source,
-             const std::vector<config::Ceilings>& targets);
+             const std::vector<config::Ceilings>& targets, const AnalyzeSettings& settings = {});
 
 /// The analysis of one kernel on `source`, projected onto each of `targets`.
 [[nodiscard]] KernelAnalysis analyze_kernel(const KernelRecord& kernel,

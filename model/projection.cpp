@@ -107,8 +107,8 @@ std::string megabytes(double bytes) {
 // L2 capacity (docs/model.md, "L2 capacity"): when the L2 sizes differ, the target's DRAM
 // traffic is the model's, in the counters and level bytes the target is timed with.
 void apply_l2_fit(const KernelRecord& k, const LevelBytes& bytes, const config::Ceilings& s,
-                  const config::Ceilings& t, Projection& p, Counters& counters_t,
-                  LevelBytes& bytes_t) {
+                  const config::Ceilings& t, Projection& p, const KernelWork& work,
+                  std::optional<KernelWork>& work_t, LevelBytes& bytes_t) {
     std::string why;
     p.l2 = l2_fit(bytes, k.profiled_launches, s.gpu, t.gpu, why);
     if (!p.l2) {
@@ -119,29 +119,37 @@ void apply_l2_fit(const KernelRecord& k, const LevelBytes& bytes, const config::
     if (s.gpu.l2_bytes == t.gpu.l2_bytes) {
         return;
     }
-    const char* fit =
-        f.fits_source == f.fits_target
-            ? (f.fits_source ? "fits both L2s" : "fits neither L2")
-            : (f.fits_source ? "fits the source's L2 only" : "fits the target's L2 only");
-    const std::string fits = "L2: working set ~" + megabytes(f.working_set_bytes) +
-                             " per launch (L2 traffic " + megabytes(f.l2_traffic_bytes) +
-                             ", DRAM " + megabytes(f.dram_source_bytes) + ") " + fit + " (" +
-                             megabytes(static_cast<double>(s.gpu.l2_bytes)) + " source, " +
-                             megabytes(static_cast<double>(t.gpu.l2_bytes)) + " target): ";
+    // Formatted only for a note: most kernels fit both L2s and get none.
+    const auto fits = [&f, &s, &t] {
+        const char* fit =
+            f.fits_source == f.fits_target
+                ? (f.fits_source ? "fits both L2s" : "fits neither L2")
+                : (f.fits_source ? "fits the source's L2 only" : "fits the target's L2 only");
+        return "L2: working set ~" + megabytes(f.working_set_bytes) + " per launch (L2 traffic " +
+               megabytes(f.l2_traffic_bytes) + ", DRAM " + megabytes(f.dram_source_bytes) + ") " +
+               fit + " (" + megabytes(static_cast<double>(s.gpu.l2_bytes)) + " source, " +
+               megabytes(static_cast<double>(t.gpu.l2_bytes)) + " target): ";
+    };
     if (!f.re_estimated) {
         if (f.fits_source != f.fits_target) {
-            p.notes.push_back(fits + "no reuse in L2, so the same DRAM traffic on the target");
+            p.notes.push_back(fits() + "no reuse in L2, so the same DRAM traffic on the target");
         }
         return;
     }
     const double factor = f.dram_target_bytes / f.dram_source_bytes; // > 0: a side overflows
+    Counters dram; // the target's DRAM sectors: the source's scaled (an absent one reads 0)
     for (const char* name : {"dram_sectors_read", "dram_sectors_write"}) {
-        counters_t[name] *= factor;
+        if (const auto it = k.counters.find(name); it != k.counters.end()) {
+            dram.emplace(*it);
+        }
+        dram[name] *= factor;
     }
+    work_t = work;
+    work_t->hbm_transactions = hbm_transactions(dram);
     bytes_t.hbm = bytes.hbm * factor;
     bytes_t.l2 = std::max(0.0, bytes.l2 + bytes.hbm - bytes_t.hbm);
     p.confidence = "low";
-    p.notes.push_back(fits + "target DRAM traffic re-estimated to " +
+    p.notes.push_back(fits() + "target DRAM traffic re-estimated to " +
                       megabytes(f.dram_target_bytes) + " per launch");
 }
 
@@ -249,12 +257,23 @@ double interval_mean_ns(double low_ns, double high_ns) {
     return 2.0 / (1.0 / low_ns + 1.0 / high_ns);
 }
 
+ProjectionWork projection_work(const KernelRecord& kernel, const KernelAnalysis& analysis) {
+    return {kernel_work(kernel.counters, analysis.mix), level_bytes(kernel.counters),
+            counter(kernel.counters, "time_ns")};
+}
+
 std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a,
                                   const config::Ceilings& s, const config::Ceilings& t,
                                   std::vector<std::string>& missing) {
+    return project(k, a, projection_work(k, a), s, t, missing);
+}
+
+std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a,
+                                  const ProjectionWork& work, const config::Ceilings& s,
+                                  const config::Ceilings& t, std::vector<std::string>& missing) {
     const std::string name = target_name(t);
-    const auto time = counter(k.counters, "time_ns");
-    const auto bytes = level_bytes(k.counters);
+    const auto& time = work.time_ns;
+    const auto& bytes = work.bytes;
     if (!time || *time <= 0 || !bytes) {
         missing.push_back("projection[" + name + "]: " +
                           (!bytes ? std::string("memory counters absent")
@@ -264,12 +283,12 @@ std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a
     Projection p;
     p.target = name;
     p.confidence = "high";
-    Counters counters_t = k.counters;
+    std::optional<KernelWork> work_t; // set when the target's DRAM traffic is re-estimated
     LevelBytes bytes_t = *bytes;
-    apply_l2_fit(k, *bytes, s, t, p, counters_t, bytes_t);
+    apply_l2_fit(k, *bytes, s, t, p, work.resources, work_t, bytes_t);
     const double predication = a.predication.value_or(1.0);
-    ResourceTimes rs = resource_times(k.counters, s, predication, a.mix);
-    ResourceTimes rt = resource_times(counters_t, t, predication, a.mix);
+    ResourceTimes rs = resource_times(work.resources, s, predication);
+    ResourceTimes rt = resource_times(work_t ? *work_t : work.resources, t, predication);
     apply_waves(k, s, t, p, rs, rt);
     const auto c_s = compute_time(rs);
     const auto c_t = compute_time(rt);
@@ -285,8 +304,7 @@ std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a
     const double total = k.time_ns.total > 0 ? k.time_ns.total : *time;
     set_interval(p, level_times(*bytes, bytes_t, s, t, *c_s, *c_t, total), *c_s, *c_t, total);
     set_point(p, rs, rt, total);
-    const std::string uncounted_tensor = "flops: tensor instructions without tensor_ops_* counters";
-    if (std::find(rs.unknown.begin(), rs.unknown.end(), uncounted_tensor) != rs.unknown.end()) {
+    if (work.resources.unmeasured_tensor) {
         bracket_unmeasured_tensor(k, s, t, total, p);
     }
     return p;

@@ -8,7 +8,9 @@
 
 #include "config/ceilings.hpp"
 #include "model/analysis.hpp"
+#include "model/kernel_ceilings.hpp"
 #include "model/profile.hpp"
+#include "model/resource_times.hpp"
 
 namespace irf::model {
 
@@ -38,5 +40,23 @@ namespace irf::model {
 [[nodiscard]] std::optional<Projection>
 project(const KernelRecord& kernel, const KernelAnalysis& analysis, const config::Ceilings& source,
         const config::Ceilings& target, std::vector<std::string>& missing);
+
+/// What the projections of a kernel read from its counters, read once for all its targets.
+struct ProjectionWork {
+    KernelWork resources;            ///< see resource_times
+    std::optional<LevelBytes> bytes; ///< level_bytes
+    std::optional<double> time_ns;   ///< the time_ns counter
+};
+
+/// The projection work of `kernel` analysed as `analysis` (its instruction mix); refers to the
+/// kernel's counters, so the kernel must outlive it.
+[[nodiscard]] ProjectionWork projection_work(const KernelRecord& kernel,
+                                             const KernelAnalysis& analysis);
+
+/// project() with the counters already read by projection_work (same result, once per kernel).
+[[nodiscard]] std::optional<Projection>
+project(const KernelRecord& kernel, const KernelAnalysis& analysis, const ProjectionWork& work,
+        const config::Ceilings& source, const config::Ceilings& target,
+        std::vector<std::string>& missing);
 
 } // namespace irf::model

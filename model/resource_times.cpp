@@ -37,9 +37,9 @@ std::optional<double> level_time(std::optional<double> transactions,
 // The L1/shared data path: sectors at the L1 rate plus 128-byte wavefronts at the shared rate
 // (IRM's combined "global + 4 x shared" transactions assume the two rates equal, true on GV100
 // but not on cc 8.6/8.9, where shared moves 128 B/clk and L1 64). Shared falls back to L1.
-std::optional<double> l1_time(const Counters& counters, const config::Ceilings& ceilings) {
-    const auto sectors = level_time(l1_sectors(counters), ceilings.l1_gbs);
-    const auto wavefronts = shared_wavefronts(counters);
+std::optional<double> l1_time(const KernelWork& work, const config::Ceilings& ceilings) {
+    const auto sectors = level_time(work.l1_sectors, ceilings.l1_gbs);
+    const auto& wavefronts = work.shared_wavefronts;
     const auto shared =
         level_time(wavefronts ? std::optional<double>(*wavefronts * 4.0) : std::nullopt,
                    ceilings.shared_gbs ? ceilings.shared_gbs : ceilings.l1_gbs);
@@ -47,6 +47,17 @@ std::optional<double> l1_time(const Counters& counters, const config::Ceilings& 
         return std::nullopt;
     }
     return *sectors + *shared;
+}
+
+// Tensor work was seen but not measured (docs/metrics.md: the tensor_types group collects the
+// ops).
+bool tensor_unmeasured(const Counters& counters, const std::map<std::string, double>& flops) {
+    const auto inst_tensor = counter(counters, "inst_tensor");
+    double tensor_flops = 0;
+    for (const auto& [precision, n] : flops) {
+        tensor_flops += precision.rfind(s_tensor_prefix, 0) == 0 ? n : 0.0;
+    }
+    return inst_tensor && *inst_tensor > 0 && !(tensor_flops > 0);
 }
 
 } // namespace
@@ -76,29 +87,37 @@ std::optional<double> precision_ceiling_gflops(const Counters& counters,
     return perf_ceil(fp_ceiling_share(counters, precision, predication), *mix);
 }
 
-std::optional<double> flop_time_ns(const Counters& counters, const config::Ceilings& ceilings,
+KernelWork kernel_work(const Counters& counters, const std::map<std::string, double>& mix) {
+    KernelWork w;
+    w.counters = &counters;
+    w.inst_warp = counter(counters, "inst_warp");
+    w.mix = issue_mix(counters, mix);
+    w.flops = flops_by_precision(counters);
+    w.unmeasured_tensor = tensor_unmeasured(counters, w.flops);
+    w.l1_sectors = l1_sectors(counters);
+    w.shared_wavefronts = shared_wavefronts(counters);
+    w.l2_transactions = l2_transactions(counters);
+    w.hbm_transactions = hbm_transactions(counters);
+    return w;
+}
+
+std::optional<double> flop_time_ns(const KernelWork& work, const config::Ceilings& ceilings,
                                    double predication, std::map<std::string, double>& terms,
                                    std::vector<std::string>& unknown) {
-    const auto flops = flops_by_precision(counters);
     bool complete = true;
-    const auto inst_tensor = counter(counters, "inst_tensor");
-    double tensor_flops = 0;
-    for (const auto& [precision, n] : flops) {
-        tensor_flops += precision.rfind(s_tensor_prefix, 0) == 0 ? n : 0.0;
-    }
-    if (inst_tensor && *inst_tensor > 0 && !(tensor_flops > 0)) {
-        // Tensor work was seen but not measured: its time is unknown, so the bound is undecided
-        // and the projection says so with low confidence (docs/metrics.md: the tensor_types group
-        // collects the ops).
+    if (work.unmeasured_tensor) {
+        // Its time is unknown, so the bound is undecided and the projection says so with low
+        // confidence.
         unknown.push_back("flops: tensor instructions without tensor_ops_* counters");
         complete = false;
     }
     std::map<std::string, double> per_pipe; // the pipes run concurrently, their precisions not
-    for (const auto& [precision, n] : flops) {
+    for (const auto& [precision, n] : work.flops) {
         if (!(n > 0)) {
             continue;
         }
-        const auto ceiling = precision_ceiling_gflops(counters, ceilings, precision, predication);
+        const auto ceiling =
+            precision_ceiling_gflops(*work.counters, ceilings, precision, predication);
         if (!ceiling) {
             unknown.push_back("flops: no " + precision + " ceiling");
             complete = false;
@@ -117,26 +136,30 @@ std::optional<double> flop_time_ns(const Counters& counters, const config::Ceili
     return longest;
 }
 
-ResourceTimes resource_times(const Counters& counters, const config::Ceilings& ceilings,
-                             double predication, const std::map<std::string, double>& mix) {
+ResourceTimes resource_times(const KernelWork& work, const config::Ceilings& ceilings,
+                             double predication) {
     ResourceTimes t;
-    const auto inst = counter(counters, "inst_warp");
+    const auto& inst = work.inst_warp;
     // With the instruction mix, the busiest pipe may cap the issue rate below the schedulers'
     // (docs/model.md, "Pipe sub-ceilings").
     const double gips =
-        mix_issue_ceiling(issue_mix(counters, mix), warp_gips_of(ceilings), pipe_peaks(ceilings))
-            .first;
+        mix_issue_ceiling(work.mix, warp_gips_of(ceilings), pipe_peaks(ceilings)).first;
     t.ns["issue"] = inst && gips > 0 ? std::optional<double>(*inst / gips) : std::nullopt;
-    t.ns["flops"] = flop_time_ns(counters, ceilings, predication, t.flops_ns, t.unknown);
-    t.ns["l1"] = l1_time(counters, ceilings);
-    t.ns["l2"] = level_time(l2_transactions(counters), ceilings.l2_gbs);
-    t.ns["hbm"] = level_time(hbm_transactions(counters), ceilings.hbm_gbs);
+    t.ns["flops"] = flop_time_ns(work, ceilings, predication, t.flops_ns, t.unknown);
+    t.ns["l1"] = l1_time(work, ceilings);
+    t.ns["l2"] = level_time(work.l2_transactions, ceilings.l2_gbs);
+    t.ns["hbm"] = level_time(work.hbm_transactions, ceilings.hbm_gbs);
     for (const char* r : {"issue", "l1", "l2", "hbm"}) {
         if (!t.ns[r]) {
             t.unknown.push_back(std::string(r) + ": counters or ceiling unknown");
         }
     }
     return t;
+}
+
+ResourceTimes resource_times(const Counters& counters, const config::Ceilings& ceilings,
+                             double predication, const std::map<std::string, double>& mix) {
+    return resource_times(kernel_work(counters, mix), ceilings, predication);
 }
 
 double longest_time_ns(const ResourceTimes& times) {

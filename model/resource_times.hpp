@@ -25,6 +25,25 @@ struct ResourceTimes {
     std::vector<std::string> unknown;                ///< "flops: no fp64_fma ceiling", ...
 };
 
+/// What the resource times read from a kernel's counters, read once per kernel so that each GPU
+/// it is timed on costs arithmetic only (14 targets read them 28 times: docs/performance.md,
+/// "Tools on 100,000 kernels"). Holds `counters` by pointer: they must outlive it.
+struct KernelWork {
+    const Counters* counters = nullptr;  ///< for the FMA-mix ceilings of each GPU
+    std::optional<double> inst_warp;     ///< warp instructions
+    std::map<std::string, double> mix;   ///< issue_mix: the shares the pipe ceilings apply to
+    std::map<std::string, double> flops; ///< flops_by_precision
+    bool unmeasured_tensor = false;      ///< tensor instructions without tensor_ops_* counters
+    std::optional<double> l1_sectors;    ///< instruction_roofline.hpp's l1_sectors
+    std::optional<double> shared_wavefronts;
+    std::optional<double> l2_transactions; ///< 32-byte sectors
+    std::optional<double> hbm_transactions;
+};
+
+/// The work of a kernel with these counters and instruction mix (the analysis's, empty without).
+[[nodiscard]] KernelWork kernel_work(const Counters& counters,
+                                     const std::map<std::string, double>& mix = {});
+
 /// The ceiling in GFLOP/s a precision's FLOPs run at on `ceilings`: Perf_ceil = active share x
 /// Perf_mix (projection Eq. 2-3; fp_ceiling_share: the FP pipe's share, else `predication`) for
 /// fp64/fp32/fp16, the dense tensor TFLOP/s x 1e3 for tensor_<type>. nullopt when unknown.
@@ -41,7 +60,7 @@ struct ResourceTimes {
 /// (hierarchical Eq. 2-3, one roofline per precision; the FP64, FMA and tensor pipes run at
 /// once). nullopt, with the reason in `unknown`, when a precision with FLOPs has no ceiling.
 [[nodiscard]] std::optional<double>
-flop_time_ns(const Counters& counters, const config::Ceilings& ceilings, double predication,
+flop_time_ns(const KernelWork& work, const config::Ceilings& ceilings, double predication,
              std::map<std::string, double>& terms, std::vector<std::string>& unknown);
 
 /// All resource times of a kernel on a GPU: issue = inst_warp / peak warp GIPS (instruction-
@@ -49,6 +68,10 @@ flop_time_ns(const Counters& counters, const config::Ceilings& ceilings, double 
 /// analysis's instruction_mix, empty without one), flops = flop_time_ns, and each memory level =
 /// its 32-byte transactions x 32 / the level's GB/s (the same transactions as the Instruction
 /// Roofline's intensities).
+[[nodiscard]] ResourceTimes resource_times(const KernelWork& work, const config::Ceilings& ceilings,
+                                           double predication);
+
+/// resource_times of kernel_work(counters, mix).
 [[nodiscard]] ResourceTimes resource_times(const Counters& counters,
                                            const config::Ceilings& ceilings, double predication,
                                            const std::map<std::string, double>& mix = {});

@@ -47,7 +47,8 @@ int run_analyze(const AnalyzeOptions& o) {
         throw InputError(e.what());
     }
     keep_matching_kernels(profile, o.view.kernels, "--kernels");
-    reanalyze(profile, o.analysis, o.profile, "irf-report analyze");
+    // Without -o nothing shows a projection's notes, resource times or waves: leave them out.
+    reanalyze(profile, o.analysis, o.profile, "irf-report analyze", !o.json_out.empty());
     if (!o.json_out.empty()) {
         const std::string error =
             common::write_file_atomic(o.json_out, model::dump_profile(profile));

@@ -40,7 +40,8 @@ void slice(model::Profile& p, const CsvOptions& o) {
 
 int run_csv(const CsvOptions& o) {
     model::Profile profile = load_input(o.input);
-    analyze_if_needed(profile, o.analysis, o.input, "irf-report csv");
+    // The CSV shows a projection's times, speedup and confidence only: the rest is left out.
+    analyze_if_needed(profile, o.analysis, o.input, "irf-report csv", false);
     if (!o.regions && (!o.kernels.empty() || !o.sort.empty() || o.top > 0)) {
         slice(profile, o);
     }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <thread>
 
 #include "config/ceilings_choice.hpp"
 #include "config/ceilings_yaml.hpp"
@@ -122,8 +123,14 @@ std::vector<std::string> profile_targets(const model::Profile& p) {
     return names;
 }
 
+unsigned analysis_threads() {
+    // Past a few threads the allocator, not the arithmetic, limits a kernel's analysis; 8 bounds
+    // the arenas (and memory) a large machine would add for little.
+    return std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+}
+
 void reanalyze(model::Profile& profile, const AnalysisOptions& o, const std::string& input,
-               const std::string& tool) {
+               const std::string& tool, bool projection_details) {
     try {
         const std::vector<std::string> dirs = config::gpus_dirs(exe_dir());
         const config::Ceilings source = source_ceilings(o.ceilings, profile, input, tool, dirs);
@@ -131,7 +138,7 @@ void reanalyze(model::Profile& profile, const AnalysisOptions& o, const std::str
             o.targets.empty()
                 ? recorded_targets(profile, tool, dirs)
                 : config::resolve_targets(config::join(o.targets, ","), dirs, "--targets");
-        model::analyze(profile, source, targets);
+        model::analyze(profile, source, targets, {analysis_threads(), projection_details});
         if (!o.targets.empty()) {
             // The targets now in effect, so a later re-analysis finds their files again.
             profile.config["IRF_TARGETS"] = config::join(o.targets, ",");
@@ -142,13 +149,13 @@ void reanalyze(model::Profile& profile, const AnalysisOptions& o, const std::str
 }
 
 void analyze_if_needed(model::Profile& profile, const AnalysisOptions& o, const std::string& input,
-                       const std::string& tool) {
+                       const std::string& tool, bool projection_details) {
     if (!is_analysed(profile)) {
         std::cerr << tool << ": " << input << " has no analysis (a raw profile); analysed now"
                   << (o.ceilings.empty() ? " with the ceilings of its GPU" : "") << "\n";
-        reanalyze(profile, o, input, tool);
+        reanalyze(profile, o, input, tool, projection_details);
     } else if (!o.ceilings.empty() || !o.targets.empty()) {
-        reanalyze(profile, o, input, tool);
+        reanalyze(profile, o, input, tool, projection_details);
     }
 }
 

@@ -37,12 +37,18 @@ void add_analysis_options(CLI::App& app, AnalysisOptions& options);
 /// as a shipped name or as a file of the recorded IRF_TARGETS with that gpu.key (one that cannot
 /// be loaded any more is left out with a note). Notes go to stderr as "<tool>: <note>". Throws
 /// InputError.
+/// InputError. Runs on analysis_threads() threads; `projection_details` false drops what only the
+/// JSON shows of each projection (model::AnalyzeSettings), for commands that do not write it.
 void reanalyze(model::Profile& profile, const AnalysisOptions& options, const std::string& input,
-               const std::string& tool);
+               const std::string& tool, bool projection_details = true);
 
 /// reanalyze when `options` asks for other ceilings or targets, or when `profile` was never
 /// analysed (then a note on stderr says so, for the tools that show analysed values).
 void analyze_if_needed(model::Profile& profile, const AnalysisOptions& options,
-                       const std::string& input, const std::string& tool);
+                       const std::string& input, const std::string& tool,
+                       bool projection_details = true);
+
+/// Threads the commands analyse kernels on: the hardware's, 1 to 8.
+[[nodiscard]] unsigned analysis_threads();
 
 } // namespace irf::report

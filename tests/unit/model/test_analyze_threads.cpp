@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: Apache-2.0
+// model::analyze on several threads writes the same profile as on one, and without projection
+// details keeps every value the summaries and the CSV show (model/analyze.hpp, AnalyzeSettings).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "config/gpu_database.hpp"
+#include "model/analyze.hpp"
+#include "model/profile_json.hpp"
+
+namespace irf::model {
+namespace {
+
+std::string source_path(const char* relative) {
+    return (std::filesystem::path(IRF_SOURCE_DIR) / relative).string();
+}
+
+// The bundled example's kernels, 200 of them (four takes of 64 kernels) varied in time,
+// work, grid and SM clock, so threads meet write-only kernels, scaled ceilings and every note.
+Profile varied_profile() {
+    const Profile example = load_profile(source_path("tests/data/examples/demo-profile.json"));
+    Profile p = example;
+    p.kernels.clear();
+    for (std::size_t i = 0; i < 200; ++i) {
+        KernelRecord k = example.kernels[i % example.kernels.size()];
+        const double scale = 1.0 + static_cast<double>(i % 37) / 8.0;
+        k.name += "_" + std::to_string(i);
+        k.analysis.reset();
+        k.time_ns.total *= scale;
+        k.launch.grid[0] = 1 + static_cast<std::uint32_t>(i * 97 % 4000);
+        for (const char* name : {"time_ns", "inst_warp", "inst_thread", "dram_sectors_read"}) {
+            if (k.counters.count(name) != 0) {
+                k.counters[name] *= scale;
+            }
+        }
+        if (i % 3 == 0) {
+            k.counters["clock_hz"] = 1.2e9 + 1e7 * static_cast<double>(i % 5);
+        }
+        p.kernels.push_back(std::move(k));
+    }
+    return p;
+}
+
+struct Analysed {
+    Profile one, many;
+};
+
+Analysed analysed(bool details_on_many) {
+    const std::vector<std::string> dirs{source_path("config/gpus")};
+    const config::Ceilings source = config::load_shipped("h100-sxm5", dirs);
+    const std::vector<config::Ceilings> targets = config::resolve_targets("all", dirs);
+    Analysed a{varied_profile(), {}};
+    a.many = a.one;
+    analyze(a.one, source, targets, {1, true});
+    analyze(a.many, source, targets, {4, details_on_many});
+    return a;
+}
+
+TEST(ModelAnalyzeThreads, FourThreadsWriteTheSameProfileAsOne) {
+    const Analysed a = analysed(true);
+    ASSERT_EQ(a.one.kernels.size(), 200u);
+    ASSERT_GT(a.one.kernels[7].analysis->projection.size(), 10u); // the 14 shipped targets
+    EXPECT_EQ(dump_profile(a.one), dump_profile(a.many));
+}
+
+TEST(ModelAnalyzeThreads, WithoutDetailsTheShownValuesAreKept) {
+    const Analysed a = analysed(false);
+    std::size_t projections = 0;
+    for (std::size_t i = 0; i < a.one.kernels.size(); ++i) {
+        const auto& full = a.one.kernels[i].analysis->projection;
+        const auto& lean = a.many.kernels[i].analysis->projection;
+        ASSERT_EQ(full.size(), lean.size());
+        for (std::size_t j = 0; j < full.size(); ++j, ++projections) {
+            EXPECT_EQ(lean[j].target, full[j].target);
+            EXPECT_EQ(lean[j].time_point_ns, full[j].time_point_ns);
+            EXPECT_EQ(lean[j].time_low_ns, full[j].time_low_ns);
+            EXPECT_EQ(lean[j].time_high_ns, full[j].time_high_ns);
+            EXPECT_EQ(lean[j].speedup_point, full[j].speedup_point);
+            EXPECT_EQ(lean[j].confidence, full[j].confidence);
+            EXPECT_EQ(lean[j].bound_target, full[j].bound_target);
+            EXPECT_FALSE(full[j].notes.empty());
+            EXPECT_TRUE(lean[j].notes.empty());
+            EXPECT_TRUE(lean[j].resource_ns_target.empty());
+            EXPECT_FALSE(lean[j].waves_target.has_value());
+        }
+    }
+    EXPECT_GT(projections, 2000u);
+}
+
+} // namespace
+} // namespace irf::model
