@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Bounded profile reading (issue #39 item 8): a 98 MB profile with 50 million array elements
 // ran irf-report out of memory under a 1.5 GB limit and aborted (std::bad_alloc thrown from a
-// destructor). Values and nesting are now counted while parsing and refused past the limits;
-// negative durations are refused as well.
-#include <chrono>
+// destructor). Values and nesting are counted while parsing and refused past the limits, which
+// follow the file's size (issue #34: a legitimate 4,096-rank job holds millions); negative
+// durations are refused as well.
 #include <fstream>
 #include <string>
 
@@ -30,16 +30,67 @@ protected:
     }
 };
 
-TEST_F(ProfileLimits, TooManyValuesAreRefusedWhileParsing) {
-    // The default limit is 2^23 values; a lower one keeps this test fast.
-    EXPECT_EQ(model::JsonLimits{}.max_values, std::size_t{1} << 23);
+TEST_F(ProfileLimits, DefaultsFollowTheFileSize) {
+    const model::JsonLimits limits;
+    EXPECT_EQ(limits.max_values, std::size_t{1} << 23);
+    EXPECT_EQ(limits.bytes_per_value, 8u);
+    EXPECT_EQ(limits.values_per_kernel, 64u);
+    EXPECT_EQ(limits.max_depth, 64);
+}
+
+// `"warnings": [0,0,...]`: 2,001 values in 4,045 bytes (43 before the first 0, 2 after the
+// last, 2 a further value), 2,003 with the document and its array.
+std::string dense_warnings() {
     std::string text = "{\"schema\": \"irf.profile/v1\", \"warnings\": [0";
     for (int i = 0; i < 2000; ++i) {
         text += ",0";
     }
-    text += "]}";
+    return text + "]}";
+}
+
+TEST_F(ProfileLimits, TooManyValuesForTheBytesAreRefusedWhileParsing) {
+    const std::string text = dense_warnings();
+    ASSERT_EQ(text.size(), 4045u);
+    // 1,000 + 4,045 / 8 = 1,505 values allowed; a dense file holds one per 2 bytes.
     const std::string error = error_of(text, model::JsonLimits{1000, 64});
-    EXPECT_NE(error.find("p.json: more than 1000 JSON values"), std::string::npos) << error;
+    EXPECT_NE(error.find("p.json: more than 1505 JSON values in its 4045 bytes"), std::string::npos)
+        << error;
+    EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+}
+
+TEST_F(ProfileLimits, ALargeLegitimateFileIsReadPastTheFloor) {
+    // The same 2,003 values written as irf writes them (pretty, 2-space indent: 7 bytes a
+    // value here) are past a floor of 1,000 but within 1,000 + bytes / 8: read.
+    const std::string text = nlohmann::json::parse(dense_warnings()).dump(2);
+    ASSERT_GT(text.size(), 8u * 1003u);
+    const std::string error = error_of(text, model::JsonLimits{1000, 64});
+    EXPECT_NE(error.find("p.json: kernels: missing"), std::string::npos) << error;
+}
+
+TEST_F(ProfileLimits, ManyTinyKernelsCountForTheirRecords) {
+    // 200,000 kernels "{}" (3 bytes each, 600 kB): 200,000 x 65 = 13 million values against
+    // 2^23 + 600,042 / 8 = 8,463,613: refused before 200,000 records (~1 kB each) are built.
+    std::string text = "{\"schema\": \"irf.profile/v1\", \"kernels\": [{}";
+    for (int i = 1; i < 200000; ++i) {
+        text += ",{}";
+    }
+    text += "]}";
+    const std::string error = error_of(text);
+    EXPECT_NE(error.find("p.json: more than 8463613 JSON values"), std::string::npos) << error;
+}
+
+TEST_F(ProfileLimits, ADenseBombIsRefusedWithOneLine) {
+    // A floor of 2^20 keeps this fast (the default floor is tested above): 1.5 million zeros in
+    // 3 MB against 2^20 + 3,000,043 / 8 = 1,423,581 values.
+    std::string text = "{\"schema\": \"irf.profile/v1\", \"warnings\": [0";
+    for (int i = 1; i < 1500000; ++i) {
+        text += ",0";
+    }
+    text += "]}";
+    ASSERT_EQ(text.size(), 3000043u);
+    const std::string error = error_of(text, model::JsonLimits{std::size_t{1} << 20, 64});
+    EXPECT_NE(error.find("p.json: more than 1423581 JSON values"), std::string::npos) << error;
+    EXPECT_EQ(error.find('\n'), std::string::npos) << error;
 }
 
 TEST_F(ProfileLimits, DeepNestingIsRefusedWhileParsing) {
