@@ -54,7 +54,8 @@ struct JsonLimits {
                                    bool lean = false);
 
 /// The kernels at `positions` (ascending indices into the file's `kernels`) read in full, in that
-/// order; the other kernels are lexed, not built. Throws FormatError as load_profile does, and
+/// order; the other kernels are lexed, not built, and the text after the last one is not read
+/// (a second read of a file load_profile checked). Throws FormatError as load_profile does, and
 /// when a position is past the file's kernels.
 [[nodiscard]] std::vector<KernelRecord> load_kernels(const std::string& path,
                                                      const std::vector<std::size_t>& positions,

@@ -122,10 +122,7 @@ private:
         }
         const bool kernel = !m_stack.empty() && m_stack.back().kernels;
         place(std::move(v));
-        if (kernel) {
-            hand_on_kernel();
-        }
-        return true;
+        return !kernel || hand_on_kernel();
     }
 
     bool open(json&& container) {
@@ -158,18 +155,16 @@ private:
         }
         const bool kernel = m_stack.back().kernel;
         m_stack.pop_back();
-        if (kernel) {
-            hand_on_kernel();
-        }
-        return true;
+        return !kernel || hand_on_kernel();
     }
 
-    void hand_on_kernel() {
+    // False (nlohmann's SAX: stop parsing) after spec.last_kernel.
+    bool hand_on_kernel() {
         if (m_spec.on_kernel) {
             m_spec.on_kernel(m_kernel_index, m_kernel);
         }
         m_kernel = json();
-        ++m_kernel_index;
+        return m_kernel_index++ != m_spec.last_kernel;
     }
 
     const StreamSpec& m_spec;

@@ -29,6 +29,8 @@ struct StreamSpec {
     std::size_t file_bytes = 0;
     std::function<KernelBuild(std::size_t index)> build;
     std::function<void(std::size_t index, const nlohmann::json& kernel)> on_kernel;
+    /// Stop parsing once this kernel is handed on (what follows is neither read nor checked).
+    std::size_t last_kernel = static_cast<std::size_t>(-1);
 };
 
 /// One element of `kernels` (its path "kernels[i]"), as profile_from_json reads it.
@@ -44,8 +46,8 @@ struct StreamSpec {
 [[nodiscard]] std::size_t value_limit(const JsonLimits& limits, std::size_t file_bytes);
 
 /// Parses `text`; returns the document without the elements of its top-level `kernels` (an empty
-/// array stays in their place). Throws FormatError past the limits and nlohmann's exceptions on
-/// invalid JSON; what on_kernel throws passes through.
+/// array stays in their place), as far as spec.last_kernel. Throws FormatError past the limits and
+/// nlohmann's exceptions on invalid JSON; what on_kernel throws passes through.
 [[nodiscard]] nlohmann::json parse_streamed(const std::string& text, const StreamSpec& spec);
 
 } // namespace irf::model

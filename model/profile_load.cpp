@@ -102,6 +102,9 @@ std::vector<KernelRecord> load_kernels(const std::string& path,
                             return wanted(i) ? KernelBuild::full : KernelBuild::skipped;
                         },
                         [&collected](std::size_t i, const json& k) { collected.add(i, k); }};
+        if (!positions.empty()) {
+            spec.last_kernel = positions.back();
+        }
         (void)parse_streamed(text, spec);
         std::vector<KernelRecord> kernels = collected.take();
         if (kernels.size() != positions.size()) {

@@ -6,6 +6,7 @@
 // durations are refused as well.
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -107,6 +108,43 @@ TEST_F(ProfileLimits, NegativeDurationsAreRefused) {
     const std::string error = error_of(doc.dump());
     EXPECT_NE(error.find("time_ns.total: a duration cannot be negative"), std::string::npos)
         << error;
+}
+
+// load_kernels (merge's and show's second read): only the kernels asked for, in full; the text
+// after the last one is not read; lean load_profile leaves out counters and analysis.
+TEST_F(ProfileLimits, LoadKernelsReadsOnlyThePositionsAskedFor) {
+    auto doc = nlohmann::json::parse(
+        read_file(std::string(IRF_TEST_DATA_DIR) + "/golden/tools_profile_before.json"));
+    doc["kernels"][3]["launches"] = "bad";
+    const auto path = (m_tmp / "k.json").string();
+    std::ofstream(path) << doc.dump(1);
+    const std::vector<model::KernelRecord> two = model::load_kernels(path, {0, 2});
+    ASSERT_EQ(two.size(), 2u);
+    EXPECT_EQ(two[0].name, doc["kernels"][0]["name"].get<std::string>());
+    EXPECT_EQ(two[1].name, doc["kernels"][2]["name"].get<std::string>());
+    EXPECT_EQ(two[1].counters.size(), doc["kernels"][2]["counters"].size());
+    EXPECT_TRUE(two[1].analysis.has_value());
+    try {
+        (void)model::load_kernels(path, {3});
+        FAIL() << "kernels[3].launches was accepted";
+    } catch (const model::FormatError& e) {
+        EXPECT_NE(std::string(e.what()).find("k.json: kernels[3].launches: expected a number"),
+                  std::string::npos)
+            << e.what();
+    }
+    EXPECT_THROW((void)model::load_kernels(path, {9}), model::FormatError);
+}
+
+TEST_F(ProfileLimits, LeanReadLeavesOutCountersAndAnalysisOnly) {
+    const std::string path = std::string(IRF_TEST_DATA_DIR) + "/golden/tools_profile_before.json";
+    model::Profile stripped = model::load_profile(path);
+    for (model::KernelRecord& k : stripped.kernels) {
+        ASSERT_FALSE(k.counters.empty() && !k.analysis);
+        k.counters.clear();
+        k.analysis.reset();
+    }
+    EXPECT_EQ(model::dump_profile(model::load_profile(path, {}, true)),
+              model::dump_profile(stripped));
 }
 
 } // namespace
