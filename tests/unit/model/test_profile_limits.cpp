@@ -39,14 +39,19 @@ TEST_F(ProfileLimits, DefaultsFollowTheFileSize) {
     EXPECT_EQ(limits.max_depth, 64);
 }
 
-// `"warnings": [0,0,...]`: 2,001 values in 4,045 bytes (43 before the first 0, 2 after the
-// last, 2 a further value), 2,003 with the document and its array.
-std::string dense_warnings() {
-    std::string text = "{\"schema\": \"irf.profile/v1\", \"warnings\": [0";
-    for (int i = 0; i < 2000; ++i) {
-        text += ",0";
+// A profile whose top-level `key` is an array of `count` copies of `item` (34 bytes and the key
+// before the first item, 2 after the last).
+std::string repeated(const std::string& key, const std::string& item, int count) {
+    std::string text = "{\"schema\": \"irf.profile/v1\", \"" + key + "\": [" + item;
+    for (int i = 1; i < count; ++i) {
+        text += "," + item;
     }
     return text + "]}";
+}
+
+// `"warnings": [0,0,...]`: 2,001 values in 4,045 bytes, 2,003 with the document and its array.
+std::string dense_warnings() {
+    return repeated("warnings", "0", 2001);
 }
 
 TEST_F(ProfileLimits, TooManyValuesForTheBytesAreRefusedWhileParsing) {
@@ -71,23 +76,14 @@ TEST_F(ProfileLimits, ALargeLegitimateFileIsReadPastTheFloor) {
 TEST_F(ProfileLimits, ManyTinyKernelsCountForTheirRecords) {
     // 200,000 kernels "{}" (3 bytes each, 600 kB): 200,000 x 65 = 13 million values against
     // 2^23 + 600,042 / 8 = 8,463,613: refused before 200,000 records (~1 kB each) are built.
-    std::string text = "{\"schema\": \"irf.profile/v1\", \"kernels\": [{}";
-    for (int i = 1; i < 200000; ++i) {
-        text += ",{}";
-    }
-    text += "]}";
-    const std::string error = error_of(text);
+    const std::string error = error_of(repeated("kernels", "{}", 200000));
     EXPECT_NE(error.find("p.json: more than 8463613 JSON values"), std::string::npos) << error;
 }
 
 TEST_F(ProfileLimits, ADenseBombIsRefusedWithOneLine) {
     // A floor of 2^20 keeps this fast (the default floor is tested above): 1.5 million zeros in
     // 3 MB against 2^20 + 3,000,043 / 8 = 1,423,581 values.
-    std::string text = "{\"schema\": \"irf.profile/v1\", \"warnings\": [0";
-    for (int i = 1; i < 1500000; ++i) {
-        text += ",0";
-    }
-    text += "]}";
+    const std::string text = repeated("warnings", "0", 1500000);
     ASSERT_EQ(text.size(), 3000043u);
     const std::string error = error_of(text, model::JsonLimits{std::size_t{1} << 20, 64});
     EXPECT_NE(error.find("p.json: more than 1423581 JSON values"), std::string::npos) << error;
