@@ -9,6 +9,7 @@
 #include "model/analysis_json.hpp"
 #include "model/json_reader.hpp"
 #include "model/kernel_labels.hpp"
+#include "model/profile_json_stream.hpp"
 #include "model/regions_json.hpp"
 #include "model/sampling_json.hpp"
 
@@ -55,87 +56,6 @@ json kernel_to_json(const KernelRecord& k) {
         out["ranks"] = rank_stats_to_json(*k.ranks);
     }
     return out;
-}
-
-std::array<std::uint32_t, 3> dim3_from(const JsonNode& n) {
-    n.expect_array();
-    if (n.value().size() != 3) {
-        n.fail("expected 3 numbers");
-    }
-    std::array<std::uint32_t, 3> out{};
-    for (std::size_t i = 0; i < 3; ++i) {
-        const std::uint64_t v = n.at(i).as_count();
-        if (v > 0xffffffffull) {
-            n.at(i).fail("out of range");
-        }
-        out[i] = static_cast<std::uint32_t>(v);
-    }
-    return out;
-}
-
-std::uint32_t u32(const JsonNode& n, const std::string& key) {
-    const std::uint64_t v = n.count(key);
-    if (v > 0xffffffffull) {
-        n.at(key).fail("out of range");
-    }
-    return static_cast<std::uint32_t>(v);
-}
-
-KernelRecord kernel_from_json(const JsonNode& n) {
-    n.expect_object();
-    KernelRecord k;
-    k.name = n.at("name").as_str();
-    k.mangled = n.str("mangled");
-    k.call_site = n.str("call_site");
-    if (n.has("launch")) {
-        const JsonNode l = n.at("launch");
-        l.expect_object();
-        if (l.has("grid")) {
-            k.launch.grid = dim3_from(l.at("grid"));
-        }
-        if (l.has("block")) {
-            k.launch.block = dim3_from(l.at("block"));
-        }
-        k.launch.smem_bytes = u32(l, "smem");
-        k.launch.regs = u32(l, "regs");
-    }
-    k.launches = n.count("launches");
-    k.profiled_launches = n.count("profiled_launches");
-    if (n.has("time_ns")) {
-        const JsonNode t = n.at("time_ns");
-        t.expect_object();
-        k.time_ns = TimeStats{t.num("total"), t.num("min"), t.num("mean"), t.num("max")};
-        // A duration is never negative: merge summed -1 into job totals and trajectory printed
-        // "-1.00x faster" (issue #39 items 10 and 11).
-        for (const char* key : {"total", "min", "mean", "max"}) {
-            if (t.num(key) < 0) {
-                t.at(key).fail("a duration cannot be negative");
-            }
-        }
-    }
-    read_sampling_fields(n, k);
-    if (n.has("counters")) {
-        const JsonNode c = n.at("counters");
-        c.expect_object();
-        for (auto it = c.value().begin(); it != c.value().end(); ++it) {
-            if (!it->is_null()) {
-                k.counters[it.key()] = c.at(it.key()).as_num();
-            }
-        }
-    }
-    if (n.has("notes")) {
-        k.notes = n.at("notes").as_strings();
-    }
-    if (n.has("analysis")) {
-        k.analysis = analysis_from_json(n.at("analysis"));
-    }
-    if (n.has("regions")) {
-        k.regions = kernel_regions_from_json(n.at("regions"));
-    }
-    if (n.has("ranks")) {
-        k.ranks = rank_stats_from_json(n.at("ranks"));
-    }
-    return k;
 }
 
 void gpu_from_json(const JsonNode& g, GpuInfo& gpu) {
@@ -296,6 +216,16 @@ json profile_to_json(const Profile& p) {
 }
 
 Profile profile_from_json(const json& document) {
+    return profile_from_parts(document, [&document](Profile& p) {
+        const JsonNode kernels = JsonNode(document, "").at("kernels");
+        kernels.expect_array();
+        for (std::size_t i = 0; i < kernels.value().size(); ++i) {
+            p.kernels.push_back(kernel_from_json(kernels.at(i)));
+        }
+    });
+}
+
+Profile profile_from_parts(const json& document, const std::function<void(Profile&)>& kernels) {
     const JsonNode root(document, "");
     root.expect_object();
     if (!root.has("schema")) {
@@ -331,11 +261,7 @@ Profile profile_from_json(const json& document) {
             }
         }
     }
-    const JsonNode kernels = root.at("kernels");
-    kernels.expect_array();
-    for (std::size_t i = 0; i < kernels.value().size(); ++i) {
-        p.kernels.push_back(kernel_from_json(kernels.at(i)));
-    }
+    kernels(p);
     if (root.has("warnings")) {
         p.warnings = root.at("warnings").as_strings();
     }

@@ -33,17 +33,33 @@ public:
 /// value of the wrong type.
 [[nodiscard]] Profile profile_from_json(const nlohmann::json& json);
 
-/// How much JSON a profile may hold: 20,000 analysed kernels take about 6 million values and 8
-/// levels. Counted while parsing, so a hostile file is refused before it takes gigabytes (50
-/// million elements ran irf-report out of memory and aborted; issue #39 item 8).
+/// How much JSON a profile may hold, counted while parsing so that a hostile file is refused
+/// before it takes gigabytes (50 million elements in 98 MB ran irf-report out of memory and
+/// aborted; issue #39 item 8). The limit follows the file's size: irf writes at least 14 bytes a
+/// value (pretty JSON; docs/performance.md, "Tools on 100,000 kernels"), a dense bomb 2. What is
+/// held is the header, one kernel's document at a time and the kernels' records, so each kernel
+/// also counts for its record (about 1 kB whatever its text).
 struct JsonLimits {
-    std::size_t max_values = std::size_t{1} << 23; ///< values, containers included
-    int max_depth = 64;                            ///< nesting
+    std::size_t max_values = std::size_t{1}
+                             << 23;     ///< values any file may hold, containers included
+    int max_depth = 64;                 ///< nesting
+    std::size_t bytes_per_value = 8;    ///< one more value allowed per this many bytes
+    std::size_t values_per_kernel = 64; ///< what each element of `kernels` counts extra
 };
 
-/// Reads and parses a profile file (bounded read, `limits`); FormatError messages start with
-/// the path.
-[[nodiscard]] Profile load_profile(const std::string& path, const JsonLimits& limits = {});
+/// Reads and parses a profile file (bounded read, `limits`), one kernel at a time; FormatError
+/// messages start with the path. `lean`: each kernel without its `counters` and `analysis`
+/// (lexed, not checked), for a command that needs those of a few kernels only (load_kernels).
+[[nodiscard]] Profile load_profile(const std::string& path, const JsonLimits& limits = {},
+                                   bool lean = false);
+
+/// The kernels at `positions` (ascending indices into the file's `kernels`) read in full, in that
+/// order; the other kernels are lexed, not built, and the text after the last one is not read
+/// (a second read of a file load_profile checked). Throws FormatError as load_profile does, and
+/// when a position is past the file's kernels.
+[[nodiscard]] std::vector<KernelRecord> load_kernels(const std::string& path,
+                                                     const std::vector<std::size_t>& positions,
+                                                     const JsonLimits& limits = {});
 
 /// Pretty JSON (2-space indent, trailing newline); bytes that are not UTF-8 become U+FFFD.
 [[nodiscard]] std::string dump_json(const nlohmann::json& document);

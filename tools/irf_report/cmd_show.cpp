@@ -73,7 +73,10 @@ int list_matches(const model::Profile& p, const ShowOptions& o,
 }
 
 int run_show(const ShowOptions& o) {
-    const model::Profile profile = load_input(o.profile);
+    // Every kernel's name and launch (for the labels and the match), then the one shown in full:
+    // the counters and analysis of the others are never built (docs/performance.md, "Tools on
+    // 100,000 kernels").
+    model::Profile profile = load_input(o.profile, true);
     const std::vector<std::string> labels = model::kernel_labels(profile.kernels);
     const std::vector<std::size_t> found = resolve(profile, o.kernel, labels);
     if (found.empty()) {
@@ -84,6 +87,11 @@ int run_show(const ShowOptions& o) {
         return list_matches(profile, o, found, labels);
     }
     const std::size_t index = found.front();
+    try {
+        profile.kernels[index] = std::move(model::load_kernels(o.profile, {index}).front());
+    } catch (const model::FormatError& e) {
+        throw InputError(e.what());
+    }
     if (o.format == "json") {
         // The kernel's object exactly as the profile JSON holds it (display_name included).
         std::cout << model::dump_json(model::kernel_entry(profile, index, labels));

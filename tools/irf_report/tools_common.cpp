@@ -17,10 +17,10 @@
 
 namespace irf::report {
 
-model::Profile load_input(const std::string& path) {
+model::Profile load_input(const std::string& path, bool lean) {
     model::Profile profile;
     try {
-        profile = model::load_profile(path);
+        profile = model::load_profile(path, {}, lean);
     } catch (const model::FormatError& e) {
         const std::string message = e.what();
         // load_profile names the path in most messages; make sure every one does.

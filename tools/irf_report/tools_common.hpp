@@ -16,8 +16,8 @@
 namespace irf::report {
 
 /// Loads an analysed or raw profile; any problem (missing file, bad JSON, wrong schema, no
-/// kernel) becomes an InputError naming the file.
-[[nodiscard]] model::Profile load_input(const std::string& path);
+/// kernel) becomes an InputError naming the file. `lean`: model::load_profile's.
+[[nodiscard]] model::Profile load_input(const std::string& path, bool lean = false);
 
 /// Keeps only the kernels whose name matches the RE2 `pattern` (`option` names it in errors):
 /// an InputError when the pattern is invalid or no kernel matches. Empty pattern: no change.

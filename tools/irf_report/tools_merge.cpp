@@ -3,9 +3,11 @@
 #include "tools/irf_report/tools_merge.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cfloat>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 #include "model/regions.hpp"
 #include "tools/irf_report/command.hpp"
@@ -137,8 +139,8 @@ void JobMerge::add_header(const model::Profile& p) {
     m_job.coverage.passes = std::max(m_job.coverage.passes, p.coverage.passes);
 }
 
-void JobMerge::add_kernel(const model::KernelRecord& k, const std::vector<int>& ranks,
-                          bool merged) {
+void JobMerge::add_kernel(const model::KernelRecord& k, const std::vector<int>& ranks, bool merged,
+                          std::size_t lean_position) {
     const auto [at, added] = m_index.emplace(launch_key(k), m_kernels.size());
     if (added) {
         Pending p;
@@ -174,6 +176,8 @@ void JobMerge::add_kernel(const model::KernelRecord& k, const std::vector<int>& 
         r.counters = k.counters;
         r.analysis = k.analysis;
         r.notes = k.notes;
+        p.deferred_input = lean_position == npos ? npos : m_inputs - 1;
+        p.deferred_kernel = lean_position;
     }
     p.shares.insert(p.shares.end(), shares.begin(), shares.end());
 }
@@ -203,6 +207,14 @@ void JobMerge::add_region_shares(const model::Profile& input, int rank) {
 }
 
 void JobMerge::add(const model::Profile& input, const std::string& file) {
+    add_input(input, file, false);
+}
+
+void JobMerge::add_lean(const model::Profile& input, const std::string& file) {
+    add_input(input, file, true);
+}
+
+void JobMerge::add_input(const model::Profile& input, const std::string& file, bool lean) {
     const std::vector<int> ranks = input_ranks(input, file);
     if (m_inputs == 0) {
         m_job = input;
@@ -217,6 +229,7 @@ void JobMerge::add(const model::Profile& input, const std::string& file) {
         check_same_machine(input, file);
     }
     ++m_inputs;
+    m_input_files.push_back(file);
     add_header(input);
     const bool merged = input.job.has_value();
     for (const std::string& w : input.warnings) {
@@ -229,8 +242,8 @@ void JobMerge::add(const model::Profile& input, const std::string& file) {
             m_warnings.add(w, ranks.front());
         }
     }
-    for (const model::KernelRecord& k : input.kernels) {
-        add_kernel(k, ranks, merged);
+    for (std::size_t i = 0; i < input.kernels.size(); ++i) {
+        add_kernel(input.kernels[i], ranks, merged, lean ? i : npos);
     }
     add_region_shares(input, ranks.front());
     m_info.ranks.insert(m_info.ranks.end(), ranks.begin(), ranks.end());
@@ -258,7 +271,47 @@ model::RankStats JobMerge::over_all_ranks(std::vector<model::RankShare> present)
     return model::rank_stats(std::move(present));
 }
 
+std::vector<JobMerge::Deferred> JobMerge::deferred() const {
+    // (input, position in its file, job kernel), sorted so that each file's positions ascend:
+    // a job's kernels are in first-seen order, not in any one file's.
+    std::vector<std::array<std::size_t, 3>> wanted;
+    for (std::size_t i = 0; i < m_kernels.size(); ++i) {
+        if (m_kernels[i].deferred_input != npos) {
+            wanted.push_back({m_kernels[i].deferred_input, m_kernels[i].deferred_kernel, i});
+        }
+    }
+    std::sort(wanted.begin(), wanted.end());
+    std::vector<Deferred> out;
+    for (std::size_t i = 0; i < wanted.size(); ++i) {
+        if (i == 0 || wanted[i][0] != wanted[i - 1][0]) {
+            out.push_back({m_input_files[wanted[i][0]], {}, {}});
+        }
+        out.back().positions.push_back(wanted[i][1]);
+        out.back().pending.push_back(wanted[i][2]);
+    }
+    return out;
+}
+
+void JobMerge::complete(const Deferred& request, const std::vector<model::KernelRecord>& kernels) {
+    for (std::size_t i = 0; i < request.pending.size(); ++i) {
+        Pending& p = m_kernels[request.pending[i]];
+        if (i >= kernels.size() || launch_key(kernels[i]) != launch_key(p.record)) {
+            throw InputError(request.file + ": kernels[" + std::to_string(request.positions[i]) +
+                             "] is not the kernel read before (the file changed while merging)");
+        }
+        p.record.counters = kernels[i].counters;
+        p.record.analysis = kernels[i].analysis;
+        p.deferred_input = npos;
+    }
+}
+
 model::Profile JobMerge::finish() {
+    for (const Pending& p : m_kernels) {
+        if (p.deferred_input != npos) {
+            throw std::logic_error("JobMerge::finish: counters of " + p.record.name +
+                                   " not read (complete() every deferred() request first)");
+        }
+    }
     model::Profile job = std::move(m_job);
     job.warnings = std::move(m_merge_warnings);
     for (std::string& w : m_warnings.folded()) {

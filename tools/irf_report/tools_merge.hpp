@@ -29,6 +29,21 @@ public:
     /// and on a GPU, ceilings or irf version other than the first input's unless allow_mixed
     /// (then each difference becomes a warning).
     void add(const model::Profile& input, const std::string& file);
+    /// As add, for `input` read lean (model::load_profile's `lean`: kernels without counters
+    /// and analysis): those of the kernels the job keeps are asked for by deferred().
+    void add_lean(const model::Profile& input, const std::string& file);
+
+    /// Kernels of one input read lean whose counters and analysis the job keeps.
+    struct Deferred {
+        std::string file;
+        std::vector<std::size_t> positions; ///< ascending indices into the file's kernels
+        std::vector<std::size_t> pending;   ///< the job's kernel of each position
+    };
+    /// What finish() still needs: one request per input read lean that has a slowest kernel.
+    [[nodiscard]] std::vector<Deferred> deferred() const;
+    /// Fills in `request`'s kernels from `kernels`, read in full from its file (one per position).
+    /// Throws InputError when one is not the kernel that was added (the file changed meanwhile).
+    void complete(const Deferred& request, const std::vector<model::KernelRecord>& kernels);
 
     /// Ranks added so far.
     [[nodiscard]] std::size_t ranks() const { return m_info.ranks.size(); }
@@ -47,7 +62,12 @@ private:
         std::vector<model::RankShare> shares;
         double slowest_ns = 0;
         int slowest_rank = 0;
+        /// Input (position among the inputs) and kernel index whose counters and analysis are
+        /// still to be read; npos once they are in `record`.
+        std::size_t deferred_input = npos;
+        std::size_t deferred_kernel = 0;
     };
+    static constexpr std::size_t npos = static_cast<std::size_t>(-1);
     // Sums that would wrap (counts) or reach infinity (times) stop at the largest value.
     struct Saturating {
         bool saturated = false;
@@ -58,7 +78,9 @@ private:
     std::vector<int> input_ranks(const model::Profile& input, const std::string& file);
     void check_same_machine(const model::Profile& input, const std::string& file);
     void add_header(const model::Profile& input);
-    void add_kernel(const model::KernelRecord& k, const std::vector<int>& ranks, bool merged);
+    void add_input(const model::Profile& input, const std::string& file, bool lean);
+    void add_kernel(const model::KernelRecord& k, const std::vector<int>& ranks, bool merged,
+                    std::size_t lean_position);
     void add_region_shares(const model::Profile& input, int rank);
     [[nodiscard]] model::RankStats over_all_ranks(std::vector<model::RankShare> present) const;
 
@@ -70,6 +92,7 @@ private:
     std::set<std::string> m_hosts;
     std::map<int, std::string> m_rank_files;
     std::map<std::string, std::string> m_runs; ///< host|pid|start of rank-less inputs -> file
+    std::vector<std::string> m_input_files;    ///< each input's file, in order
     std::vector<std::string> m_merge_warnings;
     MergeWarnings m_warnings;
     Saturating m_sums;
