@@ -52,18 +52,19 @@ bool holds(const std::vector<std::string>& names, const std::string& name) {
     return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-// Launch 1 shows 200 tensor instructions: launch 2 is profiled with the tensor-types set (50
-// instructions, 4e6 bf16 ops), launch 3 with the standard set again. The kernel's bf16 ops are
-// 4e6 scaled by 200 / 50.
+// Launches 1 and 2 (the cold and warm samples, IRF_SAMPLES) show 200 tensor instructions:
+// launch 3 is profiled with the tensor-types set (50 instructions, 4e6 bf16 ops), and the next
+// sample on the context (another kernel's) sets the standard set up again. The kernel's bf16 ops
+// are 4e6 scaled by 200 / 50.
 TEST(CuptiTensorTypes, TheSecondSampleSwitchesTheSetAndBack) {
     TensorRig rig;
     rig.script.values[k_inst_tensor] = 200;
     rig.launch(1);
+    rig.launch(2);
     rig.script.values[k_inst_tensor] = 50;
     rig.script.values[k_bf16] = 4e6;
-    rig.launch(2);
-    rig.script.values[k_inst_tensor] = 200;
     rig.launch(3);
+    rig.launch(4, "_Z5otherv", 0x80);
 
     ASSERT_EQ(rig.script.setups.size(), 3u);
     EXPECT_EQ(rig.script.setups[0], names_of(SampleSet::standard));
@@ -75,14 +76,14 @@ TEST(CuptiTensorTypes, TheSecondSampleSwitchesTheSetAndBack) {
     EXPECT_FALSE(holds(tensor, "smsp__inst_executed.sum")); // not the default set again
     EXPECT_FALSE(holds(rig.script.setups[0], k_bf16));
     EXPECT_EQ(rig.count("teardown 0"), 2); // one config image each way
-    EXPECT_EQ(rig.count("stop 0"), 3);
+    EXPECT_EQ(rig.count("stop 0"), 4);
 
     const model::Profile p = rig.profile();
-    ASSERT_EQ(p.kernels.size(), 1u);
-    const model::KernelRecord& k = p.kernels[0];
+    ASSERT_EQ(p.kernels.size(), 2u);
+    const model::KernelRecord& k = p.kernels[0].mangled == "_Z4gemmv" ? p.kernels[0] : p.kernels[1];
     EXPECT_DOUBLE_EQ(k.counters.at("tensor_ops_bf16"), 1.6e7);
     EXPECT_DOUBLE_EQ(k.counters.at("inst_tensor"), 200);
-    EXPECT_DOUBLE_EQ(k.counters.at("inst_warp"), 3); // launch 3's standard sample
+    EXPECT_DOUBLE_EQ(k.counters.at("inst_warp"), 3); // launch 2's standard sample
     EXPECT_EQ(k.profiled_launches, 1u);
     ASSERT_FALSE(k.notes.empty());
     EXPECT_EQ(k.notes.back(), "tensor ops by input type from a second sample (1 launch, "
@@ -95,17 +96,18 @@ TEST(CuptiTensorTypes, TheSecondSampleSwitchesTheSetAndBack) {
 TEST(CuptiTensorTypes, AFailedTensorSetupDeclinesOnlyThatLaunch) {
     TensorRig rig;
     rig.script.failing_metric = k_bf16;
-    rig.launch(1); // standard, 3 tensor instructions: asks for the second sample
-    rig.launch(2); // tensor types: setup fails, declined
-    rig.launch(3); // standard again
-    ASSERT_EQ(rig.script.setups.size(), 3u);
-    EXPECT_EQ(rig.script.setups[2], names_of(SampleSet::standard));
-    EXPECT_EQ(rig.count("stop 0"), 2);
+    rig.launch(1); // standard (cold), 3 tensor instructions: asks for the second sample
+    rig.launch(2); // standard (warm), on the set already there
+    rig.launch(3); // tensor types: setup fails, declined
+    ASSERT_EQ(rig.script.setups.size(), 2u);
     EXPECT_EQ(rig.collector.stats().declined, 1u);
 
-    rig.launch(4, "_Z5otherv", 0x80); // another tensor kernel: standard sample
-    rig.launch(5, "_Z5otherv", 0x80); // its tensor sample: declined without a setup
-    EXPECT_EQ(rig.script.setups.size(), 3u);
+    rig.launch(4, "_Z5otherv", 0x80); // another tensor kernel: the standard set again
+    rig.launch(5, "_Z5otherv", 0x80); // its warm sample
+    rig.launch(6, "_Z5otherv", 0x80); // its tensor sample: declined without a setup
+    ASSERT_EQ(rig.script.setups.size(), 3u);
+    EXPECT_EQ(rig.script.setups[2], names_of(SampleSet::standard));
+    EXPECT_EQ(rig.count("stop 0"), 4);
     EXPECT_EQ(rig.collector.stats().declined, 2u);
 
     const model::Profile p = rig.profile();
@@ -119,7 +121,7 @@ TEST(CuptiTensorTypes, AFailedTensorSetupDeclinesOnlyThatLaunch) {
                       "available)") != std::string::npos;
     });
     EXPECT_EQ(warned, 1);
-    EXPECT_EQ(p.coverage.profiled_launches, 3u);
+    EXPECT_EQ(p.coverage.profiled_launches, 4u);
 }
 
 // The tensor-types set: the tensor group, with only the core counters its merge and checks need.

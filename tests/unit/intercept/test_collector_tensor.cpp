@@ -44,7 +44,8 @@ const model::Counters k_tensor{{"inst_tensor", 50}, {"tensor_ops_bf16", 4e6}, {"
 // the kernel's sample. Its 4e6 bf16 ops over 50 instructions scale to the kernel's 200: 1.6e7.
 TEST(CollectorTensor, TheSecondProfiledLaunchCountsTheTensorTypes) {
     Collector c(config::Config{});
-    EXPECT_EQ(play(c, 4, k_gemm, k_tensor), (std::vector<LaunchDecision>{P, TT, P, T}));
+    // Cold and warm verdict samples first (IRF_SAMPLES), then the tensor-types one.
+    EXPECT_EQ(play(c, 4, k_gemm, k_tensor), (std::vector<LaunchDecision>{P, P, TT, T}));
     const model::Profile p = test::profile_of(c);
     const model::KernelRecord& k = p.kernels.at(0);
     EXPECT_DOUBLE_EQ(k.counters.at("tensor_ops_bf16"), 1.6e7);
@@ -77,10 +78,16 @@ TEST(CollectorTensor, TheBudgetCapsIt) {
     config::Config two;
     two.launch_count = 2;
     Collector c(two);
-    EXPECT_EQ(play(c, 4, k_gemm, k_tensor), (std::vector<LaunchDecision>{P, TT, T, T}));
-    // Only the cold sample holds verdict counters; the tensor types still join them.
+    // The two launches of the budget go to the verdict samples (cold and warm); the tensor
+    // types wait behind them and never come.
+    EXPECT_EQ(play(c, 4, k_gemm, k_tensor), (std::vector<LaunchDecision>{P, P, T, T}));
     const model::KernelRecord k = test::profile_of(c).kernels.at(0);
-    EXPECT_DOUBLE_EQ(k.counters.at("tensor_ops_bf16"), 1.6e7);
+    EXPECT_EQ(k.counters.count("tensor_ops_bf16"), 0u);
+    config::Config three;
+    three.launch_count = 3;
+    Collector c3(three);
+    EXPECT_EQ(play(c3, 4, k_gemm, k_tensor), (std::vector<LaunchDecision>{P, P, TT, T}));
+    EXPECT_DOUBLE_EQ(test::profile_of(c3).kernels.at(0).counters.at("tensor_ops_bf16"), 1.6e7);
 }
 
 // A tensor-types sample holds no verdict counters: when its own duration opens a duration

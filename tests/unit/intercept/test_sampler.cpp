@@ -116,12 +116,16 @@ constexpr LaunchDecision TT = LaunchDecision::profile_tensor_types;
 
 // A tensor-types request (IRF_TENSOR_TYPES=auto) is taken by the next later launch, once, ahead
 // of the kernel's remaining samples, and keeps the kernel unsaturated until then.
-TEST(Sampler, ATensorTypesRequestIsTheNextLaterLaunch) {
+// The tensor-types sample comes after the kernel's IRF_SAMPLES and after a duration cluster's
+// request: a verdict outweighs the tensor types, and it must not move a verdict sample onto
+// another launch (shape) of the kernel.
+TEST(Sampler, ATensorTypesRequestWaitsForTheVerdictSamples) {
     Sampler s(2, 0, std::nullopt);
     SampleState k;
     EXPECT_EQ(s.decide(k, true), P); // cold, provisional
     k.tensor_wanted.store(1);
-    EXPECT_EQ(run_warm(s, k, 4), (std::vector<LaunchDecision>{TT, P, P, T}));
+    k.cluster_wanted.store(1);
+    EXPECT_EQ(run_warm(s, k, 5), (std::vector<LaunchDecision>{P, P, P, TT, T}));
     EXPECT_TRUE(s.saturated(k));
     k.tensor_wanted.store(1);
     EXPECT_FALSE(s.saturated(k));
@@ -135,7 +139,9 @@ TEST(Sampler, AColdLaunchLeavesTheTensorTypesRequest) {
     k.tensor_wanted.store(1);
     EXPECT_EQ(s.decide(k, true), P);
     EXPECT_EQ(k.tensor_wanted.load(), 1);
+    EXPECT_EQ(s.decide(k, false), P); // the warm sample first
     EXPECT_EQ(s.decide(k, false), TT);
+    EXPECT_EQ(k.tensor_wanted.load(), 0);
 }
 
 // IRF_LAUNCH_COUNT caps tensor-types samples like any other.

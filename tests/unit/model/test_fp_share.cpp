@@ -75,10 +75,12 @@ TEST(ModelFpShare, FlopTimeAndPrecisionCeilingUseTheShare) {
     EXPECT_DOUBLE_EQ(*precision_ceiling_gflops(c, test::v100(), "fp32", 0.5), 7850);
     std::map<std::string, double> terms;
     std::vector<std::string> unknown;
-    EXPECT_DOUBLE_EQ(*flop_time_ns(c, test::v100(), 0.5, terms, unknown), 6400.0 / 7850);
+    EXPECT_DOUBLE_EQ(*flop_time_ns(kernel_work(c), test::v100(), 0.5, terms, unknown),
+                     6400.0 / 7850);
     add_fma_pipe(c, 100, 3200);
     EXPECT_DOUBLE_EQ(*precision_ceiling_gflops(c, test::v100(), "fp32", 0.5), 15700);
-    EXPECT_DOUBLE_EQ(*flop_time_ns(c, test::v100(), 0.5, terms, unknown), 6400.0 / 15700);
+    EXPECT_DOUBLE_EQ(*flop_time_ns(kernel_work(c), test::v100(), 0.5, terms, unknown),
+                     6400.0 / 15700);
     std::vector<std::string> missing;
     const auto f = flop_roofline(c, test::v100(), missing);
     ASSERT_TRUE(f.has_value());
