@@ -47,6 +47,12 @@ struct JsonLimits {
     std::size_t values_per_kernel = 64; ///< what each element of `kernels` counts extra
 };
 
+/// Parses a profile's text one kernel at a time, as load_profile does after reading the file
+/// (`limits` scale with text.size()). Throws FormatError, or nlohmann's exceptions on invalid
+/// JSON (load_profile turns those into one FormatError line naming the file).
+[[nodiscard]] Profile profile_from_text(const std::string& text, const JsonLimits& limits = {},
+                                        bool lean = false);
+
 /// Reads and parses a profile file (bounded read, `limits`), one kernel at a time; FormatError
 /// messages start with the path. `lean`: each kernel without its `counters` and `analysis`
 /// (lexed, not checked), for a command that needs those of a few kernels only (load_kernels).

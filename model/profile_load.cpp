@@ -71,21 +71,23 @@ private:
 
 } // namespace
 
+Profile profile_from_text(const std::string& text, const JsonLimits& limits, bool lean) {
+    KernelCollector collected;
+    StreamSpec spec{limits, text.size(), nullptr,
+                    [&collected](std::size_t i, const json& k) { collected.add(i, k); }};
+    if (lean) {
+        spec.build = [](std::size_t) { return KernelBuild::lean; };
+    }
+    const json document = parse_streamed(text, spec);
+    return profile_from_parts(document, [&collected, &document](Profile& p) {
+        JsonNode(document, "").at("kernels").expect_array();
+        p.kernels = collected.take();
+    });
+}
+
 Profile load_profile(const std::string& path, const JsonLimits& limits, bool lean) {
     const std::string text = read_text(path);
-    return with_path(path, [&] {
-        KernelCollector collected;
-        StreamSpec spec{limits, text.size(), nullptr,
-                        [&collected](std::size_t i, const json& k) { collected.add(i, k); }};
-        if (lean) {
-            spec.build = [](std::size_t) { return KernelBuild::lean; };
-        }
-        const json document = parse_streamed(text, spec);
-        return profile_from_parts(document, [&collected, &document](Profile& p) {
-            JsonNode(document, "").at("kernels").expect_array();
-            p.kernels = collected.take();
-        });
-    });
+    return with_path(path, [&] { return profile_from_text(text, limits, lean); });
 }
 
 std::vector<KernelRecord> load_kernels(const std::string& path,
