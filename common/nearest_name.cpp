@@ -5,15 +5,11 @@
 #include <cctype>
 
 namespace irf::common {
-namespace {
-
-std::string lower(std::string s) {
+std::string lowercase(std::string s) {
     std::transform(s.begin(), s.end(), s.begin(),
                    [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
     return s;
 }
-
-} // namespace
 
 std::size_t edit_distance(const std::string& a, const std::string& b) {
     std::vector<std::size_t> row(b.size() + 1);
@@ -37,7 +33,7 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
 std::string did_you_mean(const std::string& item, const std::vector<std::string>& known) {
     std::vector<std::string> extended;
     for (const std::string& name : known) {
-        if (!item.empty() && lower(name).rfind(lower(item), 0) == 0) {
+        if (!item.empty() && lowercase(name).rfind(lowercase(item), 0) == 0) {
             extended.push_back(name);
         }
     }

@@ -8,6 +8,9 @@
 
 namespace irf::common {
 
+/// `s` with ASCII letters in lower case (case-blind matching of names).
+[[nodiscard]] std::string lowercase(std::string s);
+
 /// Edits (insert, delete, substitute one character) that turn `a` into `b`, case-blind.
 [[nodiscard]] std::size_t edit_distance(const std::string& a, const std::string& b);
 

@@ -4,7 +4,6 @@
 #include "config/gpu_database.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
@@ -32,12 +31,6 @@ bool is_measured(const std::string& key) {
            key.compare(key.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(),
-                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-    return s;
-}
-
 std::string trim(const std::string& s) {
     const auto first = s.find_first_not_of(" \t");
     if (first == std::string::npos) {
@@ -60,12 +53,12 @@ std::string find_entry(const std::string& key, const std::vector<std::string>& d
 
 /// Length of the longest alias (or the name) of `entry` contained in `device`, 0 when none.
 std::size_t match_length(const GpuIdentity& entry, const std::string& device) {
-    const auto dev = lower(device);
+    const auto dev = common::lowercase(device);
     std::size_t best = 0;
     auto names = entry.aliases;
     names.push_back(entry.name);
     for (const auto& alias : names) {
-        if (!alias.empty() && dev.find(lower(alias)) != std::string::npos) {
+        if (!alias.empty() && dev.find(common::lowercase(alias)) != std::string::npos) {
             best = std::max(best, alias.size());
         }
     }
@@ -160,6 +153,25 @@ std::optional<std::string> match_gpu(const std::string& name, const std::string&
         return *best_key + k_measured_suffix;
     }
     return best_key;
+}
+
+std::vector<std::string> family_entries(const std::string& device,
+                                        const std::vector<std::string>& dirs) {
+    const std::string dev = common::lowercase(device);
+    std::vector<std::string> keys;
+    std::size_t longest = 1; // a family of one letter names nothing
+    for (const std::string& key : list_shipped(dirs)) {
+        const std::string family = key.substr(0, key.find('-'));
+        if (is_measured(key) || family.size() < longest || dev.find(family) == std::string::npos) {
+            continue;
+        }
+        if (family.size() > longest) { // "a100" in "A100X" outranks "a10"
+            keys.clear();
+            longest = family.size();
+        }
+        keys.push_back(key);
+    }
+    return keys;
 }
 
 std::vector<Ceilings> resolve_targets(const std::string& spec, const std::vector<std::string>& dirs,

@@ -39,6 +39,12 @@ namespace irf::config {
 [[nodiscard]] std::optional<std::string> match_gpu(const std::string& name, const std::string& cc,
                                                    int sms, const std::vector<std::string>& dirs);
 
+/// Shipped spec entries (measured files left out) whose family, the key up to its first '-'
+/// ("v100" of "v100-sxm2"), the device name contains, case-blind, the longest such families only
+/// ("A100X" is an a100, not an a10): the stand-ins to suggest when match_gpu finds none.
+[[nodiscard]] std::vector<std::string> family_entries(const std::string& device,
+                                                      const std::vector<std::string>& dirs);
+
 /// Fallback ceilings from device properties when no file matches: warp GIPS = SMs x 4 x clock,
 /// per-pipe and FP rates from the per-SM lanes of `cc`, L1/shared from B/clk/SM; HBM, L2 and
 /// PCIe stay unknown. Every value has provenance derived with its formula; source = "derived".

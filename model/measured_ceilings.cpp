@@ -10,6 +10,8 @@
 #include <sstream>
 #include <utility>
 
+#include "common/nearest_name.hpp"
+
 namespace irf::model {
 
 namespace {
@@ -143,10 +145,7 @@ std::string measurement_kind(const config::Quantity& q) {
         while (!word.empty() && std::ispunct(static_cast<unsigned char>(word.back())) != 0) {
             word.pop_back(); // "triad;" and "triad" are one kind
         }
-        for (char& ch : word) {
-            ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-        }
-        kind += (kind.empty() ? "" : " ") + word;
+        kind += (kind.empty() ? "" : " ") + common::lowercase(word);
     }
     return kind;
 }

@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <cstdio>
 #include <utility>
 
+#include "common/nearest_name.hpp"
 #include "model/flop_roofline.hpp"
 #include "model/projection.hpp"
 
@@ -48,9 +48,7 @@ std::string ceiling_key(const std::string& resource) {
 } // namespace
 
 std::string named_tensor_type(const std::string& kernel_name) {
-    std::string name = kernel_name;
-    std::transform(name.begin(), name.end(), name.begin(),
-                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    const std::string name = common::lowercase(kernel_name);
     for (const auto& [candidate, words] : s_type_words) {
         const bool named = std::any_of(words.begin(), words.end(), [&name](const char* w) {
             return name.find(w) != std::string::npos;

@@ -2,12 +2,11 @@
 // Choosing the GPU of an imported profile (docs/import.md, "GPU").
 #include "tools/import/import_gpu.hpp"
 
-#include <cctype>
-
 #include "config/ceilings.hpp"
 #include "config/ceilings_yaml.hpp"
 #include "config/foreign_metrics.hpp"
 #include "config/gpu_database.hpp"
+#include "config/text_list.hpp"
 
 namespace irf::import {
 namespace {
@@ -30,24 +29,6 @@ double measured_clock_hz(const model::Profile& profile) {
         }
     }
     return 0;
-}
-
-// Shipped keys whose family (the key up to its first '-', "v100" of "v100-sxm2") the device name
-// contains: the stand-ins to suggest when the files do not say enough to derive ceilings.
-std::string same_family_keys(const std::string& device, const std::vector<std::string>& dirs) {
-    std::string lower;
-    for (const char c : device) {
-        lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    }
-    std::string keys;
-    for (const std::string& key : config::list_shipped(dirs)) {
-        const std::string family = key.substr(0, key.find('-'));
-        if (family.size() >= 2 && lower.find(family) != std::string::npos &&
-            key.find('.') == std::string::npos) {
-            keys += (keys.empty() ? "" : ", ") + key;
-        }
-    }
-    return keys;
 }
 
 // What the files lack to derive ceilings ("" when they have both): derived ceilings need the
@@ -96,7 +77,7 @@ GpuChoice choose_gpu(model::Profile& profile, const std::vector<ImportedFile>& f
                         "the right ones)",
                 true};
     }
-    const std::string family = same_family_keys(device, dirs);
+    const std::string family = config::join(config::family_entries(device, dirs), ", ");
     return {"",
             named + " and the files give no " + missing +
                 ": imported without analysis; run again with --gpu NAME|FILE" +

@@ -142,6 +142,19 @@ TEST(GpuDatabase, LoadShippedUnknownKeyListsKnownOnes) {
     }
 }
 
+// nvprof's "Tesla V100S-PCIE-32GB" matches no entry (no alias is in its name); its family's spec
+// entries are the stand-ins (v100-sxm2 and v100-sxm2-ert; measured files left out), and a name
+// of no shipped family has none.
+TEST(GpuDatabase, FamilyEntriesAreTheStandInsOfAnUnshippedGpu) {
+    const auto dirs = shipped_dirs();
+    EXPECT_EQ(family_entries("Tesla V100S-PCIE-32GB", dirs),
+              (std::vector<std::string>{"v100-sxm2", "v100-sxm2-ert"}));
+    EXPECT_TRUE(family_entries("Radeon Instinct MI250X", dirs).empty());
+    // "a10" is in "A100X" too; the longer family wins.
+    EXPECT_EQ(family_entries("NVIDIA A100X", dirs),
+              (std::vector<std::string>{"a100-pcie", "a100-sxm4-40gb", "a100-sxm4-80gb"}));
+}
+
 TEST(GpuDatabase, MatchesDetectedGpus) {
     const auto dirs = shipped_dirs();
     const auto key = [&](const char* name, const char* cc, int sms) {
