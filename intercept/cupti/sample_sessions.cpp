@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // CUPTI backend: one range profiler per context, one enabled per device, and kernel records.
 #include <array>
+#include <atomic>
 #include <ctime>
 
 #include "intercept/cupti/cupti_backend_impl.hpp"
@@ -14,6 +15,17 @@ bool is_profiler_fatal(ProfilerFailure failure) {
 }
 
 constexpr std::size_t k_busy_bits = 64;
+
+/// The bit of `device` in a per-device flag word (devices past 64 share bits).
+std::uint64_t device_bit(std::uint32_t device) {
+    return std::uint64_t{1} << (device % k_busy_bits);
+}
+
+/// Sets `device`'s flag; true when this call set it (the first refusal, the one to warn about).
+bool flag_first(std::atomic<std::uint64_t>& flags, std::uint32_t device) {
+    const std::uint64_t bit = device_bit(device);
+    return (flags.fetch_or(bit) & bit) == 0;
+}
 
 std::string utc_time_of_day() {
     const std::time_t now = std::time(nullptr);
@@ -61,8 +73,7 @@ bool CuptiBackend::counters_refused(const ProfilerStatus& status, std::uint32_t 
     }
     // Another client holds the counters (DCGM's profiling metrics, ncu): retrying each sample
     // would only repeat the refusal, so this device is timed only for the rest of the run.
-    const std::uint64_t bit = std::uint64_t{1} << (device % k_busy_bits);
-    if ((m_busy_devices.fetch_or(bit) & bit) == 0) {
+    if (flag_first(m_busy_devices, device)) {
         warn("counters in use by another client on device " + std::to_string(device) +
              " (DCGM? `dcgmi profile --pause`); kernels are timed only (" + status.error + ")");
     }
@@ -70,11 +81,11 @@ bool CuptiBackend::counters_refused(const ProfilerStatus& status, std::uint32_t 
 }
 
 bool CuptiBackend::device_busy(std::uint32_t device) const noexcept {
-    return (m_busy_devices.load() & (std::uint64_t{1} << (device % k_busy_bits))) != 0;
+    return (m_busy_devices.load() & device_bit(device)) != 0;
 }
 
 bool CuptiBackend::tensor_set_refused(std::uint32_t device) const noexcept {
-    return (m_tensor_refused.load() & (std::uint64_t{1} << (device % k_busy_bits))) != 0;
+    return (m_tensor_refused.load() & device_bit(device)) != 0;
 }
 
 // Called with the device's sample lock held exclusively, so no other sample of this device
@@ -159,8 +170,7 @@ void CuptiBackend::report_setup(const ProfilerStatus& status, std::uint32_t devi
     if (set == SampleSet::tensor_types) {
         // Only this set failed (a counter this chip or driver lacks): the standard set still
         // works, so profiling goes on, and no later tensor-types sample of this device tries.
-        const std::uint64_t bit = std::uint64_t{1} << (device % k_busy_bits);
-        if ((m_tensor_refused.fetch_or(bit) & bit) == 0) {
+        if (flag_first(m_tensor_refused, device)) {
             warn("tensor ops by input type unavailable on device " + std::to_string(device) + " (" +
                  status.error +
                  "); its kernels keep their other counters "
