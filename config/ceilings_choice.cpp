@@ -33,6 +33,13 @@ void note_chip_mismatch(const Ceilings& ceilings, const GpuProperties& gpu,
 
 } // namespace
 
+std::string derivation_lacks(const GpuProperties& gpu) {
+    if (gpu.cc.empty() && gpu.sms <= 0) {
+        return "compute capability or SM count";
+    }
+    return gpu.cc.empty() ? "compute capability" : gpu.sms <= 0 ? "SM count" : "";
+}
+
 CeilingsChoice choose_ceilings(const std::string& requested, const std::string& what,
                                const GpuProperties& gpu, const std::vector<std::string>& dirs) {
     CeilingsChoice choice;
@@ -41,7 +48,7 @@ CeilingsChoice choose_ceilings(const std::string& requested, const std::string& 
         note_chip_mismatch(*choice.ceilings, gpu, choice.notes);
         return choice;
     }
-    if (gpu.sms <= 0 || gpu.cc.empty()) {
+    if (!derivation_lacks(gpu).empty()) {
         choice.notes.emplace_back("GPU properties unknown (no SM count or compute capability): "
                                   "no ceilings to choose");
         return choice;

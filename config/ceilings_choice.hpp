@@ -28,6 +28,10 @@ struct CeilingsChoice {
     std::vector<std::string> notes;   ///< e.g. "no shipped ceilings for X: derived ..."
 };
 
+/// What of `gpu` deriving ceilings needs and it lacks: "compute capability", "SM count", both
+/// joined by " or ", or "" when it has both (choose_ceilings then derives them).
+[[nodiscard]] std::string derivation_lacks(const GpuProperties& gpu);
+
 /// Chooses the source ceilings: `requested` (a YAML path or a shipped key; `what` names where it
 /// came from, e.g. "IRF_CEILINGS") when not empty, else the shipped entry matching `gpu`, else
 /// ceilings derived from `gpu`'s properties. Throws CeilingsError for a bad `requested`.

@@ -3,6 +3,7 @@
 #include "tools/import/import_gpu.hpp"
 
 #include "config/ceilings.hpp"
+#include "config/ceilings_choice.hpp"
 #include "config/ceilings_yaml.hpp"
 #include "config/foreign_metrics.hpp"
 #include "config/gpu_database.hpp"
@@ -29,15 +30,6 @@ double measured_clock_hz(const model::Profile& profile) {
         }
     }
     return 0;
-}
-
-// What the files lack to derive ceilings ("" when they have both): derived ceilings need the
-// SM count and the compute capability (config::choose_ceilings).
-std::string lacking(const std::string& cc, int sms) {
-    if (cc.empty() && sms <= 0) {
-        return "compute capability or SM count";
-    }
-    return cc.empty() ? "compute capability" : sms <= 0 ? "SM count" : "";
 }
 
 } // namespace
@@ -70,7 +62,7 @@ GpuChoice choose_gpu(model::Profile& profile, const std::vector<ImportedFile>& f
                                              : "GPU '" + device + "'" +
                                                    (cc.empty() ? "" : " (cc " + cc + ")") +
                                                    " is not in the shipped database";
-    const std::string missing = lacking(cc, sms);
+    const std::string missing = config::derivation_lacks({device, profile.gpu.chip, cc, sms, 0, 0});
     if (missing.empty()) {
         return {"",
                 named + ": ceilings derived from what the files say (pass --gpu NAME|FILE for "

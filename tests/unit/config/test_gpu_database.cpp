@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "config/ceilings_choice.hpp"
 #include "config/ceilings_yaml.hpp"
 #include "config/gpu_database.hpp"
 #include "config/sm_limits.hpp"
@@ -295,6 +296,19 @@ TEST(GpuDatabase, MistypedNameGetsTheNearestShippedOne) {
     EXPECT_NE(message("H100").find("did you mean h100-pcie or h100-sxm5?"), std::string::npos);
     // "h999" is 3 or more edits from every entry (allowed: 2): no guess, the list only.
     EXPECT_EQ(message("h999").find("did you mean"), std::string::npos);
+}
+
+// Derived ceilings need the compute capability and the SM count; an nvprof export gives neither.
+TEST(GpuDatabase, DerivationLacksNamesWhatIsMissing) {
+    EXPECT_EQ(derivation_lacks({"Tesla V100S-PCIE-32GB", "", "", 0, 0, 0}),
+              "compute capability or SM count");
+    EXPECT_EQ(derivation_lacks({"GPU", "ga100", "8.0", 0, 1410, 0}), "SM count");
+    EXPECT_EQ(derivation_lacks({"GPU", "", "", 108, 1410, 0}), "compute capability");
+    EXPECT_EQ(derivation_lacks({"GPU", "ga100", "8.0", 108, 1410, 0}), "");
+    // choose_ceilings says the same and chooses nothing.
+    const CeilingsChoice none =
+        choose_ceilings("", "IRF_CEILINGS", {"GPU", "", "8.0", 0, 0, 0}, {});
+    EXPECT_FALSE(none.ceilings.has_value());
 }
 
 TEST(GpuDatabase, DeriveFromDeviceProperties) {
