@@ -14,10 +14,17 @@
 #   compare.md, compare.json       irf vs ncu per counter (tests/gpu/compare_ncu.py)
 #   sass/<app>.sass                cuobjdump -sass of each app, when cuobjdump exists
 #   demo/                          the README quick start: irf-demo under libirf.so
-#   calibrate.yaml                 irf-calibrate output (only with --calibrate)
-#   summary.txt                    one line per step with its status
+#   torch/                         the PyTorch step (tests/gpu/torch/train_step.py) without irf,
+#                                  under `irf run` and under `irf run --samples 0` (only with
+#                                  --torch), rounds interleaved; its profiles and logs
+#   contention/                    irf while ncu holds the counters (only with --contention)
+#   calibrate-quick.yaml, calibrate.yaml   irf-calibrate --quick, then the full run (--calibrate)
+#   summary.txt                    one line per step with its status and seconds
 # usage: scripts/gpu-validate.sh BUILD_DIR OUT_DIR [--no-ctest] [--no-ncu] [--calibrate]
 #        [--only REGEX]   case ids of tests/gpu/expected.json to run (default all)
+#        [--ncu-only REGEX] of those, the cases also run under ncu (default all)
+#        [--torch N]      N interleaved rounds of the PyTorch step (baseline, irf, timing only)
+#        [--contention]   irf-hz-loop under irf while ncu profiles another app
 #        [--pack DIR]     also copy summary.txt, compare.md and OUT_DIR as one .tar.gz to DIR
 #                         (the device tool returns at most 8 files from $OUT)
 #        [--deadline S]   skip or stop steps after S seconds (default 540: a device call is
@@ -32,7 +39,7 @@
 set -u
 
 usage() {
-    sed -n '3,31p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '3,38p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 }
 
@@ -42,9 +49,13 @@ collect_libs() { # the non-system libraries that the build's ELF files link
     find "$build" -path "$dest" -prune -o -type f -perm -u+x -print -o -name '*.so' -print |
         while read -r f; do ldd "$f" 2>/dev/null; done |
         awk '$2=="=>" && $3 ~ /^\// {print $3}' | sort -u |
-        grep -E 'lib(yaml-cpp|unwind|lzma|gtest|gmock|benchmark|fmt|CLI11)[^/]*$' |
+        grep -E 'lib(yaml-cpp|re2|unwind|lzma|gtest|gmock|benchmark|fmt|CLI11)[^/]*$' |
         while read -r lib; do cp -L "$lib" "$dest/"; done
-    ls "$dest"
+    # CUPTI of the toolkit built against, used only where the device's toolkit has none
+    mkdir -p "$dest/fallback"
+    find "$build" -name libirf.so -type f -exec ldd {} \; |
+        awk '$1 ~ /^libcupti/ && $3 ~ /^\// {print $3}' | xargs -r -I{} cp -L {} "$dest/fallback/"
+    ls -R "$dest"
 }
 
 skipped_in() { # the tests a ctest log reports as skipped (or not run); exit 1 when any
@@ -69,13 +80,17 @@ fi
 build=$(cd "$1" 2>/dev/null && pwd) || { echo "gpu-validate: no build dir $1"; exit 2; }
 out=$2
 shift 2
-run_ctest=1 run_ncu=1 run_calibrate=0 only=. pack="" deadline=540
+run_ctest=1 run_ncu=1 run_calibrate=0 only=. ncu_only=. pack="" deadline=540 torch_rounds=0
+run_contention=0
 while [ $# -gt 0 ]; do
     case $1 in
     --no-ctest) run_ctest=0 ;;
     --no-ncu) run_ncu=0 ;;
     --calibrate) run_calibrate=1 ;;
     --only) only=${2:?--only needs a regex}; shift ;;
+    --ncu-only) ncu_only=${2:?--ncu-only needs a regex}; shift ;;
+    --torch) torch_rounds=${2:?--torch needs a number of rounds}; shift ;;
+    --contention) run_contention=1 ;;
     --pack) pack=${2:?--pack needs a directory}; shift ;;
     --deadline) deadline=${2:?--deadline needs seconds}; shift ;;
     *) usage ;;
@@ -84,17 +99,19 @@ while [ $# -gt 0 ]; do
 done
 
 src=$(cd "$(dirname "$0")/.." && pwd)
-if [ -d "$build/_libs" ]; then
-    export LD_LIBRARY_PATH="$build/_libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+if [ -d "$build/_libs" ]; then # the device's CUDA libraries before the carried fallback
+    cuda_dirs=/usr/local/cuda/lib64:/usr/local/cuda/extras/CUPTI/lib64:/usr/local/cuda/lib
+    export LD_LIBRARY_PATH="$build/_libs:$cuda_dirs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$build/_libs/fallback"
 fi
-mkdir -p "$out"/{env,irf,ncu,logs,sass,demo,hazards}
+mkdir -p "$out"/{env,irf,ncu,logs,sass,demo,hazards,torch,contention}
 out=$(cd "$out" && pwd)
 status=0
 note() { echo "[gpu-validate] $*" | tee -a "$out/summary.txt"; }
 started=$(date +%s)
 step() { # step NAME LOG CMD...: runs CMD with its output in LOG, records ok/FAILED in summary;
     # skipped once the deadline has passed, and stopped at it (so --pack still runs in time)
-    local name=$1 log=$2 rc=0 left
+    local name=$1 log=$2 rc=0 left t0 took
     shift 2
     left=$((deadline - ($(date +%s) - started)))
     if [ $left -le 0 ]; then
@@ -102,8 +119,15 @@ step() { # step NAME LOG CMD...: runs CMD with its output in LOG, records ok/FAI
         status=1
         return
     fi
+    t0=$(date +%s.%N)
     timeout "$left" "$@" >"$log" 2>&1 || rc=$?
-    if [ $rc = 0 ]; then note "ok      $name"; else note "FAILED  $name (exit $rc)"; status=1; fi
+    took=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+    if [ $rc = 0 ]; then
+        note "ok      $name (${took}s)"
+    else
+        note "FAILED  $name (exit $rc, ${took}s)"
+        status=1
+    fi
 }
 
 # --- where things are -----------------------------------------------------------------------
@@ -113,10 +137,26 @@ demo=$apps/irf-demo
 [ -x "$demo" ] || demo=""
 ncu=$(command -v ncu || find /usr/local/cuda/bin /opt/nvidia/nsight-compute \
     /usr/local/cuda/nsight-compute-* -name ncu -type f 2>/dev/null | head -n 1)
-metrics=$(grep -v '^#' "$src/tests/gpu/ncu_metrics_gh100.txt" | awk 'NF==2{print $2}' |
+# ncu collects the comparison file's metrics, irf's whole default set (`irf-report metrics
+# --ncu`, so that every counter irf reads has ncu's value beside it) and the ones the open
+# questions of docs/validation/README.md need (L2 from all units, LSU/ALU pipe shares, the
+# ld/st counts without _pred_on_any, SOL throughputs for the bound).
+report=$(find "$build" -path '*/tools/irf-report' -type f -perm -u+x 2>/dev/null | head -n 1)
+irf_set=$([ -n "$report" ] && "$report" metrics --ncu 2>/dev/null |
+    awk '/^ncu /{for (i = 1; i < NF; i++) if ($i == "--metrics") {print $(i + 1); exit}}')
+questions=lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum,\
+smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,\
+smsp__inst_executed_op_global_ld.sum,smsp__inst_executed_op_global_st.sum,\
+sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active,\
+sm__inst_executed_pipe_alu.avg.pct_of_peak_sustained_active,\
+sm__throughput.avg.pct_of_peak_sustained_elapsed,\
+dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__ops_path_tensor_src_fp16.sum
+metrics=$({ grep -v '^#' "$src/tests/gpu/ncu_metrics_gh100.txt" | awk 'NF==2{print $2}'
+    echo "${irf_set}" | tr , '\n'; echo "$questions" | tr , '\n'; } | grep -v '^$' | sort -u |
     paste -sd, -)
 note "build=$build libirf=${libirf:-MISSING} demo=${demo:-MISSING} ncu=${ncu:-MISSING}"
 [ -n "$libirf" ] || { note "FAILED  libirf.so not found under $build"; status=1; }
+echo "$metrics" | tr , '\n' >"$out/env/ncu-metrics.txt"
 
 # --- environment ----------------------------------------------------------------------------
 {
@@ -137,11 +177,27 @@ if grep -q "not found" "$out/env/ldd-libirf.txt" 2>/dev/null; then
     note "WARNING libirf.so has unresolved libraries (see env/ldd-libirf.txt): carry them"
 fi
 
-# --- ctest -L gpu ---------------------------------------------------------------------------
+# --- SASS of each app (CPU only: runs beside the GPU steps) -------------------------------------
+if command -v cuobjdump >/dev/null; then
+    for bin in "$apps"/irf-ka-* ${demo:+"$demo"}; do
+        [ -x "$bin" ] && cuobjdump -sass "$bin" >"$out/sass/$(basename "$bin").sass" 2>&1
+    done &
+    sass_pid=$!
+fi
+
+# --- the README quick start first: the smallest proof that injection works -------------------
+irfcli=$(find "$build" -path '*/tools/irf' -type f -perm -u+x | head -n 1)
+if [ -n "$demo" ] && [ -n "$libirf" ]; then
+    step "irf-demo under libirf.so" "$out/demo/output.txt" env CUDA_INJECTION64_PATH="$libirf" \
+        IRF_OUTPUT="$out/demo/irf-demo" IRF_SUMMARY=both IRF_LOG=debug timeout 60 "$demo"
+fi
+
+# --- ctest -L gpu (each run's profile kept in irf/ and hazards/) ------------------------------
 if [ $run_ctest = 1 ]; then
-    step "ctest -L gpu" "$out/ctest-gpu.log" env IRF_GPU_TESTS_REQUIRE=1 \
-        IRF_GPU_HAZARD_OUT="$out/hazards" ctest --test-dir "$build" -L gpu \
-        --output-on-failure --timeout 300 --output-junit "$out/ctest-gpu.xml"
+    step "ctest -L gpu" "$out/ctest-gpu.log" env IRF_GPU_TESTS_REQUIRE=1 IRF_GPU_LOG=debug \
+        IRF_GPU_HAZARD_OUT="$out/hazards" IRF_GPU_PROFILE_OUT="$out/irf" \
+        ctest --test-dir "$build" -L gpu --output-on-failure --timeout 60 \
+        --output-junit "$out/ctest-gpu.xml"
     grep -E "tests passed|tests failed" "$out/ctest-gpu.log" | tee -a "$out/summary.txt"
     # ctest counts a skipped test as passed: with a device required, a skip is a failure.
     if ! skipped_in "$out/ctest-gpu.log" >"$out/logs/skipped.txt"; then
@@ -150,7 +206,7 @@ if [ $run_ctest = 1 ]; then
     fi
 fi
 
-# --- each case under irf and under ncu --------------------------------------------------------
+# --- each case under irf (unless ctest kept its profile) and under ncu --------------------------
 cases=$(python3 - "$src/tests/gpu/expected.json" "$only" <<'PY'
 import json, re, sys
 for c in json.load(open(sys.argv[1]))["cases"]:
@@ -160,49 +216,77 @@ for c in json.load(open(sys.argv[1]))["cases"]:
 PY
 )
 while read -r id case_env app args; do
-    [ -n "$id" ] || continue
-    bin=$apps/$app
+    [ -n "$id" ] && [ ! -f "$out/irf/$id.json" ] || continue
     # shellcheck disable=SC2086 # args and the case's env (IRF_METRICS=...) are word lists
     step "irf $id" "$out/logs/$id.irf.log" env ${case_env//,/ } CUDA_INJECTION64_PATH="$libirf" \
-        IRF_OUTPUT="$out/irf/$id" IRF_SUMMARY=file IRF_LOG=info "$bin" $args
-    if [ $run_ncu = 1 ] && [ -n "$ncu" ]; then
+        IRF_OUTPUT="$out/irf/$id" IRF_SUMMARY=file IRF_LOG=info "$apps/$app" $args
+done <<<"$cases"
+if [ $run_ncu = 1 ] && [ -n "$ncu" ]; then
+    while read -r id case_env app args; do
+        [ -n "$id" ] && [[ $id =~ $ncu_only ]] || continue
         # Same conditions as irf: no cache flush, no clock locking, every launch profiled.
         # shellcheck disable=SC2086
         step "ncu $id" "$out/logs/$id.ncu.log" "$ncu" --csv --print-units base \
             --print-kernel-base demangled --cache-control none --clock-control none \
-            --metrics "$metrics" --log-file "$out/ncu/$id.csv" "$bin" $args
-    fi
-done <<<"$cases"
-if [ $run_ncu = 1 ] && [ -n "$ncu" ]; then
+            --metrics "$metrics" --log-file "$out/ncu/$id.csv" "$apps/$app" $args
+    done <<<"$cases"
     step "compare irf vs ncu" "$out/logs/compare.log" python3 "$src/tests/gpu/compare_ncu.py" \
-        --irf "$out/irf" --ncu "$out/ncu" --only "$only" --out "$out/compare.md" \
+        --irf "$out/irf" --ncu "$out/ncu" --only "$ncu_only" --out "$out/compare.md" \
         --json "$out/compare.json"
     tail -n 1 "$out/compare.md" 2>/dev/null | tee -a "$out/summary.txt"
 elif [ $run_ncu = 1 ]; then
     note "SKIPPED ncu: not installed on this machine"
 fi
 
-# --- SASS of each app (to explain a count that differs from expected.json) ------------------------
-if command -v cuobjdump >/dev/null; then
-    for bin in "$apps"/irf-ka-* ${demo:+"$demo"}; do
-        [ -x "$bin" ] && cuobjdump -sass "$bin" >"$out/sass/$(basename "$bin").sass" 2>&1
-    done
+# --- the PyTorch step: without irf, under irf, timing only; rounds interleaved ------------------
+torch_step=$src/tests/gpu/torch/train_step.py
+for round in $(seq 1 "$torch_rounds"); do
+    step "torch r$round baseline" "$out/torch/base-$round.log" python3 "$torch_step"
+    if [ -n "$irfcli" ]; then
+        step "torch r$round irf" "$out/torch/irf-$round.log" "$irfcli" run --lib "$libirf" \
+            -o "$out/torch/irf-$round" --summary file -- python3 "$torch_step"
+        step "torch r$round irf --samples 0" "$out/torch/timing-$round.log" "$irfcli" run \
+            --lib "$libirf" --samples 0 -o "$out/torch/timing-$round" --summary file -- \
+            python3 "$torch_step"
+    else
+        note "SKIPPED torch under irf: the irf launcher is not built"
+    fi
+done
+
+# --- calibration (quick first); the compiled PyTorch step and the full calibration last ----------
+calibrate=$(find "$build" -name irf-calibrate -type f -perm -u+x | head -n 1)
+if [ $run_calibrate = 1 ] && [ -z "$calibrate" ]; then
+    note "SKIPPED irf-calibrate: not built"
+elif [ $run_calibrate = 1 ]; then
+    step "irf-calibrate --quick" "$out/logs/calibrate-quick.log" "$calibrate" --quick \
+        -o "$out/calibrate-quick.yaml"
 fi
 
-# --- the README quick start, and calibration ------------------------------------------------
-if [ -n "$demo" ] && [ -n "$libirf" ]; then
-    step "irf-demo under libirf.so" "$out/demo/output.txt" env CUDA_INJECTION64_PATH="$libirf" \
-        IRF_OUTPUT="$out/demo/irf-demo" IRF_SUMMARY=both "$demo"
+# --- counters held by another client (ncu) while irf samples ---------------------------------
+if [ $run_contention = 1 ] && [ -n "$ncu" ] && [ -n "$libirf" ]; then
+    "$ncu" --metrics "$metrics" --replay-mode kernel "$apps/irf-hz-loop" \
+        >"$out/contention/ncu.log" 2>&1 &
+    ncu_pid=$!
+    sleep 2
+    step "irf while ncu holds the counters" "$out/contention/irf.log" \
+        timeout --preserve-status -s TERM 8 env CUDA_INJECTION64_PATH="$libirf" \
+        IRF_OUTPUT="$out/contention/irf" IRF_SUMMARY=file IRF_LOG=debug "$apps/irf-hz-loop"
+    kill -TERM "$ncu_pid" 2>/dev/null
+    pkill -TERM -f "$apps/irf-hz-loop" 2>/dev/null
+    sleep 2
+    kill -KILL "$ncu_pid" 2>/dev/null
+    pkill -KILL -f "$apps/irf-hz-loop" 2>/dev/null
 fi
-if [ $run_calibrate = 1 ]; then
-    calibrate=$(find "$build" -name irf-calibrate -type f -perm -u+x | head -n 1)
-    if [ -n "$calibrate" ]; then
-        step "irf-calibrate" "$out/logs/calibrate.log" "$calibrate" \
-            -o "$out/calibrate.yaml"
-    else
-        note "SKIPPED irf-calibrate: not built"
-    fi
+
+if [ "$torch_rounds" -gt 0 ] && [ -n "$irfcli" ]; then # CUDA graphs through the compiler too
+    step "torch compile irf" "$out/torch/compile.log" "$irfcli" run --lib "$libirf" \
+        -o "$out/torch/compile" --summary file -- python3 "$torch_step" --compile --no-graph \
+        --launches 0 --steps 10
 fi
+if [ $run_calibrate = 1 ] && [ -n "$calibrate" ]; then
+    step "irf-calibrate" "$out/logs/calibrate.log" "$calibrate" -o "$out/calibrate.yaml"
+fi
+[ -n "${sass_pid:-}" ] && wait "$sass_pid"
 note "done: status $status, results in $out"
 if [ -n "$pack" ]; then
     mkdir -p "$pack"

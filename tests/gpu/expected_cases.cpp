@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <stdexcept>
 
@@ -103,8 +104,27 @@ std::map<std::string, std::string> irf_environment(std::map<std::string, std::st
     env["NVTX_INJECTION64_PATH"] = libirf_path(); // as `irf run` sets it: NVTX regions
     env["IRF_OUTPUT"] = stem;
     env["IRF_SUMMARY"] = "file";
-    env["IRF_LOG"] = "info";
+    env["IRF_LOG"] = setting("IRF_GPU_LOG", "info");
     return env;
+}
+
+void keep_run_outputs(const char* dir_variable, const std::string& id, const std::string& stem,
+                      int exit_code, int signal, const std::string& out, const std::string& err) {
+    namespace fs = std::filesystem;
+    const std::string dir = setting(dir_variable, "");
+    if (dir.empty()) {
+        return;
+    }
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    std::ofstream(fs::path(dir) / (id + ".log"))
+        << "exit " << exit_code << " signal " << signal << "\n--- stdout\n"
+        << out << "--- stderr\n"
+        << err;
+    for (const char* ext : {".json", ".txt"}) {
+        fs::copy_file(stem + ext, fs::path(dir) / (id + ext), fs::copy_options::overwrite_existing,
+                      ec);
+    }
 }
 
 std::string gtest_name(const std::string& id) {

@@ -59,9 +59,16 @@ void PrintTo(const ExpectedCase& c, std::ostream* os);
 [[nodiscard]] std::string libirf_path();
 
 /// The environment of a run under libirf.so: `env` plus CUDA_INJECTION64_PATH, IRF_OUTPUT=`stem`,
-/// IRF_SUMMARY=file and IRF_LOG=info.
+/// IRF_SUMMARY=file and IRF_LOG=info ($IRF_GPU_LOG instead when set: the validation keeps debug
+/// logs of the hazard runs).
 [[nodiscard]] std::map<std::string, std::string>
 irf_environment(std::map<std::string, std::string> env, const std::string& stem);
+
+/// Copies `stem`.json and `stem`.txt (profile and summary) and the run's exit status and output
+/// to <dir>/<id>.{json,txt,log}, where dir is the environment variable `dir_variable`; nothing
+/// when it is unset (scripts/gpu-validate.sh sets it to keep the raw results of a GPU session).
+void keep_run_outputs(const char* dir_variable, const std::string& id, const std::string& stem,
+                      int exit_code, int signal, const std::string& out, const std::string& err);
 
 /// `id` with every character outside [A-Za-z0-9_] replaced by '_' (gtest parameter names).
 [[nodiscard]] std::string gtest_name(const std::string& id);

@@ -4,7 +4,6 @@
 // without a device, failed instead under IRF_GPU_TESTS_REQUIRE=1. When IRF_GPU_HAZARD_OUT is
 // set, every profile and log is copied there (scripts/gpu-validate.sh keeps them).
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -22,22 +21,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-/// Copies the run's profile and output to $IRF_GPU_HAZARD_OUT/<id>.* when that is set.
-void keep_results(const HazardCase& c, const fs::path& profile, const ProcessResult& run) {
-    const char* out = std::getenv("IRF_GPU_HAZARD_OUT");
-    if (out == nullptr || *out == '\0') {
-        return;
-    }
-    fs::create_directories(out);
-    std::ofstream(fs::path(out) / (c.id + ".log"))
-        << "exit " << run.exit_code << " signal " << run.signal << "\n--- stdout\n"
-        << run.out << "--- stderr\n"
-        << run.err;
-    std::error_code ec;
-    fs::copy_file(profile, fs::path(out) / (c.id + ".json"), fs::copy_options::overwrite_existing,
-                  ec);
-}
 
 void check_kernel(const HazardCase& c, const json& profile) {
     std::vector<json> found;
@@ -78,7 +61,8 @@ TEST_P(Hazard, EndsAsExpectedUnderIrf) {
     options.env = irf_environment(c.env, (m_tmp / "profile").string());
     options.timeout_s = 240;
     const ProcessResult run = run_process(hazard_command(c, app_path(c.app)), options);
-    keep_results(c, m_tmp / "profile.json", run);
+    keep_run_outputs("IRF_GPU_HAZARD_OUT", c.id, (m_tmp / "profile").string(), run.exit_code,
+                     run.signal, run.out, run.err);
     SCOPED_TRACE("stdout:\n" + run.out + "stderr:\n" + run.err);
     EXPECT_FALSE(run.timed_out) << "hung";
     EXPECT_EQ(run.exit_code, c.exit_code);

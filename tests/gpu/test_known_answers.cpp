@@ -165,6 +165,8 @@ TEST_P(KnownAnswer, CountersAndVerdictsUnderIrf) {
     options.env = irf_environment(c.env, (m_tmp / "profile").string());
     options.timeout_s = 240;
     const ProcessResult run = run_process(argv, options);
+    keep_run_outputs("IRF_GPU_PROFILE_OUT", c.id, (m_tmp / "profile").string(), run.exit_code,
+                     run.signal, run.out, run.err);
     ASSERT_EQ(run.exit_code, 0) << "stdout:\n" << run.out << "stderr:\n" << run.err;
     EXPECT_EQ(run.out.find("FAIL"), std::string::npos) << "wrong results under irf:\n" << run.out;
     SCOPED_TRACE("stderr of the run under irf:\n" + run.err);
