@@ -45,7 +45,9 @@ struct HandGlobalWall {
 // Unit walls (docs/model.md: instructions / max(instructions, bytes / 32)): fp32 requests
 // 8 x 128 + 4 = 1028 B = 32.125 sectors for 9 instructions: 9 / 32.125 = 0.2802, band
 // [0.2356, 0.3332]; fp64 8 x 256 + 8 = 2056 B = 64.25 sectors: 0.14008, band [0.11779, 0.16659].
-// Stride-0 from 1 / 2^(1/4) = 0.8409; gather up to 2^(1/4) / 32 = 0.03716.
+// Stride-0 from 1 / 2^(1/4) = 0.8409; gather up to 2^(1/4) / 32 = 0.03716. At stride 0 the
+// bytes count each warp's word once (GH100): 8 x 4 + 4 = 36 B, 0.125 B a thread (fp64 0.25),
+// below 1 byte: the threads share words.
 // Transposes (32 x 8 threads, 4 rows a warp): loads 4 sectors, stores 4 (tiled, padded) or 32
 // (naive, 4096 B apart a lane); every access requests 128 B, so the unit wall is 1/4.
 // Triad: 2 loads + 1 store of 4 sectors and 128 B each: 3 / 12 on the 1/4 wall.
@@ -78,18 +80,20 @@ struct HandConflict {
     double ways;
 };
 
-// Bank app (apps/ka_bank.cu): per warp 4 conflict-free stores (1 wavefront each) and 64 loads of k
-// wavefronts, 4-byte words (1 ideal wavefront each): ways = (4 + 64 k) / 68. Transposes: one
-// conflict-free row store and one column load a row, 32 wavefronts at pitch 32 (tiled), 1 at
-// pitch 33 (padded): (32 + 1) / 2 = 16.5 (IRM's "16-way", docs/model.md) and 1.
+// Bank app (apps/ka_bank.cu): per warp 4 conflict-free stores (1 wavefront each) and 64 word
+// loads, which nvcc 13 issues as n instructions (n - 64 of them LDS.64, expected_gen.py:
+// BANK_LDS64) of k wavefronts each; the ideal is the bytes / 128, 4 + 64 = 68 wavefronts:
+// ways = (4 + n k) / 68. An LDS.64 at k = 2 reads 256 contiguous bytes in its ideal 2 wavefronts.
+// Transposes: one conflict-free row store and one column load a row, 32 wavefronts at pitch 32
+// (tiled), 1 at pitch 33 (padded): (32 + 1) / 2 = 16.5 (IRM's "16-way", docs/model.md) and 1.
 const std::vector<HandConflict>& hand_conflicts() {
     static const std::vector<HandConflict> conflicts = {
-        {"bank-ways1", 68.0 / 68},          // 4 + 64 = 68
-        {"bank-ways2", 132.0 / 68},         // 4 + 128 = 132: 1.941
-        {"bank-ways4", 260.0 / 68},         // 4 + 256 = 260: 3.824
-        {"bank-ways8", 516.0 / 68},         // 4 + 512 = 516: 7.588
-        {"bank-ways16", 1028.0 / 68},       // 4 + 1024 = 1028: 15.118
-        {"bank-ways32", 2052.0 / 68},       // 4 + 2048 = 2052: 30.176
+        {"bank-ways1", 68.0 / 68},          // n = 64: 4 + 64 = 68
+        {"bank-ways2", 102.0 / 68},         // n = 49: 4 + 98 = 102: 1.5
+        {"bank-ways4", 204.0 / 68},         // n = 50: 4 + 200 = 204: 3.0
+        {"bank-ways8", 420.0 / 68},         // n = 52: 4 + 416 = 420: 6.176
+        {"bank-ways16", 900.0 / 68},        // n = 56: 4 + 896 = 900: 13.235
+        {"bank-ways32", 2052.0 / 68},       // n = 64: 4 + 2048 = 2052: 30.176
         {"transpose-tiled", 33.0 / 2},      // column load 32 + row store 1, over 2
         {"transpose-padded", 2.0 / 2},      // 1 + 1 over 2
         {"demo-transpose_padded", 2.0 / 2}, // the demo's padded transpose: the same
