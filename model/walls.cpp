@@ -87,7 +87,14 @@ Requested requested(const Counters& counters, double inst, const Directions& d,
 
 } // namespace
 
-std::string global_pattern(double intensity, double unit_intensity) {
+std::string global_pattern(double intensity, double unit_intensity,
+                           std::optional<double> access_bytes) {
+    // Fewer requested bytes than active threads: threads read the same bytes. GH100 counts each
+    // address of a warp access once, so a broadcast is on its bytes' wall, not right of it
+    // (docs/validation/h100-known-answers.md, stride-0).
+    if (access_bytes && *access_bytes < 1.0 / s_tolerance) {
+        return intensity >= 1.0 / s_tolerance ? "stride-0" : "broadcast";
+    }
     // A misaligned unit-stride access touches one sector more per instruction: n + 1 instead of
     // n = 1 / unit_intensity (5 for fp32), which is still unit stride (issue 40 item 9).
     const double misaligned = unit_intensity / (1.0 + unit_intensity);
@@ -135,7 +142,7 @@ std::optional<GlobalWall> global_wall(const Counters& counters, std::vector<std:
     w.access_bytes = req.access_bytes;
     w.access_bytes_ld = req.access_bytes_ld;
     w.access_bytes_st = req.access_bytes_st;
-    w.pattern = global_pattern(w.intensity, w.unit_intensity);
+    w.pattern = global_pattern(w.intensity, w.unit_intensity, w.access_bytes);
     return w;
 }
 

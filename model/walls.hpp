@@ -17,8 +17,12 @@ namespace irf::model {
 /// 2^(1/4) of it: "unit" on the unit wall; "stride-0" at or beyond 1 (one sector per warp
 /// instruction); "broadcast" between the two; "gather" at or below 1/32 (one sector per thread);
 /// "strided" between the unit wall and gather. A misaligned unit access (one sector more per
-/// instruction, intensity unit / (1 + unit)) is "unit" too.
-[[nodiscard]] std::string global_pattern(double intensity, double unit_intensity);
+/// instruction, intensity unit / (1 + unit)) is "unit" too. `access_bytes` below 1 / 2^(1/4)
+/// (requested bytes per active thread, each address of a warp access counted once, as GH100
+/// counts them) means threads share words whatever the wall says: "stride-0" at or beyond 1,
+/// else "broadcast".
+[[nodiscard]] std::string global_pattern(double intensity, double unit_intensity,
+                                         std::optional<double> access_bytes = std::nullopt);
 
 /// Ideal transactions of `instructions` warp accesses that requested `bytes`: bytes / `size`
 /// (32 for sectors, 128 for wavefronts), at least one per instruction.

@@ -201,6 +201,26 @@ TEST(ModelWalls, SharedWordsAreRightOfTheWall) {
     EXPECT_EQ(global_wall(global_kernel(100, 3200, 100 * 128), missing)->pattern, "gather");
 }
 
+// GH100 counts the requested bytes of each address of a warp access once (the H100 recording of
+// stride-fp32-s0, docs/validation/h100-known-answers.md): 8192 loads of one word by all 32 lanes
+// and 1024 stores by lane 0 request 8192 x 4 + 1024 x 4 = 36864 B in 9216 sectors. The wall of
+// those bytes is 9216 / max(9216, 1152) = 1, where the sectors sit too, but 36864 / (32 x 9216)
+// = 0.125 B per thread says the threads share words: stride-0, not unit. Byte loads (1 B a
+// thread, one sector) stay unit; one word in each of two sectors a load is a broadcast.
+TEST(ModelWalls, WordsCountedOnceAWarpStillReadStrideZero) {
+    std::vector<std::string> missing;
+    const auto w = global_wall(global_kernel(9216, 9216, 36864), missing);
+    ASSERT_TRUE(w.has_value());
+    EXPECT_DOUBLE_EQ(w->unit_intensity, 1.0);
+    EXPECT_DOUBLE_EQ(*w->access_bytes, 0.125);
+    EXPECT_EQ(w->pattern, "stride-0");
+    EXPECT_EQ(global_label(*w), "stride-0");
+    EXPECT_EQ(global_wall(global_kernel(100, 100, 100 * 32), missing)->pattern, "unit");
+    EXPECT_EQ(global_wall(global_kernel(100, 200, 100 * 8), missing)->pattern, "broadcast");
+    EXPECT_EQ(global_pattern(1.0, 1.0, 0.85), "unit"); // 0.85 > 1 / 2^(1/4) = 0.8409
+    EXPECT_EQ(global_pattern(1.0, 1.0, 0.83), "stride-0");
+}
+
 // The band edge through the counters: 100 fp32 ld/st request 100 x 128 B = 400 ideal sectors
 // (the 1/4 wall). 340 sectors read: 100 / 340 = 0.29412, inside 0.29730; 333 sectors:
 // 100 / 333 = 0.30030, outside it, right of the wall.
