@@ -195,8 +195,10 @@ void Collector::stop_recording() noexcept {
 }
 
 LaunchDecision Collector::on_launch(const LaunchEvent& event) noexcept {
-    if (!m_recording.load(std::memory_order_relaxed)) {
-        return LaunchDecision::time_only; // finalizing: the launch runs, unrecorded
+    if (!m_recording.load(std::memory_order_relaxed) && !event.graph) {
+        // Finalizing: the launch runs, unrecorded. A graph node is reported from its activity
+        // record, which the final flush may deliver only now: it ran before, so it counts.
+        return LaunchDecision::time_only;
     }
     Function* fn = find_function(event.function, event.module_epoch);
     if (fn == nullptr && (fn = add_function(event)) == nullptr) {

@@ -106,6 +106,7 @@ struct CollectorStats {
     std::uint64_t pending = 0;             ///< launches still waiting for a duration or counters
     std::uint64_t unmatched_samples = 0;   ///< samples whose launch was never seen
     std::uint64_t invalid_durations = 0;   ///< records with zero or reversed timestamps
+    std::uint64_t replayed_untimed = 0;    ///< replayed launches' records without timestamps
     std::uint64_t discarded = 0;           ///< samples discarded (all reasons)
     std::uint64_t declined = 0;            ///< chosen launches the backend ran unprofiled
 };
@@ -186,6 +187,7 @@ private:
     void unprofile_locked(std::uint64_t correlation_id);
     void resolve_discarded_locked(std::uint64_t correlation_id);
     void retire_untimed_locked(std::uint64_t correlation_id);
+    bool replayed_without_timestamps_locked(const DurationRecord& record);
     std::map<const KernelStats*, std::uint64_t> untimed_launches_locked() const;
     void retire_stale_locked();
     /// Accounts a profiled launch's own duration from its counters (gpu__time_duration).
@@ -236,7 +238,6 @@ private:
     common::RepeatCounter m_warnings;                 ///< each text once, with times it came
     std::map<std::string, std::uint64_t> m_discarded; ///< reason -> samples
     CollectorStats m_stats;
-    bool m_final_drain_done = false; ///< drained once after stop_recording
     // Memory bound: pending launches m_lost_after ids behind the newest duration, and early
     // durations older than m_lost_after drained launches, are retired (counted), swept once
     // every m_lost_after launches.

@@ -26,8 +26,9 @@ inline constexpr int k_max_depth = 128;
 /// Distinct range paths kept; further new paths are attributed to their parent. At 2^20 a
 /// million distinct names made the exit take 39 s and 6.4 GB (issue #39 item 6); at 2^15
 /// PyTorch-like paths cost 292 MiB at exit; at 2^14 the exit adds about 0.6 s of CPU and
-/// 170 MiB (tests/bench/nvtx_path_cap.py, docs/performance.md), and a step's per-operator
-/// sequence numbers of most models still fit.
+/// 170 MiB (tests/bench/nvtx_path_cap.py, docs/performance.md). emit_nvtx's per-call numbers
+/// (seq, op_id, sizes) are left out of the names (push), so a training loop's paths stop
+/// growing after its first step.
 inline constexpr std::uint32_t k_max_paths = 1u << 14;
 
 /// Start/end ranges tracked while open; starts beyond this are counted and not tracked.
@@ -41,8 +42,9 @@ struct NvtxStats {
     std::uint64_t open_dropped = 0;    ///< start/end ranges beyond k_max_open_ranges
 };
 
-/// Pushes range `name` of `domain` on the calling thread; returns the new depth - 1 (NVTX's
-/// zero-based level). Lock-free and allocation-free once this path has been seen.
+/// Pushes range `name` (less emit_nvtx's per-call decorations, model::plain_range_view) of
+/// `domain` on the calling thread; returns the new depth - 1 (NVTX's zero-based level). Lock-free
+/// and allocation-free once this path has been seen.
 int push(std::uint32_t domain, std::string_view name) noexcept;
 
 /// Pops the calling thread's innermost range; returns its level, or -1 when none is open.

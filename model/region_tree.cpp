@@ -109,14 +109,18 @@ void sort_children(std::vector<RegionNode>& nodes) {
 
 } // namespace
 
-std::string plain_range_name(std::string_view name) {
+std::string_view plain_range_view(std::string_view name) noexcept {
     for (std::string_view decoration : {", seq = ", ", op_id = ", ", sizes = ", ", input_op_ids"}) {
         const std::size_t at = name.find(decoration);
         if (at != std::string_view::npos) {
             name = name.substr(0, at);
         }
     }
-    return std::string(name);
+    return name;
+}
+
+std::string plain_range_name(std::string_view name) {
+    return std::string(plain_range_view(name));
 }
 
 std::string grouped_path(const std::string& path, std::size_t depth) {

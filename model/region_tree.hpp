@@ -24,6 +24,9 @@ struct RegionGrouping {
 /// "aten::mm, seq = 4071, op_id = 9213, sizes = [[8, 512]]" -> "aten::mm".
 [[nodiscard]] std::string plain_range_name(std::string_view name);
 
+/// plain_range_name as a prefix of `name`, without allocating (the NVTX push path).
+[[nodiscard]] std::string_view plain_range_view(std::string_view name) noexcept;
+
 /// One node of the region tree: a grouped path and what ran under it, itself and below.
 struct RegionNode {
     std::string path;         ///< grouped path, "train_step/forward/layer*"

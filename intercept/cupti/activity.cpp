@@ -15,6 +15,7 @@ namespace {
 // 4 MiB per buffer: CUPTI recommends 1-10 MB; about 20k kernel records each.
 constexpr std::size_t k_buffer_bytes = 4u << 20;
 constexpr std::size_t k_buffer_align = 8;
+constexpr std::uint32_t k_flush_period_ms = 500;
 
 // CUPTI's buffer callbacks carry no user pointer, so the receiver is process-wide.
 std::mutex s_receiver_mutex;
@@ -95,6 +96,12 @@ bool activity_start(KernelRecordFn fn, void* user, std::string& error) noexcept 
         r = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
         if (r != CUPTI_SUCCESS) {
             error = call_error("cuptiActivityEnable(CONCURRENT_KERNEL)", r);
+        } else {
+            // CUPTI's worker returns full buffers "based on certain heuristics"
+            // (cupti_activity.h); on the H100 it returned none for a million launches of a
+            // loop that never synchronised. A period makes it return them; failing, the
+            // timing check's flush still does.
+            static_cast<void>(cuptiActivityFlushPeriod(k_flush_period_ms));
         }
     } else {
         error = call_error("cuptiActivityRegisterCallbacks", r);

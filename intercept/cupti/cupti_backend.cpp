@@ -242,7 +242,7 @@ void CuptiBackend::on_driver_call(CUpti_CallbackId cbid, const CUpti_CallbackDat
     const bool enter = cb.callbackSite == CUPTI_API_ENTER;
     if (!is_launch_cbid(cbid)) { // launches first: the hot path
         if (const GuardedCall kind = guarded_call(cbid); kind != GuardedCall::none) {
-            on_guarded_call(kind, cb);
+            on_guarded_call(kind, cbid, cb);
         } else if (enter && m_running) {
             // A teardown cbid: deliver records while the context is alive (cupti-notes.md F1).
             activity_flush(false);

@@ -148,7 +148,12 @@ private:
     void hold_shared(const CUpti_CallbackData& data, std::size_t slot) noexcept;
     void hold_every_slot(const CUpti_CallbackData& data) noexcept;
     bool ignored_inside_sample(const CUpti_CallbackData& data) noexcept;
-    void on_guarded_call(GuardedCall kind, const CUpti_CallbackData& data) noexcept;
+    void on_guarded_call(GuardedCall kind, CUpti_CallbackId cbid,
+                         const CUpti_CallbackData& data) noexcept;
+    /// Counts a capture begun or ended on `stream` (capture_streams_ below).
+    void note_capture(bool begun, std::optional<CUstream> stream) noexcept;
+    /// True when `stream` is one a cuStreamBeginCapture* in this process has opened.
+    bool in_open_capture(CUstream stream) noexcept;
     void decline(std::uint64_t correlation_id, const char* reason) noexcept;
     bool counters_refused(const ProfilerStatus& status, std::uint32_t device) noexcept;
     bool device_busy(std::uint32_t device) const noexcept;
@@ -197,7 +202,12 @@ private:
     std::array<SampleLock, k_lock_slots> m_sample_locks;
     std::array<std::atomic<std::uint64_t>, k_lock_slots> m_breaches{};
     std::atomic<bool> m_profiling{true};
-    std::atomic<std::uint32_t> m_open_captures{0};  ///< stream captures open in the process
+    std::atomic<std::uint32_t> m_open_captures{0}; ///< stream captures open in the process
+    // The streams of the open captures, from the capture calls' own params: the first H100 run
+    // saw cuStreamIsCapturing answer "not capturing" inside a launch callback on a capturing
+    // stream (tests/data/gpu/h100/hazards/capture_then_replay.json), so this is checked too.
+    std::mutex m_capture_mutex;
+    std::vector<CUstream> m_capture_streams;
     std::atomic<std::uint64_t> m_busy_devices{0};   ///< bit per device: counters held elsewhere
     std::atomic<std::uint64_t> m_tensor_refused{0}; ///< bit per device: tensor-types setup failed
 
@@ -222,6 +232,7 @@ private:
     std::atomic<bool> m_activity_failed{false};
     std::uint64_t m_timing_mask = k_timing_check - 1;
     std::atomic<std::uint64_t> m_records_at_check{0};
+    std::atomic<bool> m_silent_once{false};    ///< the last timing check saw no record: flushed
     std::atomic<bool> m_timing_stopped{false}; ///< kernel records stopped coming
 
     std::atomic<int> m_passes{0};

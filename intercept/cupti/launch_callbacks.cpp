@@ -111,7 +111,8 @@ void CuptiBackend::on_launch_enter(const DecodedLaunch& decoded,
         hold_shared(data, slot_of(ids.device));
         return;
     }
-    if (m_platform->is_capturing(decoded.stream, decoded.per_thread_stream)) {
+    if (in_open_capture(decoded.stream) ||
+        m_platform->is_capturing(decoded.stream, decoded.per_thread_stream)) {
         return; // recorded into a graph, not run now: neither a launch nor a sample
     }
     if (const std::uint64_t seen = ++m_launches_seen; (seen & m_timing_mask) == 0) {
@@ -150,7 +151,8 @@ bool CuptiBackend::ignored_inside_sample(const CUpti_CallbackData& data) noexcep
     return true;
 }
 
-void CuptiBackend::on_guarded_call(GuardedCall kind, const CUpti_CallbackData& data) noexcept {
+void CuptiBackend::on_guarded_call(GuardedCall kind, CUpti_CallbackId cbid,
+                                   const CUpti_CallbackData& data) noexcept {
     if (data.callbackSite == CUPTI_API_ENTER) {
         if (data.correlationData != nullptr) {
             *data.correlationData = 0;
@@ -168,12 +170,39 @@ void CuptiBackend::on_guarded_call(GuardedCall kind, const CUpti_CallbackData& d
     const auto result = static_cast<const CUresult*>(data.functionReturnValue);
     if (kind == GuardedCall::capture_begin && result != nullptr && *result == CUDA_SUCCESS) {
         ++m_open_captures; // before the shared lock is released: no sample starts in between
+        note_capture(true, capture_stream(cbid, data.functionParams));
     } else if (kind == GuardedCall::capture_end && result != nullptr && capture_ended(*result)) {
         std::uint32_t open = m_open_captures.load();
         while (open > 0 && !m_open_captures.compare_exchange_weak(open, open - 1)) {
         }
+        note_capture(false, capture_stream(cbid, data.functionParams));
     }
     on_launch_exit(data);
+}
+
+void CuptiBackend::note_capture(bool begun, std::optional<CUstream> stream) noexcept {
+    if (!stream) {
+        return;
+    }
+    try {
+        const std::lock_guard<std::mutex> lock(m_capture_mutex);
+        const auto it = std::find(m_capture_streams.begin(), m_capture_streams.end(), *stream);
+        if (!begun && it != m_capture_streams.end()) {
+            m_capture_streams.erase(it);
+        } else if (begun && it == m_capture_streams.end()) {
+            m_capture_streams.push_back(*stream);
+        }
+    } catch (...) { // out of memory: the driver's own answer (is_capturing) still stands
+    }
+}
+
+bool CuptiBackend::in_open_capture(CUstream stream) noexcept {
+    if (m_open_captures.load() == 0) {
+        return false; // the hot path: no capture open, no lock
+    }
+    const std::lock_guard<std::mutex> lock(m_capture_mutex);
+    return std::find(m_capture_streams.begin(), m_capture_streams.end(), stream) !=
+           m_capture_streams.end();
 }
 
 void CuptiBackend::decline(std::uint64_t correlation_id, const char* reason) noexcept {

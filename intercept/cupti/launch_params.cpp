@@ -114,6 +114,32 @@ const std::vector<CUpti_CallbackId>& teardown_cbids() {
     return s_cbids;
 }
 
+std::optional<CUstream> capture_stream(CUpti_CallbackId cbid, const void* params) noexcept {
+    if (params == nullptr) {
+        return std::nullopt;
+    }
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture:
+        return as<cuStreamBeginCapture_params>(params).hStream;
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz:
+        return as<cuStreamBeginCapture_ptsz_params>(params).hStream;
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2:
+        return as<cuStreamBeginCapture_v2_params>(params).hStream;
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz:
+        return as<cuStreamBeginCapture_v2_ptsz_params>(params).hStream;
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph:
+        return as<cuStreamBeginCaptureToGraph_params>(params).hStream;
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz:
+        return as<cuStreamBeginCaptureToGraph_ptsz_params>(params).hStream;
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture:
+        return as<cuStreamEndCapture_params>(params).hStream;
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz:
+        return as<cuStreamEndCapture_ptsz_params>(params).hStream;
+    default:
+        return std::nullopt;
+    }
+}
+
 std::optional<DecodedLaunch> decode_launch(CUpti_CallbackId cbid, const void* params) noexcept {
     if (params == nullptr) {
         return std::nullopt;

@@ -43,6 +43,11 @@ struct DecodedLaunch {
 /// Driver cbids before which activity is flushed (context teardown).
 [[nodiscard]] const std::vector<CUpti_CallbackId>& teardown_cbids();
 
+/// The stream of a cuStreamBeginCapture* or cuStreamEndCapture* call (every variant); nullopt
+/// for another cbid or null params.
+[[nodiscard]] std::optional<CUstream> capture_stream(CUpti_CallbackId cbid,
+                                                     const void* params) noexcept;
+
 /// Decodes `params` for `cbid`; nullopt for a cbid that is not a launch or null params.
 [[nodiscard]] std::optional<DecodedLaunch> decode_launch(CUpti_CallbackId cbid,
                                                          const void* params) noexcept;

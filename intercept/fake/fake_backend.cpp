@@ -25,12 +25,20 @@
 namespace irf::intercept {
 namespace {
 
-/// One script thread: its launches in order and the durations it has played, appended without
+/// An activity record as CUPTI delivers it: a duration, and for a graph node also its launch,
+/// which CUPTI reports only from the record (no launch callback runs for a node).
+struct ActivityRecord {
+    DurationRecord duration;
+    bool graph = false;
+    LaunchEvent event; ///< the node's launch, when graph
+};
+
+/// One script thread: its launches in order and the records it has played, appended without
 /// a lock so that a player stopped by a signal never blocks flush().
 struct Player {
     int thread = 0;
     std::vector<const fake::ScriptLaunch*> launches;
-    AppendLog<DurationRecord> durations;
+    AppendLog<ActivityRecord> durations;
 };
 
 class FakeBackend final : public Backend {
@@ -145,7 +153,7 @@ private:
     void collect_locked() noexcept {
         try {
             for (const auto& player : m_players) {
-                player->durations.drain([this](const DurationRecord& d) { m_buffer.push_back(d); });
+                player->durations.drain([this](const ActivityRecord& r) { m_buffer.push_back(r); });
             }
         } catch (...) { // out of memory: the records not moved stay in the players' logs
         }
@@ -154,10 +162,19 @@ private:
     /// Hands the first `count` buffered records to the sink (m_flush_mutex held).
     void deliver_locked(std::size_t count) noexcept {
         for (std::size_t i = 0; i < count; ++i) {
-            m_sink->on_duration(m_buffer[i]);
+            deliver(m_buffer[i]);
         }
         m_delivered.fetch_add(count, std::memory_order_relaxed);
         m_buffer.erase(m_buffer.begin(), m_buffer.begin() + static_cast<std::ptrdiff_t>(count));
+    }
+
+    /// One record to the sink: a graph node's launch first (the CUPTI backend reports it from
+    /// its record, possibly at the final flush after recording stopped), then its duration.
+    void deliver(const ActivityRecord& r) noexcept {
+        if (r.graph) {
+            static_cast<void>(m_sink->on_launch(r.event));
+        }
+        m_sink->on_duration(r.duration);
     }
 
     /// Script threads other than 0 (all of them when looping) run on threads of their own;
@@ -256,13 +273,14 @@ private:
         }
         if (l.graph) {
             // As CUPTI does: the path is taken at cuGraphLaunch, and the kernel is reported
-            // later from the activity thread, whose own stack is empty.
+            // only with its activity record (play_record), whose thread has no NVTX stack.
             event.region = nvtx::current_path();
             event.region_given = true;
             nvtx::set_stack({});
+            play_record(player, ActivityRecord{next_record(event, l, index), true, event});
+            return;
         }
         const LaunchDecision decision = m_sink->on_launch(event);
-        const double ns = l.duration_ns[index % l.duration_ns.size()];
         if (profiles(decision)) {
             ++m_profiled;
             try {
@@ -276,15 +294,26 @@ private:
             } catch (...) { // out of memory: the sample is lost, as a failed range would be
             }
         }
+        play_record(player, ActivityRecord{next_record(event, l, index), false, {}});
+    }
+
+    /// The launch's duration on the fake clock.
+    DurationRecord next_record(const LaunchEvent& event, const fake::ScriptLaunch& l,
+                               std::uint64_t index) noexcept {
+        const double ns = l.duration_ns[index % l.duration_ns.size()];
         const std::uint64_t start = m_clock.fetch_add(static_cast<std::uint64_t>(ns) + 1000);
-        const DurationRecord record{event.correlation_id, start,
-                                    start + static_cast<std::uint64_t>(ns)};
+        return {event.correlation_id, start, start + static_cast<std::uint64_t>(ns)};
+    }
+
+    /// Queues a record for delivery, or drops it, or delivers it at once (script's activity).
+    void play_record(Player& player, const ActivityRecord& record) noexcept {
         const fake::ActivityDelivery& activity = m_script.activity;
-        if (activity.drop_every > 0 && event.correlation_id % activity.drop_every == 0) {
-            return; // a dropped activity record: this duration never comes
+        const std::uint64_t id = record.duration.correlation_id;
+        if (activity.drop_every > 0 && id % activity.drop_every == 0) {
+            return; // a dropped activity record: this duration (a graph node: all of it) is gone
         }
-        if (activity.early_every > 0 && event.correlation_id % activity.early_every == 0) {
-            m_sink->on_duration(record); // before the collector has drained the launch
+        if (activity.early_every > 0 && id % activity.early_every == 0) {
+            deliver(record); // before the collector has drained the launch
             return;
         }
         if (player.durations.append(record)) {
@@ -297,7 +326,7 @@ private:
     LaunchSink* m_sink = nullptr;
     std::vector<std::unique_ptr<Player>> m_players; ///< fixed before the first launch
     std::mutex m_flush_mutex;             ///< one reader of the players' logs; guards m_buffer
-    std::vector<DurationRecord> m_buffer; ///< the activity buffer being filled
+    std::vector<ActivityRecord> m_buffer; ///< the activity buffer being filled
     std::thread m_delivery;               ///< with activity buffers only
     pid_t m_delivery_pid = 0;             ///< the process that started m_delivery
     std::atomic<bool> m_stop{false};

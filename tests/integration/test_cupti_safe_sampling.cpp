@@ -82,6 +82,39 @@ TEST(SafeSampling, NoSampleWhileAnotherStreamIsCapturing) {
     EXPECT_EQ(rig.sink.samples.size(), 1u);
 }
 
+TEST(SafeSampling, LaunchOnACapturingStreamIsNoLaunchEvenWhenTheDriverQuerySaysNo) {
+    // The first H100 run: cuStreamIsCapturing answered "not capturing" inside the launch
+    // callback, and the captured launch was counted (tests/data/gpu/h100/hazards). The
+    // backend also keeps the streams its capture callbacks opened.
+    Rig rig; // the platform's is_capturing answers false
+    const auto captured = reinterpret_cast<CUstream>(std::uintptr_t{0x77});
+    struct {
+        CUstream stream;
+        CUstreamCaptureMode mode;
+    } begin_params{captured, CU_STREAM_CAPTURE_MODE_GLOBAL};
+    FakeCall begin(CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2);
+    begin.data.functionParams = &begin_params;
+    begin.run(rig.backend);
+    FakeLaunch inside(1, "_Z6insidev");
+    inside.params.hStream = captured;
+    inside.run(rig.backend);
+    EXPECT_TRUE(rig.sink.names.empty()) << "a launch recorded into a graph ran nothing";
+    FakeLaunch(2, "_Z7outsidev").run(rig.backend); // another stream: a launch, not sampled
+    EXPECT_EQ(rig.sink.names, (std::vector<std::string>{"_Z7outsidev"}));
+    CUgraph graph = nullptr;
+    struct {
+        CUstream stream;
+        CUgraph* graph;
+    } end_params{captured, &graph};
+    FakeCall end(CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture);
+    end.data.functionParams = &end_params;
+    end.run(rig.backend);
+    FakeLaunch after(3, "_Z6insidev");
+    after.params.hStream = captured;
+    after.run(rig.backend);
+    EXPECT_EQ(rig.sink.names.size(), 2u) << "after the capture the stream runs launches again";
+}
+
 TEST(SafeSampling, FailedBeginCaptureOpensNothing) {
     Rig rig;
     FakeCall begin(CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture);
@@ -264,6 +297,22 @@ TEST(SafeSampling, RecordsThatStopComingGiveOneLineAndCounts) {
         healthy.backend.on_kernel_record(record);
     }
     EXPECT_EQ(healthy.sink.timing_stopped, 0);
+}
+
+TEST(SafeSampling, RecordsHeldBackForOneIntervalDoNotStopTiming) {
+    // On the H100, CUPTI returned no buffer for a million launches of a loop that never
+    // synchronised; a flush brings them. One silent interval alone must not stop timing.
+    Rig rig(2000ms, 4);
+    for (std::uint32_t id = 1; id <= 6; ++id) {
+        FakeLaunch(id, "_Z1tv").run(rig.backend); // the check at 4 sees none: flush
+    }
+    for (std::uint32_t id = 1; id <= 6; ++id) {
+        rig.backend.on_kernel_record(kernel_record(id, 1, 2)); // what the flush returned
+    }
+    for (std::uint32_t id = 7; id <= 12; ++id) {
+        FakeLaunch(id, "_Z1tv").run(rig.backend); // the check at 8 sees records
+    }
+    EXPECT_EQ(rig.sink.timing_stopped, 0);
 }
 
 TEST(SafeSampling, AForkedChildsBackendReachesNoCollector) {

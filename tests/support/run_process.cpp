@@ -62,7 +62,9 @@ std::vector<char*> c_strings(std::vector<std::string>& strings) {
     }
     auto args = c_strings(argv);
     auto envp = c_strings(env);
-    execve(args[0], args.data(), envp.data());
+    // A bare name (e.g. `timeout` in the hazard tests) is looked up in PATH, as a shell would;
+    // with execve it failed on the first GPU run (tests/data/gpu/h100/ctest-gpu.log).
+    execvpe(args[0], args.data(), envp.data());
     const std::string msg = "run_process: cannot exec " + argv[0] + ": " + strerror(errno) + "\n";
     (void)!write(STDERR_FILENO, msg.data(), msg.size());
     _exit(127);

@@ -40,9 +40,9 @@ public:
     ExpectIrfErrors& operator=(const ExpectIrfErrors&) = delete;
 };
 
-/// Runs argv[0] (a path) with argv, waits for it, and returns its status and output. Adds a
-/// test failure when the child wrote an error line (see expect_irf_error) and the options do
-/// not expect one.
+/// Runs argv[0] (a path, or a name looked up in PATH) with argv, waits for it, and returns its
+/// status and output. Adds a test failure when the child wrote an error line (see expect_irf_error)
+/// and the options do not expect one.
 [[nodiscard]] ProcessResult run_process(const std::vector<std::string>& argv,
                                         const RunOptions& options = {});
 

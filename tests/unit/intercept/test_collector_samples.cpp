@@ -116,6 +116,22 @@ TEST(CollectorSamples, RecordWithoutTimestampsRetiresItsLaunch) {
     EXPECT_EQ(s.pending, 0u) << "a launch without timestamps leaked its pending entry";
 }
 
+TEST(CollectorSamples, ReplayedLaunchWithoutTimestampsIsNoInvalidDuration) {
+    // As on the H100: the range profiler's replayed launch gets a record with no timestamps;
+    // its time comes from its counters' time_ns.
+    Collector c(config::Config{});
+    ASSERT_EQ(c.on_launch(event(1)), LaunchDecision::profile);
+    c.on_counters({1, {{"inst_warp", 5}, {"time_ns", 800}}, 1});
+    c.on_duration({1, 0, 0});
+    const CollectorStats s = c.stats();
+    EXPECT_EQ(s.invalid_durations, 0u);
+    EXPECT_EQ(s.replayed_untimed, 1u);
+    EXPECT_EQ(s.pending, 0u);
+    const model::Profile p = profile_of(c);
+    EXPECT_EQ(p.coverage.invalid_durations, 0u);
+    EXPECT_DOUBLE_EQ(p.kernels.at(0).time_ns.total, 800) << "time from the counters";
+}
+
 TEST(CollectorSamples, LaunchesAfterTimingStoppedAreCountedNotKept) {
     config::Config cfg;
     cfg.samples = 0;

@@ -86,18 +86,31 @@ TEST(NvtxStack, TenThousandDistinctNamesStayDistinct) {
     const CleanStack clean;
     std::vector<std::uint32_t> ids;
     for (int i = 0; i < 10000; ++i) {
-        const std::string name = "aten::op, seq = " + std::to_string(i);
+        const std::string name = "block" + std::to_string(i);
         nvtx::push(nvtx::k_default_domain, name);
         ids.push_back(nvtx::current_path());
         nvtx::pop();
     }
     for (int i = 0; i < 10000; i += 997) {
-        EXPECT_EQ(nvtx::path_name(ids[i]), "aten::op, seq = " + std::to_string(i));
-        nvtx::push(nvtx::k_default_domain, "aten::op, seq = " + std::to_string(i));
+        EXPECT_EQ(nvtx::path_name(ids[i]), "block" + std::to_string(i));
+        nvtx::push(nvtx::k_default_domain, "block" + std::to_string(i));
         EXPECT_EQ(nvtx::current_path(), ids[i]); // found again, not added twice
         nvtx::pop();
     }
     EXPECT_EQ(nvtx::stats().paths_dropped, 0u);
+}
+
+TEST(NvtxStack, EmitNvtxCallNumbersDoNotMakeNewPaths) {
+    // torch.autograd.profiler.emit_nvtx numbers every operator call; kept, each training step
+    // made new paths (tests/data/gpu/h100/torch/irf-1.txt: the 16,384-path cap in 21 steps).
+    const CleanStack clean;
+    nvtx::push(nvtx::k_default_domain, "aten::mm, seq = 4071, op_id = 9213, sizes = [[8, 512]]");
+    const std::uint32_t first = nvtx::current_path();
+    nvtx::pop();
+    nvtx::push(nvtx::k_default_domain, "aten::mm, seq = 5380, op_id = 12001");
+    EXPECT_EQ(nvtx::current_path(), first);
+    nvtx::pop();
+    EXPECT_EQ(nvtx::path_name(first), "aten::mm");
 }
 
 TEST(NvtxStack, StartEndRangesAreProcessWide) {
