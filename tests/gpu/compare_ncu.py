@@ -24,7 +24,9 @@ import subprocess
 import sys
 
 RATIO_ONLY = {"time_ns", "clock_hz"}
-TIMING_REASON = "durations and clocks are not counts: shown as irf/ncu ratios"
+TIMING_REASON = ("durations and clocks are not counts (unlocked clocks move between runs): "
+                 "shown as irf/ncu ratios; their product, the elapsed SM cycles, is compared in "
+                 "docs/validation/h100-counters.md")
 
 
 def read_metric_map(path):
