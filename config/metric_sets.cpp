@@ -36,9 +36,9 @@ std::vector<MetricBinding> core_bindings(Family f) {
         {"wavefronts_shared_ld", {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"}},
         {"wavefronts_shared_st", {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"}},
         // L2 sectors requested by the L1s (srcunit_tex): on GA100/GH100 a request to the far
-        // L2 partition also counts at the near one (the fabric), so lts__t_sectors_op_* would
-        // count it twice (docs/metrics.md; not yet checked on a GPU: docs/validation/README.md,
-        // item 6 question 1).
+        // L2 partition also counts at the near one (the fabric), so lts__t_sectors_op_* counts
+        // it twice: on an H100, 1.5 x srcunit_tex for streamed data and 2.0 for gathers, while
+        // srcunit_tex equals the L1s' requests (docs/validation/h100-counters.md, question 1).
         {"l2_sectors_read", {"lts__t_sectors_srcunit_tex_op_read.sum"}},
         {"l2_sectors_write", {"lts__t_sectors_srcunit_tex_op_write.sum"}},
         {"l2_sectors_atom", {"lts__t_sectors_srcunit_tex_op_atom.sum"}},
