@@ -21,7 +21,8 @@ def kernel(template, i):
     """Kernel i: template i % len(templates) under a distinct name, scaled so times differ."""
     k = {key: template[key] for key in ("call_site", "launch", "notes") if key in template}
     scale = 1.0 + (i * 7919 % 1000) / 250.0
-    base = template["name"].split("(")[0]
+    # The short name: the recorded kernels are "(anonymous namespace)::stream_triad(...)".
+    base = template.get("display_name") or template["name"].split("(")[0]
     k["name"] = f"ns_{i % 13}::{base}_{i}<float, {i % 7}>(float*, int)"
     k["mangled"] = f"_Z{len(base) + len(str(i)) + 1}{base}_{i}Pfi"
     k["launches"] = 1 + i % 7

@@ -26,7 +26,8 @@ def main(argv):
     bodies = []
     for i in range(kernels):
         t = templates[i % len(templates)]
-        base = t["name"].split("(")[0]
+        # The short name: the recorded kernels are "(anonymous namespace)::stream_triad(...)".
+        base = t.get("display_name") or t["name"].split("(")[0]
         k = {"name": f"{base}_{i}(float*, int)", "mangled": f"_Z{base}_{i}Pfi",
              "call_site": "", "launch": t["launch"], "launches": "@L@", "profiled_launches": 1,
              "time_ns": {"total": "@T@", "min": "@M@", "mean": "@M@", "max": "@M@"},
