@@ -24,6 +24,7 @@
 #        [--only REGEX]   case ids of tests/gpu/expected.json to run (default all)
 #        [--ncu-only REGEX] of those, the cases also run under ncu (default all)
 #        [--torch N]      N interleaved rounds of the PyTorch step (baseline, irf, timing only)
+#        [--torch-compile] also the step under torch.compile(mode="reduce-overhead") (80 s)
 #        [--contention]   irf-hz-loop under irf while ncu profiles another app
 #        [--pack DIR]     also copy summary.txt, compare.md and OUT_DIR as one .tar.gz to DIR
 #                         (the device tool returns at most 8 files from $OUT)
@@ -39,7 +40,7 @@
 set -u
 
 usage() {
-    sed -n '3,38p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '3,39p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 }
 
@@ -81,7 +82,7 @@ build=$(cd "$1" 2>/dev/null && pwd) || { echo "gpu-validate: no build dir $1"; e
 out=$2
 shift 2
 run_ctest=1 run_ncu=1 run_calibrate=0 only=. ncu_only=. pack="" deadline=540 torch_rounds=0
-run_contention=0
+run_contention=0 torch_compile=0
 while [ $# -gt 0 ]; do
     case $1 in
     --no-ctest) run_ctest=0 ;;
@@ -91,6 +92,7 @@ while [ $# -gt 0 ]; do
     --ncu-only) ncu_only=${2:?--ncu-only needs a regex}; shift ;;
     --torch) torch_rounds=${2:?--torch needs a number of rounds}; shift ;;
     --contention) run_contention=1 ;;
+    --torch-compile) torch_compile=1 ;;
     --pack) pack=${2:?--pack needs a directory}; shift ;;
     --deadline) deadline=${2:?--deadline needs seconds}; shift ;;
     *) usage ;;
@@ -150,7 +152,8 @@ smsp__inst_executed_op_global_ld.sum,smsp__inst_executed_op_global_st.sum,\
 sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active,\
 sm__inst_executed_pipe_alu.avg.pct_of_peak_sustained_active,\
 sm__throughput.avg.pct_of_peak_sustained_elapsed,\
-dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__ops_path_tensor_src_fp16.sum
+dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__ops_path_tensor_src_fp16.sum,\
+sm__cycles_active.avg
 metrics=$({ grep -v '^#' "$src/tests/gpu/ncu_metrics_gh100.txt" | awk 'NF==2{print $2}'
     echo "${irf_set}" | tr , '\n'; echo "$questions" | tr , '\n'; } | grep -v '^$' | sort -u |
     paste -sd, -)
@@ -278,7 +281,7 @@ if [ $run_contention = 1 ] && [ -n "$ncu" ] && [ -n "$libirf" ]; then
     pkill -KILL -f "$apps/irf-hz-loop" 2>/dev/null
 fi
 
-if [ "$torch_rounds" -gt 0 ] && [ -n "$irfcli" ]; then # CUDA graphs through the compiler too
+if [ "$torch_compile" = 1 ] && [ -n "$irfcli" ]; then # CUDA graphs through the compiler too
     step "torch compile irf" "$out/torch/compile.log" "$irfcli" run --lib "$libirf" \
         -o "$out/torch/compile" --summary file -- python3 "$torch_step" --compile --no-graph \
         --launches 0 --steps 10
