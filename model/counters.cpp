@@ -54,4 +54,26 @@ std::optional<double> safe_ratio(double a, double b) {
     return std::isfinite(r) ? std::optional<double>(r) : std::nullopt;
 }
 
+bool has_tensor_types(const Counters& counters) {
+    const auto first = counters.lower_bound("tensor_ops_");
+    return first != counters.end() && first->first.rfind("tensor_ops_", 0) == 0;
+}
+
+bool issues_tensor_math(const Counters& counters) {
+    const auto inst = counter(counters, "inst_tensor");
+    if (!inst || !(*inst > 0)) {
+        return false;
+    }
+    if (!has_tensor_types(counters)) {
+        return true; // not measured: it may
+    }
+    for (auto it = counters.lower_bound("tensor_ops_");
+         it != counters.end() && it->first.rfind("tensor_ops_", 0) == 0; ++it) {
+        if (it->second > 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
 } // namespace irf::model

@@ -13,6 +13,15 @@ namespace irf::model {
 /// The value of one counter, or nullopt when it was not collected or is not a finite number >= 0.
 [[nodiscard]] std::optional<double> counter(const Counters& counters, const std::string& name);
 
+/// True when `counters` hold a tensor ops-by-input-type counter (tensor_ops_*).
+[[nodiscard]] bool has_tensor_types(const Counters& counters);
+
+/// True when the kernel issued tensor-pipe instructions (inst_tensor > 0) that may do tensor
+/// math: not when its ops by input type were measured and are all zero. nvcc zeroes registers
+/// with HFMA2.MMA, which the tensor pipe counts (1 to 9 a warp in the H100 recording's
+/// non-tensor kernels, docs/validation/h100-known-answers.md).
+[[nodiscard]] bool issues_tensor_math(const Counters& counters);
+
 /// The sum of several counters, or nullopt when any of them is absent (a partial sum would be a
 /// wrong number, not a smaller one).
 [[nodiscard]] std::optional<double> counter_sum(const Counters& counters,

@@ -214,8 +214,8 @@ std::optional<FlopsResult> flop_roofline(const Counters& counters, const config:
     }
     std::string tensor_type;
     const double ops = tensor_ops(counters, tensor_type, r.tensor);
-    const auto inst_tensor = counter(counters, "inst_tensor");
-    if (tensor_type.empty() && inst_tensor && *inst_tensor > 0) {
+    const bool tensor_math = issues_tensor_math(counters);
+    if (tensor_type.empty() && tensor_math) {
         missing.push_back("flops.tensor: tensor_ops_* counters absent; tensor-core FLOPs are not "
                           "in gflops (" +
                           std::string(k_tensor_types_hint) + ")");
@@ -242,7 +242,7 @@ std::optional<FlopsResult> flop_roofline(const Counters& counters, const config:
     if (!r.precision.empty()) {
         r.fma_mix_ceiling_gflops = fma_mix_ceiling(counters, ceilings, r.precision);
     }
-    if (inst_tensor && *inst_tensor > 0) {
+    if (tensor_math) {
         r.hmma_gips_ceiling = hmma_ceiling(counters, ceilings, ops, tensor_type, missing);
     }
     note_fp_share_absent(counters, missing);

@@ -52,12 +52,11 @@ std::optional<double> l1_time(const KernelWork& work, const config::Ceilings& ce
 // Tensor work was seen but not measured (docs/metrics.md: the tensor_types group collects the
 // ops).
 bool tensor_unmeasured(const Counters& counters, const std::map<std::string, double>& flops) {
-    const auto inst_tensor = counter(counters, "inst_tensor");
     double tensor_flops = 0;
     for (const auto& [precision, n] : flops) {
         tensor_flops += precision.rfind(s_tensor_prefix, 0) == 0 ? n : 0.0;
     }
-    return inst_tensor && *inst_tensor > 0 && !(tensor_flops > 0);
+    return issues_tensor_math(counters) && !(tensor_flops > 0);
 }
 
 } // namespace

@@ -12,11 +12,6 @@ namespace irf::model {
 using common::format_time;
 using common::string_printf;
 
-bool has_tensor_types(const Counters& counters) {
-    const auto first = counters.lower_bound("tensor_ops_");
-    return first != counters.end() && first->first.rfind("tensor_ops_", 0) == 0;
-}
-
 std::string max_cell(const KernelRecord& k) {
     if (k.first_launch_ns && *k.first_launch_ns > k.time_ns.max) {
         return format_time(*k.first_launch_ns) + "*";

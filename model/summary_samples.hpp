@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "model/counters.hpp" // has_tensor_types, for the users of this header
 #include "model/profile.hpp"
 
 namespace irf::model {
@@ -14,9 +15,6 @@ namespace irf::model {
 /// How a kernel record's note about its tensor-types sample begins (the collector writes it,
 /// the summary shows it beside the kernel's samples).
 inline constexpr const char* k_tensor_types_note = "tensor ops by input type from ";
-
-/// True when `counters` hold a tensor ops-by-input-type counter (tensor_ops_*).
-[[nodiscard]] bool has_tensor_types(const Counters& counters);
 
 /// The table's max cell: the max per launch, or the first launch with "*" when it was longer
 /// (it is left out of min/mean/max, and must not hide).

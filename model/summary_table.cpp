@@ -30,8 +30,7 @@ std::string tensor_cell(const KernelRecord& k) {
     if (a && a->flops && a->flops->tensor_pipe_pct) {
         return string_printf("%.1f%%", *a->flops->tensor_pipe_pct);
     }
-    const auto inst = counter(k.counters, "inst_tensor");
-    return inst && *inst > 0 ? "?" : "-";
+    return issues_tensor_math(k.counters) ? "?" : "-";
 }
 
 std::string fill_cell(const KernelRecord& k) {

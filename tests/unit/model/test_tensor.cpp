@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "model/analyze.hpp"
+#include "model/counters.hpp"
 #include "model/flop_roofline.hpp"
 #include "model/resource_times.hpp"
 #include "tests/unit/model/model_fixtures.hpp"
@@ -49,6 +50,26 @@ TEST(ModelTensor, UnmeasuredTensorWorkLeavesTheBoundUndecided) {
     EXPECT_EQ(binding_resource(r), "");
     ASSERT_FALSE(r.unknown.empty());
     EXPECT_EQ(r.unknown.front(), "flops: tensor instructions without tensor_ops_* counters");
+}
+
+// The H100 recording: nvcc zeroes registers with HFMA2.MMA, which the tensor pipe counts (1 a
+// warp in fma-chains), and the kernel's tensor-types sample then measures 0 ops of every type.
+TEST(ModelTensor, MeasuredZeroTensorOpsMeanNoTensorMath) {
+    Counters moves = tensor_only_instructions();
+    EXPECT_TRUE(issues_tensor_math(moves)) << "ops not measured: it may do tensor math";
+    moves["tensor_ops_fp16"] = 0;
+    moves["tensor_ops_bf16"] = 0;
+    EXPECT_FALSE(issues_tensor_math(moves));
+    const ResourceTimes r = resource_times(moves, test::v100(), 1.0);
+    for (const std::string& u : r.unknown) {
+        EXPECT_EQ(u.find("tensor instructions"), std::string::npos) << u;
+    }
+    std::vector<std::string> missing;
+    const auto f = flop_roofline(moves, test::v100(), missing);
+    ASSERT_TRUE(f.has_value());
+    EXPECT_FALSE(f->hmma_gips_ceiling.has_value());
+    moves["tensor_ops_bf16"] = 4096; // an mma.sync.m16n8k16 warp's 4096 ops
+    EXPECT_TRUE(issues_tensor_math(moves));
 }
 
 // Issue 40 item 9: INT8 tensor ops are integer work, not FLOPs, though they take tensor time.
