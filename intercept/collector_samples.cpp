@@ -4,6 +4,8 @@
 // and further samples asked for when a kernel's durations spread over several clusters.
 #include "intercept/collector.hpp"
 
+#include <cmath>
+
 #include "model/duration_clusters.hpp"
 #include "model/summary_samples.hpp"
 
@@ -95,13 +97,35 @@ void Collector::cluster_duration_locked(KernelStats& stats, double ns) {
     unsaturate_locked(stats);
 }
 
+namespace {
+
+/// True when a sample's tensor instructions are too few a warp to be tensor math: nvcc zeroes
+/// registers with HFMA2.MMA, which the tensor pipe counts. In the H100 recording the kernels
+/// without tensor math issued 1 to 9 a warp, those with it 23 to 1024
+/// (docs/validation/h100-known-answers.md); a types sample for the former measures zero ops.
+/// Without the CTA count the warps are unknown, and the sample is asked for.
+bool register_moves_only(const model::LaunchConfig& launch, const model::Counters& counters,
+                         double inst_tensor) {
+    constexpr double k_max_moves_per_warp = 16;
+    const auto ctas = counters.find("ctas_launched");
+    const double threads = static_cast<double>(launch.block[0]) * launch.block[1] * launch.block[2];
+    if (ctas == counters.end() || !(ctas->second > 0) || !(threads > 0)) {
+        return false;
+    }
+    const double warps = ctas->second * std::ceil(threads / 32);
+    return inst_tensor <= k_max_moves_per_warp * warps;
+}
+
+} // namespace
+
 /// Tensor-pipe use needs the ops by input type, which cost replay passes of their own
 /// (docs/metrics.md), so the default set leaves them out; one later launch of a kernel that
 /// issues tensor instructions is profiled with them alone instead (IRF_TENSOR_TYPES).
 void Collector::request_tensor_types_locked(KernelStats& stats, const model::Counters& counters) {
     const auto inst = counters.find("inst_tensor");
     if (!m_tensor_types_auto || stats.tensor_requested || inst == counters.end() ||
-        !(inst->second > 0) || model::has_tensor_types(counters)) {
+        !(inst->second > 0) || model::has_tensor_types(counters) ||
+        register_moves_only(stats.launch, counters, inst->second)) {
         return;
     }
     stats.tensor_requested = true;

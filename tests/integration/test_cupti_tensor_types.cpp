@@ -52,16 +52,17 @@ bool holds(const std::vector<std::string>& names, const std::string& name) {
     return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-// Launches 1 and 2 (the cold and warm samples, IRF_SAMPLES) show 200 tensor instructions:
-// launch 3 is profiled with the tensor-types set (50 instructions, 4e6 bf16 ops), and the next
-// sample on the context (another kernel's) sets the standard set up again. The kernel's bf16 ops
-// are 4e6 scaled by 200 / 50.
+// Launches 1 and 2 (the cold and warm samples, IRF_SAMPLES) show 25,600 tensor instructions
+// (200 a warp of the 128 warps: 16 CTAs of 256 threads; register moves stay under 16 a warp):
+// launch 3 is profiled with the tensor-types set (6,400 instructions, 4e6 bf16 ops), and the
+// next sample on the context (another kernel's) sets the standard set up again. The kernel's
+// bf16 ops are 4e6 scaled by 25,600 / 6,400.
 TEST(CuptiTensorTypes, TheSecondSampleSwitchesTheSetAndBack) {
     TensorRig rig;
-    rig.script.values[k_inst_tensor] = 200;
+    rig.script.values[k_inst_tensor] = 25600;
     rig.launch(1);
     rig.launch(2);
-    rig.script.values[k_inst_tensor] = 50;
+    rig.script.values[k_inst_tensor] = 6400;
     rig.script.values[k_bf16] = 4e6;
     rig.launch(3);
     rig.launch(4, "_Z5otherv", 0x80);
@@ -82,7 +83,7 @@ TEST(CuptiTensorTypes, TheSecondSampleSwitchesTheSetAndBack) {
     ASSERT_EQ(p.kernels.size(), 2u);
     const model::KernelRecord& k = p.kernels[0].mangled == "_Z4gemmv" ? p.kernels[0] : p.kernels[1];
     EXPECT_DOUBLE_EQ(k.counters.at("tensor_ops_bf16"), 1.6e7);
-    EXPECT_DOUBLE_EQ(k.counters.at("inst_tensor"), 200);
+    EXPECT_DOUBLE_EQ(k.counters.at("inst_tensor"), 25600);
     EXPECT_DOUBLE_EQ(k.counters.at("inst_warp"), 3); // launch 2's standard sample
     EXPECT_EQ(k.profiled_launches, 1u);
     ASSERT_FALSE(k.notes.empty());
@@ -96,7 +97,8 @@ TEST(CuptiTensorTypes, TheSecondSampleSwitchesTheSetAndBack) {
 TEST(CuptiTensorTypes, AFailedTensorSetupDeclinesOnlyThatLaunch) {
     TensorRig rig;
     rig.script.failing_metric = k_bf16;
-    rig.launch(1); // standard (cold), 3 tensor instructions: asks for the second sample
+    rig.script.values[k_inst_tensor] = 4096; // 32 a warp: tensor math, not register moves
+    rig.launch(1); // standard (cold), tensor instructions: asks for the second sample
     rig.launch(2); // standard (warm), on the set already there
     rig.launch(3); // tensor types: setup fails, declined
     ASSERT_EQ(rig.script.setups.size(), 2u);

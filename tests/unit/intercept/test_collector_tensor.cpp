@@ -57,6 +57,44 @@ TEST(CollectorTensor, TheSecondProfiledLaunchCountsTheTensorTypes) {
                               "IRF_TENSOR_TYPES=auto), scaled x4 by tensor instructions");
 }
 
+// The H100 recording: fma_chains issues one HFMA2.MMA register move a warp (8192 warps of 256
+// threads in 1024 CTAs), which the tensor pipe counts; a types sample would measure 0 ops.
+TEST(CollectorTensor, RegisterMovesAloneDoNotAsk) {
+    const model::Counters moves{{"inst_warp", 8192.0 * 4100},
+                                {"inst_tensor", 8192},
+                                {"ctas_launched", 1024},
+                                {"time_ns", 1000}};
+    Collector c(config::Config{});
+    auto launch = [&c](std::uint64_t id, std::uint32_t block) {
+        LaunchEvent e = event(id);
+        e.launch.block = {block, 1, 1};
+        return c.on_launch(e);
+    };
+    for (std::uint64_t id = 1; id <= 4; ++id) {
+        const LaunchDecision d = launch(id, 256);
+        EXPECT_NE(d, TT) << "launch " << id;
+        if (d != T) {
+            c.on_counters({id, moves, 1});
+        }
+        c.on_duration({id, 1000 * id, 1000 * id + 1000});
+    }
+    // 17 a warp (8192 warps x 17) is above the 16 a warp the recording's moves stay under.
+    model::Counters mma = moves;
+    mma["inst_tensor"] = 8192.0 * 17;
+    Collector d(config::Config{});
+    std::vector<LaunchDecision> seen;
+    for (std::uint64_t id = 1; id <= 4; ++id) {
+        LaunchEvent e = event(id);
+        e.launch.block = {256, 1, 1};
+        seen.push_back(d.on_launch(e));
+        if (seen.back() != T) {
+            d.on_counters({id, mma, 1});
+        }
+        d.on_duration({id, 1000 * id, 1000 * id + 1000});
+    }
+    EXPECT_EQ(seen, (std::vector<LaunchDecision>{P, P, TT, T}));
+}
+
 TEST(CollectorTensor, AKernelWithoutTensorInstructionsNeverAsks) {
     Collector c(config::Config{});
     const model::Counters plain{{"inst_warp", 1000}, {"inst_tensor", 0}};
