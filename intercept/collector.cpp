@@ -195,7 +195,8 @@ void Collector::stop_recording() noexcept {
 }
 
 LaunchDecision Collector::on_launch(const LaunchEvent& event) noexcept {
-    if (!m_recording.load(std::memory_order_relaxed) && !event.graph) {
+    const bool recording = m_recording.load(std::memory_order_relaxed);
+    if (!recording && !event.graph) {
         // Finalizing: the launch runs, unrecorded. A graph node is reported from its activity
         // record, which the final flush may deliver only now: it ran before, so it counts.
         return LaunchDecision::time_only;
@@ -249,6 +250,9 @@ LaunchDecision Collector::on_launch(const LaunchEvent& event) noexcept {
     }
     if (profiles(decision)) {
         m_profile_decisions.fetch_add(1, std::memory_order_relaxed);
+    }
+    if (!recording) {
+        m_late_graph_nodes.store(true, std::memory_order_release); // its duration drains it
     }
     return decision;
 }

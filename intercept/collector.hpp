@@ -229,6 +229,8 @@ private:
     std::atomic<std::uint64_t> m_profile_decisions{0};
     std::atomic<std::uint64_t> m_dropped{0};
     std::atomic<bool> m_recording{true};
+    std::atomic<bool> m_late_graph_nodes{false}; ///< graph nodes logged after stop_recording
+    bool m_final_drain_done = false;             ///< drained once after stop_recording
 
     // Aggregation (durations, counters, warnings), off the application's launch path.
     std::mutex m_agg_mutex;

@@ -199,16 +199,20 @@ bool Collector::apply_counters_locked(const CounterSample& sample) {
     return true;
 }
 
-/// Once recording has stopped, a record whose launch is not in the logs belongs to a launch
-/// made during finalization, which is not recorded: it is dropped at once, never kept to be
-/// retried (threads keep launching while the profile is built). The logs are still drained
-/// for each record: the final activity flush reports graph nodes (launched before finalization)
-/// with their records, each launch just before its duration (tests/data/gpu/h100/hazards).
+/// Once recording has stopped, the logs are drained one last time; after that a record whose
+/// launch is unknown belongs to a launch made during finalization, which is not recorded. It is
+/// dropped at once: draining and retrying the early records for each of them (threads keep
+/// launching while the profile is built) would make finalization quadratic. Only a graph node
+/// that the final activity flush reports (launched before finalization, its launch just before
+/// its duration; tests/data/gpu/h100/hazards) makes the logs worth draining again.
 bool Collector::stopped_and_drained_locked() {
     if (m_recording.load(std::memory_order_relaxed)) {
         return false;
     }
-    drain_locked();
+    if (!m_final_drain_done || m_late_graph_nodes.exchange(false)) {
+        drain_locked();
+        m_final_drain_done = true;
+    }
     return true;
 }
 

@@ -88,6 +88,11 @@ TEST(SafeSampling, LaunchOnACapturingStreamIsNoLaunchEvenWhenTheDriverQuerySaysN
     // backend also keeps the streams its capture callbacks opened.
     Rig rig; // the platform's is_capturing answers false
     const auto captured = reinterpret_cast<CUstream>(std::uintptr_t{0x77});
+    const auto launch_on = [&rig](CUstream stream, std::uint32_t id, const char* symbol) {
+        FakeLaunch launch(id, symbol);
+        launch.params.hStream = stream;
+        launch.run(rig.backend);
+    };
     struct {
         CUstream stream;
         CUstreamCaptureMode mode;
@@ -95,11 +100,9 @@ TEST(SafeSampling, LaunchOnACapturingStreamIsNoLaunchEvenWhenTheDriverQuerySaysN
     FakeCall begin(CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2);
     begin.data.functionParams = &begin_params;
     begin.run(rig.backend);
-    FakeLaunch inside(1, "_Z6insidev");
-    inside.params.hStream = captured;
-    inside.run(rig.backend);
+    launch_on(captured, 1, "_Z6insidev");
     EXPECT_TRUE(rig.sink.names.empty()) << "a launch recorded into a graph ran nothing";
-    FakeLaunch(2, "_Z7outsidev").run(rig.backend); // another stream: a launch, not sampled
+    launch_on(nullptr, 2, "_Z7outsidev"); // another stream: a launch, not sampled
     EXPECT_EQ(rig.sink.names, (std::vector<std::string>{"_Z7outsidev"}));
     CUgraph graph = nullptr;
     struct {
@@ -109,9 +112,7 @@ TEST(SafeSampling, LaunchOnACapturingStreamIsNoLaunchEvenWhenTheDriverQuerySaysN
     FakeCall end(CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture);
     end.data.functionParams = &end_params;
     end.run(rig.backend);
-    FakeLaunch after(3, "_Z6insidev");
-    after.params.hStream = captured;
-    after.run(rig.backend);
+    launch_on(captured, 3, "_Z6insidev");
     EXPECT_EQ(rig.sink.names.size(), 2u) << "after the capture the stream runs launches again";
 }
 
