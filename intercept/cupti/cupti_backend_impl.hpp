@@ -53,6 +53,13 @@ constexpr std::chrono::seconds k_sample_budget{30};
 /// about 20,000 records, so 2^20 launches fill dozens of them.
 constexpr std::uint64_t k_timing_check = std::uint64_t{1} << 20;
 
+/// A range profiler idle this long is released (disabled) at the next release check, so that
+/// ncu or DCGM can use the counters between bursts of samples (docs/validation/h100.md item 7).
+constexpr std::chrono::seconds k_idle_release{2};
+
+/// Launches between two checks for an idle range profiler (a power of two).
+constexpr std::uint64_t k_release_check = 1024;
+
 /// Sample locks: one per device (ordinals beyond share a slot; sharing only serializes more).
 constexpr std::size_t k_lock_slots = 16;
 
@@ -83,6 +90,8 @@ struct SamplingSeam {
     std::chrono::milliseconds lock_wait = k_lock_wait;
     std::chrono::milliseconds sample_budget = k_sample_budget;
     std::uint64_t timing_check = k_timing_check; ///< a power of two
+    std::chrono::milliseconds idle_release = k_idle_release;
+    std::uint64_t release_check = k_release_check; ///< a power of two
 };
 
 /// The Backend on CUPTI (see cupti_backend.hpp and docs/cupti-notes.md).
@@ -115,6 +124,8 @@ public:
         m_lock_wait = seam.lock_wait;
         m_sample_budget = seam.sample_budget;
         m_timing_mask = seam.timing_check - 1;
+        m_idle_release = seam.idle_release;
+        m_release_mask = seam.release_check - 1;
     }
 
     /// Entry point of every CUPTI callback (the C trampoline forwards here).
@@ -179,6 +190,10 @@ private:
     bool first_duration(std::uint64_t correlation_id) noexcept;
     void warn_lost_activity() noexcept;
     void check_timing(std::uint64_t launches) noexcept;
+    /// Disables the range profilers idle for m_idle_release (idle_release.cpp).
+    void release_idle_profilers() noexcept;
+    /// Notes that a sample ended now (the idle clock starts again).
+    void note_sample_end() noexcept;
 
     CuptiOptions m_options;
 
@@ -231,6 +246,10 @@ private:
     std::atomic<std::uint64_t> m_records_seen{0};
     std::atomic<bool> m_activity_failed{false};
     std::uint64_t m_timing_mask = k_timing_check - 1;
+    std::chrono::milliseconds m_idle_release = k_idle_release;
+    std::uint64_t m_release_mask = k_release_check - 1;
+    std::atomic<std::int64_t> m_last_sample_ns{0}; ///< steady clock at the last sample's end
+    std::atomic<bool> m_profilers_held{false};     ///< some range profiler may be enabled
     std::atomic<std::uint64_t> m_records_at_check{0};
     std::atomic<bool> m_silent_once{false};    ///< the last timing check saw no record: flushed
     std::atomic<bool> m_timing_stopped{false}; ///< kernel records stopped coming

@@ -152,6 +152,7 @@ ContextSession* CuptiBackend::install_session(CUcontext context, std::uint32_t d
         std::lock_guard<std::mutex> lock(m_state);
         if (status.ok()) {
             m_enabled[device] = context;
+            m_profilers_held.store(true);
         }
         if (!availability.empty()) {
             m_availability[device] = availability;
