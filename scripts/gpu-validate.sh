@@ -17,7 +17,7 @@
 #   torch/                         the PyTorch step (tests/gpu/torch/train_step.py) without irf,
 #                                  under `irf run` and under `irf run --samples 0` (only with
 #                                  --torch), rounds interleaved; its profiles and logs
-#   contention/                    irf while ncu holds the counters (only with --contention)
+#   contention/                    ncu of another app beside a running, idle irf (--contention)
 #   calibrate-quick.yaml, calibrate.yaml   irf-calibrate --quick, then the full run (--calibrate)
 #   summary.txt                    one line per step with its status and seconds
 # usage: scripts/gpu-validate.sh BUILD_DIR OUT_DIR [--no-ctest] [--no-ncu] [--calibrate]
@@ -25,7 +25,7 @@
 #        [--ncu-only REGEX] of those, the cases also run under ncu (default all)
 #        [--torch N]      N interleaved rounds of the PyTorch step (baseline, irf, timing only)
 #        [--torch-compile] also the step under torch.compile(mode="reduce-overhead") (80 s)
-#        [--contention]   irf-hz-loop under irf while ncu profiles another app
+#        [--contention]   ncu profiles an app while irf-hz-loop runs under irf, idle
 #        [--pack DIR]     also copy summary.txt, compare.md and OUT_DIR as one .tar.gz to DIR
 #                         (the device tool returns at most 8 files from $OUT)
 #        [--deadline S]   skip or stop steps after S seconds (default 540: a device call is
@@ -265,20 +265,18 @@ elif [ $run_calibrate = 1 ]; then
         -o "$out/calibrate-quick.yaml"
 fi
 
-# --- counters held by another client (ncu) while irf samples ---------------------------------
+# --- ncu beside a running irf: irf samples in its first milliseconds, then after 2 s without a
+# sample releases the counters (idle_release.cpp); an ncu of another process must then succeed.
 if [ $run_contention = 1 ] && [ -n "$ncu" ] && [ -n "$libirf" ]; then
-    "$ncu" --metrics "$metrics" --replay-mode kernel "$apps/irf-hz-loop" \
-        >"$out/contention/ncu.log" 2>&1 &
-    ncu_pid=$!
-    sleep 2
-    step "irf while ncu holds the counters" "$out/contention/irf.log" \
-        timeout --preserve-status -s TERM 8 env CUDA_INJECTION64_PATH="$libirf" \
-        IRF_OUTPUT="$out/contention/irf" IRF_SUMMARY=file IRF_LOG=debug "$apps/irf-hz-loop"
-    kill -TERM "$ncu_pid" 2>/dev/null
-    pkill -TERM -f "$apps/irf-hz-loop" 2>/dev/null
-    sleep 2
-    kill -KILL "$ncu_pid" 2>/dev/null
-    pkill -KILL -f "$apps/irf-hz-loop" 2>/dev/null
+    env CUDA_INJECTION64_PATH="$libirf" IRF_OUTPUT="$out/contention/irf" IRF_SUMMARY=file \
+        IRF_LOG=debug timeout --preserve-status -s TERM 20 "$apps/irf-hz-loop" \
+        >"$out/contention/irf.log" 2>&1 &
+    irf_pid=$!
+    sleep 4
+    step "ncu beside an idle irf" "$out/contention/ncu.log" "$ncu" --metrics "$metrics" \
+        --csv --log-file "$out/contention/ncu.csv" "$apps/irf-ka-stride" fp32-s1
+    kill -TERM "$irf_pid" 2>/dev/null
+    wait "$irf_pid" 2>/dev/null
 fi
 
 if [ "$torch_compile" = 1 ] && [ -n "$irfcli" ]; then # CUDA graphs through the compiler too
