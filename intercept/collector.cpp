@@ -146,7 +146,9 @@ __attribute__((noinline)) Collector::Variant*
 Collector::add_variant(Function& function, const LaunchEvent& event) noexcept {
     try {
         const auto key = config_key(event.launch);
-        RawStack stack = capture_call_stack(m_callstack, k_own_frames);
+        // A graph node is reported from CUPTI's activity thread: its stack is not the
+        // application's launch site (and unwinding there costs that thread, not the app).
+        RawStack stack = event.graph ? RawStack{} : capture_call_stack(m_callstack, k_own_frames);
         const std::lock_guard<std::mutex> lock(m_mutex);
         if (Variant* v = find_variant(function, key)) {
             return v;
