@@ -106,7 +106,6 @@ struct CollectorStats {
     std::uint64_t pending = 0;             ///< launches still waiting for a duration or counters
     std::uint64_t unmatched_samples = 0;   ///< samples whose launch was never seen
     std::uint64_t invalid_durations = 0;   ///< records with zero or reversed timestamps
-    std::uint64_t replayed_untimed = 0;    ///< replayed launches' records without timestamps
     std::uint64_t discarded = 0;           ///< samples discarded (all reasons)
     std::uint64_t declined = 0;            ///< chosen launches the backend ran unprofiled
 };

@@ -228,7 +228,6 @@ bool Collector::replayed_without_timestamps_locked(const DurationRecord& record)
     if (p == nullptr || !p->profiled || p->timed) {
         return false;
     }
-    ++m_stats.replayed_untimed;
     p->timed = true;
     retire_locked(record.correlation_id, *p);
     return true;

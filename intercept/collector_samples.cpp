@@ -6,8 +6,8 @@
 
 #include <cmath>
 
+#include "model/counters.hpp"
 #include "model/duration_clusters.hpp"
-#include "model/summary_samples.hpp"
 
 namespace irf::intercept {
 

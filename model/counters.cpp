@@ -64,16 +64,15 @@ bool issues_tensor_math(const Counters& counters) {
     if (!inst || !(*inst > 0)) {
         return false;
     }
-    if (!has_tensor_types(counters)) {
-        return true; // not measured: it may
-    }
+    bool measured = false;
     for (auto it = counters.lower_bound("tensor_ops_");
          it != counters.end() && it->first.rfind("tensor_ops_", 0) == 0; ++it) {
+        measured = true;
         if (it->second > 0) {
             return true;
         }
     }
-    return false;
+    return !measured; // not measured: it may
 }
 
 } // namespace irf::model

@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "model/counters.hpp" // has_tensor_types, for the users of this header
 #include "model/profile.hpp"
 
 namespace irf::model {

@@ -25,12 +25,11 @@
 namespace irf::intercept {
 namespace {
 
-/// An activity record as CUPTI delivers it: a duration, and for a graph node also its launch,
-/// which CUPTI reports only from the record (no launch callback runs for a node).
+/// An activity record as CUPTI delivers it: a duration, and for a graph node (event.graph) also
+/// its launch, which CUPTI reports only from the record (no launch callback runs for a node).
 struct ActivityRecord {
     DurationRecord duration;
-    bool graph = false;
-    LaunchEvent event; ///< the node's launch, when graph
+    LaunchEvent event; ///< the node's launch, when event.graph
 };
 
 /// One script thread: its launches in order and the records it has played, appended without
@@ -38,7 +37,7 @@ struct ActivityRecord {
 struct Player {
     int thread = 0;
     std::vector<const fake::ScriptLaunch*> launches;
-    AppendLog<ActivityRecord> durations;
+    AppendLog<ActivityRecord> records;
 };
 
 class FakeBackend final : public Backend {
@@ -153,7 +152,7 @@ private:
     void collect_locked() noexcept {
         try {
             for (const auto& player : m_players) {
-                player->durations.drain([this](const ActivityRecord& r) { m_buffer.push_back(r); });
+                player->records.drain([this](const ActivityRecord& r) { m_buffer.push_back(r); });
             }
         } catch (...) { // out of memory: the records not moved stay in the players' logs
         }
@@ -171,7 +170,7 @@ private:
     /// One record to the sink: a graph node's launch first (the CUPTI backend reports it from
     /// its record, possibly at the final flush after recording stopped), then its duration.
     void deliver(const ActivityRecord& r) noexcept {
-        if (r.graph) {
+        if (r.event.graph) {
             static_cast<void>(m_sink->on_launch(r.event));
         }
         m_sink->on_duration(r.duration);
@@ -277,7 +276,7 @@ private:
             event.region = nvtx::current_path();
             event.region_given = true;
             nvtx::set_stack({});
-            play_record(player, ActivityRecord{next_record(event, l, index), true, event});
+            play_record(player, ActivityRecord{next_record(event, l, index), event});
             return;
         }
         const LaunchDecision decision = m_sink->on_launch(event);
@@ -294,7 +293,7 @@ private:
             } catch (...) { // out of memory: the sample is lost, as a failed range would be
             }
         }
-        play_record(player, ActivityRecord{next_record(event, l, index), false, {}});
+        play_record(player, ActivityRecord{next_record(event, l, index), {}});
     }
 
     /// The launch's duration on the fake clock.
@@ -316,7 +315,7 @@ private:
             deliver(record); // before the collector has drained the launch
             return;
         }
-        if (player.durations.append(record)) {
+        if (player.records.append(record)) {
             m_appended.fetch_add(1, std::memory_order_relaxed);
         }
     }
