@@ -274,7 +274,8 @@ KernelAnalysis analyze_prepared(const KernelRecord& kernel, const Prepared& prep
     std::string no_waves; // the text summary's fill column says "-" without a reason
     a.waves = wave_count(kernel.launch, source.gpu, no_waves);
     note_clock(kernel, fraction, a);
-    const ProjectionWork work = projection_work(kernel, a);
+    ProjectionWork work = projection_work(kernel, a);
+    work.details = details; // without them, drop_details below
     const std::vector<CeilingPair>& pairs = prepared.pairs[write_only];
     a.projection.reserve(pairs.size());
     for (std::size_t i = 0; i < pairs.size(); ++i) {

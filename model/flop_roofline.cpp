@@ -151,16 +151,19 @@ std::map<std::string, double> flops_by_precision(const Counters& counters) {
     return out;
 }
 
-std::optional<double> fma_mix_ceiling(const Counters& counters, const config::Ceilings& ceilings,
-                                      const std::string& precision) {
+std::optional<FmaCounts> fma_counts(const Counters& counters, const std::string& precision) {
     const PrecisionCounters* p = find_precision(precision);
     if (p == nullptr) {
         return std::nullopt;
     }
+    return FmaCounts{counter(counters, p->add), counter(counters, p->mul),
+                     counter(counters, p->fma)};
+}
+
+std::optional<double> fma_mix_ceiling(const FmaCounts& counts, const config::Ceilings& ceilings,
+                                      const std::string& precision) {
     const auto fma_peak = ceilings.gflops.find(precision + "_fma");
-    const auto adds = counter(counters, p->add);
-    const auto muls = counter(counters, p->mul);
-    const auto fmas = counter(counters, p->fma);
+    const auto& [adds, muls, fmas] = counts;
     if (fma_peak == ceilings.gflops.end() || fma_peak->second.value <= 0 || !adds || !muls ||
         !fmas) {
         return std::nullopt;
@@ -171,6 +174,12 @@ std::optional<double> fma_mix_ceiling(const Counters& counters, const config::Ce
                                     ? nofma->second.value
                                     : fma_peak->second.value / 2.0;
     return perf_mix(fma_peak->second.value, add_mul_peak, *fmas, *adds, *muls);
+}
+
+std::optional<double> fma_mix_ceiling(const Counters& counters, const config::Ceilings& ceilings,
+                                      const std::string& precision) {
+    const auto counts = fma_counts(counters, precision);
+    return counts ? fma_mix_ceiling(*counts, ceilings, precision) : std::nullopt;
 }
 
 std::optional<double> tensor_pipe_pct(const std::map<std::string, PrecisionFlops>& by_precision) {

@@ -70,4 +70,18 @@ tensor_pipe_pct(const std::map<std::string, PrecisionFlops>& by_precision);
                                                     const config::Ceilings& ceilings,
                                                     const std::string& precision);
 
+/// A CUDA-core precision's add, mul and FMA thread instructions (nullopt: not collected).
+struct FmaCounts {
+    std::optional<double> adds, muls, fmas;
+};
+
+/// The FP thread counters of `precision` (fp64, fp32, fp16); nullopt for any other precision.
+[[nodiscard]] std::optional<FmaCounts> fma_counts(const Counters& counters,
+                                                  const std::string& precision);
+
+/// fma_mix_ceiling from counts already read (fma_counts of `precision`): the same value.
+[[nodiscard]] std::optional<double> fma_mix_ceiling(const FmaCounts& counts,
+                                                    const config::Ceilings& ceilings,
+                                                    const std::string& precision);
+
 } // namespace irf::model

@@ -63,7 +63,7 @@ std::string wave_text(const WaveCount& w) {
 // Waves (docs/model.md, "Waves"): the SM-side resources (issue, FLOPs, L1) of each GPU take
 // their all-SM time / fill, so a kernel whose waves do not change moves by the per-SM ratio.
 void apply_waves(const KernelRecord& k, const config::Ceilings& s, const config::Ceilings& t,
-                 Projection& p, ResourceTimes& rs, ResourceTimes& rt) {
+                 Projection& p, ResourceArray& rs, ResourceArray& rt, bool wave_note) {
     std::string why_s, why_t;
     p.waves_source = wave_count(k.launch, s.gpu, why_s);
     const auto persistent = persistent_launch(k.launch, s.gpu, t.gpu);
@@ -87,15 +87,17 @@ void apply_waves(const KernelRecord& k, const config::Ceilings& s, const config:
         return;
     }
     for (auto [times, w] : {std::pair{&rs, &*p.waves_source}, std::pair{&rt, &*p.waves_target}}) {
-        for (const char* resource : {"issue", "flops", "l1"}) {
-            if (auto& v = times->ns.at(resource)) {
+        for (const std::size_t resource : {0, 1, 2}) { // issue, flops, l1 (k_resources)
+            if (auto& v = times->ns[resource]) {
                 *v /= w->fill;
             }
         }
     }
-    p.notes.push_back("waves: " + wave_text(*p.waves_source) + " on the source, " +
-                      wave_text(*p.waves_target) +
-                      " on the target; issue, FLOP and L1 times divided by the fill");
+    if (wave_note) {
+        p.notes.push_back("waves: " + wave_text(*p.waves_source) + " on the source, " +
+                          wave_text(*p.waves_target) +
+                          " on the target; issue, FLOP and L1 times divided by the fill");
+    }
 }
 
 std::string megabytes(double bytes) {
@@ -157,9 +159,9 @@ using LevelTimes = std::array<std::optional<double>, 3>; // L1, L2, HBM
 
 // Compute-side time of a GPU: the longer of issue and the per-precision FLOP sum; nullopt when
 // the issue time is unknown.
-std::optional<double> compute_time(const ResourceTimes& r) {
-    const auto issue = r.ns.at("issue");
-    const auto flops = r.ns.at("flops");
+std::optional<double> compute_time(const ResourceArray& r) {
+    const auto issue = r.ns[0];
+    const auto flops = r.ns[1];
     if (!issue) {
         return std::nullopt;
     }
@@ -185,16 +187,6 @@ LevelTimes level_times(const LevelBytes& bytes_s, const LevelBytes& bytes_t,
     return times;
 }
 
-std::map<std::string, double> known_times(const ResourceTimes& r) {
-    std::map<std::string, double> out;
-    for (const auto& [name, v] : r.ns) {
-        if (v) {
-            out[name] = *v;
-        }
-    }
-    return out;
-}
-
 // The paper's interval (min/max of the level times) and its mean.
 void set_interval(Projection& p, const LevelTimes& times, double c_s, double c_t, double total) {
     double low = INFINITY, high = 0;
@@ -216,7 +208,7 @@ void set_interval(Projection& p, const LevelTimes& times, double c_s, double c_t
 // The point: the binding resource's time ratio when both GPUs' bounds are decided, else the
 // interval mean. The reported interval is the envelope of the Eq. 9 interval and the point, so
 // low <= point <= high always holds (docs/model.md, Projection).
-void set_point(Projection& p, const ResourceTimes& rs, const ResourceTimes& rt, double total) {
+void set_point(Projection& p, const ResourceArray& rs, const ResourceArray& rt, double total) {
     p.bound_source = binding_resource(rs);
     p.bound_target = binding_resource(rt);
     if (!p.bound_source.empty() && !p.bound_target.empty()) {
@@ -259,7 +251,7 @@ double interval_mean_ns(double low_ns, double high_ns) {
 
 ProjectionWork projection_work(const KernelRecord& kernel, const KernelAnalysis& analysis) {
     return {kernel_work(kernel.counters, analysis.mix), level_bytes(kernel.counters),
-            counter(kernel.counters, "time_ns")};
+            counter(kernel.counters, "time_ns"), true};
 }
 
 std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a,
@@ -287,18 +279,20 @@ std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a
     LevelBytes bytes_t = *bytes;
     apply_l2_fit(k, *bytes, s, t, p, work.resources, work_t, bytes_t);
     const double predication = a.predication.value_or(1.0);
-    ResourceTimes rs = resource_times(work.resources, s, predication);
-    ResourceTimes rt = resource_times(work_t ? *work_t : work.resources, t, predication);
-    apply_waves(k, s, t, p, rs, rt);
+    ResourceArray rs = resource_array(work.resources, s, predication);
+    ResourceArray rt = resource_array(work_t ? *work_t : work.resources, t, predication);
+    apply_waves(k, s, t, p, rs, rt, work.details);
     const auto c_s = compute_time(rs);
     const auto c_t = compute_time(rt);
     if (!c_s || !c_t || !(*c_s > 0) || !(*c_t > 0)) {
         missing.push_back("projection[" + name + "]: no instructions or no issue ceiling");
         return std::nullopt;
     }
-    const auto flops_s = rs.ns.at("flops");
-    p.basis = flops_s && *flops_s > *rs.ns.at("issue") ? "flops" : "instructions";
-    p.resource_ns_source = known_times(rs);
+    const auto flops_s = rs.ns[1];
+    p.basis = flops_s && *flops_s > *rs.ns[0] ? "flops" : "instructions";
+    if (work.details) {
+        p.resource_ns_source = known_times(rs);
+    }
     p.resource_ns_target = known_times(rt);
     // The projected quantity: the kernel's total time over all launches (Eq. 9 is a ratio).
     const double total = k.time_ns.total > 0 ? k.time_ns.total : *time;

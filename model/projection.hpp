@@ -46,6 +46,10 @@ struct ProjectionWork {
     KernelWork resources;            ///< see resource_times
     std::optional<LevelBytes> bytes; ///< level_bytes
     std::optional<double> time_ns;   ///< the time_ns counter
+    /// false: the waves' note (the longest to format) and the source's resource times are not
+    /// made, for a caller that drops them (AnalyzeSettings::projection_details); nothing else
+    /// changes.
+    bool details = true;
 };
 
 /// The projection work of `kernel` analysed as `analysis` (its instruction mix); refers to the

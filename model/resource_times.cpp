@@ -4,6 +4,9 @@
 #include "model/resource_times.hpp"
 
 #include <algorithm>
+#include <array>
+#include <iterator>
+#include <utility>
 
 #include "model/counters.hpp"
 #include "model/flop_roofline.hpp"
@@ -59,6 +62,40 @@ bool tensor_unmeasured(const Counters& counters, const std::map<std::string, dou
     return issues_tensor_math(counters) && !(tensor_flops > 0);
 }
 
+// The FP pipes of flop_pipe, by FlopTerm::pipe.
+constexpr std::array<const char*, 3> s_flop_pipes{{"fp64", "fma", "tensor"}};
+
+// precision_ceiling_gflops from the counters `term` holds (the same value).
+std::optional<double> term_ceiling_gflops(const FlopTerm& term, const config::Ceilings& ceilings,
+                                          double predication) {
+    if (!term.fma) { // tensor_<type>: its ceiling reads no counter
+        return precision_ceiling_gflops(Counters{}, ceilings, term.precision, predication);
+    }
+    const auto mix = fma_mix_ceiling(*term.fma, ceilings, term.precision);
+    if (!mix || !(*mix > 0)) {
+        return std::nullopt;
+    }
+    return perf_ceil(term.active_share.value_or(predication), *mix);
+}
+
+// mix_issue_ceiling(work.mix, warp_gips_of(c), pipe_peaks(c)).first without building the peaks'
+// map: the same minimum over the same quotients (their order cannot change a minimum).
+double issue_ceiling(const KernelWork& work, const config::Ceilings& c) {
+    double ceiling = warp_gips_of(c);
+    const auto& pipes = pipe_of_class();
+    for (std::size_t i = 0; i < work.class_shares.size() && i < pipes.size(); ++i) {
+        const double share = work.class_shares[i];
+        const auto peak = c.pipe_gips.find(pipes[i].second);
+        if (!(share > 0) || peak == c.pipe_gips.end() || !(peak->second.value > 0)) {
+            continue;
+        }
+        if (peak->second.value / share < ceiling) {
+            ceiling = peak->second.value / share;
+        }
+    }
+    return ceiling;
+}
+
 } // namespace
 
 std::string flop_pipe(const std::string& precision) {
@@ -91,7 +128,27 @@ KernelWork kernel_work(const Counters& counters, const std::map<std::string, dou
     w.counters = &counters;
     w.inst_warp = counter(counters, "inst_warp");
     w.mix = issue_mix(counters, mix);
+    const auto& pipes = pipe_of_class();
+    for (std::size_t i = 0; i < w.class_shares.size() && i < pipes.size(); ++i) {
+        const auto share = w.mix.find(pipes[i].first);
+        w.class_shares[i] = share == w.mix.end() ? 0.0 : share->second;
+    }
     w.flops = flops_by_precision(counters);
+    for (const auto& [precision, n] : w.flops) {
+        if (!(n > 0)) {
+            continue;
+        }
+        FlopTerm term;
+        term.precision = precision;
+        term.flops = n;
+        const std::string pipe = flop_pipe(precision);
+        term.pipe = pipe == "fp64" ? 0 : pipe == "fma" ? 1 : 2;
+        if (precision.rfind(s_tensor_prefix, 0) != 0) {
+            term.fma = fma_counts(counters, precision);
+            term.active_share = fp_active_share(counters, precision);
+        }
+        w.flop_terms.push_back(std::move(term));
+    }
     w.unmeasured_tensor = tensor_unmeasured(counters, w.flops);
     w.l1_sectors = l1_sectors(counters);
     w.shared_wavefronts = shared_wavefronts(counters);
@@ -100,9 +157,12 @@ KernelWork kernel_work(const Counters& counters, const std::map<std::string, dou
     return w;
 }
 
-std::optional<double> flop_time_ns(const KernelWork& work, const config::Ceilings& ceilings,
-                                   double predication, std::map<std::string, double>& terms,
-                                   std::vector<std::string>& unknown) {
+namespace {
+
+// flop_time_ns, its terms kept only when `terms` is set.
+std::optional<double> flop_time(const KernelWork& work, const config::Ceilings& ceilings,
+                                double predication, std::map<std::string, double>* terms,
+                                std::vector<std::string>& unknown) {
     bool complete = true;
     if (work.unmeasured_tensor) {
         // Its time is unknown, so the bound is undecided and the projection says so with low
@@ -110,50 +170,74 @@ std::optional<double> flop_time_ns(const KernelWork& work, const config::Ceiling
         unknown.push_back("flops: tensor instructions without tensor_ops_* counters");
         complete = false;
     }
-    std::map<std::string, double> per_pipe; // the pipes run concurrently, their precisions not
-    for (const auto& [precision, n] : work.flops) {
-        if (!(n > 0)) {
-            continue;
-        }
-        const auto ceiling =
-            precision_ceiling_gflops(*work.counters, ceilings, precision, predication);
+    std::array<double, s_flop_pipes.size()> per_pipe{}; // the pipes run concurrently, their
+                                                        // precisions not
+    for (const FlopTerm& term : work.flop_terms) {
+        const auto ceiling = term_ceiling_gflops(term, ceilings, predication);
         if (!ceiling) {
-            unknown.push_back("flops: no " + precision + " ceiling");
+            unknown.push_back("flops: no " + term.precision + " ceiling");
             complete = false;
             continue;
         }
-        terms[precision] = n / *ceiling; // FLOPs / (FLOPs per ns)
-        per_pipe[flop_pipe(precision)] += terms[precision];
+        const double ns = term.flops / *ceiling; // FLOPs / (FLOPs per ns)
+        if (terms != nullptr) {
+            (*terms)[term.precision] = ns;
+        }
+        per_pipe[static_cast<std::size_t>(term.pipe)] += ns;
     }
     if (!complete) {
         return std::nullopt;
     }
     double longest = 0;
-    for (const auto& [pipe, ns] : per_pipe) {
+    for (const double ns : per_pipe) {
         longest = std::max(longest, ns);
     }
     return longest;
 }
 
-ResourceTimes resource_times(const KernelWork& work, const config::Ceilings& ceilings,
-                             double predication) {
-    ResourceTimes t;
+// The times in k_resources' order; the FLOP terms go to `terms` when set.
+ResourceArray times_of(const KernelWork& work, const config::Ceilings& ceilings, double predication,
+                       std::map<std::string, double>* terms) {
+    ResourceArray t;
     const auto& inst = work.inst_warp;
     // With the instruction mix, the busiest pipe may cap the issue rate below the schedulers'
     // (docs/model.md, "Pipe sub-ceilings").
-    const double gips =
-        mix_issue_ceiling(work.mix, warp_gips_of(ceilings), pipe_peaks(ceilings)).first;
-    t.ns["issue"] = inst && gips > 0 ? std::optional<double>(*inst / gips) : std::nullopt;
-    t.ns["flops"] = flop_time_ns(work, ceilings, predication, t.flops_ns, t.unknown);
-    t.ns["l1"] = l1_time(work, ceilings);
-    t.ns["l2"] = level_time(work.l2_transactions, ceilings.l2_gbs);
-    t.ns["hbm"] = level_time(work.hbm_transactions, ceilings.hbm_gbs);
-    for (const char* r : {"issue", "l1", "l2", "hbm"}) {
+    const double gips = issue_ceiling(work, ceilings);
+    t.ns[0] = inst && gips > 0 ? std::optional<double>(*inst / gips) : std::nullopt;
+    t.ns[1] = flop_time(work, ceilings, predication, terms, t.unknown);
+    t.ns[2] = l1_time(work, ceilings);
+    t.ns[3] = level_time(work.l2_transactions, ceilings.l2_gbs);
+    t.ns[4] = level_time(work.hbm_transactions, ceilings.hbm_gbs);
+    for (const std::size_t r : {0, 2, 3, 4}) { // issue, l1, l2, hbm
         if (!t.ns[r]) {
-            t.unknown.push_back(std::string(r) + ": counters or ceiling unknown");
+            t.unknown.push_back(std::string(k_resources[r]) + ": counters or ceiling unknown");
         }
     }
     return t;
+}
+
+} // namespace
+
+std::optional<double> flop_time_ns(const KernelWork& work, const config::Ceilings& ceilings,
+                                   double predication, std::map<std::string, double>& terms,
+                                   std::vector<std::string>& unknown) {
+    return flop_time(work, ceilings, predication, &terms, unknown);
+}
+
+ResourceTimes resource_times(const KernelWork& work, const config::Ceilings& ceilings,
+                             double predication) {
+    ResourceTimes t;
+    ResourceArray a = times_of(work, ceilings, predication, &t.flops_ns);
+    for (std::size_t r = 0; r < a.ns.size(); ++r) {
+        t.ns[k_resources[r]] = a.ns[r];
+    }
+    t.unknown = std::move(a.unknown);
+    return t;
+}
+
+ResourceArray resource_array(const KernelWork& work, const config::Ceilings& ceilings,
+                             double predication) {
+    return times_of(work, ceilings, predication, nullptr);
 }
 
 ResourceTimes resource_times(const Counters& counters, const config::Ceilings& ceilings,
@@ -171,20 +255,50 @@ double longest_time_ns(const ResourceTimes& times) {
     return longest;
 }
 
+double longest_time_ns(const ResourceArray& times) {
+    double longest = 0;
+    for (const auto& v : times.ns) {
+        if (v) {
+            longest = std::max(longest, *v);
+        }
+    }
+    return longest;
+}
+
 std::string binding_resource(const ResourceTimes& times) {
+    ResourceArray a;
+    for (std::size_t r = 0; r < a.ns.size(); ++r) {
+        if (const auto it = times.ns.find(k_resources[r]); it != times.ns.end()) {
+            a.ns[r] = it->second;
+        }
+    }
+    a.unknown = times.unknown;
+    return binding_resource(a);
+}
+
+std::string binding_resource(const ResourceArray& times) {
     if (!times.unknown.empty()) {
         return "";
     }
     std::string bound;
     double longest = -1;
-    for (const char* r : k_resources) {
-        const auto it = times.ns.find(r);
-        if (it != times.ns.end() && it->second && *it->second > longest) {
-            longest = *it->second;
-            bound = r;
+    for (std::size_t r = 0; r < times.ns.size(); ++r) {
+        if (times.ns[r] && *times.ns[r] > longest) {
+            longest = *times.ns[r];
+            bound = k_resources[r];
         }
     }
     return bound;
+}
+
+std::map<std::string, double> known_times(const ResourceArray& times) {
+    std::map<std::string, double> out;
+    for (std::size_t r = 0; r < times.ns.size(); ++r) {
+        if (times.ns[r]) {
+            out.emplace(k_resources[r], *times.ns[r]);
+        }
+    }
+    return out;
 }
 
 } // namespace irf::model

@@ -4,12 +4,15 @@
 // slowest resource binds the kernel.
 #pragma once
 
+#include <array>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "config/ceilings.hpp"
+#include "model/flop_roofline.hpp"
 #include "model/profile.hpp"
 
 namespace irf::model {
@@ -25,14 +28,37 @@ struct ResourceTimes {
     std::vector<std::string> unknown;                ///< "flops: no fp64_fma ceiling", ...
 };
 
+/// resource_times' times by index into k_resources, without the maps: a projection makes two per
+/// target, 140,000 for 5,000 kernels on 14 targets (docs/performance.md, "Tools on 100,000
+/// kernels").
+struct ResourceArray {
+    std::array<std::optional<double>, std::size(k_resources)> ns;
+    std::vector<std::string> unknown; ///< as ResourceTimes::unknown
+};
+
+/// One precision's FLOPs and what its ceiling on each GPU reads from the counters.
+struct FlopTerm {
+    std::string precision; ///< a key of flops_by_precision
+    double flops = 0;
+    int pipe = 0; ///< index of flop_pipe(precision) among fp64, fma, tensor
+    /// fp64/fp32/fp16: the FP thread counters (fma_counts) and the pipe's active share
+    /// (fp_active_share); absent for tensor_<type>.
+    std::optional<FmaCounts> fma;
+    std::optional<double> active_share;
+};
+
 /// What the resource times read from a kernel's counters, read once per kernel so that each GPU
 /// it is timed on costs arithmetic only (14 targets read them 28 times: docs/performance.md,
 /// "Tools on 100,000 kernels"). Holds `counters` by pointer: they must outlive it.
 struct KernelWork {
-    const Counters* counters = nullptr;  ///< for the FMA-mix ceilings of each GPU
-    std::optional<double> inst_warp;     ///< warp instructions
-    std::map<std::string, double> mix;   ///< issue_mix: the shares the pipe ceilings apply to
+    const Counters* counters = nullptr; ///< the counters it was read from
+    std::optional<double> inst_warp;    ///< warp instructions
+    std::map<std::string, double> mix;  ///< issue_mix: the shares the pipe ceilings apply to
+    /// mix's share of each class of pipe_of_class(), in its order (0 when absent): the issue
+    /// ceiling of each GPU without a map look-up per class.
+    std::array<double, 5> class_shares{};
     std::map<std::string, double> flops; ///< flops_by_precision
+    std::vector<FlopTerm> flop_terms;    ///< flops' precisions with FLOPs > 0, in its order
     bool unmeasured_tensor = false;      ///< tensor instructions without tensor_ops_* counters
     std::optional<double> l1_sectors;    ///< instruction_roofline.hpp's l1_sectors
     std::optional<double> shared_wavefronts;
@@ -71,6 +97,10 @@ flop_time_ns(const KernelWork& work, const config::Ceilings& ceilings, double pr
 [[nodiscard]] ResourceTimes resource_times(const KernelWork& work, const config::Ceilings& ceilings,
                                            double predication);
 
+/// resource_times as a ResourceArray (the same times and unknowns, no FLOP terms).
+[[nodiscard]] ResourceArray resource_array(const KernelWork& work, const config::Ceilings& ceilings,
+                                           double predication);
+
 /// resource_times of kernel_work(counters, mix).
 [[nodiscard]] ResourceTimes resource_times(const Counters& counters,
                                            const config::Ceilings& ceilings, double predication,
@@ -81,5 +111,14 @@ flop_time_ns(const KernelWork& work, const config::Ceilings& ceilings, double pr
 
 /// The longest known time (0 when none is known).
 [[nodiscard]] double longest_time_ns(const ResourceTimes& times);
+
+/// binding_resource of the same times.
+[[nodiscard]] std::string binding_resource(const ResourceArray& times);
+
+/// longest_time_ns of the same times.
+[[nodiscard]] double longest_time_ns(const ResourceArray& times);
+
+/// The known times by resource name (the keys of ResourceTimes::ns that hold a value).
+[[nodiscard]] std::map<std::string, double> known_times(const ResourceArray& times);
 
 } // namespace irf::model
