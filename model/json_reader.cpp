@@ -2,7 +2,9 @@
 // Typed, path-tracking access to a JSON document for the profile reader.
 #include "model/json_reader.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include "model/profile_json.hpp"
 
@@ -128,6 +130,190 @@ std::int64_t JsonNode::integer(const std::string& key, std::int64_t fallback) co
         n.fail("integer out of range");
     }
     return static_cast<std::int64_t>(v);
+}
+
+} // namespace irf::model
+
+namespace irf::model {
+namespace {
+
+constexpr int k_max_skim_depth = 256;
+
+/// A cursor over a text that skims JSON values, counting them; false from any step: refused.
+class Skimmer {
+public:
+    Skimmer(const char* text, std::size_t size) : m_text(text), m_size(size) {}
+
+    std::size_t pos = 0;
+    std::size_t values = 0;
+    int depth = 0;
+
+    bool value(int level) {
+        ++values;
+        if (pos >= m_size) {
+            return false;
+        }
+        switch (m_text[pos]) {
+        case '{':
+            return container(level, '}', true);
+        case '[':
+            return container(level, ']', false);
+        case '"':
+            return string();
+        case 't':
+            return literal("true");
+        case 'f':
+            return literal("false");
+        case 'n':
+            return literal("null");
+        default:
+            return number();
+        }
+    }
+
+private:
+    void space() {
+        while (pos < m_size && (m_text[pos] == ' ' || m_text[pos] == '\t' || m_text[pos] == '\n' ||
+                                m_text[pos] == '\r')) {
+            ++pos;
+        }
+    }
+
+    bool container(int level, char close, bool object) {
+        if (level + 1 > k_max_skim_depth) {
+            return false;
+        }
+        depth = std::max(depth, level + 1);
+        ++pos;
+        space();
+        if (pos < m_size && m_text[pos] == close) {
+            ++pos;
+            return true;
+        }
+        for (;;) {
+            if (object) {
+                if (pos >= m_size || m_text[pos] != '"' || !string()) {
+                    return false;
+                }
+                space();
+                if (pos >= m_size || m_text[pos] != ':') {
+                    return false;
+                }
+                ++pos;
+                space();
+            }
+            if (!value(level + 1)) {
+                return false;
+            }
+            space();
+            if (pos >= m_size) {
+                return false;
+            }
+            if (m_text[pos] == close) {
+                ++pos;
+                return true;
+            }
+            if (m_text[pos] != ',') {
+                return false;
+            }
+            ++pos;
+            space();
+        }
+    }
+
+    // Printable ASCII and the one-character escapes only.
+    bool string() {
+        for (++pos; pos < m_size; ++pos) {
+            const auto c = static_cast<unsigned char>(m_text[pos]);
+            if (c == '"') {
+                ++pos;
+                return true;
+            }
+            if (c < 0x20 || c > 0x7e) {
+                return false;
+            }
+            if (c == '\\') {
+                if (++pos >= m_size) {
+                    return false;
+                }
+                const char e = m_text[pos];
+                if (e != '"' && e != '\\' && e != '/' && e != 'b' && e != 'f' && e != 'n' &&
+                    e != 'r' && e != 't') {
+                    return false;
+                }
+            }
+        }
+        return false;
+    }
+
+    bool literal(const char* word) {
+        for (; *word != '\0'; ++word, ++pos) {
+            if (pos >= m_size || m_text[pos] != *word) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    std::size_t digits() {
+        const std::size_t start = pos;
+        while (pos < m_size && m_text[pos] >= '0' && m_text[pos] <= '9') {
+            ++pos;
+        }
+        return pos - start;
+    }
+
+    // RFC 8259's grammar, at most 300 digits before the point plus exponent (so the value is a
+    // finite double) and an exponent of at most 4 digits.
+    bool number() {
+        if (pos < m_size && m_text[pos] == '-') {
+            ++pos;
+        }
+        if (pos >= m_size || m_text[pos] < '0' || m_text[pos] > '9') {
+            return false;
+        }
+        const std::size_t first = pos;
+        const std::size_t whole = digits();
+        if (whole > 1 && m_text[first] == '0') {
+            return false;
+        }
+        if (pos < m_size && m_text[pos] == '.') {
+            ++pos;
+            if (digits() == 0) {
+                return false;
+            }
+        }
+        long exponent = 0;
+        if (pos < m_size && (m_text[pos] == 'e' || m_text[pos] == 'E')) {
+            ++pos;
+            const bool negative = pos < m_size && m_text[pos] == '-';
+            if (pos < m_size && (m_text[pos] == '-' || m_text[pos] == '+')) {
+                ++pos;
+            }
+            const std::size_t start = pos;
+            const std::size_t n = digits();
+            if (n == 0 || n > 4) {
+                return false;
+            }
+            exponent = std::strtol(std::string(m_text + start, n).c_str(), nullptr, 10);
+            exponent = negative ? -exponent : exponent;
+        }
+        return static_cast<long>(whole) + exponent <= 300;
+    }
+
+    const char* m_text;
+    std::size_t m_size;
+};
+
+} // namespace
+
+std::optional<Skimmed> skim_json(const char* text, std::size_t begin, std::size_t size) {
+    Skimmer skim(text, size);
+    skim.pos = begin;
+    if (!skim.value(0)) {
+        return std::nullopt;
+    }
+    return Skimmed{skim.pos, skim.values, skim.depth};
 }
 
 } // namespace irf::model

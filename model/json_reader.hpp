@@ -58,4 +58,18 @@ private:
     std::string m_path;
 };
 
+/// What skim_json found of one JSON value.
+struct Skimmed {
+    std::size_t end = 0;    ///< offset just past the value
+    std::size_t values = 0; ///< the value and every value inside it, containers included
+    int depth = 0;          ///< containers nested, the value itself counted (0: a scalar)
+};
+
+/// Checks the JSON value at text[begin] (no space before it) without building it, at least as
+/// strictly as nlohmann's parser: a number that might not fit a double, a \u escape or a byte
+/// over 0x7f is refused too, as is nesting past 256. nullopt when refused, for nlohmann's parser
+/// to read the text and say what is wrong.
+[[nodiscard]] std::optional<Skimmed> skim_json(const char* text, std::size_t begin,
+                                               std::size_t size);
+
 } // namespace irf::model

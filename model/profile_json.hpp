@@ -49,15 +49,18 @@ struct JsonLimits {
 
 /// Parses a profile's text one kernel at a time, as load_profile does after reading the file
 /// (`limits` scale with text.size()). Throws FormatError, or nlohmann's exceptions on invalid
-/// JSON (load_profile turns those into one FormatError line naming the file).
+/// JSON (load_profile turns those into one FormatError line naming the file). `threads` > 1
+/// parses a large profile's kernels on that many threads: the same profile, and where anything
+/// is wrong the one-thread read runs to report it, so errors are the same too.
 [[nodiscard]] Profile profile_from_text(const std::string& text, const JsonLimits& limits = {},
-                                        bool lean = false);
+                                        bool lean = false, unsigned threads = 1);
 
 /// Reads and parses a profile file (bounded read, `limits`), one kernel at a time; FormatError
 /// messages start with the path. `lean`: each kernel without its `counters` and `analysis`
 /// (lexed, not checked), for a command that needs those of a few kernels only (load_kernels).
+/// `threads`: as profile_from_text.
 [[nodiscard]] Profile load_profile(const std::string& path, const JsonLimits& limits = {},
-                                   bool lean = false);
+                                   bool lean = false, unsigned threads = 1);
 
 /// The kernels at `positions` (ascending indices into the file's `kernels`) read in full, in that
 /// order; the other kernels are lexed, not built, and the text after the last one is not read

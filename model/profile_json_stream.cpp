@@ -65,6 +65,8 @@ public:
 
     /// The document, kernels left out.
     json take_root() { return std::move(m_root); }
+    /// The values counted so far.
+    [[nodiscard]] std::size_t values() const { return m_values; }
 
 private:
     // Counts a value against the limit and says whether it is built (not inside, or itself, a
@@ -137,7 +139,8 @@ private:
         }
         Frame frame{nullptr};
         frame.kernel = !m_stack.empty() && m_stack.back().kernels;
-        frame.lean = frame.kernel && build == KernelBuild::lean && container.is_object();
+        frame.lean = (frame.kernel && build == KernelBuild::lean && container.is_object()) ||
+                     (m_stack.empty() && m_spec.root_lean && container.is_object());
         frame.kernels = m_stack.size() == 1 && m_next_is_kernels && container.is_array();
         frame.value = place(std::move(container));
         if (frame.kernels) {
@@ -186,7 +189,126 @@ private:
 json parse_streamed(const std::string& text, const StreamSpec& spec) {
     StreamHandler handler(spec, value_limit(spec.limits, spec.file_bytes));
     json::sax_parse(text, &handler);
+    if (spec.values_counted != nullptr) {
+        *spec.values_counted = handler.values();
+    }
     return handler.take_root();
+}
+
+json parse_streamed(const char* begin, const char* end, const StreamSpec& spec) {
+    StreamHandler handler(spec, value_limit(spec.limits, spec.file_bytes));
+    json::sax_parse(begin, end, &handler);
+    if (spec.values_counted != nullptr) {
+        *spec.values_counted = handler.values();
+    }
+    return handler.take_root();
+}
+
+namespace {
+
+bool is_json_space(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+std::pair<std::size_t, std::size_t> trimmed(const std::string& text, std::size_t begin,
+                                            std::size_t end) {
+    while (begin < end && is_json_space(text[begin])) {
+        ++begin;
+    }
+    while (end > begin && is_json_space(text[end - 1])) {
+        --end;
+    }
+    return {begin, end};
+}
+
+} // namespace
+
+std::optional<KernelsLayout> find_kernels(const std::string& text) {
+    const std::size_t n = text.size();
+    std::size_t i = 0;
+    while (i < n && is_json_space(text[i])) {
+        ++i;
+    }
+    if (i == n || text[i] != '{') {
+        return std::nullopt;
+    }
+    KernelsLayout out;
+    bool found = false;
+    bool in_kernels = false;      // inside the kernels array
+    bool expect_key = false;      // the next string at depth 1 is a key
+    bool next_is_kernels = false; // the value of the key "kernels" comes next
+    std::size_t element = 0;      // where the current element of kernels begins
+    int depth = 0;
+    for (; i < n; ++i) {
+        const char c = text[i];
+        if (next_is_kernels && c != ':' && !is_json_space(c)) {
+            if (c != '[') {
+                return std::nullopt;
+            }
+            next_is_kernels = false;
+            in_kernels = true;
+            out.open = i;
+            element = i + 1;
+            ++depth;
+            continue;
+        }
+        switch (c) {
+        case '"': {
+            const std::size_t start = ++i;
+            bool escaped = false;
+            while (i < n && text[i] != '"') {
+                escaped = escaped || text[i] == '\\';
+                i += text[i] == '\\' ? 2 : 1;
+            }
+            if (i >= n) {
+                return std::nullopt;
+            }
+            if (depth == 1 && expect_key) {
+                expect_key = false;
+                if (escaped) {
+                    return std::nullopt; // "kern\u0065ls" would be the same key
+                }
+                if (text.compare(start, i - start, "kernels") == 0) {
+                    if (found) {
+                        return std::nullopt; // a repeated key: the sequential read decides
+                    }
+                    found = next_is_kernels = true;
+                }
+            }
+            break;
+        }
+        case '{':
+        case '[':
+            ++depth;
+            expect_key = depth == 1 && c == '{';
+            break;
+        case '}':
+        case ']':
+            if (in_kernels && depth == 2) {
+                out.elements.push_back(trimmed(text, element, i));
+                out.close = i;
+                in_kernels = false;
+            }
+            --depth;
+            break;
+        case ',':
+            expect_key = depth == 1;
+            if (in_kernels && depth == 2) {
+                out.elements.push_back(trimmed(text, element, i));
+                element = i + 1;
+            }
+            break;
+        default:
+            break;
+        }
+    }
+    if (!found || in_kernels || next_is_kernels) {
+        return std::nullopt;
+    }
+    if (out.elements.size() == 1 && out.elements[0].first == out.elements[0].second) {
+        out.elements.clear(); // "[]"
+    }
+    return out;
 }
 
 } // namespace irf::model

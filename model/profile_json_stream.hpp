@@ -6,7 +6,10 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -31,7 +34,24 @@ struct StreamSpec {
     std::function<void(std::size_t index, const nlohmann::json& kernel)> on_kernel;
     /// Stop parsing once this kernel is handed on (what follows is neither read nor checked).
     std::size_t last_kernel = static_cast<std::size_t>(-1);
+    /// The text is one element of `kernels` alone, to be read lean (its root object's `counters`
+    /// and `analysis` lexed, not built).
+    bool root_lean = false;
+    /// Where the number of values counted against the limit goes, when set (a whole parse only).
+    std::size_t* values_counted = nullptr;
 };
+
+/// Where the elements of the top-level `kernels` array lie in a profile's text.
+struct KernelsLayout {
+    std::size_t open = 0;                                      ///< offset of the array's '['
+    std::size_t close = 0;                                     ///< offset of its ']'
+    std::vector<std::pair<std::size_t, std::size_t>> elements; ///< [begin, end) of each, trimmed
+};
+
+/// The layout of `text` from a scan of its strings and brackets alone (nothing else is checked:
+/// each part must still be parsed); nullopt unless the root is an object with one `kernels` key,
+/// written without escapes, whose value is an array that closes.
+[[nodiscard]] std::optional<KernelsLayout> find_kernels(const std::string& text);
 
 /// One element of `kernels` (its path "kernels[i]"), as profile_from_json reads it.
 [[nodiscard]] KernelRecord kernel_from_json(const JsonNode& n);
@@ -49,5 +69,9 @@ struct StreamSpec {
 /// array stays in their place), as far as spec.last_kernel. Throws FormatError past the limits and
 /// nlohmann's exceptions on invalid JSON; what on_kernel throws passes through.
 [[nodiscard]] nlohmann::json parse_streamed(const std::string& text, const StreamSpec& spec);
+
+/// parse_streamed of the text in [begin, end) (a part of a larger text, not copied).
+[[nodiscard]] nlohmann::json parse_streamed(const char* begin, const char* end,
+                                            const StreamSpec& spec);
 
 } // namespace irf::model

@@ -42,7 +42,7 @@ void report_gaps(const model::Profile& p) {
 int run_analyze(const AnalyzeOptions& o) {
     model::Profile profile;
     try {
-        profile = model::load_profile(o.profile);
+        profile = model::load_profile(o.profile, {}, false, analysis_threads());
     } catch (const model::FormatError& e) {
         throw InputError(e.what());
     }
@@ -64,7 +64,7 @@ int run_analyze(const AnalyzeOptions& o) {
     return 0;
 }
 
-const bool s_registered = register_command(
+const bool s_analyze_registered = register_command(
     {"analyze", "Analyse a saved profile (Instruction Roofline, walls, projection)",
      [](CLI::App& app) -> std::function<int()> {
          auto o = std::make_shared<AnalyzeOptions>();

@@ -84,7 +84,7 @@ model::Profile merge_files(const std::vector<std::string>& files, const MergeRun
     double largest = 0; // of the inputs read so far (up to --jobs ahead)
     std::size_t sized = 0;
     in_order(
-        files.size(), run.jobs, [&files](std::size_t i) { return load_input(files[i], true); },
+        files.size(), run.jobs, [&files](std::size_t i) { return load_input(files[i], true, 1); },
         [&](std::size_t i, const model::Profile& input) {
             for (; sized < std::min<std::size_t>(files.size(), i + run.jobs); ++sized) {
                 largest = std::max(largest, file_bytes(files[sized]));

@@ -14,13 +14,14 @@
 #include "model/kernel_labels.hpp"
 #include "model/profile_json.hpp"
 #include "tools/irf_report/command.hpp"
+#include "tools/irf_report/reanalysis.hpp"
 
 namespace irf::report {
 
-model::Profile load_input(const std::string& path, bool lean) {
+model::Profile load_input(const std::string& path, bool lean, unsigned threads) {
     model::Profile profile;
     try {
-        profile = model::load_profile(path, {}, lean);
+        profile = model::load_profile(path, {}, lean, threads == 0 ? analysis_threads() : threads);
     } catch (const model::FormatError& e) {
         const std::string message = e.what();
         // load_profile names the path in most messages; make sure every one does.

@@ -16,8 +16,10 @@
 namespace irf::report {
 
 /// Loads an analysed or raw profile; any problem (missing file, bad JSON, wrong schema, no
-/// kernel) becomes an InputError naming the file. `lean`: model::load_profile's.
-[[nodiscard]] model::Profile load_input(const std::string& path, bool lean = false);
+/// kernel) becomes an InputError naming the file. `lean`: model::load_profile's. `threads`: the
+/// threads that parse it (0: analysis_threads(); merge, reading several files at once, says 1).
+[[nodiscard]] model::Profile load_input(const std::string& path, bool lean = false,
+                                        unsigned threads = 0);
 
 /// Keeps only the kernels whose name matches the RE2 `pattern` (`option` names it in errors):
 /// an InputError when the pattern is invalid or no kernel matches. Empty pattern: no change.
