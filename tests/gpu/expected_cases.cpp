@@ -13,7 +13,7 @@
 namespace irf::test {
 namespace {
 
-ExpectedCase parse_case(const nlohmann::json& j) {
+ExpectedCase parse_expected_case(const nlohmann::json& j) {
     ExpectedCase c;
     c.id = j.at("id").get<std::string>();
     c.app = j.at("app").get<std::string>();
@@ -55,7 +55,7 @@ std::vector<ExpectedCase> load_cases(const std::string& path) {
     try {
         const auto doc = nlohmann::json::parse(in);
         for (const auto& j : doc.at("cases")) {
-            cases.push_back(parse_case(j));
+            cases.push_back(parse_expected_case(j));
         }
     } catch (const std::exception& e) {
         throw std::runtime_error(path + ": " + e.what());

@@ -13,7 +13,7 @@
 namespace irf::test {
 namespace {
 
-HazardCase parse_case(const nlohmann::json& j) {
+HazardCase parse_hazard_case(const nlohmann::json& j) {
     HazardCase c;
     c.id = j.at("id").get<std::string>();
     c.app = j.at("app").get<std::string>();
@@ -45,7 +45,7 @@ std::vector<HazardCase> load_cases() {
         // parse() returns would read freed memory (the temporary dies before the loop runs).
         const nlohmann::json document = nlohmann::json::parse(in);
         for (const auto& j : document.at("cases")) {
-            out.push_back(parse_case(j));
+            out.push_back(parse_hazard_case(j));
         }
     } catch (const nlohmann::json::exception& e) {
         throw std::runtime_error(path + ": " + e.what());

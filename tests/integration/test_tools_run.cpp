@@ -235,8 +235,6 @@ TEST_F(ToolsRun, OptionsAfterTheApplicationAreTheApplications) {
     EXPECT_EQ(irf::test::read_file(m_tmp / "args.txt"), "foo|-c|3|bar|");
 }
 
-} // namespace
-
 // --ceilings and --targets take a shipped name or a YAML file (#21 item 4).
 TEST_F(ToolsRun, CeilingsAndTargetsTakeShippedNamesAndFiles) {
     const std::string ceilings = entry_copy(m_tmp.path(), "h100-pcie", "my-h100");
@@ -254,3 +252,5 @@ TEST_F(ToolsRun, CeilingsAndTargetsTakeShippedNamesAndFiles) {
     EXPECT_EQ(profile("files")["ceilings_used"]["name"], "my-h100");
     EXPECT_EQ(profile("files")["config"]["IRF_TARGETS"], target);
 }
+
+} // namespace

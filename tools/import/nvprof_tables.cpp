@@ -29,9 +29,9 @@ std::uint64_t invocations(const FileContext& context, const CsvRecord& r, std::s
 }
 
 // --metrics ("Metric Name", Min, Max, Avg) and --events ("Event Name", Min, Max, Avg, Total).
-class SummaryReader : public TableReader {
+class NvprofSummaryReader : public TableReader {
 public:
-    SummaryReader(FileContext& context, const CsvRecord& header, std::string name_column)
+    NvprofSummaryReader(FileContext& context, const CsvRecord& header, std::string name_column)
         : m_context(context), m_columns(header), m_name_column(std::move(name_column)),
           m_rows(context, &config::nvprof_metric) {}
 
@@ -176,11 +176,11 @@ std::unique_ptr<TableReader> nvprof_reader_for(const CsvRecord& header, FileCont
     };
     if (columns.has_all({"Device", "Kernel", "Invocations", "Metric Name", "Avg"})) {
         start("nvprof-csv-metrics");
-        return std::make_unique<SummaryReader>(context, header, "Metric Name");
+        return std::make_unique<NvprofSummaryReader>(context, header, "Metric Name");
     }
     if (columns.has_all({"Device", "Kernel", "Invocations", "Event Name", "Avg"})) {
         start("nvprof-csv-events");
-        return std::make_unique<SummaryReader>(context, header, "Event Name");
+        return std::make_unique<NvprofSummaryReader>(context, header, "Event Name");
     }
     if (columns.has_all({"Type", "Time", "Calls", "Avg", "Min", "Max", "Name"})) {
         start("nvprof-csv-gpu-summary");

@@ -236,7 +236,7 @@ int show(const std::string& what, const std::vector<std::string>& dirs) {
     return 0;
 }
 
-const bool s_registered = register_command(
+const bool s_ceilings_registered = register_command(
     {"ceilings", "List the shipped ceilings database or print one entry (NAME or FILE)",
      [](CLI::App& app) -> std::function<int()> {
          auto target = std::make_shared<std::string>();

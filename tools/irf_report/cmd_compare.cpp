@@ -38,7 +38,7 @@ int run_compare(const CompareOptions& o) {
     return 0;
 }
 
-const bool s_registered = register_command(
+const bool s_compare_registered = register_command(
     {"compare", "Compare two profiles kernel by kernel (before -> after)",
      [](CLI::App& sub) -> std::function<int()> {
          auto options = std::make_shared<CompareOptions>();

@@ -49,7 +49,7 @@ int run_csv(const CsvOptions& o) {
     return 0;
 }
 
-const bool s_registered = register_command(
+const bool s_csv_registered = register_command(
     {"csv", "One CSV row per kernel with the analysed values (RFC 4180 quoting, LF line ends)",
      [](CLI::App& sub) -> std::function<int()> {
          auto options = std::make_shared<CsvOptions>();

@@ -76,7 +76,7 @@ int run_html(const HtmlOptions& o) {
     return 0;
 }
 
-const bool s_registered = register_command(
+const bool s_html_registered = register_command(
     {"html", "Write one self-contained interactive HTML page (figures, kernel table, details)",
      [](CLI::App& app) -> std::function<int()> {
          auto o = std::make_shared<HtmlOptions>();

@@ -95,7 +95,7 @@ int run_import(const ImportOptions& o) {
     return 0;
 }
 
-const bool s_registered = register_command(
+const bool s_import_registered = register_command(
     {"import", "Import Nsight Compute or nvprof CSV exports (or .ncu-rep) as an irf profile",
      [](CLI::App& sub) -> std::function<int()> {
          auto options = std::make_shared<ImportOptions>();

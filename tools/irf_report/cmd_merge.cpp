@@ -58,7 +58,7 @@ int run_merge(const MergeOptions& o) {
     return 0;
 }
 
-const bool s_registered = register_command(
+const bool s_merge_registered = register_command(
     {"merge", "Merge the rank profiles of a job (or merged parts of it) into one job profile",
      [](CLI::App& sub) -> std::function<int()> {
          auto options = std::make_shared<MergeOptions>();

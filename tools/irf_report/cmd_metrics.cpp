@@ -112,7 +112,7 @@ int run_metrics(Options options) {
     return 0;
 }
 
-const bool s_registered = register_command(
+const bool s_metrics_registered = register_command(
     {"metrics", "List irf's CUPTI metrics for a chip, check them and count replay passes",
      [](CLI::App& app) -> std::function<int()> {
          auto options = std::make_shared<Options>();

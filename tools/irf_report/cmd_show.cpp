@@ -106,7 +106,7 @@ int run_show(const ShowOptions& o) {
     return 0;
 }
 
-const bool s_registered = register_command(
+const bool s_show_registered = register_command(
     {"show", "Print one kernel in full: launch, time, counters, every verdict, projections",
      [](CLI::App& app) -> std::function<int()> {
          auto o = std::make_shared<ShowOptions>();

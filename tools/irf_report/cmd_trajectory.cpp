@@ -56,7 +56,7 @@ int run_trajectory(const TrajectoryOptions& o) {
     return 0;
 }
 
-const bool s_registered = register_command(
+const bool s_trajectory_registered = register_command(
     {"trajectory", "Roofline scaling trajectories from runs at several SM counts",
      [](CLI::App& sub) -> std::function<int()> {
          auto o = std::make_shared<TrajectoryOptions>();

@@ -8,7 +8,7 @@
 namespace irf::report {
 namespace {
 
-const bool s_registered = register_command(
+const bool s_version_registered = register_command(
     {"version", "Print irf's version and schemas", [](CLI::App&) -> std::function<int()> {
          return [] {
              std::cout << "irf " << model::version() << "\nprofile schema: irf.profile/v1"

@@ -7,18 +7,14 @@
 
 #include "config/env.hpp"
 #include "config/text_list.hpp"
+#include "tests/support/env_lookup.hpp"
 #include "tests/support/golden.hpp"
 #include "tests/support/temp_dir.hpp"
 
 namespace irf::config {
 namespace {
 
-EnvLookup env_of(std::map<std::string, std::string> vars) {
-    return [vars = std::move(vars)](const char* name) -> const char* {
-        const auto it = vars.find(name);
-        return it == vars.end() ? nullptr : it->second.c_str();
-    };
-}
+using test::env_of;
 
 ParseResult parse(const std::string& name, const std::string& value) {
     return parse_env(env_of({{name, value}}));

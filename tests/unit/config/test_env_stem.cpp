@@ -8,16 +8,12 @@
 
 #include "config/env.hpp"
 #include "config/output_path.hpp"
+#include "tests/support/env_lookup.hpp"
 
 namespace irf::config {
 namespace {
 
-EnvLookup env_of(std::map<std::string, std::string> vars) {
-    return [vars = std::move(vars)](const char* name) -> const char* {
-        const auto it = vars.find(name);
-        return it == vars.end() ? nullptr : it->second.c_str();
-    };
-}
+using test::env_of;
 
 StemContext context(std::optional<int> rank = std::nullopt,
                     std::map<std::string, std::string> env = {}) {

@@ -5,15 +5,11 @@
 #include <gtest/gtest.h>
 
 #include "config/rank.hpp"
+#include "tests/support/env_lookup.hpp"
 
 namespace {
 
-irf::config::EnvLookup env_of(std::map<std::string, std::string> vars) {
-    return [vars = std::move(vars)](const char* name) -> const char* {
-        const auto it = vars.find(name);
-        return it == vars.end() ? nullptr : it->second.c_str();
-    };
-}
+using irf::test::env_of;
 
 TEST(Rank, AbsentOutsideAParallelJob) {
     EXPECT_FALSE(irf::config::detect_rank(env_of({})).has_value());

@@ -11,24 +11,13 @@
 #include "config/gpu_database.hpp"
 #include "model/analyze.hpp"
 #include "model/transactions.hpp"
-#include "tests/unit/model/model_fixtures.hpp"
+#include "tests/unit/model/findings_fixtures.hpp"
 
 namespace irf::model {
 namespace {
 
-config::Ceilings shipped(const std::string& key) {
-    const auto dir = std::filesystem::path(IRF_SOURCE_DIR) / "config" / "gpus";
-    return config::load_shipped(key, {dir.string()});
-}
-
-// 1024-thread blocks: 2 per SM on cc 9.0 (64 warps / 32), 1 on cc 8.9 (48 / 32), so 264 slots on
-// the H100/H200 and 142 on the L40S. 93,720 = 5 x lcm(264, 142) blocks fill every wave of both
-// (355 and 660 full waves, fill 1): the findings are about ceilings, not waves.
-KernelRecord kernel(double time_ns) {
-    KernelRecord k = test::kernel_record(time_ns, 93720);
-    k.launch.block = {1024, 1, 1};
-    return k;
-}
+using test::project_one;
+using test::shipped;
 
 // 1e6 sectors at L1, L2 and DRAM: 32 MB, far from binding the issue-bound kernels below.
 void light_memory(KernelRecord& k) {
@@ -37,14 +26,8 @@ void light_memory(KernelRecord& k) {
     }
 }
 
-Projection project_one(const KernelRecord& k, const std::string& from, const std::string& to) {
-    const KernelAnalysis a = analyze_kernel(k, shipped(from), {shipped(to)});
-    EXPECT_EQ(a.projection.size(), 1u);
-    return a.projection.empty() ? Projection{} : a.projection.front();
-}
-
 TEST(ModelFindings, IssueBoundIntegerKernelH100ToL40s) {
-    KernelRecord k = kernel(1e6);
+    KernelRecord k = test::full_waves_kernel(1e6);
     k.counters["inst_warp"] = 1.0454e9; // 1.0454e9 / 1045.4 warp GIPS = 1e6 ns: issue-bound
     k.counters["thread_dfma"] = 1e6;    // 2e6 FLOPs = 2 GFLOP/s; on the L40S 2e6 / 1431.4 = 1397 ns
     light_memory(k);
@@ -60,7 +43,7 @@ TEST(ModelFindings, IssueBoundIntegerKernelH100ToL40s) {
 // FP32: the H100 issues at most 261.4 / 0.5 = 522.8 warp GIPS (LD/ST, 32 units per SM), the
 // L40S 178.9 / 0.5 = 357.8 (16 units per SM), although its schedulers are 1.37x faster.
 TEST(ModelFindings, LoadStoreHeavyKernelH100ToL40sIsLsuBound) {
-    KernelRecord k = kernel(2e6);
+    KernelRecord k = test::full_waves_kernel(2e6);
     k.counters["inst_warp"] = 1e9; // 1e9 / 522.8 = 1,912,777 ns of issue on the H100
     k.counters["inst_thread"] = 3.2e10;
     k.counters["thread_class_memory"] = 1.6e10;
@@ -78,7 +61,7 @@ TEST(ModelFindings, LoadStoreHeavyKernelH100ToL40sIsLsuBound) {
 // Issue 40 item 5: DFMA:FFMA = 1:2. The FP64 and FMA pipes run at once, so the FLOP time is the
 // longer of the two, not their sum.
 TEST(ModelFindings, Fp64PlusFp32KernelH100ToL40s) {
-    KernelRecord k = kernel(1e8);
+    KernelRecord k = test::full_waves_kernel(1e8);
     k.counters["thread_dfma"] = 1e12;   // 2e12 FP64 FLOPs
     k.counters["thread_ffma"] = 2e12;   // 4e12 FP32 FLOPs
     k.counters["inst_warp"] = 9.375e10; // (1e12 + 2e12) / 32
@@ -97,7 +80,7 @@ TEST(ModelFindings, Fp64PlusFp32KernelH100ToL40s) {
 }
 
 TEST(ModelFindings, L2BoundKernelH100ToH200IsNotFaster) {
-    KernelRecord k = kernel(4e6);
+    KernelRecord k = test::full_waves_kernel(4e6);
     k.counters["inst_warp"] = 1e9;         // 1e9 / 1045.4 = 956,572 ns
     k.counters["sectors_global_ld"] = 1e9; // L1: 3.2e10 B / 33454 = 956,535 ns
     k.counters["l2_sectors_read"] = 1e9;   // L2: 3.2e10 B / 10300 = 3,106,796 ns on both GPUs

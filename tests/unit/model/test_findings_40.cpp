@@ -8,33 +8,17 @@
 
 #include "config/gpu_database.hpp"
 #include "model/analyze.hpp"
-#include "tests/unit/model/model_fixtures.hpp"
+#include "tests/unit/model/findings_fixtures.hpp"
 
 namespace irf::model {
 namespace {
 
-config::Ceilings shipped(const std::string& key) {
-    const auto dir = std::filesystem::path(IRF_SOURCE_DIR) / "config" / "gpus";
-    return config::load_shipped(key, {dir.string()});
-}
-
-// 1024-thread blocks run 2 per SM on cc 8.0/9.0/10.0 and 1 on cc 8.9. 93,720 blocks fill every
-// wave of the H100 (264 slots) and the L40S (142); 97,680 those of the H100 and the B200 (296).
-KernelRecord kernel(double time_ns, std::uint32_t blocks = 93720) {
-    KernelRecord k = test::kernel_record(time_ns, blocks);
-    k.launch.block = {1024, 1, 1};
-    return k;
-}
-
-Projection project_one(const KernelRecord& k, const std::string& from, const std::string& to) {
-    const KernelAnalysis a = analyze_kernel(k, shipped(from), {shipped(to)});
-    EXPECT_EQ(a.projection.size(), 1u);
-    return a.projection.empty() ? Projection{} : a.projection.front();
-}
+using test::project_one;
+using test::shipped;
 
 // HBM-bound: 3.2e10 B through L1, L2 and DRAM; 1e8 warp instructions (95,657 ns of issue).
 KernelRecord streaming(double time_ns) {
-    KernelRecord k = kernel(time_ns);
+    KernelRecord k = test::full_waves_kernel(time_ns);
     k.counters["inst_warp"] = 1e8;
     for (const char* name : {"sectors_global_ld", "l2_sectors_read", "dram_sectors_read"}) {
         k.counters[name] = 1e9;
@@ -68,7 +52,7 @@ TEST(ModelFindings40, HbmBoundH100ToA100ComparesPeakWithPeak) {
 
 // Item 2: tensor instructions without tensor_ops_* counters (the default metrics).
 TEST(ModelFindings40, UncountedTensorGemmIsBracketedByTheTensorPeakRatio) {
-    KernelRecord k = kernel(1e6, 97680);
+    KernelRecord k = test::full_waves_kernel(1e6, 97680);
     k.name = "sm90_gemm_bf16_tn";
     k.counters["inst_warp"] = 1e9; // issue: 1e9 / 1045.4 on the H100, 1e9 / 1172.2 on the B200
     k.counters["inst_tensor"] = 1e8;
@@ -85,7 +69,7 @@ TEST(ModelFindings40, UncountedTensorGemmIsBracketedByTheTensorPeakRatio) {
 // Item 2: the note says which type brackets the interval and why: the type the name spells, or
 // BF16 assumed when it spells none.
 TEST(ModelFindings40, UncountedTensorNoteSaysWhereTheTypeComesFrom) {
-    KernelRecord k = kernel(1e6, 97680);
+    KernelRecord k = test::full_waves_kernel(1e6, 97680);
     k.counters["inst_warp"] = 1e9;
     k.counters["inst_tensor"] = 1e8;
     k.name = "sm90_xmma_gemm_f16f16_f32";
@@ -101,7 +85,7 @@ TEST(ModelFindings40, UncountedTensorNoteSaysWhereTheTypeComesFrom) {
 
 // Item 6: shared wavefronts at the shared rate. LDS.128 tile reads: 1e9 wavefronts = 1.28e11 B.
 TEST(ModelFindings40, SharedMemoryKernelH100ToL40sRunsAtTheSharedRate) {
-    KernelRecord k = kernel(4e6);
+    KernelRecord k = test::full_waves_kernel(4e6);
     k.counters["inst_warp"] = 1e9; // 956,572 ns of issue on the H100, 698,617 on the L40S
     k.counters["inst_shared_ld"] = 2.5e8;
     k.counters["wavefronts_shared_ld"] = 1e9;
@@ -115,7 +99,7 @@ TEST(ModelFindings40, SharedMemoryKernelH100ToL40sRunsAtTheSharedRate) {
 
 // Item 7: issue 0.90 ms against HBM 1.00 ms at the 1980 MHz boost; the kernel ran at 1755 MHz.
 KernelRecord clocked(double clock_hz) {
-    KernelRecord k = kernel(1.2e6);
+    KernelRecord k = test::full_waves_kernel(1.2e6);
     k.counters["inst_warp"] = 0.9e6 * 1045.4; // 9.4086e8: 0.9e6 ns at 1045.4 warp GIPS
     for (const char* name : {"sectors_global_ld", "l2_sectors_read", "dram_sectors_read"}) {
         k.counters[name] = 3352.3e6 / 32; // 3.3523e9 B: 1e6 ns at 3352.3 GB/s
