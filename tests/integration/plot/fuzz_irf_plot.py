@@ -4,7 +4,7 @@
 
 Mutates the golden analysed profile (JSON values replaced by other types, hostile strings,
 huge or negative numbers, deep nesting; raw bytes flipped, cut, inserted) with a fixed seed for
-at most --seconds. Each input goes through what irf-plot does before drawing (load, select,
+--cases inputs (the same inputs every run), at most --seconds. Each input goes through what irf-plot does before drawing (load, select,
 the per-figure point functions) and every --draw-every-th accepted input through the whole of
 irf_plot.main() with SVG output. Passes when every input ends in exit 0 or 2: any other
 exception is a failure, printed with the seed and case number that reproduce it."""
@@ -108,6 +108,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--seed", type=int, default=22)
     parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--cases", type=int, default=0, help="stop after this many (0: no limit)")
     parser.add_argument("--draw-every", type=int, default=25)
     args = parser.parse_args()
     rng = random.Random(args.seed)
@@ -118,7 +119,7 @@ def main():
     counts = {"cases": 0, "refused": 0, "accepted": 0, "drawn": 0}
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "case.json")
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline and not (0 < args.cases <= counts["cases"]):
             case = counts["cases"]
             data = (mutate_json(rng, json.loads(base_bytes)) if rng.random() < 0.7
                     else mutate_bytes(rng, base_bytes))
