@@ -87,7 +87,7 @@ void apply_waves(const KernelRecord& k, const config::Ceilings& s, const config:
         return;
     }
     for (auto [times, w] : {std::pair{&rs, &*p.waves_source}, std::pair{&rt, &*p.waves_target}}) {
-        for (const std::size_t resource : {0, 1, 2}) { // issue, flops, l1 (k_resources)
+        for (const std::size_t resource : {k_issue, k_flops, k_l1}) {
             if (auto& v = times->ns[resource]) {
                 *v /= w->fill;
             }
@@ -160,8 +160,8 @@ using LevelTimes = std::array<std::optional<double>, 3>; // L1, L2, HBM
 // Compute-side time of a GPU: the longer of issue and the per-precision FLOP sum; nullopt when
 // the issue time is unknown.
 std::optional<double> compute_time(const ResourceArray& r) {
-    const auto issue = r.ns[0];
-    const auto flops = r.ns[1];
+    const auto issue = r.ns[k_issue];
+    const auto flops = r.ns[k_flops];
     if (!issue) {
         return std::nullopt;
     }
@@ -288,8 +288,8 @@ std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a
         missing.push_back("projection[" + name + "]: no instructions or no issue ceiling");
         return std::nullopt;
     }
-    const auto flops_s = rs.ns[1];
-    p.basis = flops_s && *flops_s > *rs.ns[0] ? "flops" : "instructions";
+    const auto flops_s = rs.ns[k_flops];
+    p.basis = flops_s && *flops_s > *rs.ns[k_issue] ? "flops" : "instructions";
     if (work.details) {
         p.resource_ns_source = known_times(rs);
     }

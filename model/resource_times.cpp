@@ -142,7 +142,8 @@ KernelWork kernel_work(const Counters& counters, const std::map<std::string, dou
         term.precision = precision;
         term.flops = n;
         const std::string pipe = flop_pipe(precision);
-        term.pipe = pipe == "fp64" ? 0 : pipe == "fma" ? 1 : 2;
+        term.pipe = static_cast<int>(std::find(s_flop_pipes.begin(), s_flop_pipes.end(), pipe) -
+                                     s_flop_pipes.begin());
         if (precision.rfind(s_tensor_prefix, 0) != 0) {
             term.fma = fma_counts(counters, precision);
             term.active_share = fp_active_share(counters, precision);
@@ -203,12 +204,12 @@ ResourceArray times_of(const KernelWork& work, const config::Ceilings& ceilings,
     // With the instruction mix, the busiest pipe may cap the issue rate below the schedulers'
     // (docs/model.md, "Pipe sub-ceilings").
     const double gips = issue_ceiling(work, ceilings);
-    t.ns[0] = inst && gips > 0 ? std::optional<double>(*inst / gips) : std::nullopt;
-    t.ns[1] = flop_time(work, ceilings, predication, terms, t.unknown);
-    t.ns[2] = l1_time(work, ceilings);
-    t.ns[3] = level_time(work.l2_transactions, ceilings.l2_gbs);
-    t.ns[4] = level_time(work.hbm_transactions, ceilings.hbm_gbs);
-    for (const std::size_t r : {0, 2, 3, 4}) { // issue, l1, l2, hbm
+    t.ns[k_issue] = inst && gips > 0 ? std::optional<double>(*inst / gips) : std::nullopt;
+    t.ns[k_flops] = flop_time(work, ceilings, predication, terms, t.unknown);
+    t.ns[k_l1] = l1_time(work, ceilings);
+    t.ns[k_l2] = level_time(work.l2_transactions, ceilings.l2_gbs);
+    t.ns[k_hbm] = level_time(work.hbm_transactions, ceilings.hbm_gbs);
+    for (const std::size_t r : {k_issue, k_l1, k_l2, k_hbm}) {
         if (!t.ns[r]) {
             t.unknown.push_back(std::string(k_resources[r]) + ": counters or ceiling unknown");
         }
@@ -243,16 +244,6 @@ ResourceArray resource_array(const KernelWork& work, const config::Ceilings& cei
 ResourceTimes resource_times(const Counters& counters, const config::Ceilings& ceilings,
                              double predication, const std::map<std::string, double>& mix) {
     return resource_times(kernel_work(counters, mix), ceilings, predication);
-}
-
-double longest_time_ns(const ResourceTimes& times) {
-    double longest = 0;
-    for (const auto& [name, v] : times.ns) {
-        if (v) {
-            longest = std::max(longest, *v);
-        }
-    }
-    return longest;
 }
 
 double longest_time_ns(const ResourceArray& times) {

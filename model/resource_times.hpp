@@ -20,6 +20,9 @@ namespace irf::model {
 /// Names of the resources, in tie-break order (issue first, as in irm.bound).
 inline constexpr const char* k_resources[] = {"issue", "flops", "l1", "l2", "hbm"};
 
+/// Positions in k_resources (and in ResourceArray::ns).
+enum ResourceIndex : std::size_t { k_issue, k_flops, k_l1, k_l2, k_hbm };
+
 /// Per-resource times in ns on one GPU. A resource is absent (nullopt) when a counter or a
 /// ceiling it needs is unknown; 0 when the kernel does not use it.
 struct ResourceTimes {
@@ -109,13 +112,10 @@ flop_time_ns(const KernelWork& work, const config::Ceilings& ceilings, double pr
 /// The resource with the longest time, or "" when an unknown resource could be longer.
 [[nodiscard]] std::string binding_resource(const ResourceTimes& times);
 
-/// The longest known time (0 when none is known).
-[[nodiscard]] double longest_time_ns(const ResourceTimes& times);
-
 /// binding_resource of the same times.
 [[nodiscard]] std::string binding_resource(const ResourceArray& times);
 
-/// longest_time_ns of the same times.
+/// The longest known time (0 when none is known).
 [[nodiscard]] double longest_time_ns(const ResourceArray& times);
 
 /// The known times by resource name (the keys of ResourceTimes::ns that hold a value).
