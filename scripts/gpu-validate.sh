@@ -26,6 +26,12 @@
 #        [--torch N]      N interleaved rounds of the PyTorch step (baseline, irf, timing only)
 #        [--torch-compile] also the step under torch.compile(mode="reduce-overhead") (80 s)
 #        [--contention]   ncu profiles an app while irf-hz-loop runs under irf, idle
+#        [--timing-only]  the known-answer cases run with IRF_SAMPLES=0 (durations only: a GPU
+#                         whose counters are not read, e.g. the projection's H200 side)
+#        [--overhead N]   N interleaved rounds of the PyTorch step without irf, with libirf.so
+#                         injected alone (no NVTX injection) at --samples 0 with and without
+#                         call sites, and under `irf run --samples 0 --callstack 0`: where the
+#                         per-launch cost goes (overhead/)
 #        [--pack DIR]     also copy summary.txt, compare.md and OUT_DIR as one .tar.gz to DIR
 #                         (the device tool returns at most 8 files from $OUT)
 #        [--deadline S]   skip or stop steps after S seconds (default 540: a device call is
@@ -82,7 +88,7 @@ build=$(cd "$1" 2>/dev/null && pwd) || { echo "gpu-validate: no build dir $1"; e
 out=$2
 shift 2
 run_ctest=1 run_ncu=1 run_calibrate=0 only=. ncu_only=. pack="" deadline=540 torch_rounds=0
-run_contention=0 torch_compile=0
+run_contention=0 torch_compile=0 timing_only=0 overhead_rounds=0
 while [ $# -gt 0 ]; do
     case $1 in
     --no-ctest) run_ctest=0 ;;
@@ -93,6 +99,8 @@ while [ $# -gt 0 ]; do
     --torch) torch_rounds=${2:?--torch needs a number of rounds}; shift ;;
     --contention) run_contention=1 ;;
     --torch-compile) torch_compile=1 ;;
+    --timing-only) timing_only=1 ;;
+    --overhead) overhead_rounds=${2:?--overhead needs a number of rounds}; shift ;;
     --pack) pack=${2:?--pack needs a directory}; shift ;;
     --deadline) deadline=${2:?--deadline needs seconds}; shift ;;
     *) usage ;;
@@ -106,7 +114,7 @@ if [ -d "$build/_libs" ]; then # the device's CUDA libraries before the carried 
     export LD_LIBRARY_PATH="$build/_libs:$cuda_dirs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
     export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$build/_libs/fallback"
 fi
-mkdir -p "$out"/{env,irf,ncu,logs,sass,demo,hazards,torch,contention}
+mkdir -p "$out"/{env,irf,ncu,logs,sass,demo,hazards,torch,contention,overhead}
 out=$(cd "$out" && pwd)
 status=0
 note() { echo "[gpu-validate] $*" | tee -a "$out/summary.txt"; }
@@ -210,11 +218,13 @@ if [ $run_ctest = 1 ]; then
 fi
 
 # --- each case under irf (unless ctest kept its profile) and under ncu --------------------------
-cases=$(python3 - "$src/tests/gpu/expected.json" "$only" <<'PY'
+cases=$(python3 - "$src/tests/gpu/expected.json" "$only" "$timing_only" <<'PY'
 import json, re, sys
 for c in json.load(open(sys.argv[1]))["cases"]:
     if re.search(sys.argv[2], c["id"]):
         env = [f"{k}={v}" for k, v in c.get("env", {}).items()] or ["IRF_CASE=" + c["id"]]
+        if sys.argv[3] == "1":
+            env.append("IRF_SAMPLES=0")
         print(c["id"], ",".join(env), c["app"], *c["args"])
 PY
 )
@@ -253,6 +263,24 @@ for round in $(seq 1 "$torch_rounds"); do
             python3 "$torch_step"
     else
         note "SKIPPED torch under irf: the irf launcher is not built"
+    fi
+done
+
+# --- where the per-launch cost goes: the same step without irf, with libirf.so alone (CUDA
+# injection only: no NVTX ranges) at --samples 0 with and without call-site unwinding, and under
+# `irf run --samples 0 --callstack 0` (NVTX injection, no unwinding); rounds interleaved
+o=$out/overhead
+for round in $(seq 1 "$overhead_rounds"); do
+    step "overhead r$round baseline" "$o/base-$round.log" python3 "$torch_step"
+    step "overhead r$round inject only" "$o/inject-$round.log" env CUDA_INJECTION64_PATH="$libirf" \
+        IRF_SAMPLES=0 IRF_OUTPUT="$o/inject-$round" IRF_SUMMARY=file python3 "$torch_step"
+    step "overhead r$round inject only, callstack 0" "$o/inject-nocs-$round.log" env \
+        CUDA_INJECTION64_PATH="$libirf" IRF_SAMPLES=0 IRF_CALLSTACK=0 \
+        IRF_OUTPUT="$o/inject-nocs-$round" IRF_SUMMARY=file python3 "$torch_step"
+    if [ -n "$irfcli" ]; then
+        step "overhead r$round irf run, callstack 0" "$o/run-nocs-$round.log" "$irfcli" run \
+            --lib "$libirf" --samples 0 --callstack 0 -o "$o/run-nocs-$round" --summary file -- \
+            python3 "$torch_step"
     fi
 done
 
