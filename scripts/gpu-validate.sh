@@ -28,6 +28,8 @@
 #        [--contention]   ncu profiles an app while irf-hz-loop runs under irf, idle
 #        [--timing-only]  the known-answer cases run with IRF_SAMPLES=0 (durations only: a GPU
 #                         whose counters are not read, e.g. the projection's H200 side)
+#        [--projection]   tests/gpu/torch/projection_kernels.py (streams, GEMMs) without irf and
+#                         under `irf run` (with --timing-only: `--samples 0`) into projection/
 #        [--overhead N]   N interleaved rounds of the PyTorch step without irf, with libirf.so
 #                         injected alone (no NVTX injection) at --samples 0 with and without
 #                         call sites, and under `irf run --samples 0 --callstack 0`: where the
@@ -88,7 +90,7 @@ build=$(cd "$1" 2>/dev/null && pwd) || { echo "gpu-validate: no build dir $1"; e
 out=$2
 shift 2
 run_ctest=1 run_ncu=1 run_calibrate=0 only=. ncu_only=. pack="" deadline=540 torch_rounds=0
-run_contention=0 torch_compile=0 timing_only=0 overhead_rounds=0
+run_contention=0 torch_compile=0 timing_only=0 overhead_rounds=0 run_projection=0
 while [ $# -gt 0 ]; do
     case $1 in
     --no-ctest) run_ctest=0 ;;
@@ -100,6 +102,7 @@ while [ $# -gt 0 ]; do
     --contention) run_contention=1 ;;
     --torch-compile) torch_compile=1 ;;
     --timing-only) timing_only=1 ;;
+    --projection) run_projection=1 ;;
     --overhead) overhead_rounds=${2:?--overhead needs a number of rounds}; shift ;;
     --pack) pack=${2:?--pack needs a directory}; shift ;;
     --deadline) deadline=${2:?--deadline needs seconds}; shift ;;
@@ -114,7 +117,7 @@ if [ -d "$build/_libs" ]; then # the device's CUDA libraries before the carried 
     export LD_LIBRARY_PATH="$build/_libs:$cuda_dirs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
     export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$build/_libs/fallback"
 fi
-mkdir -p "$out"/{env,irf,ncu,logs,sass,demo,hazards,torch,contention,overhead}
+mkdir -p "$out"/{env,irf,ncu,logs,sass,demo,hazards,torch,contention,overhead,projection}
 out=$(cd "$out" && pwd)
 status=0
 note() { echo "[gpu-validate] $*" | tee -a "$out/summary.txt"; }
@@ -265,6 +268,16 @@ for round in $(seq 1 "$torch_rounds"); do
         note "SKIPPED torch under irf: the irf launcher is not built"
     fi
 done
+
+# --- the projection's kernels: recorded with counters here, or timed only (--timing-only) --------
+if [ $run_projection = 1 ] && [ -n "$irfcli" ]; then
+    kernels=$src/tests/gpu/torch/projection_kernels.py
+    samples=()
+    [ $timing_only = 1 ] && samples=(--samples 0)
+    step "projection kernels baseline" "$out/projection/base.log" python3 "$kernels"
+    step "projection kernels irf" "$out/projection/irf.log" "$irfcli" run --lib "$libirf" \
+        "${samples[@]}" -o "$out/projection/irf" --summary file -- python3 "$kernels"
+fi
 
 # --- where the per-launch cost goes: the same step without irf, with libirf.so alone (CUDA
 # injection only: no NVTX ranges) at --samples 0 with and without call-site unwinding, and under
