@@ -23,9 +23,9 @@ namespace {
 
 using nlohmann::json;
 
-/// The recorded profile of case `id` ($IRF_GPU_RECORDING, else the compiled-in folder).
-std::filesystem::path recording(const std::string& id) {
-    return std::filesystem::path(setting("IRF_GPU_RECORDING", IRF_GPU_RECORDING)) / (id + ".json");
+/// The recorded profile of case `id` in `folder`.
+std::filesystem::path recording(const std::string& folder, const std::string& id) {
+    return std::filesystem::path(folder) / (id + ".json");
 }
 
 /// `profile` analysed again by model/ on the ceilings libirf would choose for its GPU (no
@@ -43,11 +43,9 @@ json reanalysed(model::Profile profile) {
     return model::profile_to_json(profile);
 }
 
-class RecordedH100 : public ::testing::TestWithParam<ExpectedCase> {};
-
-TEST_P(RecordedH100, CountersAndVerdictsOfTheRecording) {
-    const ExpectedCase& c = GetParam();
-    const auto path = recording(c.id);
+/// Case `c` of the recording in `folder`: counters as recorded, verdicts as re-analysed.
+void check_recorded(const std::string& folder, const ExpectedCase& c) {
+    const auto path = recording(folder, c.id);
     ASSERT_TRUE(std::filesystem::exists(path)) << "no recording of " << c.id << ": " << path;
     const json profile = reanalysed(model::load_profile(path.string()));
     if (c.min_cc) {
@@ -60,6 +58,18 @@ TEST_P(RecordedH100, CountersAndVerdictsOfTheRecording) {
     ASSERT_GE(kernel.at("profiled_launches").get<int>(), 1) << "no launch profiled";
     check_counts(c, kernel);
     check_verdict(c, kernel);
+}
+
+class RecordedH100 : public ::testing::TestWithParam<ExpectedCase> {};
+
+// The first session's calls ($IRF_GPU_RECORDING, else tests/data/gpu/h100/irf).
+TEST_P(RecordedH100, CountersAndVerdictsOfTheRecording) {
+    check_recorded(setting("IRF_GPU_RECORDING", IRF_GPU_RECORDING), GetParam());
+}
+
+// Call 3 (tests/data/gpu/h100/call3/irf): every case from one `ctest -L gpu` run, all passed.
+TEST_P(RecordedH100, CountersAndVerdictsOfCallThree) {
+    check_recorded(IRF_GPU_RECORDING_CALL3, GetParam());
 }
 
 INSTANTIATE_TEST_SUITE_P(Apps, RecordedH100, ::testing::ValuesIn(expected_cases()),

@@ -44,6 +44,20 @@ TEST(NcuReplayH100, EveryRecordedCounterAgreesWithNcu) {
     }
 }
 
+// The third H100 call (tests/data/gpu/h100/call3, six cases, a later build that asks for the pipe
+// mix and tensor types): every counter agrees too, including the ones the first calls lacked.
+TEST(NcuReplayH100, TheThirdCallAgreesWithNcuToo) {
+    const ProcessResult r = compare(k_recording + "/call3/irf", k_recording + "/call3/ncu");
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("\n0 problem(s)\n"), std::string::npos) << r.out;
+    for (const char* row : {"| sw-integer | inst_pipe_alu | 7.81517e+06 | 7.81517e+06 |",
+                            "| sw-integer | inst_pipe_fma | 6.32218e+06 | 6.32218e+06 |",
+                            "| mma-f16 | tensor_ops_fp16 | 8.58993e+09 | 8.58993e+09 |",
+                            "| mma-f16 | sysmem_sectors_write | 45 | 5 |"}) {
+        EXPECT_NE(r.out.find(row), std::string::npos) << row << "\n" << r.out;
+    }
+}
+
 // The replay can fail: irf's warp instructions of one case 2% above ncu's are a mismatch.
 TEST(NcuReplayH100, AMutatedCounterIsAMismatch) {
     TempDir tmp;
