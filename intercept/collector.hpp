@@ -60,6 +60,7 @@ struct RegionStats {
     std::uint64_t cold_profiled = 0;  ///< provisional first-launch samples
     DurationAccumulator warm;         ///< its unprofiled launches after the kernel's first
     DurationAccumulator replayed;     ///< its profiled launches' replay-pass durations
+    DurationAccumulator own;          ///< its profiled launches' own durations after the first
 };
 
 /// Everything known about one distinct kernel (demangled name + launch configuration).
@@ -71,7 +72,8 @@ struct KernelStats {
     RawStack call_stack; ///< of the first launch of this configuration
     SampleState sampling;
     std::uint64_t launches = 0;
-    DurationAccumulator warm;        ///< launches after each function's first
+    DurationAccumulator warm;        ///< unprofiled launches after each function's first
+    DurationAccumulator own;         ///< own durations of profiled launches after the first
     DurationAccumulator cold;        ///< first launches (lazy module load inside)
     DurationAccumulator replayed;    ///< profiled launches (kernel replay): out of time stats
     model::Counters counters;        ///< summed over samples after the first launch

@@ -86,21 +86,31 @@ std::uint64_t unmeasured(const RegionStats& region) {
                : 0;
 }
 
+/// Mean duration of the launches after the first in `a` and `b` together (0 without any).
+double mean_of(const DurationAccumulator& a, const DurationAccumulator& b) {
+    const std::uint64_t count = a.count + b.count;
+    return count == 0 ? 0 : (a.total + b.total) / static_cast<double>(count);
+}
+
 /// The application's time for a region's profiled launches without their own duration (counters
 /// without gpu__time_duration): a replay pass (with the save/restore around it) is not the kernel
-/// as the application ran it, so each counts at the mean of the region's warm launches, else of
-/// the kernel's, else at its pass duration (docs/output-schema.md, time_ns). Launches with their
-/// own duration are in region.time_ns already.
+/// as the application ran it, so each counts at the mean of the region's launches after the first
+/// (unprofiled, and profiled at their own duration), else of the kernel's, else at its pass
+/// duration (docs/output-schema.md, time_ns). Launches with their own duration are in
+/// region.time_ns already.
 double profiled_time_ns(const KernelStats& k, const RegionStats& region) {
-    const std::uint64_t imputed = unmeasured(region);
-    if (imputed == 0) {
+    const std::uint64_t count = unmeasured(region);
+    if (count == 0) {
         return 0;
     }
-    const DurationAccumulator& like = region.warm.count > 0 ? region.warm : k.warm;
-    if (like.count == 0) {
+    double like = mean_of(region.warm, region.own);
+    if (like == 0) {
+        like = mean_of(k.warm, k.own);
+    }
+    if (like == 0) {
         return region.replayed.total - region.measured_replay_ns;
     }
-    return static_cast<double>(imputed) * like.total / static_cast<double>(like.count);
+    return static_cast<double>(count) * like;
 }
 
 /// Time of a region's launches as the application ran them.
@@ -128,6 +138,25 @@ std::vector<model::KernelRegion> kernel_regions(const KernelStats& k) {
         }
     }
     return out;
+}
+
+/// Says which durations min/mean/max stand for when launches after the first were profiled.
+void note_profiled_durations(const KernelStats& k, model::KernelRecord& r) {
+    if (k.own.count == 0) {
+        return;
+    }
+    const double own_mean = k.own.total / static_cast<double>(k.own.count);
+    if (k.warm.count > 0) {
+        r.notes.push_back(common::string_printf(
+            "%llu profiled launch%s left out of min/mean/max (counted in the total at its "
+            "own duration): under counters %s a launch, unprofiled %s",
+            static_cast<unsigned long long>(k.own.count), k.own.count == 1 ? "" : "es",
+            common::format_time(own_mean).c_str(), common::format_time(r.time_ns.mean).c_str()));
+    } else {
+        r.notes.push_back("every launch after the first was profiled: min/mean/max are durations "
+                          "under counters (ncu's gpu__time_duration), longer than the kernel "
+                          "unprofiled");
+    }
 }
 
 } // namespace
@@ -164,13 +193,14 @@ model::KernelRecord to_record(const KernelStats& k, Symbolizer& symbolizer, int 
     r.launch = k.launch;
     r.launches = k.launches;
     const double total = kernel_total_ns(k);
-    if (k.warm.count == 0 && k.cold.count == 0 && k.replayed.count > 0) {
+    if (k.warm.count == 0 && k.own.count == 0 && k.cold.count == 0 && k.replayed.count > 0) {
         // Every timed launch ran under kernel replay: better than nothing, but flagged.
         r.time_ns = to_time_stats(k.replayed, total); // total = the replay passes here
         r.notes.push_back("timed only under kernel replay (profiled launches): durations include "
                           "replay overhead");
-    } else if (k.warm.count > 0) {
-        r.time_ns = to_time_stats(k.warm, total);
+    } else if (k.warm.count > 0 || k.own.count > 0) {
+        r.time_ns = to_time_stats(k.warm.count > 0 ? k.warm : k.own, total);
+        note_profiled_durations(k, r);
         if (k.cold.count > 0) {
             r.first_launch_ns = k.cold.max; // reported, so max never hides a long first launch
             r.notes.push_back("first launch excluded from min/mean/max (lazy module loading): " +

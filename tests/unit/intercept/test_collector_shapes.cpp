@@ -53,7 +53,8 @@ TEST(CollectorShapes, FourfoldShapesSumToTheirLaunches) {
     // Total = 100 + 400 + 100 + 100 + 400 us = 1100 us (the imputed mean would give
     // 3 x 250 + 500 = 1250 us).
     EXPECT_DOUBLE_EQ(k.time_ns.total, 1100e3);
-    // Launches after the first: 400, 100, 100, 400 -> mean 250 us; the first is reported.
+    // min/mean/max: the unprofiled launches 3 and 5 (100, 400 -> mean 250 us); the first is
+    // reported.
     EXPECT_DOUBLE_EQ(k.time_ns.min, 100e3);
     EXPECT_DOUBLE_EQ(k.time_ns.max, 400e3);
     EXPECT_DOUBLE_EQ(k.time_ns.mean, 250e3);
@@ -68,6 +69,45 @@ TEST(CollectorShapes, FourfoldShapesSumToTheirLaunches) {
     EXPECT_DOUBLE_EQ(k.duration_clusters[1].time_ns, 800e3); // launches 2 and 5
     EXPECT_EQ(k.duration_clusters[1].profiled, 1u);
     EXPECT_TRUE(k.no_counters.empty());
+}
+
+// As on the H100 (tests/data/gpu/h100/call3/irf/bank-ways1.json): three launches, the first
+// loads the module, the second is the sample and runs 2.50 us under counters, the third 1.41 us.
+// min/mean/max are the third's alone; the total keeps the sample's own duration.
+TEST(CollectorShapes, AProfiledLaunchStaysOutOfMinMeanMax) {
+    Collector c{plain()};
+    EXPECT_TRUE(launch(c, 1, 2496, 2600)); // first launch: provisional sample
+    EXPECT_TRUE(launch(c, 2, 2496, 2600)); // the sample
+    EXPECT_FALSE(launch(c, 3, 0, 1408));   // unprofiled
+    const model::KernelRecord k = profile_of(c).kernels.at(0);
+    EXPECT_DOUBLE_EQ(k.time_ns.min, 1408);
+    EXPECT_DOUBLE_EQ(k.time_ns.mean, 1408);
+    EXPECT_DOUBLE_EQ(k.time_ns.max, 1408);
+    EXPECT_DOUBLE_EQ(k.time_ns.total, 2496 + 2496 + 1408);
+    EXPECT_EQ(k.imputed_launches, 0u);
+    bool noted = false;
+    for (const std::string& note : k.notes) {
+        noted = noted || note.find("1 profiled launch left out of min/mean/max (counted in the "
+                                   "total at its own duration): under counters 2.50 us a "
+                                   "launch, unprofiled 1.41 us") != std::string::npos;
+    }
+    EXPECT_TRUE(noted) << testing::PrintToString(k.notes);
+}
+
+// Without an unprofiled launch after the first, min/mean/max are the samples' own durations,
+// and a note says they were measured under counters.
+TEST(CollectorShapes, OnlyProfiledLaunchesGiveTheirOwnDurations) {
+    Collector c{plain()};
+    EXPECT_TRUE(launch(c, 1, 3000, 3100)); // first launch
+    EXPECT_TRUE(launch(c, 2, 2000, 2100)); // the sample, the only launch after the first
+    const model::KernelRecord k = profile_of(c).kernels.at(0);
+    EXPECT_DOUBLE_EQ(k.time_ns.mean, 2000);
+    EXPECT_DOUBLE_EQ(k.time_ns.total, 5000);
+    bool noted = false;
+    for (const std::string& note : k.notes) {
+        noted = noted || note.find("every launch after the first was profiled") == 0;
+    }
+    EXPECT_TRUE(noted) << testing::PrintToString(k.notes);
 }
 
 TEST(CollectorShapes, WithoutOwnDurationTheLaunchIsImputedAndCounted) {
