@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: Apache-2.0
+// A projection against measured durations (tools/irf_report/projection_check.hpp).
+#include "tools/irf_report/projection_check.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "common/string_printf.hpp"
+#include "common/text_safety.hpp"
+#include "tools/irf_report/tools_common.hpp"
+
+namespace irf::report {
+namespace {
+
+using model::KernelRecord;
+
+/// Errors over this are misses the report explains (issue 37: "every miss over 25%").
+constexpr double k_miss = 0.25;
+
+/// The projection of `k` onto `target` (the only one when `target` is empty), or null.
+const model::Projection* projection_onto(const KernelRecord& k, const std::string& target) {
+    const auto& all = model::projections_of(k.analysis);
+    if (target.empty()) {
+        return all.size() == 1 ? &all.front() : nullptr;
+    }
+    for (const model::Projection& p : all) {
+        if (p.target == target) {
+            return &p;
+        }
+    }
+    return nullptr;
+}
+
+/// Why `recorded` / `measured` cannot be compared, or "" when they can.
+std::string why_not(const KernelRecord& recorded, const KernelRecord& measured,
+                    const model::Projection* projection) {
+    if (!(recorded.time_ns.mean > 0) || !(recorded.time_ns.total > 0)) {
+        return "no recorded time";
+    }
+    if (!(measured.time_ns.mean > 0)) {
+        return "no measured time";
+    }
+    if (recorded.launches < 2 || measured.launches < 2) {
+        return "a single launch (its time includes lazy module loading)";
+    }
+    if (projection == nullptr || !(projection->time_point_ns > 0)) {
+        return "no projection onto the measured GPU";
+    }
+    return "";
+}
+
+ProjectedKernel compare_one(const KernelRecord& recorded, const KernelRecord& measured,
+                            const model::Projection& p) {
+    ProjectedKernel out;
+    out.name = recorded.name;
+    out.launch = recorded.launch;
+    out.recorded_mean_ns = recorded.time_ns.mean;
+    const double per_launch = recorded.time_ns.mean / recorded.time_ns.total;
+    out.predicted_mean_ns = p.time_point_ns * per_launch;
+    out.low_ns = p.time_low_ns * per_launch;
+    out.high_ns = p.time_high_ns * per_launch;
+    out.measured_mean_ns = measured.time_ns.mean;
+    out.measured_total_ns = std::max(measured.time_ns.total, measured.time_ns.mean);
+    out.error = (out.predicted_mean_ns - out.measured_mean_ns) / out.measured_mean_ns;
+    out.inside = out.low_ns <= out.measured_mean_ns && out.measured_mean_ns <= out.high_ns;
+    out.bound_source = p.bound_source;
+    out.bound_target = p.bound_target;
+    out.confidence = p.confidence;
+    return out;
+}
+
+ProjectionSummary summarize(const std::vector<ProjectedKernel>& kernels,
+                            const model::Profile& recorded,
+                            const std::vector<std::size_t>& recorded_index) {
+    ProjectionSummary s;
+    s.compared = kernels.size();
+    if (kernels.empty()) {
+        return s;
+    }
+    double weight = 0, errors = 0, weighted = 0, inside = 0, weighted_inside = 0;
+    for (std::size_t n = 0; n < kernels.size(); ++n) {
+        const ProjectedKernel& k = kernels[n];
+        const double launches =
+            static_cast<double>(recorded.kernels[recorded_index[n]].launches);
+        errors += std::fabs(k.error);
+        weighted += std::fabs(k.error) * k.measured_total_ns;
+        weight += k.measured_total_ns;
+        inside += k.inside ? 1 : 0;
+        weighted_inside += k.inside ? k.measured_total_ns : 0;
+        s.recorded_total_ns += k.recorded_mean_ns * launches;
+        s.predicted_total_ns += k.predicted_mean_ns * launches;
+        s.measured_total_ns += k.measured_mean_ns * launches;
+    }
+    const double count = static_cast<double>(kernels.size());
+    s.mape = errors / count;
+    s.inside_share = inside / count;
+    s.weighted_mape = weight > 0 ? weighted / weight : s.mape;
+    s.weighted_inside = weight > 0 ? weighted_inside / weight : s.inside_share;
+    return s;
+}
+
+std::string percent(double share) { return common::string_printf("%+.1f%%", 100 * share); }
+
+std::string interval(const ProjectedKernel& k) {
+    return format_time(k.low_ns) + " - " + format_time(k.high_ns);
+}
+
+std::string bound(const ProjectedKernel& k) {
+    const auto name = [](const std::string& b) { return b.empty() ? std::string("?") : b; };
+    return name(k.bound_source) + " -> " + name(k.bound_target);
+}
+
+void text_table(std::ostringstream& out, const std::vector<ProjectedKernel>& rows,
+                const std::map<std::string, std::string>& labels, bool markdown) {
+    if (markdown) {
+        out << "| kernel | recorded | predicted | interval | measured | error | inside | bound "
+               "|\n|---|---:|---:|---:|---:|---:|---|---|\n";
+        for (const ProjectedKernel& k : rows) {
+            out << "| " << common::markdown_code(labels.at(k.name)) << " | "
+                << format_time(k.recorded_mean_ns) << " | " << format_time(k.predicted_mean_ns)
+                << " | " << interval(k) << " | " << format_time(k.measured_mean_ns) << " | "
+                << percent(k.error) << " | " << (k.inside ? "yes" : "no") << " | " << bound(k)
+                << " |\n";
+        }
+        return;
+    }
+    out << common::string_printf("  %-40s %10s %10s %23s %10s %8s %-6s %s\n", "kernel",
+                                 "recorded", "predicted", "interval", "measured", "error",
+                                 "inside", "bound (recorded -> measured GPU)");
+    for (const ProjectedKernel& k : rows) {
+        out << common::string_printf(
+            "  %-40s %10s %10s %23s %10s %8s %-6s %s\n", labels.at(k.name).c_str(),
+            format_time(k.recorded_mean_ns).c_str(), format_time(k.predicted_mean_ns).c_str(),
+            interval(k).c_str(), format_time(k.measured_mean_ns).c_str(), percent(k.error).c_str(),
+            k.inside ? "yes" : "no", bound(k).c_str());
+    }
+}
+
+} // namespace
+
+ProjectionCheck check_projection(const model::Profile& recorded, const model::Profile& measured,
+                                 const std::string& target) {
+    ProjectionCheck check;
+    check.target = target;
+    const KernelMatch match = match_kernels(recorded.kernels, measured.kernels);
+    std::vector<std::pair<ProjectedKernel, std::size_t>> compared;
+    for (const auto& [i, j] : match.pairs) {
+        const KernelRecord& r = recorded.kernels[i];
+        const model::Projection* p = projection_onto(r, target);
+        const std::string reason = why_not(r, measured.kernels[j], p);
+        if (!reason.empty()) {
+            check.left_out.push_back(r.name + ": " + reason);
+            continue;
+        }
+        if (check.target.empty()) {
+            check.target = p->target;
+        }
+        compared.emplace_back(compare_one(r, measured.kernels[j], *p), i);
+    }
+    for (std::size_t i : match.only_before) {
+        check.left_out.push_back(recorded.kernels[i].name + ": not in the measured profile");
+    }
+    for (std::size_t j : match.only_after) {
+        check.left_out.push_back(measured.kernels[j].name + ": not in the recorded profile");
+    }
+    std::stable_sort(compared.begin(), compared.end(), [](const auto& a, const auto& b) {
+        return a.first.measured_total_ns > b.first.measured_total_ns;
+    });
+    std::vector<std::size_t> recorded_index;
+    for (auto& [kernel, index] : compared) {
+        check.kernels.push_back(std::move(kernel));
+        recorded_index.push_back(index);
+    }
+    check.summary = summarize(check.kernels, recorded, recorded_index);
+    return check;
+}
+
+std::string projection_check_text(const ProjectionCheck& check, const model::Profile& recorded,
+                                  const model::Profile& measured, std::size_t top,
+                                  bool markdown) {
+    std::ostringstream out;
+    out << "recorded: " << describe_gpu(recorded.gpu) << "\n"
+        << "measured: " << describe_gpu(measured.gpu) << "\n"
+        << "projected onto: " << common::printable(check.target) << "\n\n";
+    std::vector<KernelRecord> named;
+    for (const ProjectedKernel& k : check.kernels) {
+        named.emplace_back().name = k.name;
+    }
+    const auto labels = name_labels(named, {}, common::NameMode::function, 40);
+    const std::size_t shown = std::min(top, check.kernels.size());
+    text_table(out, {check.kernels.begin(), check.kernels.begin() + static_cast<long>(shown)},
+               labels, markdown);
+    if (shown < check.kernels.size()) {
+        out << "(" << check.kernels.size() - shown << " more kernels; --top to show them)\n";
+    }
+    std::size_t misses = 0;
+    for (const ProjectedKernel& k : check.kernels) {
+        if (std::fabs(k.error) > k_miss) {
+            out << (misses++ == 0 ? "\nmisses over 25% (error, bound, confidence, interval):\n"
+                                  : "")
+                << "  " << labels.at(k.name) << ": " << percent(k.error) << ", " << bound(k)
+                << ", " << (k.confidence.empty() ? "?" : k.confidence) << " confidence, "
+                << (k.inside ? "inside" : "outside") << "\n";
+        }
+    }
+    const ProjectionSummary& s = check.summary;
+    out << common::string_printf(
+        "\n%zu kernels compared, %zu left out; error per launch: MAPE %.1f%%, time-weighted "
+        "%.1f%%; inside the interval: %.0f%% of kernels, %.0f%% of measured time; %zu miss%s "
+        "over 25%%\n",
+        s.compared, check.left_out.size(), 100 * s.mape, 100 * s.weighted_mape,
+        100 * s.inside_share, 100 * s.weighted_inside, misses, misses == 1 ? "" : "es");
+    out << "total over the compared kernels (recorded launches): recorded "
+        << format_time(s.recorded_total_ns) << ", predicted " << format_time(s.predicted_total_ns)
+        << ", measured " << format_time(s.measured_total_ns) << "\n";
+    return out.str();
+}
+
+std::string projection_check_json(const ProjectionCheck& check) {
+    nlohmann::json kernels = nlohmann::json::array();
+    for (const ProjectedKernel& k : check.kernels) {
+        kernels.push_back({{"name", k.name},
+                           {"recorded_mean_ns", k.recorded_mean_ns},
+                           {"predicted_mean_ns", k.predicted_mean_ns},
+                           {"low_ns", k.low_ns},
+                           {"high_ns", k.high_ns},
+                           {"measured_mean_ns", k.measured_mean_ns},
+                           {"measured_total_ns", k.measured_total_ns},
+                           {"error", k.error},
+                           {"inside", k.inside},
+                           {"bound_source", k.bound_source},
+                           {"bound_target", k.bound_target},
+                           {"confidence", k.confidence}});
+    }
+    const ProjectionSummary& s = check.summary;
+    const nlohmann::json out = {{"target", check.target},
+                                {"kernels", kernels},
+                                {"left_out", check.left_out},
+                                {"summary",
+                                 {{"compared", s.compared},
+                                  {"mape", s.mape},
+                                  {"weighted_mape", s.weighted_mape},
+                                  {"inside_share", s.inside_share},
+                                  {"weighted_inside", s.weighted_inside},
+                                  {"recorded_total_ns", s.recorded_total_ns},
+                                  {"predicted_total_ns", s.predicted_total_ns},
+                                  {"measured_total_ns", s.measured_total_ns}}}};
+    return out.dump(1) + "\n";
+}
+
+} // namespace irf::report

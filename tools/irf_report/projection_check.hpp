@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: Apache-2.0
+// irf-report check-projection: a profile recorded on one GPU, projected onto a second, against
+// the kernels' durations measured on that second GPU (issue 37; docs/validation/projection.md).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "model/profile.hpp"
+
+namespace irf::report {
+
+/// One kernel found in both profiles, with its projection onto the measured GPU. Times are per
+/// launch: the projection scales the recorded kernel's total, so each predicted value is the
+/// recorded mean times (projected time / recorded total); launch counts may differ.
+struct ProjectedKernel {
+    std::string name;               ///< demangled
+    model::LaunchConfig launch;     ///< of the recorded kernel
+    double recorded_mean_ns = 0;    ///< on the recorded GPU
+    double predicted_mean_ns = 0;   ///< the projection's point
+    double low_ns = 0, high_ns = 0; ///< the projection's interval
+    double measured_mean_ns = 0;    ///< on the measured GPU
+    double measured_total_ns = 0;   ///< the weight of the time-weighted figures
+    double error = 0;               ///< (predicted - measured) / measured
+    bool inside = false;            ///< low <= measured <= high
+    std::string bound_source, bound_target, confidence;
+};
+
+/// The figures issue 37 asks for, over the kernels compared.
+struct ProjectionSummary {
+    std::size_t compared = 0;
+    double mape = 0;              ///< mean of |error|
+    double weighted_mape = 0;     ///< |error| weighted by measured time
+    double inside_share = 0;      ///< kernels inside their interval
+    double weighted_inside = 0;   ///< measured time inside its interval
+    double recorded_total_ns = 0; ///< sum over compared kernels of recorded mean x launches
+    double predicted_total_ns = 0;
+    double measured_total_ns = 0;
+};
+
+/// A whole check: the kernels compared (by measured time, longest first), those left out and
+/// why, and the summary.
+struct ProjectionCheck {
+    std::string target; ///< the projection target, as the analysis names it
+    std::vector<ProjectedKernel> kernels;
+    std::vector<std::string> left_out; ///< "name: reason"
+    ProjectionSummary summary;
+};
+
+/// Compares `recorded` (analysed, with a projection onto the measured GPU in each kernel:
+/// the only one, or the one named `target`) with `measured` kernel by kernel (name and launch
+/// configuration). A kernel without a time on either side, or without that projection, is left
+/// out with its reason.
+[[nodiscard]] ProjectionCheck check_projection(const model::Profile& recorded,
+                                               const model::Profile& measured,
+                                               const std::string& target);
+
+/// The check as text (or a Markdown table when `markdown`): a header naming both GPUs, the
+/// `top` longest kernels, misses over 25%, and the summary line.
+[[nodiscard]] std::string projection_check_text(const ProjectionCheck& check,
+                                                const model::Profile& recorded,
+                                                const model::Profile& measured, std::size_t top,
+                                                bool markdown);
+
+/// The check as JSON (every kernel, left-out reasons, summary), for tests and scripts.
+[[nodiscard]] std::string projection_check_json(const ProjectionCheck& check);
+
+} // namespace irf::report
