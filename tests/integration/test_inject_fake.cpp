@@ -43,12 +43,13 @@ TEST_F(InjectFake, CountsEveryLaunchAndSamplesOncePerKernel) {
     // durations cycle 5000,1000,2000 over 10 launches: 4x5000 + 3x1000 + 3x2000 = 29000. The
     // two profiled launches (the first, 5000, and the second, 1000) ran under replay: they count
     // at their own duration, the sample's time_ns (1500 each), leaving 29000 - 5000 - 1000 =
-    // 23000 from the 8 others: total 23000 + 2 x 1500 = 26000. Min/mean/max leave out the first:
-    // (23000 + 1500) / 9 = 2722.2; the first launch (1500) is time_ns.first.
+    // 23000 from the 8 others: total 23000 + 2 x 1500 = 26000. Min/mean/max are those 8
+    // unprofiled launches' (2000,5000,1000,2000,5000,1000,2000,5000): 23000 / 8 = 2875; the
+    // first launch (1500) is time_ns.first.
     EXPECT_EQ(axpy["time_ns"]["total"], 26000);
     EXPECT_EQ(axpy["time_ns"]["min"], 1000);
     EXPECT_EQ(axpy["time_ns"]["max"], 5000);
-    EXPECT_NEAR(axpy["time_ns"]["mean"].get<double>(), 24500.0 / 9.0, 1e-6);
+    EXPECT_NEAR(axpy["time_ns"]["mean"].get<double>(), 2875.0, 1e-6);
     EXPECT_EQ(axpy["time_ns"]["first"], 1500);
     EXPECT_FALSE(axpy["time_ns"].contains("imputed"));
     EXPECT_EQ(axpy["launch"]["grid"], nlohmann::json::array({1024, 1, 1}));

@@ -87,7 +87,7 @@ TEST(CollectorShapes, AProfiledLaunchStaysOutOfMinMeanMax) {
     EXPECT_EQ(k.imputed_launches, 0u);
     bool noted = false;
     for (const std::string& note : k.notes) {
-        noted = noted || note.find("1 profiled launch left out of min/mean/max (counted in the "
+        noted = noted || note.find("1 launch under counters left out of min/mean/max (in the "
                                    "total at its own duration): under counters 2.50 us a "
                                    "launch, unprofiled 1.41 us") != std::string::npos;
     }
