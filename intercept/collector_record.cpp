@@ -151,8 +151,8 @@ void note_profiled_durations(const KernelStats& k, model::KernelRecord& r) {
             "%llu launch%s under counters left out of min/mean/max (in the total at %s own "
             "duration): under counters %s a launch, unprofiled %s",
             static_cast<unsigned long long>(k.own.count), k.own.count == 1 ? "" : "es",
-            k.own.count == 1 ? "its" : "their",
-            common::format_time(own_mean).c_str(), common::format_time(r.time_ns.mean).c_str()));
+            k.own.count == 1 ? "its" : "their", common::format_time(own_mean).c_str(),
+            common::format_time(r.time_ns.mean).c_str()));
     } else {
         r.notes.push_back("every launch after the first was profiled: min/mean/max are durations "
                           "under counters (ncu's gpu__time_duration), longer than the kernel "

@@ -4,9 +4,8 @@
 
 namespace {
 
-irf::intercept::cupti::HostStatus count_for_chip(const std::string& chip,
-                                                 const std::vector<std::string>& metrics,
-                                                 int& passes) {
+irf::intercept::cupti::HostStatus
+count_for_chip(const std::string& chip, const std::vector<std::string>& metrics, int& passes) {
     return irf::intercept::cupti::count_passes(chip, metrics, passes);
 }
 

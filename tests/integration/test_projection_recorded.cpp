@@ -22,9 +22,9 @@ std::string recording(const std::string& gpu, const std::string& name) {
 
 /// check-projection of `name` (H100 -> H200) as JSON; `extra`: further options.
 json check(const std::string& name, const std::vector<std::string>& extra = {}) {
-    std::vector<std::string> argv = {IRF_REPORT_BIN, "check-projection",
-                                     recording("h100", name), recording("h200", name),
-                                     "--format", "json"};
+    std::vector<std::string> argv = {
+        IRF_REPORT_BIN,          "check-projection", recording("h100", name),
+        recording("h200", name), "--format",         "json"};
     argv.insert(argv.end(), extra.begin(), extra.end());
     const auto r = irf::test::run_process(argv);
     EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -51,8 +51,9 @@ TEST(ProjectionRecorded, StreamsAndGemmsOntoTheShippedH200) {
     EXPECT_EQ(s.at("compared"), 11);
     EXPECT_LE(s.at("mape").get<double>(), 0.04);
     EXPECT_LE(s.at("weighted_mape").get<double>(), 0.02);
-    // The add stream (and the triad: torch runs both as one kernel) is HBM-bound on both: its recorded 266.4 us a launch (44 launches: add and triad, 22 each) shrinks by the
-    // shipped HBM bandwidths, 3352.3 GB/s (104.759375 G sectors/s x 32 B) -> 4800 GB/s.
+    // The add stream (and the triad: torch runs both as one kernel) is HBM-bound on both: its
+    // recorded 266.4 us a launch (44 launches: add and triad, 22 each) shrinks by the shipped HBM
+    // bandwidths, 3352.3 GB/s (104.759375 G sectors/s x 32 B) -> 4800 GB/s.
     const json add = kernel_like(r, "CUDAFunctor_add");
     const double recorded = add.at("recorded_mean_ns").get<double>();
     EXPECT_NEAR(recorded, 266425, 1);
@@ -67,9 +68,9 @@ TEST(ProjectionRecorded, StreamsAndGemmsOntoTheShippedH200) {
 // [0.9, 1.3, 1.0 and 3.0% for add (and triad, the same kernel), mul, dot and fill; copy is a
 // cudaMemcpy, not a kernel].
 TEST(ProjectionRecorded, StreamsOntoMeasuredCeilings) {
-    const json r = check("projection_kernels",
-                         {"--ceilings", irf::test::data_path("gpu/h100/calibrate.yaml"),
-                          "--target", irf::test::data_path("gpu/h200/calibrate.yaml")});
+    const json r =
+        check("projection_kernels", {"--ceilings", irf::test::data_path("gpu/h100/calibrate.yaml"),
+                                     "--target", irf::test::data_path("gpu/h200/calibrate.yaml")});
     for (const char* stream : {"CUDAFunctor_add", "MulFunctor", "dot_kernel", "FillFunctor"}) {
         EXPECT_LE(std::abs(kernel_like(r, stream).at("error").get<double>()), 0.035) << stream;
     }
@@ -86,8 +87,8 @@ TEST(ProjectionRecorded, TrainingStepOntoTheShippedH200) {
     // Kernels launched once are left out: their time includes lazy module loading.
     bool single_left_out = false;
     for (const json& why : r.at("left_out")) {
-        single_left_out = single_left_out ||
-                          why.get<std::string>().find("a single launch") != std::string::npos;
+        single_left_out =
+            single_left_out || why.get<std::string>().find("a single launch") != std::string::npos;
     }
     EXPECT_TRUE(single_left_out);
 }

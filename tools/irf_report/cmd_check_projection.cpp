@@ -26,7 +26,8 @@ int run_check(const CheckOptions& o) {
         target = config::match_gpu(g.name, g.cc, g.sms, shipped_dirs()).value_or("");
         if (target.empty()) {
             throw InputError("irf-report check-projection: no shipped ceilings for the measured "
-                             "GPU " + describe_gpu(measured.gpu) + ": name one with --target");
+                             "GPU " +
+                             describe_gpu(measured.gpu) + ": name one with --target");
         }
     }
     AnalysisOptions analysis;
@@ -39,9 +40,9 @@ int run_check(const CheckOptions& o) {
                          " can be compared with " + o.measured +
                          " (same name and launch configuration, a time on both sides)");
     }
-    emit_output(o.format == "json" ? projection_check_json(check)
-                                   : projection_check_text(check, recorded, measured, o.top,
-                                                           o.format == "md"),
+    emit_output(o.format == "json"
+                    ? projection_check_json(check)
+                    : projection_check_text(check, recorded, measured, o.top, o.format == "md"),
                 o.output);
     return 0;
 }

@@ -33,7 +33,8 @@ std::vector<MetricBinding> listed_bindings(config::ChipFamily family, const std:
 std::string passes_text(const std::string& chip, const std::vector<MetricBinding>& bindings,
                         int* passes) {
     int n = 0;
-    const host::HostStatus status = metric_host_api().count_passes(chip, config::metric_names(bindings), n);
+    const host::HostStatus status =
+        metric_host_api().count_passes(chip, config::metric_names(bindings), n);
     if (!status.ok) {
         return "error (" + status.error + ")";
     }
@@ -49,7 +50,8 @@ int print_metrics(const std::string& chip, const std::vector<MetricBinding>& bin
               << "valid\n";
     for (const auto& binding : bindings) {
         std::vector<host::MetricCheck> checks;
-        const host::HostStatus status = metric_host_api().check_metrics(chip, binding.metrics, checks);
+        const host::HostStatus status =
+            metric_host_api().check_metrics(chip, binding.metrics, checks);
         if (!status.ok) {
             throw std::runtime_error(status.error);
         }

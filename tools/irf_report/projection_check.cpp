@@ -84,8 +84,7 @@ ProjectionSummary summarize(const std::vector<ProjectedKernel>& kernels,
     double weight = 0, errors = 0, weighted = 0, inside = 0, weighted_inside = 0;
     for (std::size_t n = 0; n < kernels.size(); ++n) {
         const ProjectedKernel& k = kernels[n];
-        const double launches =
-            static_cast<double>(recorded.kernels[recorded_index[n]].launches);
+        const double launches = static_cast<double>(recorded.kernels[recorded_index[n]].launches);
         errors += std::fabs(k.error);
         weighted += std::fabs(k.error) * k.measured_total_ns;
         weight += k.measured_total_ns;
@@ -103,7 +102,9 @@ ProjectionSummary summarize(const std::vector<ProjectedKernel>& kernels,
     return s;
 }
 
-std::string percent(double share) { return common::string_printf("%+.1f%%", 100 * share); }
+std::string percent(double share) {
+    return common::string_printf("%+.1f%%", 100 * share);
+}
 
 std::string interval(const ProjectedKernel& k) {
     return format_time(k.low_ns) + " - " + format_time(k.high_ns);
@@ -128,9 +129,9 @@ void text_table(std::ostringstream& out, const std::vector<ProjectedKernel>& row
         }
         return;
     }
-    out << common::string_printf("  %-40s %10s %10s %23s %10s %8s %-6s %s\n", "kernel",
-                                 "recorded", "predicted", "interval", "measured", "error",
-                                 "inside", "bound (recorded -> measured GPU)");
+    out << common::string_printf("  %-40s %10s %10s %23s %10s %8s %-6s %s\n", "kernel", "recorded",
+                                 "predicted", "interval", "measured", "error", "inside",
+                                 "bound (recorded -> measured GPU)");
     for (const ProjectedKernel& k : rows) {
         out << common::string_printf(
             "  %-40s %10s %10s %23s %10s %8s %-6s %s\n", labels.at(k.name).c_str(),
@@ -180,8 +181,7 @@ ProjectionCheck check_projection(const model::Profile& recorded, const model::Pr
 }
 
 std::string projection_check_text(const ProjectionCheck& check, const model::Profile& recorded,
-                                  const model::Profile& measured, std::size_t top,
-                                  bool markdown) {
+                                  const model::Profile& measured, std::size_t top, bool markdown) {
     std::ostringstream out;
     out << "recorded: " << describe_gpu(recorded.gpu) << "\n"
         << "measured: " << describe_gpu(measured.gpu) << "\n"
@@ -202,8 +202,8 @@ std::string projection_check_text(const ProjectionCheck& check, const model::Pro
         if (std::fabs(k.error) > k_miss) {
             out << (misses++ == 0 ? "\nmisses over 25% (error, bound, confidence, interval):\n"
                                   : "")
-                << "  " << labels.at(k.name) << ": " << percent(k.error) << ", " << bound(k)
-                << ", " << (k.confidence.empty() ? "?" : k.confidence) << " confidence, "
+                << "  " << labels.at(k.name) << ": " << percent(k.error) << ", " << bound(k) << ", "
+                << (k.confidence.empty() ? "?" : k.confidence) << " confidence, "
                 << (k.inside ? "inside" : "outside") << "\n";
         }
     }

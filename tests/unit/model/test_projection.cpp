@@ -58,6 +58,34 @@ TEST(ModelProjection, HbmBoundKernelOntoDoubleHbm) {
     EXPECT_EQ(p.confidence, "high"); // 80 MB > both L2s, 1000 blocks > 80 SMs
 }
 
+// The same HBM traffic over ten times the time: its busiest resource, HBM at 8e7 B / 828 GB/s =
+// 96,618 ns, is 9.7% of 1e6 ns, under the 10% at which no ceiling explains the duration. At
+// 9e5 ns it is 10.7%: still high.
+TEST(ModelProjection, ALatencyBoundKernelIsLowConfidence) {
+    for (const double ns : {1e6, 9e5}) {
+        KernelRecord k = kernel(1000);
+        k.time_ns.total = ns;
+        k.counters["time_ns"] = ns;
+        k.counters["inst_warp"] = 1e6;
+        k.counters["sectors_global_ld"] = 5e6;
+        k.counters["l2_sectors_read"] = 2.5e6;
+        k.counters["dram_sectors_read"] = 2.5e6;
+        config::Ceilings target = test::v100();
+        target.gpu.key = "v100-hbm2x";
+        target.hbm_gbs->value = 1656;
+        const KernelAnalysis a = analyze_kernel(k, test::v100(), {target});
+        const Projection& p = only_projection(a);
+        bool noted = false;
+        for (const std::string& note : p.notes) {
+            noted = noted || note.find("latency-bound: its busiest resource is 9.7% of its time "
+                                       "on the source") == 0;
+        }
+        EXPECT_EQ(p.confidence, ns == 1e6 ? "low" : "high") << ns;
+        EXPECT_EQ(noted, ns == 1e6) << testing::PrintToString(p.notes);
+        EXPECT_NEAR(p.speedup_point, 2, 1e-9); // the point is unchanged: only the confidence
+    }
+}
+
 TEST(ModelProjection, IssueBoundFp64KernelOntoTwiceTheSms) {
     KernelRecord k = kernel(1000);
     k.counters["inst_warp"] = 4.896e7; // 489.6 GIPS over 1e5 ns: the V100 peak
