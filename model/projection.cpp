@@ -39,6 +39,11 @@ std::string target_name(const config::Ceilings& c) {
     return !c.gpu.name.empty() ? c.gpu.name : c.source;
 }
 
+// Blocks in a grid.
+std::uint64_t grid_blocks(const std::array<std::uint32_t, 3>& grid) {
+    return static_cast<std::uint64_t>(grid[0]) * grid[1] * grid[2];
+}
+
 // Grids smaller than the target's SM count, when the waves cannot be counted.
 void note_small_grid(const KernelRecord& k, const config::Ceilings& t, Projection& p) {
     const double blocks =
@@ -68,9 +73,11 @@ void apply_waves(const KernelRecord& k, const config::Ceilings& s, const config:
     p.waves_source = wave_count(k.launch, s.gpu, why_s);
     const auto persistent = persistent_launch(k.launch, s.gpu, t.gpu);
     p.waves_target = wave_count(persistent ? *persistent : k.launch, t.gpu, why_t);
-    if (persistent && persistent->grid != k.launch.grid) {
+    if (persistent && grid_blocks(persistent->grid) != grid_blocks(k.launch.grid)) {
         // One exact wave on the source: likely a persistent kernel that sizes its grid to the
-        // GPU, but a fixed grid of that size is possible too (docs/model.md, "Waves").
+        // GPU, but a fixed grid of that size is possible too (docs/model.md, "Waves"). With as
+        // many blocks either way (a target with the source's SM count; cuBLAS's 2 x 66 grid on
+        // 132 SMs), both readings project alike.
         p.confidence = "low";
         p.notes.push_back("waves: the grid of " + std::to_string(p.waves_source->blocks) +
                           " blocks is one full wave on the source, as a persistent kernel sizes "

@@ -81,7 +81,7 @@ ProjectionSummary summarize(const std::vector<ProjectedKernel>& kernels,
     if (kernels.empty()) {
         return s;
     }
-    double weight = 0, errors = 0, weighted = 0, inside = 0, weighted_inside = 0;
+    double weight = 0, errors = 0, weighted = 0, inside = 0, weighted_inside = 0, high = 0;
     for (std::size_t n = 0; n < kernels.size(); ++n) {
         const ProjectedKernel& k = kernels[n];
         const double launches = static_cast<double>(recorded.kernels[recorded_index[n]].launches);
@@ -89,6 +89,10 @@ ProjectionSummary summarize(const std::vector<ProjectedKernel>& kernels,
         weighted += std::fabs(k.error) * k.measured_total_ns;
         weight += k.measured_total_ns;
         inside += k.inside ? 1 : 0;
+        if (k.confidence == "high") {
+            ++s.high_confidence;
+            high += std::fabs(k.error);
+        }
         weighted_inside += k.inside ? k.measured_total_ns : 0;
         s.recorded_total_ns += k.recorded_mean_ns * launches;
         s.predicted_total_ns += k.predicted_mean_ns * launches;
@@ -96,6 +100,8 @@ ProjectionSummary summarize(const std::vector<ProjectedKernel>& kernels,
     }
     const double count = static_cast<double>(kernels.size());
     s.mape = errors / count;
+    s.high_confidence_mape =
+        s.high_confidence > 0 ? high / static_cast<double>(s.high_confidence) : 0;
     s.inside_share = inside / count;
     s.weighted_mape = weight > 0 ? weighted / weight : s.mape;
     s.weighted_inside = weight > 0 ? weighted_inside / weight : s.inside_share;
@@ -210,10 +216,11 @@ std::string projection_check_text(const ProjectionCheck& check, const model::Pro
     const ProjectionSummary& s = check.summary;
     out << common::string_printf(
         "\n%zu kernels compared, %zu left out; error per launch: MAPE %.1f%%, time-weighted "
-        "%.1f%%; inside the interval: %.0f%% of kernels, %.0f%% of measured time; %zu miss%s "
-        "over 25%%\n",
-        s.compared, check.left_out.size(), 100 * s.mape, 100 * s.weighted_mape,
-        100 * s.inside_share, 100 * s.weighted_inside, misses, misses == 1 ? "" : "es");
+        "%.1f%% (%zu with high confidence: %.1f%%); inside the interval: %.0f%% of kernels, %.0f%% "
+        "of measured time; %zu miss%s over 25%%\n",
+        s.compared, check.left_out.size(), 100 * s.mape, 100 * s.weighted_mape, s.high_confidence,
+        100 * s.high_confidence_mape, 100 * s.inside_share, 100 * s.weighted_inside, misses,
+        misses == 1 ? "" : "es");
     out << "total over the compared kernels (recorded launches): recorded "
         << format_time(s.recorded_total_ns) << ", predicted " << format_time(s.predicted_total_ns)
         << ", measured " << format_time(s.measured_total_ns) << "\n";
@@ -246,6 +253,8 @@ std::string projection_check_json(const ProjectionCheck& check) {
                                   {"weighted_mape", s.weighted_mape},
                                   {"inside_share", s.inside_share},
                                   {"weighted_inside", s.weighted_inside},
+                                  {"high_confidence", s.high_confidence},
+                                  {"high_confidence_mape", s.high_confidence_mape},
                                   {"recorded_total_ns", s.recorded_total_ns},
                                   {"predicted_total_ns", s.predicted_total_ns},
                                   {"measured_total_ns", s.measured_total_ns}}}};

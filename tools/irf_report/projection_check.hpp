@@ -30,11 +30,13 @@ struct ProjectedKernel {
 /// The figures issue 37 asks for, over the kernels compared.
 struct ProjectionSummary {
     std::size_t compared = 0;
-    double mape = 0;              ///< mean of |error|
-    double weighted_mape = 0;     ///< |error| weighted by measured time
-    double inside_share = 0;      ///< kernels inside their interval
-    double weighted_inside = 0;   ///< measured time inside its interval
-    double recorded_total_ns = 0; ///< sum over compared kernels of recorded mean x launches
+    double mape = 0;                 ///< mean of |error|
+    double weighted_mape = 0;        ///< |error| weighted by measured time
+    double inside_share = 0;         ///< kernels inside their interval
+    double weighted_inside = 0;      ///< measured time inside its interval
+    std::size_t high_confidence = 0; ///< kernels the model projects with high confidence
+    double high_confidence_mape = 0; ///< their mean |error|
+    double recorded_total_ns = 0;    ///< sum over compared kernels of recorded mean x launches
     double predicted_total_ns = 0;
     double measured_total_ns = 0;
 };

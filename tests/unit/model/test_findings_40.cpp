@@ -152,5 +152,22 @@ TEST(ModelFindings40, APersistentGridIsResizedToTheTarget) {
     EXPECT_NEAR(a100.speedup_point, 609.1 / 1045.4, 1e-3);
 }
 
+// cuBLAS launches its persistent GEMMs as a 2 x 66 grid on the H100's 132 SMs (tests/data/gpu/
+// projection: nvjet_sm90_tst_320x128). Onto the H200's 132 SMs, the persistent reading and the
+// fixed one give the same 132 blocks: confidence stays high, without the persistent note.
+TEST(ModelFindings40, APersistentGridOnAsManySmsKeepsItsConfidence) {
+    KernelRecord k = persistent();
+    k.launch.grid = {2, 66, 1};
+    const Projection h200 = project_one(k, "h100-sxm5", "h200-sxm");
+    EXPECT_EQ(h200.confidence, "high");
+    EXPECT_FALSE(test::has_note(h200, "as a persistent kernel sizes it"));
+    ASSERT_TRUE(h200.waves_target);
+    EXPECT_EQ(h200.waves_target->blocks, 132u);
+    // Onto the B200 the 2 x 66 grid is still read as persistent: 148 blocks, low confidence.
+    const Projection b200 = project_one(k, "h100-sxm5", "b200");
+    EXPECT_EQ(b200.confidence, "low");
+    EXPECT_EQ(b200.waves_target->blocks, 148u);
+}
+
 } // namespace
 } // namespace irf::model

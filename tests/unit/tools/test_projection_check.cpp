@@ -58,6 +58,8 @@ TEST(ProjectionCheck, ErrorsIntervalsAndWeightsAsWorkedOut) {
     EXPECT_NEAR(c.summary.weighted_mape, 60.0 / 590, 1e-12);
     EXPECT_DOUBLE_EQ(c.summary.inside_share, 0.5);
     EXPECT_NEAR(c.summary.weighted_inside, 550.0 / 590, 1e-12);
+    EXPECT_EQ(c.summary.high_confidence, 2u); // both "high": the same mean of |error|
+    EXPECT_NEAR(c.summary.high_confidence_mape, c.summary.mape, 1e-12);
     // Totals over the recorded launches: 1000 + 100, 500 + 50, 550 + 40.
     EXPECT_DOUBLE_EQ(c.summary.recorded_total_ns, 1100);
     EXPECT_DOUBLE_EQ(c.summary.predicted_total_ns, 550);
