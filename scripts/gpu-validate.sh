@@ -26,6 +26,8 @@
 #        [--torch N]      N interleaved rounds of the PyTorch step (baseline, irf, timing only)
 #        [--torch-compile] also the step under torch.compile(mode="reduce-overhead") (80 s)
 #        [--contention]   ncu profiles an app while irf-hz-loop runs under irf, idle
+#        [--refused]      irf samples an app while ncu profiles irf-hz-loop (counters held
+#                         elsewhere): irf's one line and a timing-only profile (refused/)
 #        [--timing-only]  the known-answer cases run with IRF_SAMPLES=0 (durations only: a GPU
 #                         whose counters are not read, e.g. the projection's H200 side)
 #        [--projection]   tests/gpu/torch/projection_kernels.py (streams, GEMMs) without irf and
@@ -90,7 +92,7 @@ build=$(cd "$1" 2>/dev/null && pwd) || { echo "gpu-validate: no build dir $1"; e
 out=$2
 shift 2
 run_ctest=1 run_ncu=1 run_calibrate=0 only=. ncu_only=. pack="" deadline=540 torch_rounds=0
-run_contention=0 torch_compile=0 timing_only=0 overhead_rounds=0 run_projection=0
+run_contention=0 torch_compile=0 timing_only=0 overhead_rounds=0 run_projection=0 run_refused=0
 while [ $# -gt 0 ]; do
     case $1 in
     --no-ctest) run_ctest=0 ;;
@@ -103,6 +105,7 @@ while [ $# -gt 0 ]; do
     --torch-compile) torch_compile=1 ;;
     --timing-only) timing_only=1 ;;
     --projection) run_projection=1 ;;
+    --refused) run_refused=1 ;;
     --overhead) overhead_rounds=${2:?--overhead needs a number of rounds}; shift ;;
     --pack) pack=${2:?--pack needs a directory}; shift ;;
     --deadline) deadline=${2:?--deadline needs seconds}; shift ;;
@@ -117,7 +120,7 @@ if [ -d "$build/_libs" ]; then # the device's CUDA libraries before the carried 
     export LD_LIBRARY_PATH="$build/_libs:$cuda_dirs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
     export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$build/_libs/fallback"
 fi
-mkdir -p "$out"/{env,irf,ncu,logs,sass,demo,hazards,torch,contention,overhead,projection}
+mkdir -p "$out"/{env,irf,ncu,logs,sass,demo,hazards,torch,contention,overhead,projection,refused}
 out=$(cd "$out" && pwd)
 status=0
 note() { echo "[gpu-validate] $*" | tee -a "$out/summary.txt"; }
@@ -318,6 +321,21 @@ if [ $run_contention = 1 ] && [ -n "$ncu" ] && [ -n "$libirf" ]; then
         --csv --log-file "$out/contention/ncu.csv" "$apps/irf-ka-stride" fp32-s1
     kill -TERM "$irf_pid" 2>/dev/null
     wait "$irf_pid" 2>/dev/null
+fi
+
+# --- the reverse: ncu holds the counters (profiling every launch of irf-hz-loop) while irf
+# samples another app; irf must say so in one line and time its kernels (issue 36 item 5).
+if [ $run_refused = 1 ] && [ -n "$ncu" ] && [ -n "$libirf" ]; then
+    timeout --preserve-status -s TERM 25 "$ncu" --metrics sm__cycles_active.avg \
+        --log-file "$out/refused/ncu.log" "$apps/irf-hz-loop" >"$out/refused/ncu-app.log" 2>&1 &
+    ncu_pid=$!
+    sleep 6
+    step "irf while ncu holds the counters" "$out/refused/irf.log" env \
+        CUDA_INJECTION64_PATH="$libirf" IRF_OUTPUT="$out/refused/irf" IRF_SUMMARY=both \
+        IRF_LOG=info "$apps/irf-ka-stride" fp32-s1
+    kill -TERM "$ncu_pid" 2>/dev/null
+    wait "$ncu_pid" 2>/dev/null
+    grep -h "^\[irf\]" "$out/refused/irf.log" | head -n 5 | tee -a "$out/summary.txt"
 fi
 
 if [ "$torch_compile" = 1 ] && [ -n "$irfcli" ]; then # CUDA graphs through the compiler too
