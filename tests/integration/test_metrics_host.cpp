@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Runs the real CUPTI host API (no GPU needed) over every chip irf maps: every metric name must
 // be valid and the pass counts must equal the budgets below (a change that raises one fails).
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <string>
 
@@ -148,6 +151,31 @@ TEST(MetricsCommand, UnknownChipIsBadInput) {
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("GK110"), std::string::npos) << r.err;
     EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+// irf-report loads CUPTI's host API from libirf_metrics_host.so only for `metrics`: a copy of
+// the binary without the module still analyses, and `metrics` says in one line what it could not
+// load and where it looked.
+TEST(MetricsCommand, WithoutTheModuleOnlyMetricsFailsAndSaysWhy) {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                      ("irf-no-module-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir / "bin");
+    const std::filesystem::path copy = dir / "bin" / "irf-report";
+    std::filesystem::copy_file(IRF_REPORT_BIN, copy);
+    const auto version = test::run_process({copy.string(), "version"});
+    EXPECT_EQ(version.exit_code, 0) << version.err;
+    test::RunOptions options;
+    options.expect_irf_error = true;
+    const auto r = test::run_process({copy.string(), "metrics", "--chip", "GH100"}, options);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("cannot load CUPTI's host API through libirf_metrics_host.so ("),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find((dir / "bin" / "libirf_metrics_host.so").string() + ": not found"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    std::filesystem::remove_all(dir);
 }
 
 } // namespace
