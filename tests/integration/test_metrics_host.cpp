@@ -157,8 +157,8 @@ TEST(MetricsCommand, UnknownChipIsBadInput) {
 // the binary without the module still analyses, and `metrics` says in one line what it could not
 // load and where it looked.
 TEST(MetricsCommand, WithoutTheModuleOnlyMetricsFailsAndSaysWhy) {
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                                      ("irf-no-module-" + std::to_string(::getpid()));
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("irf-no-module-" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir / "bin");
     const std::filesystem::path copy = dir / "bin" / "irf-report";
     std::filesystem::copy_file(IRF_REPORT_BIN, copy);
@@ -175,6 +175,7 @@ TEST(MetricsCommand, WithoutTheModuleOnlyMetricsFailsAndSaysWhy) {
               std::string::npos)
         << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out; // nothing half-written
     std::filesystem::remove_all(dir);
 }
 

@@ -82,6 +82,7 @@ int run_metrics(Options options) {
         std::cout << ncu_command_lines(*family, options.chip);
         return 0;
     }
+    (void)metric_host_api(); // a missing module fails here, before any line is printed
     std::cout << "chip " << options.chip << " (family " << config::family_name(*family)
               << "), offline host API, no counter-availability image\n";
     const int invalid = print_metrics(options.chip, listed_bindings(*family, options.group));
