@@ -47,6 +47,10 @@ std::string why_not(const KernelRecord& recorded, const KernelRecord& measured,
     if (recorded.launches < 2 || measured.launches < 2) {
         return "a single launch (its time includes lazy module loading)";
     }
+    if (recorded.profiled_launches == 0) {
+        return "no counters on the recorded GPU" +
+               (recorded.no_counters.empty() ? std::string() : " (" + recorded.no_counters + ")");
+    }
     if (projection == nullptr || !(projection->time_point_ns > 0)) {
         return "no projection onto the measured GPU";
     }
@@ -106,6 +110,24 @@ ProjectionSummary summarize(const std::vector<ProjectedKernel>& kernels,
     s.weighted_mape = weight > 0 ? weighted / weight : s.mape;
     s.weighted_inside = weight > 0 ? weighted_inside / weight : s.inside_share;
     return s;
+}
+
+/// "24 no counters on the recorded GPU (graph node: timed only), 4 not in the measured profile":
+/// the left-out reasons (the text after each "name: "), counted, most frequent first.
+std::string left_out_counts(const std::vector<std::string>& left_out) {
+    std::map<std::string, std::size_t> counts;
+    for (const std::string& line : left_out) {
+        const auto colon = line.find(": "); // demangled names hold "::", never ": "
+        ++counts[colon == std::string::npos ? line : line.substr(colon + 2)];
+    }
+    std::vector<std::pair<std::string, std::size_t>> ordered(counts.begin(), counts.end());
+    std::stable_sort(ordered.begin(), ordered.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    std::string out;
+    for (const auto& [reason, count] : ordered) {
+        out += (out.empty() ? "" : ", ") + std::to_string(count) + " " + reason;
+    }
+    return out;
 }
 
 std::string percent(double share) {
@@ -212,6 +234,9 @@ std::string projection_check_text(const ProjectionCheck& check, const model::Pro
                 << (k.confidence.empty() ? "?" : k.confidence) << " confidence, "
                 << (k.inside ? "inside" : "outside") << "\n";
         }
+    }
+    if (!check.left_out.empty()) {
+        out << "\nleft out: " << left_out_counts(check.left_out) << "\n";
     }
     const ProjectionSummary& s = check.summary;
     out << common::string_printf(

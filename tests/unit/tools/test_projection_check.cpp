@@ -17,6 +17,7 @@ model::KernelRecord kernel(const std::string& name, std::uint64_t launches, doub
     k.launches = launches;
     k.time_ns.mean = mean_ns;
     k.time_ns.total = mean_ns * static_cast<double>(launches);
+    k.profiled_launches = point > 0 ? 1 : 0;
     if (point > 0) {
         model::Projection p;
         p.target = "b";
@@ -68,11 +69,28 @@ TEST(ProjectionCheck, ErrorsIntervalsAndWeightsAsWorkedOut) {
     EXPECT_EQ(c.left_out[0], "once: a single launch (its time includes lazy module loading)");
     EXPECT_EQ(c.left_out[1], "gone: not in the measured profile");
     EXPECT_EQ(c.left_out[2], "new: not in the recorded profile");
+    const std::string text = projection_check_text(c, recorded, measured, 20, false);
+    EXPECT_NE(text.find("\nleft out: 1 a single launch (its time includes lazy module loading), "
+                        "1 not in the measured profile, 1 not in the recorded profile\n"),
+              std::string::npos)
+        << text;
+}
+
+TEST(ProjectionCheck, AKernelWithoutCountersSaysWhy) {
+    model::Profile recorded, measured;
+    model::KernelRecord graph_node = kernel("G", 4, 100);
+    graph_node.no_counters = "graph node: timed only";
+    recorded.kernels.push_back(graph_node);
+    measured.kernels.push_back(kernel("G", 4, 90));
+    const ProjectionCheck c = check_projection(recorded, measured, "");
+    ASSERT_EQ(c.left_out.size(), 1u);
+    EXPECT_EQ(c.left_out[0], "G: no counters on the recorded GPU (graph node: timed only)");
 }
 
 TEST(ProjectionCheck, AKernelWithoutThatProjectionIsLeftOut) {
     model::Profile recorded, measured;
-    recorded.kernels.push_back(kernel("A", 4, 100)); // never analysed
+    recorded.kernels.push_back(kernel("A", 4, 100)); // profiled, never analysed
+    recorded.kernels.back().profiled_launches = 1;
     measured.kernels.push_back(kernel("A", 4, 90));
     const ProjectionCheck c = check_projection(recorded, measured, "b");
     EXPECT_TRUE(c.kernels.empty());
