@@ -106,6 +106,14 @@ struct L2Fit {
     bool re_estimated = false;    ///< the L2 sizes differ and the traffic changes: the model's
 };
 
+/// A projection reduced to what the text summary's per-target section sums (32 bytes instead of
+/// a Projection's 616): kept instead of the projections when AnalyzeSettings::fold_projections.
+struct ProjectionBrief {
+    std::uint16_t target = 0; ///< index into Profile::brief_targets
+    bool low_confidence = false;
+    double low_ns = 0, point_ns = 0, high_ns = 0;
+};
+
 /// Projected time of a kernel on another GPU (docs/model.md: PROJ Eq. 9).
 struct Projection {
     std::string target; ///< ceilings key or file
@@ -151,6 +159,8 @@ struct KernelAnalysis {
     std::optional<PipeCeilings> pipes;             ///< pipe sub-ceilings from the mix
     std::map<std::string, double> kernel_ceilings; ///< docs/model.md: PROJ Eq. 2-8 values
     std::vector<Projection> projection;
+    /// Instead of `projection` when folded (AnalyzeSettings::fold_projections); in memory only.
+    std::vector<ProjectionBrief> projection_brief;
     /// The grid's waves on the profiled GPU (docs/model.md, "Waves"); absent without its SM
     /// limits or when a block does not fit on its SM.
     std::optional<WaveCount> waves;

@@ -251,8 +251,14 @@ void drop_details(Projection& p) {
     p.l2.reset();
 }
 
+// The projection as the text summary's per-target section reads it (pair index `target`).
+ProjectionBrief brief_of(const Projection& p, std::size_t target) {
+    return {static_cast<std::uint16_t>(target), p.confidence == "low", p.time_low_ns,
+            p.time_point_ns, p.time_high_ns};
+}
+
 KernelAnalysis analyze_prepared(const KernelRecord& kernel, const Prepared& prepared,
-                                ClockScaled& scaled, bool details = true) {
+                                ClockScaled& scaled, bool details = true, bool fold = false) {
     scaled.next_kernel();
     KernelAnalysis a;
     const Counters& c = kernel.counters;
@@ -277,13 +283,21 @@ KernelAnalysis analyze_prepared(const KernelRecord& kernel, const Prepared& prep
     ProjectionWork work = projection_work(kernel, a);
     work.details = details; // without them, drop_details below
     const std::vector<CeilingPair>& pairs = prepared.pairs[write_only];
-    a.projection.reserve(pairs.size());
+    if (fold) {
+        a.projection_brief.reserve(pairs.size());
+    } else {
+        a.projection.reserve(pairs.size());
+    }
     for (std::size_t i = 0; i < pairs.size(); ++i) {
         const CeilingPair& pair = pairs[i];
         if (auto p = project(kernel, a, work, scaled.at(pair.source, fraction),
                              scaled.at(pair.target, fraction), a.missing)) {
             p->notes.push_back(prepared.pair_notes[write_only][i]);
             widen_by_spread(pair, *p);
+            if (fold) {
+                a.projection_brief.push_back(brief_of(*p, i));
+                continue;
+            }
             if (!details) {
                 drop_details(*p);
             }
@@ -312,6 +326,7 @@ constexpr std::size_t k_kernels_per_take = 64;
 // of threads. The first exception of a worker is rethrown here, after all have stopped.
 void analyze_kernels(Profile& profile, const Prepared& prepared, const AnalyzeSettings& settings) {
     std::vector<KernelRecord>& kernels = profile.kernels;
+    const bool fold = settings.fold_projections;
     std::atomic<std::size_t> next{0};
     std::atomic<bool> failed{false};
     std::exception_ptr error;
@@ -322,8 +337,8 @@ void analyze_kernels(Profile& profile, const Prepared& prepared, const AnalyzeSe
                  !failed && (begin = next.fetch_add(k_kernels_per_take)) < kernels.size();) {
                 const std::size_t end = std::min(kernels.size(), begin + k_kernels_per_take);
                 for (std::size_t i = begin; i < end; ++i) {
-                    kernels[i].analysis =
-                        analyze_prepared(kernels[i], prepared, scaled, settings.projection_details);
+                    kernels[i].analysis = analyze_prepared(kernels[i], prepared, scaled,
+                                                           settings.projection_details, fold);
                 }
             }
         } catch (...) {
@@ -358,7 +373,15 @@ void analyze(Profile& profile, const config::Ceilings& source,
              const std::vector<config::Ceilings>& targets, const AnalyzeSettings& settings) {
     const Prepared prepared = prepare(source, targets);
     profile.ceilings = ceilings_used(prefer_measured(source)); // with its provenance
-    analyze_kernels(profile, prepared, settings);
+    profile.brief_targets.clear();
+    AnalyzeSettings run = settings;
+    run.fold_projections = settings.fold_projections && targets.size() > k_summary_target_columns;
+    if (run.fold_projections) {
+        for (const config::Ceilings& t : targets) { // pair i projects onto targets[i]
+            profile.brief_targets.push_back(target_name(t));
+        }
+    }
+    analyze_kernels(profile, prepared, run);
     roll_up_regions(profile);
 }
 

@@ -3,6 +3,7 @@
 // `ceilings` (docs/model.md).
 #pragma once
 
+#include <cstddef>
 #include <vector>
 
 #include "config/ceilings.hpp"
@@ -19,7 +20,15 @@ struct AnalyzeSettings {
     /// what the text summary and the CSV show; its notes, resource times, waves and L2 fit (in the
     /// JSON only) are dropped to save memory (about 1.4 kB a projection).
     bool projection_details = true;
+    /// true, with more than k_summary_target_columns targets: each kernel keeps ProjectionBriefs
+    /// (Profile::brief_targets) instead of its projections, all the text summary reads then (it
+    /// shows per-kernel projections only for that many targets or fewer). At 100,000 kernels and
+    /// 14 targets that is 0.8 GB less (docs/performance.md). Not for the JSON, the CSV or `show`.
+    bool fold_projections = false;
 };
+
+/// The text summary shows per-kernel projection columns for at most this many targets.
+inline constexpr std::size_t k_summary_target_columns = 4;
 
 /// Fills each kernel's `analysis` (Instruction Roofline, walls, predication, FLOP roofline, mix,
 /// kernel ceilings, projection onto each of `targets`) from its counters and the `source`

@@ -129,6 +129,9 @@ struct Profile {
     std::vector<std::string> warnings;
     std::optional<JobInfo> job;         ///< merged job profiles only (irf-report merge)
     std::optional<ImportInfo> imported; ///< imported profiles only (irf-report import)
+    /// The targets ProjectionBrief::target indexes, when analyze folded the projections; in
+    /// memory only (never in the JSON, which a folded profile is not written to).
+    std::vector<std::string> brief_targets;
 };
 
 } // namespace irf::model

@@ -30,14 +30,14 @@ double warp_gips_of(const config::Ceilings& ceilings) {
                           ceilings.gpu.boost_clock_mhz / 1000.0);
 }
 
-namespace {
-
 std::string target_name(const config::Ceilings& c) {
     if (!c.gpu.key.empty()) {
         return c.gpu.key;
     }
     return !c.gpu.name.empty() ? c.gpu.name : c.source;
 }
+
+namespace {
 
 // Blocks in a grid.
 std::uint64_t grid_blocks(const std::array<std::uint32_t, 3>& grid) {

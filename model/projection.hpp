@@ -52,6 +52,10 @@ struct ProjectionWork {
     bool details = true;
 };
 
+/// The name a projection onto `target` carries (Projection::target): its key, else its GPU
+/// name, else where it was read from.
+[[nodiscard]] std::string target_name(const config::Ceilings& target);
+
 /// The projection work of `kernel` analysed as `analysis` (its instruction mix); refers to the
 /// kernel's counters, so the kernel must outlive it.
 [[nodiscard]] ProjectionWork projection_work(const KernelRecord& kernel,

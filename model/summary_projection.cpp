@@ -28,17 +28,30 @@ std::vector<TargetTotal> target_totals(const Profile& p, const std::vector<std::
     std::vector<TargetTotal> totals;
     for (const std::string& t : targets) {
         TargetTotal total{t};
+        const auto add = [&total](const KernelRecord& k, const ProjectionBrief& b) {
+            if (!(b.point_ns > 0)) {
+                return;
+            }
+            total.source_ns += k.time_ns.total;
+            total.low_ns += b.low_ns;
+            total.point_ns += b.point_ns;
+            total.high_ns += b.high_ns;
+            ++total.kernels;
+            total.low_confidence += b.low_confidence ? 1 : 0;
+        };
         for (const KernelRecord& k : p.kernels) {
             for (const Projection& proj : projections_of(k.analysis)) {
-                if (proj.target != t || !(proj.time_point_ns > 0)) {
-                    continue;
+                if (proj.target == t) {
+                    add(k, {0, proj.confidence == "low", proj.time_low_ns, proj.time_point_ns,
+                            proj.time_high_ns});
                 }
-                total.source_ns += k.time_ns.total;
-                total.low_ns += proj.time_low_ns;
-                total.point_ns += proj.time_point_ns;
-                total.high_ns += proj.time_high_ns;
-                ++total.kernels;
-                total.low_confidence += proj.confidence == "low" ? 1 : 0;
+            }
+            if (k.analysis) { // folded (AnalyzeSettings::fold_projections)
+                for (const ProjectionBrief& b : k.analysis->projection_brief) {
+                    if (p.brief_targets.at(b.target) == t) {
+                        add(k, b);
+                    }
+                }
             }
         }
         if (total.kernels > 0) {

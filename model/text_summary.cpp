@@ -11,6 +11,7 @@
 #include "common/string_printf.hpp"
 #include "common/text_safety.hpp"
 #include "common/time_format.hpp"
+#include "model/analyze.hpp"
 #include "model/flop_roofline.hpp"
 #include "model/kernel_labels.hpp"
 #include "model/summary_missing.hpp"
@@ -28,7 +29,7 @@ using common::utf8_prefix;
 
 namespace {
 
-const std::size_t s_max_target_columns = 4;
+const std::size_t s_max_target_columns = k_summary_target_columns;
 
 std::vector<std::string> target_names(const Profile& p) {
     std::vector<std::string> names;
@@ -36,10 +37,16 @@ std::vector<std::string> target_names(const Profile& p) {
         if (!k.analysis) {
             continue;
         }
-        for (const Projection& proj : k.analysis->projection) {
-            if (std::find(names.begin(), names.end(), proj.target) == names.end()) {
-                names.push_back(proj.target);
+        const auto add = [&names](const std::string& target) {
+            if (std::find(names.begin(), names.end(), target) == names.end()) {
+                names.push_back(target);
             }
+        };
+        for (const Projection& proj : k.analysis->projection) {
+            add(proj.target);
+        }
+        for (const ProjectionBrief& b : k.analysis->projection_brief) { // folded
+            add(p.brief_targets.at(b.target));
         }
     }
     return names;

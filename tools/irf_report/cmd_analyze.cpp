@@ -47,8 +47,10 @@ int run_analyze(const AnalyzeOptions& o) {
         throw InputError(e.what());
     }
     keep_matching_kernels(profile, o.view.kernels, "--kernels");
-    // Without -o nothing shows a projection's notes, resource times or waves: leave them out.
-    reanalyze(profile, o.analysis, o.profile, "irf-report analyze", !o.json_out.empty());
+    // Without -o nothing shows a projection's notes, resource times or waves: leave them out;
+    // the text summary alone needs only each target's sums (model::AnalyzeSettings).
+    const bool text_only = o.json_out.empty() && o.view.format != "md";
+    reanalyze(profile, o.analysis, o.profile, "irf-report analyze", !o.json_out.empty(), text_only);
     if (!o.json_out.empty()) {
         const std::string error =
             common::write_file_atomic(o.json_out, model::dump_profile(profile));

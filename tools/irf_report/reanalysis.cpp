@@ -130,7 +130,7 @@ unsigned analysis_threads() {
 }
 
 void reanalyze(model::Profile& profile, const AnalysisOptions& o, const std::string& input,
-               const std::string& tool, bool projection_details) {
+               const std::string& tool, bool projection_details, bool fold_projections) {
     try {
         const std::vector<std::string> dirs = config::gpus_dirs(exe_dir());
         const config::Ceilings source = source_ceilings(o.ceilings, profile, input, tool, dirs);
@@ -138,7 +138,8 @@ void reanalyze(model::Profile& profile, const AnalysisOptions& o, const std::str
             o.targets.empty()
                 ? recorded_targets(profile, tool, dirs)
                 : config::resolve_targets(config::join(o.targets, ","), dirs, "--targets");
-        model::analyze(profile, source, targets, {analysis_threads(), projection_details});
+        model::analyze(profile, source, targets,
+                       {analysis_threads(), projection_details, fold_projections});
         if (!o.targets.empty()) {
             // The targets now in effect, so a later re-analysis finds their files again.
             profile.config["IRF_TARGETS"] = config::join(o.targets, ",");

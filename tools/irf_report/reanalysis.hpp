@@ -39,8 +39,10 @@ void add_analysis_options(CLI::App& app, AnalysisOptions& options);
 /// InputError.
 /// InputError. Runs on analysis_threads() threads; `projection_details` false drops what only the
 /// JSON shows of each projection (model::AnalyzeSettings), for commands that do not write it.
+/// `fold_projections`: model::AnalyzeSettings's, for a caller that shows only the text summary.
 void reanalyze(model::Profile& profile, const AnalysisOptions& options, const std::string& input,
-               const std::string& tool, bool projection_details = true);
+               const std::string& tool, bool projection_details = true,
+               bool fold_projections = false);
 
 /// reanalyze when `options` asks for other ceilings or targets, or when `profile` was never
 /// analysed (then a note on stderr says so, for the tools that show analysed values).

@@ -10,6 +10,7 @@
 #include "config/gpu_database.hpp"
 #include "model/analyze.hpp"
 #include "model/profile_json.hpp"
+#include "model/text_summary.hpp"
 
 namespace irf::model {
 namespace {
@@ -88,6 +89,42 @@ TEST(ModelAnalyzeThreads, WithoutDetailsTheShownValuesAreKept) {
         }
     }
     EXPECT_GT(projections, 2000u);
+}
+
+// Folded (the text-only summary of irf-report analyze): each kernel keeps one brief per target
+// with the values the per-target section sums, no projection, and the summary reads the same.
+TEST(ModelAnalyzeThreads, FoldedProjectionsGiveTheSameSummary) {
+    const std::vector<std::string> dirs{source_path("config/gpus")};
+    const config::Ceilings source = config::load_shipped("h100-sxm5", dirs);
+    const std::vector<config::Ceilings> targets = config::resolve_targets("all", dirs);
+    ASSERT_GT(targets.size(), k_summary_target_columns);
+    Profile full = varied_profile();
+    Profile folded = full;
+    analyze(full, source, targets, {2, false});
+    analyze(folded, source, targets, {2, false, true});
+    ASSERT_EQ(folded.brief_targets.size(), targets.size());
+    std::size_t briefs = 0;
+    for (std::size_t i = 0; i < full.kernels.size(); ++i) {
+        const KernelAnalysis& f = *full.kernels[i].analysis;
+        const KernelAnalysis& b = *folded.kernels[i].analysis;
+        EXPECT_TRUE(b.projection.empty());
+        ASSERT_EQ(b.projection_brief.size(), f.projection.size());
+        for (std::size_t j = 0; j < f.projection.size(); ++j, ++briefs) {
+            const ProjectionBrief& brief = b.projection_brief[j];
+            EXPECT_EQ(folded.brief_targets.at(brief.target), f.projection[j].target);
+            EXPECT_EQ(brief.point_ns, f.projection[j].time_point_ns);
+            EXPECT_EQ(brief.low_ns, f.projection[j].time_low_ns);
+            EXPECT_EQ(brief.high_ns, f.projection[j].time_high_ns);
+            EXPECT_EQ(brief.low_confidence, f.projection[j].confidence == "low");
+        }
+    }
+    EXPECT_GT(briefs, 2000u);
+    EXPECT_EQ(text_summary(folded, {}), text_summary(full, {}));
+    // With as few targets as the summary shows per kernel, nothing is folded.
+    Profile few = varied_profile();
+    analyze(few, source, {targets.begin(), targets.begin() + 2}, {2, false, true});
+    EXPECT_TRUE(few.brief_targets.empty());
+    EXPECT_EQ(few.kernels[0].analysis->projection.size(), 2u);
 }
 
 } // namespace
