@@ -3,7 +3,6 @@
 // measured/spec ratios where both exist.
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 #include <sstream>
 #include <unistd.h>
@@ -12,20 +11,13 @@
 #include "config/gpu_database.hpp"
 #include "model/transactions.hpp"
 #include "tools/irf_report/command.hpp"
+#include "tools/irf_report/reanalysis.hpp"
 
 namespace irf::report {
 namespace {
 
-namespace fs = std::filesystem;
 using config::Ceilings;
 using config::Quantity;
-
-/// Directory of the running binary: the anchor of the installed database (../share/irf/gpus).
-std::string exe_dir() {
-    std::error_code ec;
-    const auto exe = fs::read_symlink("/proc/self/exe", ec);
-    return ec ? std::string() : exe.parent_path().string();
-}
 
 std::string num(double v, int decimals = 1) {
     char buf[64];
@@ -245,7 +237,7 @@ const bool s_ceilings_registered = register_command(
                         "omit to list the database");
          app.footer("Database directories: $IRF_GPUS_DIR, <bin>/../share/irf/gpus, source tree.");
          return [target] {
-             const auto dirs = config::gpus_dirs(exe_dir());
+             const auto dirs = shipped_dirs();
              return target->empty() ? list(dirs) : show(*target, dirs);
          };
      }});

@@ -5,6 +5,7 @@
 
 #include "common/file_io.hpp"
 #include "tools/irf_report/html_page.hpp"
+#include "tools/irf_report/tools_common.hpp"
 
 #ifndef IRF_BUILD_TREE_HTML_DIR
 #define IRF_BUILD_TREE_HTML_DIR ""
@@ -21,10 +22,10 @@ constexpr const char* k_scripts[] = {"report_util.js", "report_figures.js", "rep
 
 /// <prefix>/share/irf/html next to an installed irf-report, else the build tree's copy.
 std::string assets_dir() {
-    std::error_code ec;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec) {
-        const fs::path installed = exe.parent_path().parent_path() / "share" / "irf" / "html";
+    const std::string bin = exe_dir();
+    if (!bin.empty()) {
+        std::error_code ec;
+        const fs::path installed = fs::path(bin).parent_path() / "share" / "irf" / "html";
         if (fs::is_regular_file(installed / "report.html", ec)) {
             return installed.string();
         }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tools/irf_report/command.hpp"
+#include "tools/irf_report/tools_common.hpp"
 
 namespace irf::report {
 namespace {
@@ -20,13 +21,12 @@ namespace fs = std::filesystem;
 /// Where the module may be: beside the binary (the build tree), then <prefix>/<libdir> of an
 /// installed irf-report (<prefix>/bin/irf-report).
 std::vector<fs::path> module_candidates() {
-    std::error_code ec;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    if (ec) {
+    const std::string bin = exe_dir();
+    if (bin.empty()) {
         return {cupti::k_metric_host_module}; // the loader's own search path
     }
-    return {exe.parent_path() / cupti::k_metric_host_module,
-            exe.parent_path().parent_path() / IRF_INSTALL_LIBDIR / cupti::k_metric_host_module};
+    return {fs::path(bin) / cupti::k_metric_host_module,
+            fs::path(bin).parent_path() / IRF_INSTALL_LIBDIR / cupti::k_metric_host_module};
 }
 
 using ApiFunction = const cupti::MetricHostApi* (*)();

@@ -3,7 +3,6 @@
 #include "tools/irf_report/reanalysis.hpp"
 
 #include <algorithm>
-#include <filesystem>
 #include <iostream>
 #include <thread>
 
@@ -13,16 +12,10 @@
 #include "config/text_list.hpp"
 #include "model/analyze.hpp"
 #include "tools/irf_report/command.hpp"
+#include "tools/irf_report/tools_common.hpp"
 
 namespace irf::report {
 namespace {
-
-/// Directory of the running binary: the anchor of the installed database (../share/irf/gpus).
-std::string exe_dir() {
-    std::error_code ec;
-    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-    return ec ? std::string() : exe.parent_path().string();
-}
 
 /// The source ceilings (config::choose_ceilings, as libirf at exit); notes go to stderr.
 config::Ceilings source_ceilings(const std::string& requested, const model::Profile& p,
@@ -132,7 +125,7 @@ unsigned analysis_threads() {
 void reanalyze(model::Profile& profile, const AnalysisOptions& o, const std::string& input,
                const std::string& tool, bool projection_details, bool fold_projections) {
     try {
-        const std::vector<std::string> dirs = config::gpus_dirs(exe_dir());
+        const std::vector<std::string> dirs = shipped_dirs();
         const config::Ceilings source = source_ceilings(o.ceilings, profile, input, tool, dirs);
         const std::vector<config::Ceilings> targets =
             o.targets.empty()

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <map>
 
@@ -163,6 +164,12 @@ std::string format_launch(const model::LaunchConfig& l) {
     std::snprintf(buffer, sizeof buffer, "grid [%u,%u,%u] block [%u,%u,%u]", l.grid[0], l.grid[1],
                   l.grid[2], l.block[0], l.block[1], l.block[2]);
     return buffer;
+}
+
+std::string exe_dir() {
+    std::error_code ec;
+    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string() : exe.parent_path().string();
 }
 
 std::string describe_gpu(const model::GpuInfo& gpu) {

@@ -60,6 +60,10 @@ using common::format_time;
 /// "grid [a,b,c] block [x,y,z]".
 [[nodiscard]] std::string format_launch(const model::LaunchConfig& launch);
 
+/// Directory of the running binary ("" when /proc/self/exe cannot be read): the anchor of an
+/// installed irf's share/ and lib/ directories.
+[[nodiscard]] std::string exe_dir();
+
 /// The GPU a profile ran on, for messages: "NVIDIA H100 80GB HBM3 (GH100, cc 9.0)", escaped.
 [[nodiscard]] std::string describe_gpu(const model::GpuInfo& gpu);
 
