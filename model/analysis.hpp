@@ -134,6 +134,11 @@ struct Projection {
     std::optional<L2Fit> l2; ///< absent: an L2 size or a traffic counter is unknown
 };
 
+/// `p` as the text summary's per-target section reads it; `target` indexes Profile::brief_targets.
+[[nodiscard]] inline ProjectionBrief brief_of(const Projection& p, std::uint16_t target = 0) {
+    return {target, p.confidence == "low", p.time_low_ns, p.time_point_ns, p.time_high_ns};
+}
+
 /// One pipe's use by a kernel (docs/model.md, "Pipe sub-ceilings").
 struct PipeUse {
     double gips = 0;         ///< the pipe's warp instructions per ns (estimated from the mix)

@@ -251,12 +251,6 @@ void drop_details(Projection& p) {
     p.l2.reset();
 }
 
-// The projection as the text summary's per-target section reads it (pair index `target`).
-ProjectionBrief brief_of(const Projection& p, std::size_t target) {
-    return {static_cast<std::uint16_t>(target), p.confidence == "low", p.time_low_ns,
-            p.time_point_ns, p.time_high_ns};
-}
-
 KernelAnalysis analyze_prepared(const KernelRecord& kernel, const Prepared& prepared,
                                 ClockScaled& scaled, bool details = true, bool fold = false) {
     scaled.next_kernel();
@@ -295,7 +289,7 @@ KernelAnalysis analyze_prepared(const KernelRecord& kernel, const Prepared& prep
             p->notes.push_back(prepared.pair_notes[write_only][i]);
             widen_by_spread(pair, *p);
             if (fold) {
-                a.projection_brief.push_back(brief_of(*p, i));
+                a.projection_brief.push_back(brief_of(*p, static_cast<std::uint16_t>(i)));
                 continue;
             }
             if (!details) {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "common/string_printf.hpp"
 #include "model/counters.hpp"
 #include "model/flop_roofline.hpp"
 #include "model/instruction_roofline.hpp"
@@ -260,11 +261,10 @@ void mark_latency_bound(Projection& p, const ResourceArray& rs, double sampled_n
         return;
     }
     p.confidence = "low";
-    char share[32];
-    std::snprintf(share, sizeof share, "%.1f%%", 100 * busiest / sampled_ns);
-    p.notes.push_back(std::string("latency-bound: its busiest resource is ") + share +
-                      " of its time on the source; launch and dependency latency, which no "
-                      "ceiling describes, set its time on the target, either way");
+    p.notes.push_back(common::string_printf(
+        "latency-bound: its busiest resource is %.1f%% of its time on the source; launch and "
+        "dependency latency, which no ceiling describes, set its time on the target, either way",
+        100 * busiest / sampled_ns));
 }
 
 } // namespace

@@ -28,31 +28,18 @@ std::vector<TargetTotal> target_totals(const Profile& p, const std::vector<std::
     std::vector<TargetTotal> totals;
     for (const std::string& t : targets) {
         TargetTotal total{t};
-        const auto add = [&total](const KernelRecord& k, const ProjectionBrief& b) {
-            if (!(b.point_ns > 0)) {
-                return;
-            }
-            total.source_ns += k.time_ns.total;
-            total.low_ns += b.low_ns;
-            total.point_ns += b.point_ns;
-            total.high_ns += b.high_ns;
-            ++total.kernels;
-            total.low_confidence += b.low_confidence ? 1 : 0;
-        };
         for (const KernelRecord& k : p.kernels) {
-            for (const Projection& proj : projections_of(k.analysis)) {
-                if (proj.target == t) {
-                    add(k, {0, proj.confidence == "low", proj.time_low_ns, proj.time_point_ns,
-                            proj.time_high_ns});
+            for_each_brief(p, k, [&](const std::string& target, const ProjectionBrief& b) {
+                if (target != t || !(b.point_ns > 0)) {
+                    return;
                 }
-            }
-            if (k.analysis) { // folded (AnalyzeSettings::fold_projections)
-                for (const ProjectionBrief& b : k.analysis->projection_brief) {
-                    if (p.brief_targets.at(b.target) == t) {
-                        add(k, b);
-                    }
-                }
-            }
+                total.source_ns += k.time_ns.total;
+                total.low_ns += b.low_ns;
+                total.point_ns += b.point_ns;
+                total.high_ns += b.high_ns;
+                ++total.kernels;
+                total.low_confidence += b.low_confidence ? 1 : 0;
+            });
         }
         if (total.kernels > 0) {
             totals.push_back(total);

@@ -29,25 +29,14 @@ using common::utf8_prefix;
 
 namespace {
 
-const std::size_t s_max_target_columns = k_summary_target_columns;
-
 std::vector<std::string> target_names(const Profile& p) {
     std::vector<std::string> names;
     for (const KernelRecord& k : p.kernels) {
-        if (!k.analysis) {
-            continue;
-        }
-        const auto add = [&names](const std::string& target) {
+        for_each_brief(p, k, [&names](const std::string& target, const ProjectionBrief&) {
             if (std::find(names.begin(), names.end(), target) == names.end()) {
                 names.push_back(target);
             }
-        };
-        for (const Projection& proj : k.analysis->projection) {
-            add(proj.target);
-        }
-        for (const ProjectionBrief& b : k.analysis->projection_brief) { // folded
-            add(p.brief_targets.at(b.target));
-        }
+        });
     }
     return names;
 }
@@ -104,7 +93,7 @@ std::string text_summary(const Profile& p, const SummaryView& view) {
     // Per-kernel speedup columns stay readable for a few targets; with more, the per-target
     // section below and the JSON (or irf-report csv) carry the per-kernel projections.
     const std::vector<std::string> targets =
-        all_targets.size() <= s_max_target_columns ? all_targets : std::vector<std::string>{};
+        all_targets.size() <= k_summary_target_columns ? all_targets : std::vector<std::string>{};
     // Regions hold collectives too: their shares are of all kernel time.
     const double all_total = std::accumulate(
         collectives.begin(), collectives.end(), total,
@@ -179,7 +168,7 @@ std::string text_summary(const Profile& p, const SummaryView& view) {
         out << "(per-kernel speedups on " << all_targets.size()
             << " targets: the projection section below and irf-report csv; for columns choose "
                "up to "
-            << s_max_target_columns << ", e.g. irf-report analyze --targets "
+            << k_summary_target_columns << ", e.g. irf-report analyze --targets "
             << printable(all_targets.front()) << ",...)\n";
     }
     if (std::any_of(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(shown),
