@@ -62,6 +62,7 @@ ProjectedKernel compare_one(const KernelRecord& recorded, const KernelRecord& me
     ProjectedKernel out;
     out.name = recorded.name;
     out.launch = recorded.launch;
+    out.launches = recorded.launches;
     out.recorded_mean_ns = recorded.time_ns.mean;
     const double per_launch = recorded.time_ns.mean / recorded.time_ns.total;
     out.predicted_mean_ns = p.time_point_ns * per_launch;
@@ -77,18 +78,15 @@ ProjectedKernel compare_one(const KernelRecord& recorded, const KernelRecord& me
     return out;
 }
 
-ProjectionSummary summarize(const std::vector<ProjectedKernel>& kernels,
-                            const model::Profile& recorded,
-                            const std::vector<std::size_t>& recorded_index) {
+ProjectionSummary summarize(const std::vector<ProjectedKernel>& kernels) {
     ProjectionSummary s;
     s.compared = kernels.size();
     if (kernels.empty()) {
         return s;
     }
     double weight = 0, errors = 0, weighted = 0, inside = 0, weighted_inside = 0, high = 0;
-    for (std::size_t n = 0; n < kernels.size(); ++n) {
-        const ProjectedKernel& k = kernels[n];
-        const double launches = static_cast<double>(recorded.kernels[recorded_index[n]].launches);
+    for (const ProjectedKernel& k : kernels) {
+        const double launches = static_cast<double>(k.launches);
         errors += std::fabs(k.error);
         weighted += std::fabs(k.error) * k.measured_total_ns;
         weight += k.measured_total_ns;
@@ -176,7 +174,6 @@ ProjectionCheck check_projection(const model::Profile& recorded, const model::Pr
     ProjectionCheck check;
     check.target = target;
     const KernelMatch match = match_kernels(recorded.kernels, measured.kernels);
-    std::vector<std::pair<ProjectedKernel, std::size_t>> compared;
     for (const auto& [i, j] : match.pairs) {
         const KernelRecord& r = recorded.kernels[i];
         const model::Projection* p = projection_onto(r, target);
@@ -188,7 +185,7 @@ ProjectionCheck check_projection(const model::Profile& recorded, const model::Pr
         if (check.target.empty()) {
             check.target = p->target;
         }
-        compared.emplace_back(compare_one(r, measured.kernels[j], *p), i);
+        check.kernels.push_back(compare_one(r, measured.kernels[j], *p));
     }
     for (std::size_t i : match.only_before) {
         check.left_out.push_back(recorded.kernels[i].name + ": not in the measured profile");
@@ -196,15 +193,11 @@ ProjectionCheck check_projection(const model::Profile& recorded, const model::Pr
     for (std::size_t j : match.only_after) {
         check.left_out.push_back(measured.kernels[j].name + ": not in the recorded profile");
     }
-    std::stable_sort(compared.begin(), compared.end(), [](const auto& a, const auto& b) {
-        return a.first.measured_total_ns > b.first.measured_total_ns;
-    });
-    std::vector<std::size_t> recorded_index;
-    for (auto& [kernel, index] : compared) {
-        check.kernels.push_back(std::move(kernel));
-        recorded_index.push_back(index);
-    }
-    check.summary = summarize(check.kernels, recorded, recorded_index);
+    std::stable_sort(check.kernels.begin(), check.kernels.end(),
+                     [](const ProjectedKernel& a, const ProjectedKernel& b) {
+                         return a.measured_total_ns > b.measured_total_ns;
+                     });
+    check.summary = summarize(check.kernels);
     return check;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@ namespace irf::report {
 struct ProjectedKernel {
     std::string name;               ///< demangled
     model::LaunchConfig launch;     ///< of the recorded kernel
+    std::uint64_t launches = 0;     ///< of the recorded kernel (the totals' weight)
     double recorded_mean_ns = 0;    ///< on the recorded GPU
     double predicted_mean_ns = 0;   ///< the projection's point
     double low_ns = 0, high_ns = 0; ///< the projection's interval
