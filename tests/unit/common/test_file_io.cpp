@@ -107,5 +107,27 @@ TEST_F(FaultFileIo, BoundedReadRefusesLargeFilesAndDirectories) {
               std::string::npos);
 }
 
+TEST_F(FaultFileIo, BoundedReadGivesTheWholeFileExactly) {
+    // Sizes around the 64 KiB chunk, and an empty file: the content comes back byte for byte
+    // whether it is read into the presized buffer or past it.
+    for (const std::size_t size : {std::size_t{0}, std::size_t{1}, std::size_t{65536},
+                                   std::size_t{65537}, std::size_t{200001}}) {
+        std::string text(size, '\0');
+        for (std::size_t i = 0; i < size; ++i) {
+            text[i] = static_cast<char>('a' + i % 26);
+        }
+        {
+            std::ofstream f(m_tmp / "exact", std::ios::binary);
+            f << text;
+        }
+        std::string out = "left over";
+        EXPECT_EQ(common::read_file_bounded((m_tmp / "exact").string(), out), "") << size;
+        EXPECT_EQ(out, text) << size;
+    }
+    std::string out;
+    EXPECT_EQ(common::read_file_bounded("/proc/self/status", out), ""); // st_size 0, has text
+    EXPECT_NE(out.find("Name:"), std::string::npos);
+}
+
 } // namespace
 } // namespace irf::test
