@@ -106,12 +106,13 @@ struct L2Fit {
     bool re_estimated = false;    ///< the L2 sizes differ and the traffic changes: the model's
 };
 
-/// A projection reduced to what the text summary's per-target section sums (32 bytes instead of
-/// a Projection's 616): kept instead of the projections when AnalyzeSettings::fold_projections.
+/// A projection reduced to what the text summary and the CSV show (40 bytes instead of a
+/// Projection's 616): kept instead of the projections when AnalyzeSettings::fold_projections.
 struct ProjectionBrief {
     std::uint16_t target = 0; ///< index into Profile::brief_targets
     bool low_confidence = false;
     double low_ns = 0, point_ns = 0, high_ns = 0;
+    double speedup = 0; ///< Projection::speedup_point
 };
 
 /// Projected time of a kernel on another GPU (docs/model.md: PROJ Eq. 9).
@@ -136,7 +137,8 @@ struct Projection {
 
 /// `p` as the text summary's per-target section reads it; `target` indexes Profile::brief_targets.
 [[nodiscard]] inline ProjectionBrief brief_of(const Projection& p, std::uint16_t target = 0) {
-    return {target, p.confidence == "low", p.time_low_ns, p.time_point_ns, p.time_high_ns};
+    return {target,          p.confidence == "low", p.time_low_ns,
+            p.time_point_ns, p.time_high_ns,        p.speedup_point};
 }
 
 /// One pipe's use by a kernel (docs/model.md, "Pipe sub-ceilings").

@@ -7,10 +7,9 @@
 #include <new>
 #include <optional>
 #include <string_view>
-#include <system_error>
-#include <thread>
 
 #include "common/file_io.hpp"
+#include "common/parallel.hpp"
 #include "model/profile_json_stream.hpp"
 
 namespace irf::model {
@@ -180,21 +179,7 @@ std::optional<Profile> read_parallel(const std::string& text, const KernelsLayou
         }
         values += counted;
     };
-    const std::size_t workers =
-        std::clamp<std::size_t>(n / k_kernels_per_thread, 1, std::max(threads, 1u));
-    std::vector<std::thread> helpers;
-    for (std::size_t w = 1; w < workers; ++w) {
-        try {
-            helpers.emplace_back(read_range, n * w / workers, n * (w + 1) / workers);
-        } catch (const std::system_error&) {
-            failed = true; // its share unread: the sequential read does it all
-            break;
-        }
-    }
-    read_range(0, n / workers);
-    for (std::thread& t : helpers) {
-        t.join();
-    }
+    common::for_each_range(n, threads, k_kernels_per_thread, read_range);
     if (failed) {
         return std::nullopt;
     }

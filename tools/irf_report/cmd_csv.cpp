@@ -40,12 +40,14 @@ void slice(model::Profile& p, const CsvOptions& o) {
 
 int run_csv(const CsvOptions& o) {
     model::Profile profile = load_input(o.input);
-    // The CSV shows a projection's times, speedup and confidence only: the rest is left out.
-    analyze_if_needed(profile, o.analysis, o.input, "irf-report csv", false);
+    // The CSV shows a projection's times, speedup and confidence only: the rest is left out,
+    // and with many targets each projection is kept as a brief (model::ProjectionBrief).
+    analyze_if_needed(profile, o.analysis, o.input, "irf-report csv", false, true);
     if (!o.regions && (!o.kernels.empty() || !o.sort.empty() || o.top > 0)) {
         slice(profile, o);
     }
-    emit_output(o.regions ? regions_csv(profile) : profile_csv(profile), o.output);
+    emit_output(o.regions ? regions_csv(profile) : profile_csv(profile, analysis_threads()),
+                o.output);
     return 0;
 }
 

@@ -36,10 +36,10 @@ void add_analysis_options(CLI::App& app, AnalysisOptions& options);
 /// GPU; the targets given (then recorded as its IRF_TARGETS), else profile_targets, each found
 /// as a shipped name or as a file of the recorded IRF_TARGETS with that gpu.key (one that cannot
 /// be loaded any more is left out with a note). Notes go to stderr as "<tool>: <note>". Throws
-/// InputError.
 /// InputError. Runs on analysis_threads() threads; `projection_details` false drops what only the
 /// JSON shows of each projection (model::AnalyzeSettings), for commands that do not write it.
-/// `fold_projections`: model::AnalyzeSettings's, for a caller that shows only the text summary.
+/// `fold_projections`: model::AnalyzeSettings's, for a caller that shows no more of a projection
+/// than its times, speedup and confidence (the text summary, the CSV).
 void reanalyze(model::Profile& profile, const AnalysisOptions& options, const std::string& input,
                const std::string& tool, bool projection_details = true,
                bool fold_projections = false);
@@ -48,7 +48,7 @@ void reanalyze(model::Profile& profile, const AnalysisOptions& options, const st
 /// analysed (then a note on stderr says so, for the tools that show analysed values).
 void analyze_if_needed(model::Profile& profile, const AnalysisOptions& options,
                        const std::string& input, const std::string& tool,
-                       bool projection_details = true);
+                       bool projection_details = true, bool fold_projections = false);
 
 /// Threads the commands analyse kernels on: the hardware's, 1 to 8.
 [[nodiscard]] unsigned analysis_threads();

@@ -3,15 +3,21 @@
 #include "tools/irf_report/tools_csv.hpp"
 
 #include <algorithm>
+#include <array>
+#include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <mutex>
 #include <set>
+#include <string_view>
+#include <utility>
 #include <vector>
 
+#include "common/parallel.hpp"
 #include "common/text_safety.hpp"
 #include "model/pipe_ceilings.hpp"
+#include "model/summary_projection.hpp"
 
 namespace irf::report {
 namespace {
@@ -19,14 +25,19 @@ namespace {
 using model::KernelRecord;
 using Cell = std::function<std::string(const KernelRecord&)>;
 
-// Ten significant digits: exact enough for a spreadsheet, stable across platforms.
+// Below this many rows a thread each is not worth starting.
+constexpr std::size_t k_rows_per_thread = 512;
+
+// Ten significant digits: exact enough for a spreadsheet, stable across platforms. to_chars is
+// printf's "%.10g" by the standard's definition, without its locale and format parsing.
 std::string num(std::optional<double> v) {
     if (!v || !std::isfinite(*v)) {
         return "";
     }
     char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.10g", *v);
-    return buffer;
+    const auto end =
+        std::to_chars(buffer, buffer + sizeof buffer, *v, std::chars_format::general, 10);
+    return std::string(buffer, end.ptr);
 }
 
 std::string dim3(const std::array<std::uint32_t, 3>& d) {
@@ -120,35 +131,66 @@ std::vector<std::pair<std::string, Cell>> base_columns() {
     return c;
 }
 
-const model::Projection* projection_for(const KernelRecord& k, const std::string& target) {
-    if (k.analysis) {
-        for (const auto& p : k.analysis->projection) {
-            if (p.target == target) {
-                return &p;
-            }
-        }
+// What the CSV shows of one projection: from a Projection, or from the brief analyze kept
+// instead (AnalyzeSettings::fold_projections), whose confidence is "low" or "high".
+struct ProjectionCells {
+    double low_ns = 0, point_ns = 0, high_ns = 0, speedup = 0;
+    std::string confidence;
+};
+
+// The projection columns' targets, sorted: every target any kernel was projected onto.
+std::vector<std::string> projection_targets(const model::Profile& profile) {
+    std::set<std::string> targets;
+    for (const KernelRecord& k : profile.kernels) {
+        model::for_each_brief(profile, k, [&targets](const std::string& target, const auto&) {
+            targets.insert(target);
+        });
     }
-    return nullptr;
+    return {targets.begin(), targets.end()};
 }
 
-void add_projection_columns(std::vector<std::pair<std::string, Cell>>& c,
-                            const std::set<std::string>& targets) {
-    using P = model::Projection;
-    const std::vector<std::pair<std::string, std::function<std::string(const P&)>>> fields = {
-        {"time_point_ns", [](const P& p) { return num(p.time_point_ns); }},
-        {"time_low_ns", [](const P& p) { return num(p.time_low_ns); }},
-        {"time_high_ns", [](const P& p) { return num(p.time_high_ns); }},
-        {"speedup", [](const P& p) { return num(p.speedup_point); }},
-        {"confidence", [](const P& p) { return p.confidence; }},
+// A kernel's projections by column (`targets`' order); absent where it has none. The first
+// projection onto a target counts, as a reader of the JSON would take it.
+std::vector<std::optional<ProjectionCells>>
+projection_row(const model::Profile& profile, const KernelRecord& k,
+               const std::vector<std::string>& targets) {
+    std::vector<std::optional<ProjectionCells>> row(targets.size());
+    const auto column = [&targets](const std::string& target) {
+        return static_cast<std::size_t>(std::lower_bound(targets.begin(), targets.end(), target) -
+                                        targets.begin());
     };
-    for (const std::string& target : targets) {
-        for (const auto& [field, get] : fields) {
-            c.emplace_back("proj_" + target + "_" + field,
-                           [target, get = get](const KernelRecord& k) {
-                               const P* p = projection_for(k, target);
-                               return p ? get(*p) : std::string();
-                           });
+    if (!k.analysis) {
+        return row;
+    }
+    for (const model::Projection& p : k.analysis->projection) {
+        auto& cell = row[column(p.target)];
+        if (!cell) {
+            cell = ProjectionCells{p.time_low_ns, p.time_point_ns, p.time_high_ns, p.speedup_point,
+                                   p.confidence};
         }
+    }
+    for (const model::ProjectionBrief& b : k.analysis->projection_brief) {
+        auto& cell = row[column(profile.brief_targets.at(b.target))];
+        if (!cell) {
+            cell = ProjectionCells{b.low_ns, b.point_ns, b.high_ns, b.speedup,
+                                   b.low_confidence ? "low" : "high"};
+        }
+    }
+    return row;
+}
+
+constexpr std::array<const char*, 5> k_projection_fields = {
+    "time_point_ns", "time_low_ns", "time_high_ns", "speedup", "confidence"};
+
+void append_projection_cells(std::string& out, const std::optional<ProjectionCells>& p) {
+    if (!p) {
+        out.append(k_projection_fields.size(), ',');
+        return;
+    }
+    for (const std::string& cell :
+         {num(p->point_ns), num(p->low_ns), num(p->high_ns), num(p->speedup), p->confidence}) {
+        out += ',';
+        out += csv_field(cell);
     }
 }
 
@@ -188,6 +230,14 @@ bool looks_like_formula(const std::string& cell) {
 }
 
 std::string csv_field(const std::string& text) {
+    // Most cells (numbers, plain names) are printable ASCII with nothing to quote or neutralise:
+    // returned as they are, which is what the general path below would make of them.
+    const bool plain = std::all_of(text.begin(), text.end(), [](char ch) {
+        return ch >= 0x20 && ch < 0x7f && ch != ',' && ch != '"';
+    });
+    if (plain && (text.empty() || std::string_view("=+-@").find(text[0]) == std::string::npos)) {
+        return text;
+    }
     // Control characters escaped (`\x1B`, `\n`): csv on stdout reaches a terminal, and a name
     // must not drive it or forge lines (issue #39 item 5); invalid bytes become U+FFFD first.
     std::string cell = common::printable(common::valid_utf8(text));
@@ -211,31 +261,51 @@ std::string csv_number(std::optional<double> value) {
     return num(value);
 }
 
-std::string profile_csv(const model::Profile& profile) {
+std::string profile_csv(const model::Profile& profile, unsigned threads) {
     auto columns = base_columns();
     if (std::any_of(profile.kernels.begin(), profile.kernels.end(),
                     [](const KernelRecord& k) { return k.ranks.has_value(); })) {
         add_rank_columns(columns);
     }
-    std::set<std::string> targets;
-    for (const KernelRecord& k : profile.kernels) {
-        if (k.analysis) {
-            for (const auto& p : k.analysis->projection) {
-                targets.insert(p.target);
-            }
-        }
-    }
-    add_projection_columns(columns, targets);
+    const std::vector<std::string> targets = projection_targets(profile);
     std::string out;
     for (std::size_t i = 0; i < columns.size(); ++i) {
         out += (i ? "," : "") + csv_field(columns[i].first);
     }
-    out += k_csv_line_end;
-    for (const KernelRecord& k : profile.kernels) {
-        for (std::size_t i = 0; i < columns.size(); ++i) {
-            out += (i ? "," : "") + csv_field(columns[i].second(k));
+    for (const std::string& target : targets) {
+        for (const char* field : k_projection_fields) {
+            out += ',';
+            out += csv_field("proj_" + target + "_" + field);
         }
-        out += k_csv_line_end;
+    }
+    out += k_csv_line_end;
+    // Rows are formatted on `threads` threads, each a contiguous run of kernels into its own
+    // text, then joined in order: the same bytes on any number of threads.
+    const std::vector<KernelRecord>& kernels = profile.kernels;
+    std::mutex parts_lock;
+    std::vector<std::pair<std::size_t, std::string>> parts; // (first row, its rows' text)
+    common::for_each_range(kernels.size(), threads, k_rows_per_thread,
+                           [&](std::size_t begin, std::size_t end) {
+                               std::string text;
+                               for (std::size_t r = begin; r < end; ++r) {
+                                   const KernelRecord& k = kernels[r];
+                                   for (std::size_t i = 0; i < columns.size(); ++i) {
+                                       if (i) {
+                                           text += ',';
+                                       }
+                                       text += csv_field(columns[i].second(k));
+                                   }
+                                   for (const auto& cells : projection_row(profile, k, targets)) {
+                                       append_projection_cells(text, cells);
+                                   }
+                                   text += k_csv_line_end;
+                               }
+                               const std::lock_guard<std::mutex> hold(parts_lock);
+                               parts.emplace_back(begin, std::move(text));
+                           });
+    std::sort(parts.begin(), parts.end());
+    for (const auto& [begin, text] : parts) {
+        out += text;
     }
     return out;
 }

@@ -19,8 +19,9 @@ inline constexpr const char* k_csv_line_end = "\n";
 [[nodiscard]] std::string csv_field(const std::string& text);
 
 /// The profile as CSV: a header row, then one row per kernel in profile order; absent values
-/// are empty cells; projection columns per target (sorted); lines end in LF.
-[[nodiscard]] std::string profile_csv(const model::Profile& profile);
+/// are empty cells; projection columns per target (sorted); lines end in LF. The rows are
+/// formatted on up to `threads` threads; the text is the same on any number.
+[[nodiscard]] std::string profile_csv(const model::Profile& profile, unsigned threads = 1);
 
 /// A number with ten significant digits; "" when absent or not finite.
 [[nodiscard]] std::string csv_number(std::optional<double> value);

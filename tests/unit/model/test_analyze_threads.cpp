@@ -116,6 +116,7 @@ TEST(ModelAnalyzeThreads, FoldedProjectionsGiveTheSameSummary) {
             EXPECT_EQ(brief.low_ns, f.projection[j].time_low_ns);
             EXPECT_EQ(brief.high_ns, f.projection[j].time_high_ns);
             EXPECT_EQ(brief.low_confidence, f.projection[j].confidence == "low");
+            EXPECT_EQ(brief.speedup, f.projection[j].speedup_point);
         }
     }
     EXPECT_GT(briefs, 2000u);
