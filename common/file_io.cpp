@@ -5,12 +5,14 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdint>
 #include <cstring>
 #include <random>
 
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -267,6 +269,25 @@ std::string write_file_atomic(const std::string& path, const std::string& conten
     }
 }
 
+namespace {
+
+// Asks the kernel to back a large buffer with huge pages where it allows them (transparent huge
+// pages in "madvise" mode): a 300 MB profile is otherwise 75,000 page faults before a byte is
+// read. Advice only: nothing changes where it is refused.
+void ask_for_huge_pages(char* data, std::size_t size) noexcept {
+    constexpr std::size_t k_huge = std::size_t{2} << 20;
+    if (size < 8 * k_huge) {
+        return;
+    }
+    const auto begin = (reinterpret_cast<std::uintptr_t>(data) + k_huge - 1) & ~(k_huge - 1);
+    const auto end = (reinterpret_cast<std::uintptr_t>(data) + size) & ~(k_huge - 1);
+    if (end > begin) {
+        (void)::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+    }
+}
+
+} // namespace
+
 std::string read_file_bounded(const std::string& path, std::string& out,
                               std::size_t max_bytes) noexcept {
     try {
@@ -300,6 +321,8 @@ std::string read_file_bounded(const std::string& path, std::string& out,
         // Read straight into a buffer of the file's size: growing the string while appending
         // copied a 300 MB profile about twice and took 15% of `analyze` (docs/performance.md).
         out.clear();
+        out.reserve(static_cast<std::size_t>(st.st_size));
+        ask_for_huge_pages(out.data(), out.capacity());
         out.resize(static_cast<std::size_t>(st.st_size));
         std::size_t filled = 0;
         char buf[65536];

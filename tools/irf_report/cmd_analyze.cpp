@@ -63,6 +63,7 @@ int run_analyze(const AnalyzeOptions& o) {
     std::cout << (o.view.format == "md" ? summary_markdown(profile, view)
                                         : model::text_summary(profile, view));
     report_gaps(profile);
+    keep_until_exit(std::move(profile));
     return 0;
 }
 

@@ -48,6 +48,7 @@ int run_csv(const CsvOptions& o) {
     }
     emit_output(o.regions ? regions_csv(profile) : profile_csv(profile, analysis_threads()),
                 o.output);
+    keep_until_exit(std::move(profile));
     return 0;
 }
 

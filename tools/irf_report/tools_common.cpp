@@ -53,6 +53,13 @@ void keep_matching_kernels(model::Profile& profile, const std::string& pattern,
     }
 }
 
+void keep_until_exit(model::Profile&& profile) {
+    // Never destroyed, and reachable through this pointer until the end (so a leak checker does
+    // not report it).
+    static auto* const kept = new std::vector<model::Profile>();
+    kept->push_back(std::move(profile));
+}
+
 void emit_output(const std::string& text, const std::string& path) {
     if (path.empty()) {
         std::cout << text;

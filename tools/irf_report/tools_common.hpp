@@ -26,6 +26,11 @@ namespace irf::report {
 void keep_matching_kernels(model::Profile& profile, const std::string& pattern,
                            const std::string& option);
 
+/// Hands `profile` to the process's exit instead of freeing it now: a profile of 100,000 kernels
+/// is millions of small allocations, about a second to free one by one, while the system takes
+/// the whole heap back at once (docs/performance.md). For a command's last use of its profile.
+void keep_until_exit(model::Profile&& profile);
+
 /// Writes `text` to `path` atomically, or to standard output when `path` is empty (-o/--output
 /// of every irf-report command); a write failure is an InputError.
 void emit_output(const std::string& text, const std::string& path);
