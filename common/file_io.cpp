@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <random>
 
 #include <fcntl.h>
@@ -36,7 +37,7 @@ std::string size_limit_text(std::size_t bytes) {
 }
 
 /// Writes all bytes, retrying on EINTR and short writes.
-bool write_all(int fd, const std::string& content) {
+bool write_all(int fd, std::string_view content) {
     const char* p = content.data();
     std::size_t left = content.size();
     while (left > 0) {
@@ -54,7 +55,9 @@ bool write_all(int fd, const std::string& content) {
 }
 
 /// Temporary file + rename(2): `path` keeps its old content or gets the new one, whole.
-std::string replace_atomically(const std::string& path, const std::string& content,
+/// `write_content(fd)` writes it all, false (errno set) when it could not.
+std::string replace_atomically(const std::string& path,
+                               const std::function<bool(int)>& write_content,
                                void (*on_temporary)(const char*)) {
     const auto tell = [on_temporary](const char* name) {
         if (on_temporary != nullptr) {
@@ -72,7 +75,7 @@ std::string replace_atomically(const std::string& path, const std::string& conte
             return errno_text("cannot create", tmp);
         }
         tell(tmp.c_str());
-        const bool written = write_all(fd, content) && ::fsync(fd) == 0;
+        const bool written = write_content(fd) && ::fsync(fd) == 0;
         const std::string write_error = written ? "" : errno_text("cannot write", tmp);
         if (::close(fd) != 0 && written) {
             const std::string reason = errno_text("cannot close", tmp);
@@ -263,7 +266,43 @@ std::string write_file_atomic(const std::string& path, const std::string& conten
         if (!special.empty()) {
             return special;
         }
-        return replace_atomically(path, content, on_temporary);
+        return replace_atomically(
+            path, [&content](int into) { return write_all(into, content); }, on_temporary);
+    } catch (...) {
+        return "cannot write " + path + ": out of memory";
+    }
+}
+
+std::string write_file_atomic_streamed(const std::string& path,
+                                       const std::function<void(const EmitPart&)>& produce,
+                                       void (*on_temporary)(const char*)) noexcept {
+    try {
+        if (own_descriptor(path) >= 0 || !special_target(path).empty()) {
+            // A descriptor, FIFO or device (or a refusal): the parts joined, written as before.
+            std::string content;
+            produce([&content](std::string_view part) { content.append(part); });
+            return write_file_atomic(path, content, on_temporary);
+        }
+        struct Stopped {}; // a part could not be written: the rest is not made
+        const auto write_parts = [&produce](int into) {
+            int failure = 0;
+            try {
+                produce([into, &failure](std::string_view part) {
+                    if (!write_all(into, part)) {
+                        failure = errno;
+                        throw Stopped{};
+                    }
+                });
+            } catch (const Stopped&) {
+                errno = failure;
+                return false;
+            } catch (...) {
+                errno = ENOMEM;
+                return false;
+            }
+            return true;
+        };
+        return replace_atomically(path, write_parts, on_temporary);
     } catch (...) {
         return "cannot write " + path + ": out of memory";
     }

@@ -2,7 +2,9 @@
 // Atomic file output: readers never see a half-written profile.
 #pragma once
 
+#include <functional>
 #include <string>
+#include <string_view>
 
 namespace irf::common {
 
@@ -19,6 +21,19 @@ namespace irf::common {
 /// gone (renamed or removed), so that a signal handler abandoning the write can remove it.
 [[nodiscard]] std::string write_file_atomic(const std::string& path, const std::string& content,
                                             void (*on_temporary)(const char*) = nullptr) noexcept;
+
+/// Takes one part of a file's content (write_file_atomic_streamed).
+using EmitPart = std::function<void(std::string_view part)>;
+
+/// write_file_atomic for content made in parts: `produce` calls its argument with each part in
+/// order. A regular file is written part by part, so the whole content is never in memory (a
+/// profile of 100,000 kernels is gigabytes of text); a descriptor, FIFO or device gets the parts
+/// joined. The same guarantees and one-line errors; an exception of `produce` fails the write
+/// and leaves nothing behind. Never throws.
+[[nodiscard]] std::string
+write_file_atomic_streamed(const std::string& path,
+                           const std::function<void(const EmitPart&)>& produce,
+                           void (*on_temporary)(const char*) = nullptr) noexcept;
 
 /// Reads a whole regular file into `out`; returns "" on success, otherwise a one-line reason.
 /// Files larger than `max_bytes` are refused (bounded memory for hostile input); FIFOs, sockets

@@ -143,8 +143,7 @@ struct WriteOutcome {
 WriteOutcome write_files(const RunInfo& run, const model::Profile& profile,
                          const std::string& stem) {
     const config::SummaryMode mode = run.config.summary;
-    std::string error =
-        common::write_file_atomic(stem + ".json", model::dump_profile(profile), note_temporary);
+    std::string error = model::write_profile_file(stem + ".json", profile, note_temporary);
     if (!error.empty()) {
         return {true, "profile not written: " + error};
     }

@@ -6,6 +6,7 @@
 #include <climits>
 #include <cmath>
 
+#include "common/file_io.hpp"
 #include "model/analysis_json.hpp"
 #include "model/json_reader.hpp"
 #include "model/kernel_labels.hpp"
@@ -284,8 +285,8 @@ std::string dump_json(const nlohmann::json& document) {
     return document.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
-std::string dump_profile(const Profile& profile) {
-    // The text of profile_to_json, byte for byte, built one kernel at a time: a document of
+void dump_profile_to(const Profile& profile, const std::function<void(std::string_view)>& emit) {
+    // The text of profile_to_json, byte for byte, made one kernel at a time: a document of
     // every kernel at once took about 30 times the text's size (docs/performance.md, "Tools on
     // 100,000 kernels").
     json header = profile_header_json(profile);
@@ -294,24 +295,40 @@ std::string dump_profile(const Profile& profile) {
     const std::string empty = "\n  \"kernels\": [],\n"; // sorted keys: never the last one
     const std::size_t at = outer.find(empty);
     if (profile.kernels.empty() || at == std::string::npos) {
-        return outer;
+        emit(outer);
+        return;
     }
     const std::vector<std::string> labels = kernel_labels(profile.kernels);
-    std::string out = outer.substr(0, at) + "\n  \"kernels\": [";
+    emit(std::string_view(outer).substr(0, at));
+    emit("\n  \"kernels\": [");
+    std::string part;
     for (std::size_t i = 0; i < profile.kernels.size(); ++i) {
         std::string text = dump_json(kernel_entry(profile, i, labels));
         text.pop_back(); // dump_json's final newline
-        out += i == 0 ? "\n    " : ",\n    ";
+        part = i == 0 ? "\n    " : ",\n    ";
         // Two levels deeper than dumped alone: four more spaces after every line break.
         for (const char c : text) {
-            out += c;
+            part += c;
             if (c == '\n') {
-                out += "    ";
+                part += "    ";
             }
         }
+        emit(part);
     }
-    out += "\n  ],\n";
-    out.append(outer, at + empty.size(), std::string::npos);
+    emit("\n  ],\n");
+    emit(std::string_view(outer).substr(at + empty.size()));
+}
+
+std::string write_profile_file(const std::string& path, const Profile& profile,
+                               void (*on_temporary)(const char*)) noexcept {
+    return common::write_file_atomic_streamed(
+        path, [&profile](const common::EmitPart& emit) { dump_profile_to(profile, emit); },
+        on_temporary);
+}
+
+std::string dump_profile(const Profile& profile) {
+    std::string out;
+    dump_profile_to(profile, [&out](std::string_view part) { out.append(part); });
     return out;
 }
 

@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -75,5 +77,14 @@ struct JsonLimits {
 
 /// Pretty JSON (2-space indent, deterministic key order, trailing newline) of dump_json.
 [[nodiscard]] std::string dump_profile(const Profile& profile);
+
+/// dump_profile's text in parts, in order, each given to `emit` (about one kernel a part), so
+/// that a writer need not hold the whole text (common::write_file_atomic_streamed).
+void dump_profile_to(const Profile& profile, const std::function<void(std::string_view)>& emit);
+
+/// Writes dump_profile's text to `path` with common::write_file_atomic_streamed (a kernel at a
+/// time); "" or the one-line reason it could not. Never throws.
+[[nodiscard]] std::string write_profile_file(const std::string& path, const Profile& profile,
+                                             void (*on_temporary)(const char*) = nullptr) noexcept;
 
 } // namespace irf::model

@@ -52,8 +52,7 @@ int run_analyze(const AnalyzeOptions& o) {
     const bool text_only = o.json_out.empty() && o.view.format != "md";
     reanalyze(profile, o.analysis, o.profile, "irf-report analyze", !o.json_out.empty(), text_only);
     if (!o.json_out.empty()) {
-        const std::string error =
-            common::write_file_atomic(o.json_out, model::dump_profile(profile));
+        const std::string error = model::write_profile_file(o.json_out, profile);
         if (!error.empty()) {
             throw InputError(error);
         }

@@ -82,8 +82,7 @@ int run_import(const ImportOptions& o) {
     if (choice.analysable) {
         analyse(profile, choice, o);
     }
-    if (const std::string error = common::write_file_atomic(o.output, model::dump_profile(profile));
-        !error.empty()) {
+    if (const std::string error = model::write_profile_file(o.output, profile); !error.empty()) {
         throw InputError(error);
     }
     std::printf("imported %zu kernels (%llu launches, %llu profiled) from %zu file(s) (%s) on %s "

@@ -50,8 +50,7 @@ void print_table(const model::Profile& job, const std::string& output) {
 
 int run_merge(const MergeOptions& o) {
     const model::Profile job = merge_files(o.inputs, o.run);
-    if (const std::string error = common::write_file_atomic(o.output, model::dump_profile(job));
-        !error.empty()) {
+    if (const std::string error = model::write_profile_file(o.output, job); !error.empty()) {
         throw InputError(error);
     }
     print_table(job, o.output);

@@ -4,6 +4,7 @@
 // umask, leaves nothing behind when a write fails; read_file_bounded refuses files over its limit.
 #include <csignal>
 #include <fstream>
+#include <new>
 
 #include <gtest/gtest.h>
 #include <sys/resource.h>
@@ -85,6 +86,49 @@ TEST_F(FaultFileIo, FailedWriteLeavesOldFileAndNoTemporary) {
     EXPECT_NE(error.find("cannot write"), std::string::npos) << error;
     EXPECT_NE(error.find("File too large"), std::string::npos) << error;
     EXPECT_EQ(read_file(m_tmp / "out.json"), "old");
+    std::size_t entries = 0;
+    for ([[maybe_unused]] const auto& e : fs::directory_iterator(m_tmp.path())) {
+        ++entries;
+    }
+    EXPECT_EQ(entries, 1u);
+}
+
+// write_file_atomic_streamed: the parts in order make the file; a part that cannot be written
+// stops the parts (none made after it) and, like a producer that throws, leaves the old file
+// and no temporary.
+TEST_F(FaultFileIo, StreamedWriteJoinsPartsAndFailsWhole) {
+    const std::string path = (m_tmp / "out.json").string();
+    const auto three_parts = [](const common::EmitPart& emit) {
+        emit("{\"a\": ");
+        emit("1");
+        emit("}\n");
+    };
+    EXPECT_EQ(common::write_file_atomic_streamed(path, three_parts), "");
+    EXPECT_EQ(read_file(m_tmp / "out.json"), "{\"a\": 1}\n");
+    const std::string thrown =
+        common::write_file_atomic_streamed(path, [](const common::EmitPart& emit) {
+            emit("partial");
+            throw std::bad_alloc();
+        });
+    EXPECT_NE(thrown.find("cannot write"), std::string::npos) << thrown;
+    struct rlimit old {};
+    ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old), 0);
+    const auto previous = std::signal(SIGXFSZ, SIG_IGN);
+    struct rlimit small = old;
+    small.rlim_cur = 100;
+    ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+    int parts_made = 0;
+    const std::string too_big =
+        common::write_file_atomic_streamed(path, [&parts_made](const common::EmitPart& emit) {
+            for (int i = 0; i < 10; ++i, ++parts_made) {
+                emit(std::string(60, 'y'));
+            }
+        });
+    ::setrlimit(RLIMIT_FSIZE, &old);
+    std::signal(SIGXFSZ, previous);
+    EXPECT_NE(too_big.find("File too large"), std::string::npos) << too_big;
+    EXPECT_EQ(parts_made, 1); // the second part failed: nothing was made after it
+    EXPECT_EQ(read_file(m_tmp / "out.json"), "{\"a\": 1}\n");
     std::size_t entries = 0;
     for ([[maybe_unused]] const auto& e : fs::directory_iterator(m_tmp.path())) {
         ++entries;
