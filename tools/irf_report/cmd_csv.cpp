@@ -46,8 +46,15 @@ int run_csv(const CsvOptions& o) {
     if (!o.regions && (!o.kernels.empty() || !o.sort.empty() || o.top > 0)) {
         slice(profile, o);
     }
-    emit_output(o.regions ? regions_csv(profile) : profile_csv(profile, analysis_threads()),
-                o.output);
+    if (o.regions) {
+        emit_output(regions_csv(profile), o.output);
+    } else {
+        emit_output_streamed(
+            [&profile](const common::EmitPart& emit) {
+                profile_csv_to(profile, analysis_threads(), emit);
+            },
+            o.output);
+    }
     keep_until_exit(std::move(profile));
     return 0;
 }

@@ -70,6 +70,18 @@ void emit_output(const std::string& text, const std::string& path) {
     }
 }
 
+void emit_output_streamed(const std::function<void(const common::EmitPart&)>& produce,
+                          const std::string& path) {
+    if (path.empty()) {
+        produce([](std::string_view part) { std::cout << part; });
+        return;
+    }
+    if (const std::string error = common::write_file_atomic_streamed(path, produce);
+        !error.empty()) {
+        throw InputError(error);
+    }
+}
+
 std::string launch_key(const model::KernelRecord& k) {
     const auto& l = k.launch;
     char buffer[160];

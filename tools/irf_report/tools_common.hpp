@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/file_io.hpp"
 #include "common/kernel_name.hpp"
 #include "common/time_format.hpp"
 #include "model/kernel_labels.hpp"
@@ -34,6 +35,11 @@ void keep_until_exit(model::Profile&& profile);
 /// Writes `text` to `path` atomically, or to standard output when `path` is empty (-o/--output
 /// of every irf-report command); a write failure is an InputError.
 void emit_output(const std::string& text, const std::string& path);
+
+/// emit_output for text made in parts by `produce` (common::write_file_atomic_streamed), so
+/// that the whole text is never held.
+void emit_output_streamed(const std::function<void(const common::EmitPart&)>& produce,
+                          const std::string& path);
 
 /// Identity of a kernel across profiles: demangled name and launch configuration.
 [[nodiscard]] std::string launch_key(const model::KernelRecord& kernel);

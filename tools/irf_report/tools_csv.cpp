@@ -179,6 +179,19 @@ projection_row(const model::Profile& profile, const KernelRecord& k,
     return row;
 }
 
+// Appends csv_field(text) to `out`; most cells (numbers, plain names) are printable ASCII with
+// nothing to quote or neutralise and go in as they are, which is what csv_field would make.
+void append_csv_field(std::string& out, const std::string& text) {
+    const bool plain = std::all_of(text.begin(), text.end(), [](char ch) {
+        return ch >= 0x20 && ch < 0x7f && ch != ',' && ch != '"';
+    });
+    if (plain && (text.empty() || std::string_view("=+-@").find(text[0]) == std::string::npos)) {
+        out += text;
+        return;
+    }
+    out += csv_field(text);
+}
+
 constexpr std::array<const char*, 5> k_projection_fields = {
     "time_point_ns", "time_low_ns", "time_high_ns", "speedup", "confidence"};
 
@@ -190,7 +203,7 @@ void append_projection_cells(std::string& out, const std::optional<ProjectionCel
     for (const std::string& cell :
          {num(p->point_ns), num(p->low_ns), num(p->high_ns), num(p->speedup), p->confidence}) {
         out += ',';
-        out += csv_field(cell);
+        append_csv_field(out, cell);
     }
 }
 
@@ -230,14 +243,6 @@ bool looks_like_formula(const std::string& cell) {
 }
 
 std::string csv_field(const std::string& text) {
-    // Most cells (numbers, plain names) are printable ASCII with nothing to quote or neutralise:
-    // returned as they are, which is what the general path below would make of them.
-    const bool plain = std::all_of(text.begin(), text.end(), [](char ch) {
-        return ch >= 0x20 && ch < 0x7f && ch != ',' && ch != '"';
-    });
-    if (plain && (text.empty() || std::string_view("=+-@").find(text[0]) == std::string::npos)) {
-        return text;
-    }
     // Control characters escaped (`\x1B`, `\n`): csv on stdout reaches a terminal, and a name
     // must not drive it or forge lines (issue #39 item 5); invalid bytes become U+FFFD first.
     std::string cell = common::printable(common::valid_utf8(text));
@@ -261,52 +266,62 @@ std::string csv_number(std::optional<double> value) {
     return num(value);
 }
 
-std::string profile_csv(const model::Profile& profile, unsigned threads) {
+void profile_csv_to(const model::Profile& profile, unsigned threads,
+                    const std::function<void(std::string_view)>& emit) {
     auto columns = base_columns();
     if (std::any_of(profile.kernels.begin(), profile.kernels.end(),
                     [](const KernelRecord& k) { return k.ranks.has_value(); })) {
         add_rank_columns(columns);
     }
     const std::vector<std::string> targets = projection_targets(profile);
-    std::string out;
+    std::string header;
     for (std::size_t i = 0; i < columns.size(); ++i) {
-        out += (i ? "," : "") + csv_field(columns[i].first);
+        header += (i ? "," : "") + csv_field(columns[i].first);
     }
     for (const std::string& target : targets) {
         for (const char* field : k_projection_fields) {
-            out += ',';
-            out += csv_field("proj_" + target + "_" + field);
+            header += ',';
+            header += csv_field("proj_" + target + "_" + field);
         }
     }
-    out += k_csv_line_end;
+    header += k_csv_line_end;
+    emit(header);
     // Rows are formatted on `threads` threads, each a contiguous run of kernels into its own
-    // text, then joined in order: the same bytes on any number of threads.
+    // text, then given out in order: the same bytes on any number of threads.
     const std::vector<KernelRecord>& kernels = profile.kernels;
     std::mutex parts_lock;
     std::vector<std::pair<std::size_t, std::string>> parts; // (first row, its rows' text)
-    common::for_each_range(kernels.size(), threads, k_rows_per_thread,
-                           [&](std::size_t begin, std::size_t end) {
-                               std::string text;
-                               for (std::size_t r = begin; r < end; ++r) {
-                                   const KernelRecord& k = kernels[r];
-                                   for (std::size_t i = 0; i < columns.size(); ++i) {
-                                       if (i) {
-                                           text += ',';
-                                       }
-                                       text += csv_field(columns[i].second(k));
-                                   }
-                                   for (const auto& cells : projection_row(profile, k, targets)) {
-                                       append_projection_cells(text, cells);
-                                   }
-                                   text += k_csv_line_end;
-                               }
-                               const std::lock_guard<std::mutex> hold(parts_lock);
-                               parts.emplace_back(begin, std::move(text));
-                           });
+    common::for_each_range(
+        kernels.size(), threads, k_rows_per_thread, [&](std::size_t begin, std::size_t end) {
+            std::string text;
+            for (std::size_t r = begin; r < end; ++r) {
+                const KernelRecord& k = kernels[r];
+                for (std::size_t i = 0; i < columns.size(); ++i) {
+                    if (i) {
+                        text += ',';
+                    }
+                    append_csv_field(text, columns[i].second(k));
+                }
+                for (const auto& cells : projection_row(profile, k, targets)) {
+                    append_projection_cells(text, cells);
+                }
+                text += k_csv_line_end;
+                if (r == begin) { // rows are alike in length: room for all at once
+                    text.reserve(text.size() * (end - begin) * 5 / 4);
+                }
+            }
+            const std::lock_guard<std::mutex> hold(parts_lock);
+            parts.emplace_back(begin, std::move(text));
+        });
     std::sort(parts.begin(), parts.end());
     for (const auto& [begin, text] : parts) {
-        out += text;
+        emit(text);
     }
+}
+
+std::string profile_csv(const model::Profile& profile, unsigned threads) {
+    std::string out;
+    profile_csv_to(profile, threads, [&out](std::string_view part) { out.append(part); });
     return out;
 }
 

@@ -2,8 +2,10 @@
 // irf-report csv: one row per kernel with the analysed values (RFC 4180).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "model/profile.hpp"
 
@@ -22,6 +24,11 @@ inline constexpr const char* k_csv_line_end = "\n";
 /// are empty cells; projection columns per target (sorted); lines end in LF. The rows are
 /// formatted on up to `threads` threads; the text is the same on any number.
 [[nodiscard]] std::string profile_csv(const model::Profile& profile, unsigned threads = 1);
+
+/// profile_csv's text in parts, in order, each given to `emit` (the header, then each thread's
+/// rows), so that a writer need not hold it whole.
+void profile_csv_to(const model::Profile& profile, unsigned threads,
+                    const std::function<void(std::string_view)>& emit);
 
 /// A number with ten significant digits; "" when absent or not finite.
 [[nodiscard]] std::string csv_number(std::optional<double> value);
