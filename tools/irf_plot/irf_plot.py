@@ -18,8 +18,8 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from irf.reader import ProfileError, printable, read_bytes  # noqa: E402
-from irfplot.profile import (MAX_TOP, PlotError, compare_items, items_for, load,  # noqa: E402
-                             matching, plain_label, select, select_shared)
+from irfplot.profile import (MAX_TOP, PlotError, compare_items, drawn, items_for,  # noqa: E402
+                             load, matching, plain_label, select, select_shared)
 from irfplot.regions import region_items  # noqa: E402
 from irfplot.targets import gpu_field  # noqa: E402
 
@@ -280,7 +280,8 @@ def run(args):
     if args.trajectory:
         return run_trajectory(args)
     if args.compare:
-        before, after = (load(p) for p in args.compare)
+        # Matched by launch configuration too: every kernel is read whole.
+        before, after = (load(p, large=False) for p in args.compare)
         items = compare_items(before, after, args.kernels, args.top)
         doc, prefix, suffix = after, "compare_", " (before \u2192 after)"
         regions = []
@@ -290,6 +291,8 @@ def run(args):
         say_left_out(len(items), len(matching(doc["kernels"], args.kernels)))
         args.shared_items = items_for(select_shared(doc["kernels"], args.kernels, args.top),
                                       doc["kernels"])
+        for item in items + args.shared_items:  # chosen from a large file's light records
+            item.after = drawn(item.after, args.profile)
         prefix, suffix = "", ""
         regions = region_items(doc)
         from irfplot import figures_flops

@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
 """Reads irf.profile/v1 JSON, checks what the figures need and picks the kernels to draw."""
+import bisect
 import json
 import re
 
 import irf
 from irf import ProfileError as PlotError  # noqa: F401 (bad input: one line, exit 2)
 from irf.reader import printable
+from irfplot.large import LightKernel, load_large
 
 try:
     import re._parser as _sre_parse  # Python 3.11+
@@ -23,14 +25,20 @@ PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#0
 MAX_TOP = len(PALETTE)
 
 
-def load(path):
-    """The analysed profile at `path` as a dict; PlotError names the file and what is wrong."""
-    doc = irf.load(path)
+def load(path, large=True):
+    """The analysed profile at `path` as a dict; PlotError names the file and what is wrong.
+    With `large`, a large file's kernels may be LightKernel records (irfplot.large): pass those
+    drawn through drawn()."""
+    doc = load_large(path) if large else None
+    if doc is None:
+        doc = irf.load(path)
     shown = printable(path)
     kernels = doc.get("kernels")
     if not kernels:
         raise PlotError(f"{shown}: kernels: the profile has no kernel")
     for i, k in enumerate(kernels):
+        if isinstance(k, LightKernel):
+            break  # made by load_large: a name each; drawn() checks those it draws
         if not isinstance(k, dict) or not isinstance(k.get("name"), str):
             raise PlotError(f"{shown}: kernels[{i}].name: expected a string")
     ceilings = doc.get("ceilings_used")
@@ -64,20 +72,44 @@ def first_misfit(record, shape, where):
     return None
 
 
+def kernel_problem(kernel, i):
+    """What is wrong with the containers of kernels[i] that the figures read, or None."""
+    problem = first_misfit(kernel, KERNEL_SHAPE, f"kernels[{i}].")
+    if problem:
+        return problem
+    for j, p in enumerate(get(kernel, "analysis", "projection") or []):
+        where = f"kernels[{i}].analysis.projection[{j}]"
+        if not isinstance(p, dict):
+            return f"{where}: expected an object"
+        problem = first_misfit(p, PROJECTION_SHAPE, where + ".")
+        if problem:
+            return problem
+    return None
+
+
+def drawn(kernel, path):
+    """The whole record of a kernel to draw: a LightKernel's, parsed and checked as load()
+    checks every kernel of a file it reads whole; any other kernel as it is."""
+    if not isinstance(kernel, LightKernel):
+        return kernel
+    full = kernel.full(printable(path))
+    if not isinstance(full.get("name"), str):
+        raise PlotError(f"{printable(path)}: kernels[{kernel.index}].name: expected a string")
+    problem = kernel_problem(full, kernel.index)
+    if problem:
+        raise PlotError(f"{printable(path)}: {problem}")
+    return full
+
+
 def shape_problem(doc):
     """What is wrong with the containers the figures read, or None."""
     problem = first_misfit(doc, DOC_SHAPE, "")
     for i, kernel in enumerate(doc["kernels"]):
-        problem = problem or first_misfit(kernel, KERNEL_SHAPE, f"kernels[{i}].")
+        if isinstance(kernel, LightKernel):
+            break  # checked by drawn() when drawn
+        problem = problem or kernel_problem(kernel, i)
         if problem:
             return problem
-        for j, p in enumerate(get(kernel, "analysis", "projection") or []):
-            where = f"kernels[{i}].analysis.projection[{j}]"
-            if not isinstance(p, dict):
-                return f"{where}: expected an object"
-            problem = first_misfit(p, PROJECTION_SHAPE, where + ".")
-            if problem:
-                return problem
     return problem
 
 
@@ -252,9 +284,19 @@ def items_for(kernels, all_kernels=None):
     `all_kernels` (the whole profile, as the summary's table numbers it; ties keep file
     order), so a kernel keeps its number under --kernels and --top."""
     everything = kernels if all_kernels is None else all_kernels
-    ranked = sorted(range(len(everything)), key=lambda i: -total_time(everything[i]))
-    rank = {id(everything[i]): r + 1 for r, i in enumerate(ranked)}
-    return [Item(label, PALETTE[i % len(PALETTE)], k, number=rank.get(id(k), i + 1))
+    times = [total_time(k) for k in everything]
+    ascending = sorted(times)
+    where = {id(k): i for i, k in enumerate(everything)}
+
+    def rank(k, fallback):
+        # 1 + the kernels ahead of it: longer ones, and as long ones earlier in the file (a
+        # stable sort by time, without sorting a profile of 100,000 kernels by a Python key).
+        i = where.get(id(k))
+        if i is None:
+            return fallback
+        t = times[i]
+        return 1 + len(times) - bisect.bisect_right(ascending, t) + times[:i].count(t)
+    return [Item(label, PALETTE[i % len(PALETTE)], k, number=rank(k, i + 1))
             for i, (label, k) in enumerate(zip(unique_labels(kernels), kernels))]
 
 
