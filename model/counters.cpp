@@ -6,7 +6,7 @@
 
 namespace irf::model {
 
-std::optional<double> counter(const Counters& counters, const std::string& name) {
+std::optional<double> counter(const Counters& counters, std::string_view name) {
     const auto it = counters.find(name);
     if (it == counters.end() || !std::isfinite(it->second) || it->second < 0) {
         return std::nullopt;

@@ -5,13 +5,14 @@
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "model/profile.hpp"
 
 namespace irf::model {
 
 /// The value of one counter, or nullopt when it was not collected or is not a finite number >= 0.
-[[nodiscard]] std::optional<double> counter(const Counters& counters, const std::string& name);
+[[nodiscard]] std::optional<double> counter(const Counters& counters, std::string_view name);
 
 /// True when `counters` hold a tensor ops-by-input-type counter (tensor_ops_*).
 [[nodiscard]] bool has_tensor_types(const Counters& counters);

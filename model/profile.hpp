@@ -16,7 +16,7 @@
 namespace irf::model {
 
 /// Canonical counter name (docs/metrics.md) -> value summed over the profiled launches.
-using Counters = std::map<std::string, double>;
+using Counters = std::map<std::string, double, std::less<>>;
 
 /// Grid, block, dynamic shared memory and registers of a launch.
 struct LaunchConfig {
