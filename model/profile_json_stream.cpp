@@ -4,6 +4,8 @@
 // 100,000 kernels" and "irf-report merge").
 #include "model/profile_json_stream.hpp"
 
+#include <cstring>
+
 #include <vector>
 
 namespace irf::model {
@@ -223,6 +225,33 @@ std::pair<std::size_t, std::size_t> trimmed(const std::string& text, std::size_t
 
 } // namespace
 
+namespace {
+
+// Moves `i` from just inside a string to its closing quote, skipping each backslash and the
+// byte after it; `escaped` is set when the string has a backslash. False when it never closes.
+// memchr finds the quotes and backslashes: a profile is mostly strings and this scan runs on one
+// thread before the kernels are parsed on several.
+bool skip_string(const std::string& text, std::size_t& i, bool& escaped) {
+    const std::size_t n = text.size();
+    while (i < n) {
+        const void* quote = std::memchr(text.data() + i, '"', n - i);
+        if (quote == nullptr) {
+            return false;
+        }
+        const auto close = static_cast<std::size_t>(static_cast<const char*>(quote) - text.data());
+        const void* backslash = std::memchr(text.data() + i, '\\', close - i);
+        if (backslash == nullptr) {
+            i = close;
+            return true;
+        }
+        escaped = true;
+        i = static_cast<std::size_t>(static_cast<const char*>(backslash) - text.data()) + 2;
+    }
+    return false;
+}
+
+} // namespace
+
 std::optional<KernelsLayout> find_kernels(const std::string& text) {
     const std::size_t n = text.size();
     std::size_t i = 0;
@@ -256,11 +285,7 @@ std::optional<KernelsLayout> find_kernels(const std::string& text) {
         case '"': {
             const std::size_t start = ++i;
             bool escaped = false;
-            while (i < n && text[i] != '"') {
-                escaped = escaped || text[i] == '\\';
-                i += text[i] == '\\' ? 2 : 1;
-            }
-            if (i >= n) {
+            if (!skip_string(text, i, escaped)) {
                 return std::nullopt;
             }
             if (depth == 1 && expect_key) {
