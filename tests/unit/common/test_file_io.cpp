@@ -4,6 +4,7 @@
 // umask, leaves nothing behind when a write fails; read_file_bounded refuses files over its limit.
 #include <csignal>
 #include <fstream>
+#include <functional>
 #include <new>
 
 #include <gtest/gtest.h>
@@ -71,26 +72,39 @@ TEST_F(FaultFileIo, FilesGetTheUmask) {
     }
 }
 
-TEST_F(FaultFileIo, FailedWriteLeavesOldFileAndNoTemporary) {
-    write_file(m_tmp / "out.json", "old");
+// What `write` returns when files may grow to 100 bytes at most (a full disk, in effect).
+std::string with_small_file_limit(const std::function<std::string()>& write) {
     struct rlimit old {};
-    ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old), 0);
+    if (::getrlimit(RLIMIT_FSIZE, &old) != 0) {
+        return "getrlimit failed";
+    }
     const auto previous = std::signal(SIGXFSZ, SIG_IGN);
     struct rlimit small = old;
     small.rlim_cur = 100;
-    ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
-    const std::string error =
-        common::write_file_atomic((m_tmp / "out.json").string(), std::string(5000, 'y'));
+    const bool limited = ::setrlimit(RLIMIT_FSIZE, &small) == 0;
+    const std::string result = limited ? write() : "setrlimit failed";
     ::setrlimit(RLIMIT_FSIZE, &old);
     std::signal(SIGXFSZ, previous);
+    return result;
+}
+
+std::size_t entries_in(const fs::path& dir) {
+    std::size_t entries = 0;
+    for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) {
+        ++entries;
+    }
+    return entries;
+}
+
+TEST_F(FaultFileIo, FailedWriteLeavesOldFileAndNoTemporary) {
+    write_file(m_tmp / "out.json", "old");
+    const std::string error = with_small_file_limit([this] {
+        return common::write_file_atomic((m_tmp / "out.json").string(), std::string(5000, 'y'));
+    });
     EXPECT_NE(error.find("cannot write"), std::string::npos) << error;
     EXPECT_NE(error.find("File too large"), std::string::npos) << error;
     EXPECT_EQ(read_file(m_tmp / "out.json"), "old");
-    std::size_t entries = 0;
-    for ([[maybe_unused]] const auto& e : fs::directory_iterator(m_tmp.path())) {
-        ++entries;
-    }
-    EXPECT_EQ(entries, 1u);
+    EXPECT_EQ(entries_in(m_tmp.path()), 1u);
 }
 
 // write_file_atomic_streamed: the parts in order make the file; a part that cannot be written
@@ -111,29 +125,19 @@ TEST_F(FaultFileIo, StreamedWriteJoinsPartsAndFailsWhole) {
             throw std::bad_alloc();
         });
     EXPECT_NE(thrown.find("cannot write"), std::string::npos) << thrown;
-    struct rlimit old {};
-    ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old), 0);
-    const auto previous = std::signal(SIGXFSZ, SIG_IGN);
-    struct rlimit small = old;
-    small.rlim_cur = 100;
-    ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
     int parts_made = 0;
-    const std::string too_big =
-        common::write_file_atomic_streamed(path, [&parts_made](const common::EmitPart& emit) {
-            for (int i = 0; i < 10; ++i, ++parts_made) {
-                emit(std::string(60, 'y'));
-            }
-        });
-    ::setrlimit(RLIMIT_FSIZE, &old);
-    std::signal(SIGXFSZ, previous);
+    const std::string too_big = with_small_file_limit([&] {
+        return common::write_file_atomic_streamed(path,
+                                                  [&parts_made](const common::EmitPart& emit) {
+                                                      for (int i = 0; i < 10; ++i, ++parts_made) {
+                                                          emit(std::string(60, 'y'));
+                                                      }
+                                                  });
+    });
     EXPECT_NE(too_big.find("File too large"), std::string::npos) << too_big;
     EXPECT_EQ(parts_made, 1); // the second part failed: nothing was made after it
     EXPECT_EQ(read_file(m_tmp / "out.json"), "{\"a\": 1}\n");
-    std::size_t entries = 0;
-    for ([[maybe_unused]] const auto& e : fs::directory_iterator(m_tmp.path())) {
-        ++entries;
-    }
-    EXPECT_EQ(entries, 1u);
+    EXPECT_EQ(entries_in(m_tmp.path()), 1u);
 }
 
 TEST_F(FaultFileIo, BoundedReadRefusesLargeFilesAndDirectories) {
