@@ -135,7 +135,7 @@ struct Projection {
     std::optional<L2Fit> l2; ///< absent: an L2 size or a traffic counter is unknown
 };
 
-/// `p` as the text summary's per-target section reads it; `target` indexes Profile::brief_targets.
+/// `p` as the text summary and the CSV read it; `target` indexes Profile::brief_targets.
 [[nodiscard]] inline ProjectionBrief brief_of(const Projection& p, std::uint16_t target = 0) {
     return {target,          p.confidence == "low", p.time_low_ns,
             p.time_point_ns, p.time_high_ns,        p.speedup_point};

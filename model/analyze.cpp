@@ -8,12 +8,10 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
-#include <exception>
 #include <map>
-#include <system_error>
-#include <thread>
 #include <utility>
 
+#include "common/parallel.hpp"
 #include "model/counters.hpp"
 #include "model/flop_roofline.hpp"
 #include "model/instruction_mix.hpp"
@@ -315,50 +313,35 @@ namespace {
 // that threads finish together.
 constexpr std::size_t k_kernels_per_take = 64;
 
-// Analyses every kernel of `profile` on `threads` threads (the calling one among them). Each
-// kernel's analysis depends on it and `prepared` alone, so the result is the same on any number
-// of threads. The first exception of a worker is rethrown here, after all have stopped.
+// Analyses every kernel of `profile` on `threads` threads (the calling one among them), each
+// taking k_kernels_per_take at a time. Each kernel's analysis depends on it and `prepared` alone,
+// so the result is the same on any number of threads. The first exception of a worker stops
+// the others' taking and is rethrown here, after all have stopped (common::for_each_range).
 void analyze_kernels(Profile& profile, const Prepared& prepared, const AnalyzeSettings& settings) {
     std::vector<KernelRecord>& kernels = profile.kernels;
-    const bool fold = settings.fold_projections;
     std::atomic<std::size_t> next{0};
     std::atomic<bool> failed{false};
-    std::exception_ptr error;
-    const auto work = [&] {
+    const auto work = [&](std::size_t, std::size_t) {
         ClockScaled scaled; // one per thread: it hands out references into its own map
         try {
             for (std::size_t begin;
                  !failed && (begin = next.fetch_add(k_kernels_per_take)) < kernels.size();) {
                 const std::size_t end = std::min(kernels.size(), begin + k_kernels_per_take);
                 for (std::size_t i = begin; i < end; ++i) {
-                    kernels[i].analysis = analyze_prepared(kernels[i], prepared, scaled,
-                                                           settings.projection_details, fold);
+                    kernels[i].analysis =
+                        analyze_prepared(kernels[i], prepared, scaled, settings.projection_details,
+                                         settings.fold_projections);
                 }
             }
         } catch (...) {
-            if (!failed.exchange(true)) {
-                error = std::current_exception();
-            }
+            failed = true;
+            throw;
         }
     };
     const std::size_t takes = (kernels.size() + k_kernels_per_take - 1) / k_kernels_per_take;
-    const std::size_t threads =
+    const std::size_t workers =
         std::clamp<std::size_t>(settings.threads, 1, std::max<std::size_t>(takes, 1));
-    std::vector<std::thread> helpers;
-    for (std::size_t t = 1; t < threads; ++t) {
-        try {
-            helpers.emplace_back(work);
-        } catch (const std::system_error&) {
-            break; // no more threads to be had: those running (and this one) do all the kernels
-        }
-    }
-    work();
-    for (std::thread& t : helpers) {
-        t.join();
-    }
-    if (error) {
-        std::rethrow_exception(error);
-    }
+    common::for_each_range(workers, static_cast<unsigned>(workers), 1, work); // one take loop each
 }
 
 } // namespace

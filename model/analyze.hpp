@@ -21,9 +21,10 @@ struct AnalyzeSettings {
     /// JSON only) are dropped to save memory (about 1.4 kB a projection).
     bool projection_details = true;
     /// true, with more than k_summary_target_columns targets: each kernel keeps ProjectionBriefs
-    /// (Profile::brief_targets) instead of its projections, all the text summary reads then (it
-    /// shows per-kernel projections only for that many targets or fewer). At 100,000 kernels and
-    /// 14 targets that is 0.8 GB less (docs/performance.md). Not for the JSON, the CSV or `show`.
+    /// (Profile::brief_targets) instead of its projections, all the text summary and the CSV
+    /// read (the summary shows per-kernel projections only for that many targets or fewer). At
+    /// 100,000 kernels and 14 targets that is 0.8 GB less (docs/performance.md). Not for the
+    /// JSON, the Markdown summary or `show`.
     bool fold_projections = false;
 };
 

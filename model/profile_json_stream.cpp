@@ -5,7 +5,6 @@
 #include "model/profile_json_stream.hpp"
 
 #include <cstring>
-
 #include <vector>
 
 namespace irf::model {
@@ -222,10 +221,6 @@ std::pair<std::size_t, std::size_t> trimmed(const std::string& text, std::size_t
     }
     return {begin, end};
 }
-
-} // namespace
-
-namespace {
 
 // Moves `i` from just inside a string to its closing quote, skipping each backslash and the
 // byte after it; `escaped` is set when the string has a backslash. False when it never closes.

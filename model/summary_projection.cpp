@@ -3,6 +3,8 @@
 #include "model/summary_projection.hpp"
 
 #include <algorithm>
+#include <iterator>
+#include <map>
 
 #include "common/string_printf.hpp"
 #include "common/text_safety.hpp"
@@ -25,26 +27,34 @@ struct TargetTotal {
 };
 
 std::vector<TargetTotal> target_totals(const Profile& p, const std::vector<std::string>& targets) {
-    std::vector<TargetTotal> totals;
+    // One pass over the kernels, each projection added to its target's total (in kernel order,
+    // as a pass per target would add them).
+    std::vector<TargetTotal> all;
+    std::map<std::string, std::vector<std::size_t>, std::less<>> columns;
     for (const std::string& t : targets) {
-        TargetTotal total{t};
-        for (const KernelRecord& k : p.kernels) {
-            for_each_brief(p, k, [&](const std::string& target, const ProjectionBrief& b) {
-                if (target != t || !(b.point_ns > 0)) {
-                    return;
-                }
+        columns[t].push_back(all.size());
+        all.push_back(TargetTotal{t});
+    }
+    for (const KernelRecord& k : p.kernels) {
+        for_each_brief(p, k, [&](const std::string& target, const ProjectionBrief& b) {
+            const auto it = columns.find(target);
+            if (it == columns.end() || !(b.point_ns > 0)) {
+                return;
+            }
+            for (const std::size_t column : it->second) {
+                TargetTotal& total = all[column];
                 total.source_ns += k.time_ns.total;
                 total.low_ns += b.low_ns;
                 total.point_ns += b.point_ns;
                 total.high_ns += b.high_ns;
                 ++total.kernels;
                 total.low_confidence += b.low_confidence ? 1 : 0;
-            });
-        }
-        if (total.kernels > 0) {
-            totals.push_back(total);
-        }
+            }
+        });
     }
+    std::vector<TargetTotal> totals;
+    std::copy_if(all.begin(), all.end(), std::back_inserter(totals),
+                 [](const TargetTotal& t) { return t.kernels > 0; });
     std::stable_sort(totals.begin(), totals.end(), [](const TargetTotal& a, const TargetTotal& b) {
         return a.source_ns / a.point_ns > b.source_ns / b.point_ns;
     });

@@ -61,13 +61,7 @@ void keep_until_exit(model::Profile&& profile) {
 }
 
 void emit_output(const std::string& text, const std::string& path) {
-    if (path.empty()) {
-        std::cout << text;
-        return;
-    }
-    if (const std::string error = common::write_file_atomic(path, text); !error.empty()) {
-        throw InputError(error);
-    }
+    emit_output_streamed([&text](const common::EmitPart& emit) { emit(text); }, path);
 }
 
 void emit_output_streamed(const std::function<void(const common::EmitPart&)>& produce,

@@ -130,5 +130,18 @@ class LargeProfile(unittest.TestCase):
         self.assertEqual(dumps[0], dumps[1])
 
 
+class KernelNumbers(unittest.TestCase):
+    def test_numbers_rank_by_time_and_ties_in_file_order(self):
+        # Times 5, 9, 5, 1, 9 (file order a..e): by time, ties keep file order, so b is 1, e 2,
+        # a 3, c 4, d 5 (the summary table's numbers), whichever kernels are drawn.
+        kernels = [{"name": n, "time_ns": {"total": t}}
+                   for n, t in zip("abcde", (5.0, 9.0, 5.0, 1.0, 9.0))]
+        drawn_items = items_for([kernels[2], kernels[4], kernels[3]], kernels)
+        self.assertEqual([i.number for i in drawn_items], [4, 2, 5])
+        self.assertEqual([i.number for i in items_for(kernels, kernels)], [3, 1, 4, 5, 2])
+        # A kernel that is not in the list numbered from gets its place in the drawn list.
+        self.assertEqual([i.number for i in items_for(kernels[:2], [])], [1, 2])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -86,10 +86,9 @@ def _finite_float(text):
     return value
 
 
-def read_json(path):
-    """The JSON document in the file `path`."""
-    data = read_bytes(path)
-    shown = printable(path)
+def parse_json(data, shown, depth=MAX_DEPTH):
+    """The JSON document in the bytes `data` (from the file `shown`), nested at most `depth`
+    deep; ProfileError with read_json's one-line messages otherwise."""
     try:
         doc = json.loads(data.decode("utf-8"), parse_constant=_refuse_constant,
                          parse_float=_finite_float)
@@ -102,9 +101,14 @@ def read_json(path):
     except ValueError as e:  # JSONDecodeError, NaN/Infinity, integers too long to convert
         raise ProfileError(f"{shown}: not valid JSON: {printable(e, 120)}") from None
     try:
-        too_deep = depth_exceeds(doc, MAX_DEPTH)
+        too_deep = depth_exceeds(doc, depth)
     except MemoryError:
         raise ProfileError(f"{shown}: cannot read: out of memory") from None
     if too_deep:
         raise ProfileError(f"{shown}: not valid JSON: nested more than {MAX_DEPTH} deep")
     return doc
+
+
+def read_json(path):
+    """The JSON document in the file `path`."""
+    return parse_json(read_bytes(path), printable(path))

@@ -13,8 +13,7 @@ import re
 import stat
 
 from irf import SCHEMA, ProfileError
-from irf.reader import (MAX_DEPTH, MAX_PROFILE_BYTES, _finite_float, _refuse_constant,
-                        depth_exceeds, printable)
+from irf.reader import MAX_DEPTH, MAX_PROFILE_BYTES, _finite_float, parse_json, printable
 
 LARGE_BYTES = 64 << 20
 
@@ -97,18 +96,6 @@ def light_fields(data, start, end):
     return fields
 
 
-def parse(data, shown, depth):
-    """JSON `data` as read_json reads a file: finite numbers, no NaN, at most `depth` deep."""
-    try:
-        doc = json.loads(data.decode("utf-8"), parse_constant=_refuse_constant,
-                         parse_float=_finite_float)
-    except (UnicodeDecodeError, ValueError, RecursionError) as e:
-        raise ProfileError(f"{shown}: not valid JSON: {printable(e, 120)}") from None
-    if depth_exceeds(doc, depth):
-        raise ProfileError(f"{shown}: not valid JSON: nested more than {MAX_DEPTH} deep")
-    return doc
-
-
 class LightKernel(dict):
     """A kernel as far as choosing it needs (name, display_name, time_ns.total and
     analysis.walls.shared); full() is the whole kernel record, parsed when it is drawn. Made
@@ -116,11 +103,12 @@ class LightKernel(dict):
     __slots__ = ("index", "source", "cached")  # its place in `kernels`; (file, span); full()
 
     def full(self, shown):
-        """The record; ProfileError (naming the file `shown`) when it is not valid JSON."""
+        """The record; ProfileError ("<shown>: kernels[i]: ...") when it is not valid JSON."""
         if getattr(self, "cached", None) is None:
             data, (first, last) = self.source
             text = b"{" + data[first:last] + KERNEL_CLOSE
-            self.cached = parse(text, shown, MAX_DEPTH - 2)  # kernels[i] is two deep
+            where = f"{shown}: kernels[{self.index}]"
+            self.cached = parse_json(text, where, MAX_DEPTH - 2)  # kernels[i] is two deep
         return self.cached
 
 
@@ -143,8 +131,9 @@ def mapped(path):
 
 
 def kernel_spans(data, first):
-    """(first, last) of each kernel's members from the opening of the first kernel, found in
-    one pass; None when the array does not close as irf-report closes it."""
+    """([(first, last) of each kernel's members], the offset just after the array), found in
+    one pass from the opening of the first kernel; None when the array does not close as
+    irf-report closes it."""
     spans = []
     for m in BOUNDARY.finditer(data, first):
         spans.append((first, m.start()))
@@ -170,7 +159,7 @@ def load_large(path):
         return None  # "kernels" twice: a whole read keeps the last one
     shown = printable(path)
     try:
-        header = parse(data[:start] + b'\n  "kernels": []' + data[close:], shown, MAX_DEPTH)
+        header = parse_json(data[:start] + b'\n  "kernels": []' + data[close:], shown)
         kernels = []
         for i, span in enumerate(spans):
             fields = light_fields(data, *span)
@@ -179,7 +168,7 @@ def load_large(path):
             kernel = LightKernel(fields)
             kernel.index, kernel.source = i, (data, span)
             kernels.append(kernel)
-    except (ProfileError, ValueError, UnicodeDecodeError):
+    except (ProfileError, ValueError):  # UnicodeDecodeError among them
         return None  # the whole read says exactly what is wrong
     if not isinstance(header, dict) or header.get("schema") != SCHEMA \
             or header.get("kernels") != []:
