@@ -36,6 +36,11 @@
 #                         injected alone (no NVTX injection) at --samples 0 with and without
 #                         call sites, and under `irf run --samples 0 --callstack 0`: where the
 #                         per-launch cost goes (overhead/)
+#        [--operators N]  the KernelBench level-1 operators, N calls each, without irf and
+#                         under `irf run`, then check-projection onto each published GPU
+#        [--graph-long N] the step, its graph replays and N tiny launches, timing only
+#        [--kit DIR]      the CUPTI cost kit built into DIR (DIR/run_quick.sh)
+#                         (these three: scripts/gpu-validate-steps.sh, issues 56-58)
 #        [--pack DIR]     also copy summary.txt, compare.md and OUT_DIR as one .tar.gz to DIR
 #                         (the device tool returns at most 8 files from $OUT)
 #        [--deadline S]   skip or stop steps after S seconds (default 540: a device call is
@@ -50,7 +55,7 @@
 set -u
 
 usage() {
-    sed -n '3,39p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '3,44p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 }
 
@@ -93,6 +98,7 @@ out=$2
 shift 2
 run_ctest=1 run_ncu=1 run_calibrate=0 only=. ncu_only=. pack="" deadline=540 torch_rounds=0
 run_contention=0 torch_compile=0 timing_only=0 overhead_rounds=0 run_projection=0 run_refused=0
+operator_calls=0 graph_long=0 kit_dir=""
 while [ $# -gt 0 ]; do
     case $1 in
     --no-ctest) run_ctest=0 ;;
@@ -107,6 +113,9 @@ while [ $# -gt 0 ]; do
     --projection) run_projection=1 ;;
     --refused) run_refused=1 ;;
     --overhead) overhead_rounds=${2:?--overhead needs a number of rounds}; shift ;;
+    --operators) operator_calls=${2:?--operators needs a number of calls}; shift ;;
+    --graph-long) graph_long=${2:?--graph-long needs a number of launches}; shift ;;
+    --kit) kit_dir=${2:?--kit needs a directory}; shift ;;
     --pack) pack=${2:?--pack needs a directory}; shift ;;
     --deadline) deadline=${2:?--deadline needs seconds}; shift ;;
     *) usage ;;
@@ -259,6 +268,9 @@ fi
 
 # --- the PyTorch step: without irf, under irf, timing only; rounds interleaved ------------------
 torch_step=$src/tests/gpu/torch/train_step.py
+# shellcheck source=scripts/gpu-validate-steps.sh
+. "$src/scripts/gpu-validate-steps.sh"
+[ "$operator_calls" -gt 0 ] && run_operators "$operator_calls"
 for round in $(seq 1 "$torch_rounds"); do
     step "torch r$round baseline" "$out/torch/base-$round.log" python3 "$torch_step"
     if [ -n "$irfcli" ]; then
@@ -308,6 +320,9 @@ elif [ $run_calibrate = 1 ]; then
     step "irf-calibrate --quick" "$out/logs/calibrate-quick.log" "$calibrate" --quick \
         -o "$out/calibrate-quick.yaml"
 fi
+
+[ "$graph_long" -gt 0 ] && run_graph_long "$graph_long"
+[ -n "$kit_dir" ] && run_kit "$kit_dir"
 
 # --- ncu beside a running irf: irf samples in its first milliseconds, then after 2 s without a
 # sample releases the counters (idle_release.cpp); an ncu of another process must then succeed.

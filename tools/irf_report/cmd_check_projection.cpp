@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// `irf-report check-projection RECORDED MEASURED [--target T] [--ceilings C] [--top N]
-// [--format text|md|json] [-o FILE]`: how well RECORDED, projected onto MEASURED's GPU, predicted
-// the durations measured there (issue 37; docs/validation/projection.md).
+// `irf-report check-projection RECORDED (MEASURED | --published FILE --target T --calls N)
+// [--target T] [--ceilings C] [--top N] [--format text|md|json] [-o FILE]`: how well RECORDED,
+// projected onto a second GPU, predicted the durations measured there, kernel by kernel (issue
+// 37) or operator by operator against published times (issue 57; docs/validation/projection.md).
 #include "config/gpu_database.hpp"
 #include "tools/irf_report/command.hpp"
+#include "tools/irf_report/operator_check.hpp"
 #include "tools/irf_report/projection_check.hpp"
 #include "tools/irf_report/reanalysis.hpp"
 #include "tools/irf_report/tools_common.hpp"
@@ -12,11 +14,66 @@ namespace irf::report {
 namespace {
 
 struct CheckOptions {
-    std::string recorded, measured, target, ceilings, format = "text", output;
+    std::string recorded, measured, target, ceilings, format = "text", output, published;
     std::size_t top = 20;
+    double calls = 0;
+    double floor_us = 20;
 };
 
+/// The ceilings of `item` (a shipped key or a YAML file), for the naive scalings.
+config::Ceilings ceilings_of(const std::string& item, const char* what) {
+    return config::load_named_ceilings(item, shipped_dirs(), what);
+}
+
+/// --published: the recorded profile's NVTX ranges against published per-call times.
+int run_published(const CheckOptions& o) {
+    if (o.target.empty() || !o.measured.empty() || !(o.calls > 0)) {
+        throw InputError("irf-report check-projection: --published needs --target (the published "
+                         "GPU's ceilings key), --calls (calls of each NVTX range in the recorded "
+                         "run) and no MEASURED profile");
+    }
+    const PublishedTimes published = load_published_times(o.published, o.target);
+    model::Profile recorded = load_input(o.recorded);
+    AnalysisOptions analysis;
+    analysis.ceilings = o.ceilings;
+    analysis.targets = {o.target};
+    reanalyze(recorded, analysis, o.recorded, "irf-report check-projection");
+    std::string source_key = o.ceilings;
+    if (source_key.empty()) {
+        const model::GpuInfo& g = recorded.gpu;
+        source_key = config::match_gpu(g.name, g.cc, g.sms, shipped_dirs()).value_or("");
+    }
+    if (source_key.empty()) {
+        throw InputError("irf-report check-projection: no shipped ceilings for the recorded GPU " +
+                         describe_gpu(recorded.gpu) + ": name them with --ceilings");
+    }
+    const config::Ceilings source = ceilings_of(source_key, "--ceilings");
+    const config::Ceilings target = ceilings_of(o.target, "--target");
+    const auto dram = [](const config::Ceilings& c) { return c.hbm_gbs ? c.hbm_gbs->value : 0; };
+    OperatorCheckSettings settings;
+    settings.target = o.target;
+    settings.calls = o.calls;
+    settings.floor_ns = o.floor_us * 1e3;
+    settings.factors = naive_factors(source.gpu.sms, source.gpu.boost_clock_mhz, dram(source),
+                                     target.gpu.sms, target.gpu.boost_clock_mhz, dram(target));
+    const OperatorCheck check = check_operators(recorded, published, settings);
+    if (check.operators.empty()) {
+        throw InputError("irf-report check-projection: no NVTX range of " + o.recorded +
+                         " has a published time on " + o.target + " in " + o.published);
+    }
+    emit_output(o.format == "json" ? operator_check_json(check)
+                                   : operator_check_text(check, o.top, o.format == "md"),
+                o.output);
+    return 0;
+}
+
 int run_check(const CheckOptions& o) {
+    if (!o.published.empty()) {
+        return run_published(o);
+    }
+    if (o.measured.empty()) {
+        throw InputError("irf-report check-projection: name a MEASURED profile or --published");
+    }
     model::Profile recorded = load_input(o.recorded);
     const model::Profile measured = load_input(o.measured);
     std::string target = o.target;
@@ -57,8 +114,18 @@ const bool s_check_projection_registered = register_command(
                         "Profile recorded with counters on the first GPU")
              ->required();
          sub.add_option("measured", options->measured,
-                        "Profile of the same kernels timed on the second GPU")
-             ->required();
+                        "Profile of the same kernels timed on the second GPU");
+         sub.add_option("--published", options->published,
+                        "Instead of MEASURED: published per-call times of the recorded run's "
+                        "NVTX ranges (tests/data/projection-public/kernelbench/), compared per "
+                        "range beside naive scalings");
+         sub.add_option("--calls", options->calls,
+                        "With --published: how often the recorded run entered each NVTX range")
+             ->check(CLI::PositiveNumber);
+         sub.add_option("--floor-us", options->floor_us,
+                        "With --published: operators measured under this many us are "
+                        "launch-bound, reported apart from the headline (default 20)")
+             ->check(CLI::PositiveNumber);
          sub.add_option("--target", options->target,
                         "The second GPU's ceilings: a shipped name or a YAML file (default: the "
                         "shipped entry matching the measured profile's GPU)");

@@ -21,20 +21,6 @@ using model::KernelRecord;
 /// Errors over this are misses the report explains (issue 37: "every miss over 25%").
 constexpr double k_miss = 0.25;
 
-/// The projection of `k` onto `target` (the only one when `target` is empty), or null.
-const model::Projection* projection_onto(const KernelRecord& k, const std::string& target) {
-    const auto& all = model::projections_of(k.analysis);
-    if (target.empty()) {
-        return all.size() == 1 ? &all.front() : nullptr;
-    }
-    for (const model::Projection& p : all) {
-        if (p.target == target) {
-            return &p;
-        }
-    }
-    return nullptr;
-}
-
 /// Why `recorded` / `measured` cannot be compared, or "" when they can.
 std::string why_not(const KernelRecord& recorded, const KernelRecord& measured,
                     const model::Projection* projection) {
@@ -168,6 +154,19 @@ void text_table(std::ostringstream& out, const std::vector<ProjectedKernel>& row
 }
 
 } // namespace
+
+const model::Projection* projection_onto(const KernelRecord& k, const std::string& target) {
+    const auto& all = model::projections_of(k.analysis);
+    if (target.empty()) {
+        return all.size() == 1 ? &all.front() : nullptr;
+    }
+    for (const model::Projection& p : all) {
+        if (p.target == target) {
+            return &p;
+        }
+    }
+    return nullptr;
+}
 
 ProjectionCheck check_projection(const model::Profile& recorded, const model::Profile& measured,
                                  const std::string& target) {

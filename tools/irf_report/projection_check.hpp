@@ -52,6 +52,10 @@ struct ProjectionCheck {
     ProjectionSummary summary;
 };
 
+/// The projection of `k` onto `target` (the only one when `target` is empty), or null.
+[[nodiscard]] const model::Projection* projection_onto(const model::KernelRecord& k,
+                                                       const std::string& target);
+
 /// Compares `recorded` (analysed, with a projection onto the measured GPU in each kernel:
 /// the only one, or the one named `target`) with `measured` kernel by kernel (name and launch
 /// configuration). A kernel without a time on either side, or without that projection, is left

@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""The KernelBench projection check (issue 57): one H100 recording of the level-1 operators
+projected onto every GPU with published times, per operator, beside the naive scalings.
+
+For each GPU of the published file it runs `irf-report check-projection PROFILE --published FILE
+--target KEY --calls N --format json` into OUT/KEY.json, then prints one table (and writes
+OUT/table.md and OUT/table.json): headline operators (measured >= 20 us) with the model's MAPE,
+time-weighted MAPE, interval coverage and the three naive MAPEs, and the launch-bound operators
+apart. --ours compares the runner's own times without irf (operators.py --json) with the
+published ones of --ours-gpu. --expect compares the table with a recorded one and exits 1 when a
+target got worse (CI replays the H100 recording this way: tests/gpu/CMakeLists.txt).
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PUBLISHED = os.path.join(HERE, "..", "data", "projection-public", "kernelbench",
+                         "published_level1.json")
+# A target may move this much (absolute, in shares) before --expect calls it worse: the figures
+# are recomputed from the same recording, so only a change of the model moves them.
+TOLERANCE = 0.002
+
+
+def run_check(report, profile, published, key, calls, out_dir):
+    """check-projection's JSON for one target, or {"error": its one line}."""
+    path = os.path.join(out_dir, key + ".json")
+    proc = subprocess.run([report, "check-projection", profile, "--published", published,
+                           "--target", key, "--calls", str(calls), "--format", "json",
+                           "-o", path], capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        return {"error": (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["failed"]}
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def row_of(key, check):
+    if "error" in check:
+        return {"target": key, "error": check["error"][0]}
+    head, fast = check["headline"], check["launch_bound"]
+    naive = [head["mape_sm_clock"], head["mape_dram"], head["mape_by_bound"]]
+    return {"target": key, "operators": head["count"], "mape": head["mape"],
+            "weighted_mape": head["weighted_mape"], "inside": head["inside_share"],
+            "mape_sm_clock": naive[0], "mape_dram": naive[1], "mape_by_bound": naive[2],
+            "beats_all": head["count"] > 0 and all(head["mape"] < n for n in naive),
+            "launch_bound": fast["count"], "launch_bound_mape": fast["mape"],
+            "left_out": len(check["left_out"])}
+
+
+def pct(value):
+    return f"{100 * value:.1f}%"
+
+
+def table_md(rows):
+    lines = ["| target | operators | MAPE | time-weighted | inside | SMs x clock | DRAM | by bound "
+             "| beats all | launch-bound (MAPE) | left out |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|"]
+    for r in rows:
+        if "error" in r:
+            lines.append(f"| {r['target']} | {r['error']} |||||||||")
+            continue
+        lines.append(
+            f"| {r['target']} | {r['operators']} | {pct(r['mape'])} | {pct(r['weighted_mape'])} "
+            f"| {pct(r['inside'])} | {pct(r['mape_sm_clock'])} | {pct(r['mape_dram'])} "
+            f"| {pct(r['mape_by_bound'])} | {'yes' if r['beats_all'] else 'no'} "
+            f"| {r['launch_bound']} ({pct(r['launch_bound_mape'])}) | {r['left_out']} |")
+    return "\n".join(lines) + "\n"
+
+
+def ours_vs_published(ours_path, published, gpu):
+    """Our own times without irf against the published ones of `gpu`: per-operator ratios."""
+    with open(ours_path, encoding="utf-8") as f:
+        ours = json.load(f)
+    theirs = published["gpus"][gpu]["times_ms"]
+    ratios = {}
+    for op in ours.get("results", []):
+        name = op.get("name", "")
+        entry = theirs.get(name) or theirs.get(name + ".py")
+        if entry and op.get("mean_ms", 0) > 0:
+            ratios[name] = op["mean_ms"] / entry["mean"]
+    if not ratios:
+        return {"compared": 0}
+    errors = [abs(r - 1) for r in ratios.values()]
+    return {"compared": len(ratios), "median_ratio": statistics.median(ratios.values()),
+            "mape": sum(errors) / len(errors),
+            "within_10pct": sum(e <= 0.10 for e in errors) / len(errors)}
+
+
+def worse(row, expected):
+    """Why `row` is worse than `expected`, or ""."""
+    if "error" in row:
+        return "" if "error" in expected else "no check: " + row["error"]
+    if "error" in expected:
+        return ""
+    reasons = []
+    for field, direction in (("mape", 1), ("weighted_mape", 1), ("inside", -1)):
+        if direction * (row[field] - expected[field]) > TOLERANCE:
+            reasons.append(f"{field} {pct(expected[field])} -> {pct(row[field])}")
+    if expected["beats_all"] and not row["beats_all"]:
+        reasons.append("no longer beats every naive scaling")
+    if row["operators"] < expected["operators"]:
+        reasons.append(f"operators {expected['operators']} -> {row['operators']}")
+    return "; ".join(reasons)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--report", required=True, help="the irf-report binary")
+    parser.add_argument("--profile", required=True, help="the operators recorded under irf")
+    parser.add_argument("--calls", required=True, type=int, help="calls of each NVTX range")
+    parser.add_argument("--published", default=PUBLISHED)
+    parser.add_argument("--out", required=True, help="directory for each target's check")
+    parser.add_argument("--ours", help="operators.py --json of a run without irf")
+    parser.add_argument("--ours-gpu", default="h100-sxm5")
+    parser.add_argument("--expect", help="a table.json to compare with: exit 1 when worse")
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    with open(args.published, encoding="utf-8") as f:
+        published = json.load(f)
+    rows = [row_of(key, run_check(args.report, args.profile, args.published, key, args.calls,
+                                  args.out)) for key in sorted(published["gpus"])]
+    result = {"rows": rows}
+    if args.ours:
+        result["ours_vs_published"] = ours_vs_published(args.ours, published, args.ours_gpu)
+    with open(os.path.join(args.out, "table.json"), "w", encoding="utf-8") as f:
+        json.dump(result, f, indent=1, sort_keys=True)
+    text = table_md(rows)
+    with open(os.path.join(args.out, "table.md"), "w", encoding="utf-8") as f:
+        f.write(text)
+    print(text, end="")
+    if "ours_vs_published" in result:
+        print("ours vs published:", json.dumps(result["ours_vs_published"]))
+    if args.expect:
+        with open(args.expect, encoding="utf-8") as f:
+            expected = {r["target"]: r for r in json.load(f)["rows"]}
+        failures = [f"{r['target']}: {why}" for r in rows if r["target"] in expected
+                    for why in [worse(r, expected[r["target"]])] if why]
+        missing = sorted(set(expected) - {r["target"] for r in rows})
+        failures += [f"{key}: no longer checked" for key in missing]
+        for line in failures:
+            print("WORSE", line)
+        return 1 if failures else 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
