@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: Apache-2.0
+"""unit tests of tests/gpu/kernelbench_check.py: a table row from check-projection's JSON, what
+counts as worse, and our own times against the published ones (values worked out here)."""
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import kernelbench_check as kc  # noqa: E402
+
+
+def check(mape, naive, count=4, inside=0.5):
+    summary = {"count": count, "mape": mape, "weighted_mape": mape / 2, "inside_share": inside,
+               "weighted_inside": inside, "mape_sm_clock": naive[0], "mape_dram": naive[1],
+               "mape_by_bound": naive[2]}
+    fast = dict(summary, count=1, mape=0.3)
+    return {"headline": summary, "launch_bound": fast, "left_out": ["a: why", "b: why"]}
+
+
+class RowAndWorse(unittest.TestCase):
+    def test_row_beats_all_only_under_every_naive_scaling(self):
+        row = kc.row_of("t", check(0.10, [0.2, 0.3, 0.11]))
+        self.assertTrue(row["beats_all"])
+        self.assertEqual(row["left_out"], 2)
+        self.assertEqual(row["launch_bound"], 1)
+        self.assertFalse(kc.row_of("t", check(0.12, [0.2, 0.3, 0.11]))["beats_all"])
+        self.assertFalse(kc.row_of("t", check(0.0, [0.2, 0.3, 0.1], count=0))["beats_all"])
+
+    def test_worse_names_each_figure_that_moved_past_the_tolerance(self):
+        expected = kc.row_of("t", check(0.10, [0.2, 0.3, 0.11]))
+        self.assertEqual(kc.worse(expected, expected), "")
+        # MAPE 10% -> 10.1%: inside the 0.2-point tolerance
+        self.assertEqual(kc.worse(kc.row_of("t", check(0.101, [0.2, 0.3, 0.11])), expected), "")
+        # 10% -> 12%: MAPE and the time-weighted MAPE (5% -> 6%) worse, and it lost to by-bound
+        why = kc.worse(kc.row_of("t", check(0.12, [0.2, 0.3, 0.11])), expected)
+        self.assertEqual(why, "mape 10.0% -> 12.0%; weighted_mape 5.0% -> 6.0%; "
+                              "no longer beats every naive scaling")
+        why = kc.worse(kc.row_of("t", check(0.10, [0.2, 0.3, 0.11], inside=0.4)), expected)
+        self.assertEqual(why, "inside 50.0% -> 40.0%")
+        why = kc.worse(kc.row_of("t", check(0.10, [0.2, 0.3, 0.11], count=3)), expected)
+        self.assertEqual(why, "operators 4 -> 3")
+        self.assertEqual(kc.worse({"target": "t", "error": "no ceilings"}, expected),
+                         "no check: no ceilings")
+
+
+class OursVsPublished(unittest.TestCase):
+    def test_ratios_against_the_published_means(self):
+        published = {"gpus": {"g": {"times_ms": {"a.py": {"mean": 2.0}, "b": {"mean": 1.0},
+                                                 "c": {"mean": 1.0}}}}}
+        ours = {"results": [{"name": "a", "mean_ms": 2.1}, {"name": "b", "mean_ms": 0.5},
+                            {"name": "d", "mean_ms": 1.0}]}
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+            json.dump(ours, f)
+        try:
+            result = kc.ours_vs_published(f.name, published, "g")
+        finally:
+            os.unlink(f.name)
+        self.assertEqual(result["compared"], 2)  # a (via a.py) and b; d is not published
+        self.assertAlmostEqual(result["median_ratio"], (1.05 + 0.5) / 2)
+        self.assertAlmostEqual(result["mape"], (0.05 + 0.5) / 2)
+        self.assertAlmostEqual(result["within_10pct"], 0.5)  # 1.05 is within 10%, 0.5 is not
+
+
+if __name__ == "__main__":
+    unittest.main()
