@@ -49,4 +49,6 @@ run_kit() {
         return
     fi
     step "cupti cost kit" "$dir/run.log" env OUT="$dir" bash "$kit/run_quick.sh"
+    python3 "$src/tests/gpu/kit_table.py" "$dir/kit.log" --json "$dir/kit.json" \
+        >"$dir/table.md" 2>&1 && tee -a "$out/summary.txt" <"$dir/table.md"
 }
