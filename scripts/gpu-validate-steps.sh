@@ -39,16 +39,16 @@ run_graph_long() {
         --launches "$launches"
 }
 
-# --kit DIR: the CUPTI cost kit (../shared/tools/cupti-cost-kit, built on the host into DIR,
-# which holds run_quick.sh): each CUPTI mechanism's cost alone (issue 56 item 1).
+# --kit DIR: the CUPTI cost kit, built on the host into DIR by `scripts/gpu-kit.sh prepare`:
+# each CUPTI mechanism's cost alone (issue 56 item 1).
 run_kit() {
     local kit=$1 dir=$out/kit
     mkdir -p "$dir"
-    if [ ! -x "$kit/run_quick.sh" ]; then
-        note "SKIPPED kit: $kit/run_quick.sh not found"
+    if [ ! -x "$kit/launch_loop" ]; then
+        note "SKIPPED kit: $kit/launch_loop not found (scripts/gpu-kit.sh prepare)"
         return
     fi
-    step "cupti cost kit" "$dir/run.log" env OUT="$dir" bash "$kit/run_quick.sh"
+    step "cupti cost kit" "$dir/run.log" "$src/scripts/gpu-kit.sh" run "$kit" "$dir"
     python3 "$src/tests/gpu/kit_table.py" "$dir/kit.log" --json "$dir/kit.json" \
         >"$dir/table.md" 2>&1 && tee -a "$out/summary.txt" <"$dir/table.md"
 }
