@@ -11,7 +11,8 @@ cudnn.benchmark off. One line per problem on stdout:
   operator: {"name", "iters", "mean_ms", "median_ms", "min_ms", "std_ms"}
 or, when it fails (out of memory, any error), `operator-failed: {"name", "error"}` and the run goes
 on; the exit code is then 1. Without torch or a CUDA device it prints one line and exits 77.
---json FILE writes every result, with the torch and CUDA versions and the device, at the end.
+--json FILE writes every result (with each iteration's time), the torch and CUDA versions and the
+device to FILE at the end (a temporary file renamed, so a reader never sees half of it).
 --list prints the table's stems and input shapes (no torch needed).
 """
 import argparse
@@ -78,11 +79,10 @@ def free_memory(torch):
 
 
 def run_one(torch, problem, iters, warmup):
-    """(result, None) or (None, error text); the caller frees the memory it used."""
+    """(times, None) or (None, error text); the caller frees the memory it used."""
     try:
         with torch.no_grad():
-            times = time_problem(torch, problem, iters, warmup)
-        return summary(problem.stem, times), None
+            return time_problem(torch, problem, iters, warmup), None
     except Exception as error:  # one failed problem must not stop the run (OOM, CUDA errors)
         text = str(error).strip()
         return None, f"{type(error).__name__}: {text.splitlines()[0] if text else ''}"
@@ -150,13 +150,16 @@ def main(argv=None):
         print(f"operators: no CUDA device: {reason}", flush=True)
         return 77
     configure(torch)
+    env = environment(torch)  # before any problem: a broken context later must not lose it
     started = time.monotonic()
-    results, failures = [], []
+    results, failures, all_times = [], [], {}
     for problem in args.problems:
-        result, error = run_one(torch, problem, args.iters, args.warmup)
+        times, error = run_one(torch, problem, args.iters, args.warmup)
         free_memory(torch)  # after run_one returned: no frame holds its tensors any more
-        if result is not None:
+        if times is not None:
+            result = summary(problem.stem, times)
             results.append(result)
+            all_times[problem.stem] = times
             print("operator:", json.dumps(result), flush=True)
         else:
             failures.append({"name": problem.stem, "error": error})
@@ -164,9 +167,10 @@ def main(argv=None):
     seconds = time.monotonic() - started
     print(f"operators: {len(results)} timed, {len(failures)} failed, {seconds:.1f} s", flush=True)
     if args.json:
-        document = {"environment": environment(torch), "iters": args.iters,
+        document = {"environment": env, "only": args.only, "iters": args.iters,
                     "warmup": args.warmup, "seed": SEED, "seconds": seconds,
-                    "results": results, "failures": failures}
+                    "results": [dict(r, times_ms=all_times[r["name"]]) for r in results],
+                    "failures": failures}
         write_json_atomic(args.json, document)
     return 1 if failures else 0
 

@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -23,6 +24,7 @@ MIRROR = os.environ.get("IRF_KERNELBENCH_MIRROR",
 sys.path.insert(0, HERE)
 import kernelbench_ops  # noqa: E402
 import kernelbench_spec  # noqa: E402
+import operators  # noqa: E402
 
 
 def load_published():
@@ -149,6 +151,25 @@ class RunnerTest(unittest.TestCase):
                          ["64_conv_transposed_1D", "74_conv_transposed_1D_dilated",
                           "79_conv_transposed_1D_asymmetric_input_square_kernel___padded____"
                           "strided____dilated__"])
+
+    def test_summary_by_hand(self):
+        # times 1, 2, 4, 5 ms: mean 3, median (2 + 4) / 2 = 3, min 1,
+        # population deviation sqrt((4 + 1 + 1 + 4) / 4) = sqrt(2.5)
+        line = operators.summary("x", [5.0, 1.0, 4.0, 2.0])
+        self.assertEqual(line["name"], "x")
+        self.assertEqual(line["iters"], 4)
+        self.assertAlmostEqual(line["mean_ms"], 3.0)
+        self.assertAlmostEqual(line["median_ms"], 3.0)
+        self.assertAlmostEqual(line["min_ms"], 1.0)
+        self.assertAlmostEqual(line["std_ms"], 2.5**0.5)
+
+    def test_json_is_written_whole_without_a_temporary_left(self):
+        with tempfile.TemporaryDirectory() as folder:
+            path = os.path.join(folder, "out.json")
+            operators.write_json_atomic(path, {"results": [1, 2]})
+            with open(path, encoding="utf-8") as f:
+                self.assertEqual(json.load(f), {"results": [1, 2]})
+            self.assertEqual(os.listdir(folder), ["out.json"])
 
     def test_bad_options_are_named(self):
         for args, word in ((("--only", "nothing-matches-this"), "matches none"),
