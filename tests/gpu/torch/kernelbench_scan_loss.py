@@ -102,6 +102,7 @@ PROBLEMS = [
             _kl_div),
     Problem("99_TripletMarginLoss", (randn(*LOSS), randn(*LOSS), randn(*LOSS)), _triplet,
             {"margin": 1.0}),
-    Problem("100_HingeLoss", (randn(128, 1), randint(128, 1, high=2, prep="plus_minus_one")),
+    Problem("100_HingeLoss", (randn(128, 1), randint(128, 1, high=2, dtype="float32",
+                                             prep="plus_minus_one")),
             _hinge),
 ]

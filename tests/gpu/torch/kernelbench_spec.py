@@ -16,7 +16,10 @@ PREPS = ("", "symmetric", "triu", "tril", "softmax_last", "plus_minus_one")
 
 @dataclass(frozen=True)
 class Input:
-    """One forward() argument: a tensor drawn by `fill` (randn, randint in [0, high)), or a scalar."""
+    """One forward() argument: a tensor drawn by `fill` (randn, randint in [0, high)), or a scalar.
+
+    `dtype` is the tensor's type as the operator receives it, after `prep`.
+    """
 
     shape: tuple = ()
     dtype: str = "float32"
@@ -52,7 +55,7 @@ def randn(*shape, prep=""):
 
 
 def randint(*shape, high, dtype="int64", prep=""):
-    """An integer (or bool) tensor uniform in [0, high)."""
+    """Integers uniform in [0, high), transformed by `prep`, as `dtype` (int64, bool, float32)."""
     return Input(shape=tuple(shape), dtype=dtype, fill="randint", high=high, prep=prep)
 
 
@@ -87,9 +90,8 @@ def make_input(torch, spec, device, generator):
     else:
         tensor = torch.randint(0, spec.high, spec.shape, generator=generator, device=device,
                                dtype=torch.int64)
-        if spec.dtype == "bool":
-            tensor = tensor.bool()
-    return _prepare(torch, tensor, spec.prep)
+    dtype = {"float32": torch.float32, "int64": torch.int64, "bool": torch.bool}[spec.dtype]
+    return _prepare(torch, tensor, spec.prep).to(dtype)
 
 
 def build(problem, device="cuda", seed=42):
