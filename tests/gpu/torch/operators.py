@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""KernelBench's 100 level-1 operators timed in eager PyTorch, the projection check's job (issue 57).
+"""KernelBench's 100 level-1 operators timed in eager PyTorch (issue 57's projection check).
 
 For each problem of kernelbench_ops.PROBLEMS (or those whose stem matches --only): build the
 operator and its inputs on the GPU (seed 42), warm up --warmup times outside any NVTX range, then
