@@ -68,6 +68,8 @@ int run_published(const CheckOptions& o) {
 }
 
 int run_check(const CheckOptions& o) {
+    refuse_output_over_inputs("irf-report check-projection", o.output,
+                              {o.recorded, o.measured, o.published, o.target, o.ceilings});
     if (!o.published.empty()) {
         return run_published(o);
     }

@@ -19,6 +19,8 @@ struct CompareOptions {
 };
 
 int run_compare(const CompareOptions& o) {
+    refuse_output_over_inputs("irf-report compare", o.output,
+                              {o.before, o.after, o.analysis.ceilings});
     model::Profile before = load_input(o.before);
     model::Profile after = load_input(o.after);
     if (o.counters) {

@@ -39,6 +39,7 @@ void slice(model::Profile& p, const CsvOptions& o) {
 }
 
 int run_csv(const CsvOptions& o) {
+    refuse_output_over_inputs("irf-report csv", o.output, {o.input, o.analysis.ceilings});
     model::Profile profile = load_input(o.input);
     // The CSV shows a projection's times, speedup and confidence only: the rest is left out,
     // and with many targets each projection is kept as a brief (model::ProjectionBrief).

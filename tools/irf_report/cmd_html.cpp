@@ -50,6 +50,9 @@ nlohmann::json load_trajectory(const std::string& path) {
 }
 
 int run_html(const HtmlOptions& o) {
+    const std::string output = o.output.empty() ? default_output(o.profile) : o.output;
+    refuse_output_over_inputs("irf-report html", output,
+                              {o.profile, o.trajectory, o.analysis.ceilings});
     model::Profile profile = load_input(o.profile);
     std::optional<nlohmann::json> trajectory;
     if (!o.trajectory.empty()) {
@@ -65,7 +68,6 @@ int run_html(const HtmlOptions& o) {
     }
     const std::string page =
         render_html_page(assets, script_safe_json(html_page_data(profile, o.profile, trajectory)));
-    const std::string output = o.output.empty() ? default_output(o.profile) : o.output;
     const std::string error = common::write_file_atomic(output, page);
     if (!error.empty()) {
         throw InputError(error);

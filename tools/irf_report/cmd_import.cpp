@@ -63,6 +63,9 @@ void analyse(model::Profile& profile, const import::GpuChoice& choice, const Imp
 }
 
 int run_import(const ImportOptions& o) {
+    std::vector<std::string> inputs = o.inputs;
+    inputs.push_back(o.gpu);
+    refuse_output_over_inputs("irf-report import", o.output, inputs);
     std::vector<import::ImportedFile> files;
     for (const std::string& path : o.inputs) {
         files.push_back(import::read_export_file(path));

@@ -49,6 +49,7 @@ void print_table(const model::Profile& job, const std::string& output) {
 }
 
 int run_merge(const MergeOptions& o) {
+    refuse_output_over_inputs("irf-report merge", o.output, o.inputs);
     const model::Profile job = merge_files(o.inputs, o.run);
     if (const std::string error = model::write_profile_file(o.output, job); !error.empty()) {
         throw InputError(error);

@@ -21,6 +21,7 @@ struct TrajectoryOptions {
 };
 
 int run_trajectory(const TrajectoryOptions& o) {
+    refuse_output_over_inputs("irf-report trajectory", o.output, o.runs);
     std::vector<model::Profile> profiles;
     profiles.reserve(o.runs.size());
     for (const std::string& path : o.runs) {

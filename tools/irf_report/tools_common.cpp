@@ -9,6 +9,8 @@
 #include <iostream>
 #include <map>
 
+#include <sys/stat.h>
+
 #include "common/file_io.hpp"
 #include "common/text_safety.hpp"
 #include "config/kernel_regex.hpp"
@@ -73,6 +75,22 @@ void emit_output_streamed(const std::function<void(const common::EmitPart&)>& pr
     if (const std::string error = common::write_file_atomic_streamed(path, produce);
         !error.empty()) {
         throw InputError(error);
+    }
+}
+
+void refuse_output_over_inputs(const std::string& command, const std::string& output,
+                               const std::vector<std::string>& inputs) {
+    struct stat out {};
+    if (output.empty() || ::stat(output.c_str(), &out) != 0) {
+        return;
+    }
+    for (const std::string& input : inputs) {
+        struct stat in {};
+        if (!input.empty() && ::stat(input.c_str(), &in) == 0 && in.st_dev == out.st_dev &&
+            in.st_ino == out.st_ino) {
+            throw InputError(command + ": -o " + output + " is the input " + input +
+                             ": an input is never replaced; name another output");
+        }
     }
 }
 

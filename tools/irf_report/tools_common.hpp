@@ -41,6 +41,13 @@ void emit_output(const std::string& text, const std::string& path);
 void emit_output_streamed(const std::function<void(const common::EmitPart&)>& produce,
                           const std::string& path);
 
+/// Refuses `output` (an InputError naming both) when it is the same file, by device and inode,
+/// as one of `inputs`: an export or profile may have cost hours of GPU time, so no command but
+/// `analyze -o` writes over what it reads (docs/tools.md). Empty output (standard output), and
+/// names that do not exist yet, pass.
+void refuse_output_over_inputs(const std::string& command, const std::string& output,
+                               const std::vector<std::string>& inputs);
+
 /// Identity of a kernel across profiles: demangled name and launch configuration.
 [[nodiscard]] std::string launch_key(const model::KernelRecord& kernel);
 

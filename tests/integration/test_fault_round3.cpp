@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: Apache-2.0
+// Fault matrix, hostile input round 3 (issue 52): irf-report never writes over its inputs, and
+// what a careless command line or a malicious file does to import, html, merge, csv, compare,
+// check-projection and trajectory ends in one line and exit 2.
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "tests/support/run_process.hpp"
+#include "tests/support/temp_dir.hpp"
+
+namespace irf::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string s_data = IRF_TEST_DATA_DIR;
+
+class HostileRound3 : public TempDirTest {
+protected:
+    void SetUp() override {
+        fs::copy_file(s_data + "/golden/tools_profile_before.json", m_tmp / "a.json");
+        fs::copy_file(s_data + "/golden/tools_profile_after.json", m_tmp / "b.json");
+        fs::copy_file(s_data + "/import/ncu-long-h100.csv", m_tmp / "run.csv");
+        // The same run at half the SMs: a second point for `trajectory`.
+        nlohmann::json half = nlohmann::json::parse(read_file(m_tmp / "a.json"));
+        half["gpu"]["sms_active"] = 66;
+        write_file(m_tmp / "half.json", half.dump());
+    }
+
+    /// irf-report `args` run in the temporary directory.
+    ProcessResult report(std::vector<std::string> args, bool expect_error = false) const {
+        args.insert(args.begin(), IRF_REPORT_BIN);
+        RunOptions o;
+        o.cwd = m_tmp.path().string();
+        o.expect_irf_error = expect_error;
+        return run_process(args, o);
+    }
+};
+
+/// A command line whose -o names `input`, and the output to use instead to see it succeed.
+struct OverInput {
+    std::vector<std::string> args; ///< "OUT" stands for the -o value
+    std::string input;
+};
+
+std::vector<std::string> with_output(std::vector<std::string> args, const std::string& out) {
+    for (std::string& a : args) {
+        if (a == "OUT") {
+            a = out;
+        }
+    }
+    return args;
+}
+
+TEST_F(HostileRound3, AnOutputThatIsAnInputIsRefusedAndTheInputKept) {
+    const std::vector<OverInput> cases = {
+        {{"import", "run.csv", "-o", "OUT"}, "run.csv"},
+        {{"html", "a.json", "-o", "OUT"}, "a.json"},
+        {{"merge", "a.json", "b.json", "-o", "OUT"}, "a.json"},
+        {{"merge", "a.json", "b.json", "-o", "OUT"}, "b.json"},
+        {{"csv", "a.json", "-o", "OUT"}, "a.json"},
+        {{"compare", "a.json", "b.json", "-o", "OUT"}, "b.json"},
+        {{"compare", "a.json", "b.json", "--counters", "-o", "OUT"}, "a.json"},
+        {{"check-projection", "a.json", "b.json", "--target", "h100-sxm5", "-o", "OUT"}, "b.json"},
+        {{"trajectory", "half.json", "a.json", "-o", "OUT"}, "half.json"},
+    };
+    for (const OverInput& c : cases) {
+        SCOPED_TRACE(c.args[0] + " -o " + c.input);
+        // Positive control: with another output the command writes, so a refusal is the rule's.
+        const ProcessResult ok = report(with_output(c.args, "elsewhere.out"));
+        ASSERT_EQ(ok.exit_code, 0) << ok.err;
+        ASSERT_TRUE(fs::exists(m_tmp / "elsewhere.out"));
+        fs::remove(m_tmp / "elsewhere.out");
+
+        const std::string before = read_file(m_tmp / c.input);
+        const ProcessResult r = report(with_output(c.args, c.input), true);
+        EXPECT_EQ(r.exit_code, 2) << r.err;
+        EXPECT_NE(r.err.find("-o " + c.input + " is the input " + c.input), std::string::npos)
+            << r.err;
+        EXPECT_EQ(read_file(m_tmp / c.input), before);
+    }
+}
+
+TEST_F(HostileRound3, AnotherNameOfAnInputIsTheSameFile) {
+    // A hard link and a path through ".." name the same inode: still refused.
+    fs::create_hard_link(m_tmp / "run.csv", m_tmp / "link.json");
+    fs::create_directory(m_tmp / "sub");
+    const std::string before = read_file(m_tmp / "run.csv");
+    for (const std::string out : {"link.json", "sub/../run.csv"}) {
+        const ProcessResult r = report({"import", "run.csv", "-o", out}, true);
+        EXPECT_EQ(r.exit_code, 2) << r.err;
+        EXPECT_NE(r.err.find("is the input run.csv"), std::string::npos) << r.err;
+    }
+    EXPECT_EQ(read_file(m_tmp / "run.csv"), before);
+    // The published mode of check-projection and html's trajectory are inputs too.
+    write_file(m_tmp / "pub.json", "{}");
+    ProcessResult r = report({"check-projection", "a.json", "--published", "pub.json", "--target",
+                              "h100-sxm5", "--calls", "1", "-o", "pub.json"},
+                             true);
+    EXPECT_NE(r.err.find("is the input pub.json"), std::string::npos) << r.err;
+    EXPECT_EQ(read_file(m_tmp / "pub.json"), "{}");
+    r = report({"html", "a.json", "--trajectory", "pub.json", "-o", "pub.json"}, true);
+    EXPECT_NE(r.err.find("is the input pub.json"), std::string::npos) << r.err;
+    EXPECT_EQ(read_file(m_tmp / "pub.json"), "{}");
+}
+
+TEST_F(HostileRound3, AnalyzeInPlaceStillWorks) {
+    const ProcessResult r = report({"analyze", "a.json", "-o", "a.json"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const auto doc = nlohmann::json::parse(read_file(m_tmp / "a.json"));
+    EXPECT_TRUE(doc.at("kernels").at(0).contains("analysis"));
+}
+
+} // namespace
+} // namespace irf::test
