@@ -21,18 +21,21 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_OUT = os.path.join(
     HERE, "..", "tests", "data", "projection-public", "kernelbench", "published_level1.json")
 
-# irf ceilings key -> KernelBench results/timing folder (one folder per GPU; README.md says why).
+# irf ceilings key -> KernelBench results/timing folder and, where a folder mixes GPUs, the
+# hardware string its entries must carry (A10G_modal's level 1 ran 60 problems on an A10 and 40
+# on an A10G: two GPUs, two keys; README.md says why).
 GPU_FOLDERS = [
-    ("h100-sxm5", "H100_together"),
-    ("b200", "B200_together"),
-    ("a100-sxm4-40gb", "A100_modal"),
-    ("a100-sxm4-80gb", "A100-80GB_modal"),
-    ("l40s", "L40S_modal"),
-    ("l4", "L4_modal"),
-    ("t4", "T4_modal"),
-    ("a10g", "A10G_modal"),
-    ("rtx-a6000", "A6000_babel"),
-    ("rtx-3090-ti", "RTX_3090_Ti"),
+    ("h100-sxm5", "H100_together", None),
+    ("b200", "B200_together", None),
+    ("a100-sxm4-40gb", "A100_modal", None),
+    ("a100-sxm4-80gb", "A100-80GB_modal", None),
+    ("l40s", "L40S_modal", None),
+    ("l4", "L4_modal", None),
+    ("t4", "T4_modal", None),
+    ("a10g", "A10G_modal", "NVIDIA A10G"),
+    ("a10", "A10G_modal", "NVIDIA A10"),
+    ("rtx-a6000", "A6000_babel", None),
+    ("rtx-3090-ti", "RTX_3090_Ti", None),
 ]
 FIELDS = ("mean", "std", "min", "max", "num_trials", "hardware")
 PROBLEM_DIR = "KernelBench/level1"
@@ -58,8 +61,9 @@ def level1_stems(mirror):
     return sorted((n[:-3] for n in names if n.endswith(".py")), key=problem_number)
 
 
-def gpu_entry(mirror, folder, stems):
-    """One GPU's record: its folder, distinct hardware strings, and per-problem times."""
+def gpu_entry(mirror, folder, stems, hardware_only):
+    """One GPU's record: its folder, distinct hardware strings, and per-problem times (only the
+    entries whose hardware is `hardware_only`, when given)."""
     path = f"results/timing/{folder}/baseline_time_torch.json"
     level1 = json.loads(git(mirror, "show", f"{COMMIT}:{path}")).get("level1", {})
     times = {}
@@ -67,6 +71,8 @@ def gpu_entry(mirror, folder, stems):
         entry = level1.get(stem + ".py")
         if not entry:  # absent or null in the published file: left out (README.md lists them)
             continue
+        if hardware_only is not None and entry["hardware"] != hardware_only:
+            continue  # another GPU of a mixed folder: under its own key
         times[stem] = {field: entry[field] for field in FIELDS}
     unknown = sorted(set(level1) - {s + ".py" for s in stems})
     if unknown:
@@ -95,7 +101,7 @@ def build(mirror):
                          "mean/std (population)/min/max in ms rounded to 3 significant digits",
         "problems": stems,
     }
-    gpus = {key: gpu_entry(mirror, folder, stems) for key, folder in GPU_FOLDERS}
+    gpus = {key: gpu_entry(mirror, folder, stems, only) for key, folder, only in GPU_FOLDERS}
     return {"source": source, "gpus": gpus}
 
 
