@@ -58,9 +58,9 @@ bool within(double value, double expect, double rel) {
 
 TEST(GpuDatabase, ShipsEveryRequiredGpu) {
     const auto keys = list_shipped(shipped_dirs());
-    for (const char* key :
-         {"v100-sxm2", "a100-sxm4-40gb", "a100-sxm4-80gb", "a100-pcie", "h100-sxm5", "h100-pcie",
-          "h200-sxm", "gh200", "b200", "l40s", "a10", "l4", "rtx-4090"}) {
+    for (const char* key : {"v100-sxm2", "a100-sxm4-40gb", "a100-sxm4-80gb", "a100-pcie",
+                            "h100-sxm5", "h100-pcie", "h200-sxm", "gh200", "b200", "l40s", "a10",
+                            "l4", "rtx-4090", "t4", "a10g", "rtx-a6000", "rtx-3090-ti"}) {
         EXPECT_NE(std::find(keys.begin(), keys.end(), key), keys.end()) << key;
     }
 }
@@ -71,6 +71,9 @@ std::pair<double, double> lanes(const std::string& cc) {
     if (cc == "7.0" || cc == "8.0") {
         return {64, 32};
     }
+    if (cc == "7.5") {
+        return {64, 2};
+    }
     if (cc == "8.6" || cc == "8.9") {
         return {128, 2};
     }
@@ -80,7 +83,7 @@ std::pair<double, double> lanes(const std::string& cc) {
 TEST(GpuDatabase, EveryShippedEntryLoadsAndIsSelfConsistent) {
     const auto dirs = shipped_dirs();
     const auto keys = list_shipped(dirs);
-    ASSERT_GE(keys.size(), 13u);
+    ASSERT_GE(keys.size(), 17u);
     for (const auto& key : keys) {
         SCOPED_TRACE(key);
         const auto c = load_shipped(key, dirs);
@@ -132,6 +135,24 @@ TEST(GpuDatabase, SeedFiguresHold) {
     EXPECT_NEAR(load_shipped("h100-pcie", dirs).hbm_gbs->value, 2039, 0.5);
 }
 
+TEST(GpuDatabase, TuringAndGa102FiguresHold) {
+    const auto dirs = shipped_dirs();
+    // T4: 40 SMs x 128 flop/clk x 1.59 GHz = 8140.8 GFLOP/s; FP64 1:32 = 254.4.
+    const auto t4 = load_shipped("t4", dirs);
+    EXPECT_NEAR(t4.gflops.at("fp32_fma").value, 8140.8, 0.05);
+    EXPECT_NEAR(t4.gflops.at("fp64_fma").value, 254.4, 0.05);
+    // A10G: 80 x 512 x 1.71 GHz = 70.04 TFLOP/s, half the A10's 1024 flop/clk/SM.
+    EXPECT_NEAR(load_shipped("a10g", dirs).tensor_tflops.at("fp16").value, 70.04, 0.01);
+    // RTX A6000: 84 x 1024 x 1.8 GHz = 154.83 dense; the datasheet's 309.7 is 2:4-sparse.
+    const auto a6000 = load_shipped("rtx-a6000", dirs);
+    EXPECT_NEAR(a6000.tensor_tflops.at("fp16").value, 154.83, 0.01);
+    EXPECT_NEAR(a6000.tensor_sparse_tflops.at("fp16").value, 309.66, 0.01);
+    // RTX 3090 Ti: FP16 accumulate 84 x 1024 x 1.86 GHz = 159.99; FP32 accumulate half, 79.99.
+    const auto ti = load_shipped("rtx-3090-ti", dirs);
+    EXPECT_NEAR(ti.tensor_tflops.at("fp16_f16acc").value, 159.99, 0.01);
+    EXPECT_NEAR(ti.tensor_tflops.at("fp16").value, 79.99, 0.01);
+}
+
 TEST(GpuDatabase, LoadShippedUnknownKeyListsKnownOnes) {
     try {
         (void)load_shipped("h999", shipped_dirs());
@@ -174,6 +195,11 @@ TEST(GpuDatabase, MatchesDetectedGpus) {
     EXPECT_EQ(key("NVIDIA GeForce RTX 4090", "8.9", 128), "rtx-4090");
     EXPECT_EQ(key("Tesla V100-SXM2-32GB", "7.0", 80), "v100-sxm2");
     EXPECT_EQ(key("NVIDIA B200", "10.0", 148), "b200");
+    EXPECT_EQ(key("Tesla T4", "7.5", 40), "t4");
+    EXPECT_EQ(key("NVIDIA A10G", "8.6", 80), "a10g"); // "NVIDIA A10" is in the name too
+    EXPECT_EQ(key("NVIDIA RTX A6000", "8.6", 84), "rtx-a6000");
+    EXPECT_EQ(key("NVIDIA GeForce RTX 3090 Ti", "8.6", 84), "rtx-3090-ti");
+    EXPECT_EQ(key("NVIDIA GeForce RTX 3090", "8.6", 82), "(none)"); // not the Ti
     // Not in the database, or a mismatching SM count / cc: derive instead.
     EXPECT_EQ(key("NVIDIA H100 NVL", "9.0", 132), "(none)");
     EXPECT_EQ(key("NVIDIA H100 80GB HBM3", "9.0", 114), "(none)");
