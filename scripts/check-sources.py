@@ -55,9 +55,10 @@ def strip_comments(text):
 
 def repository_sources(extensions, under=""):
     """Relative paths of the files under folder `under` (default: the whole repository) ending
-    in `extensions`, build trees left out."""
+    in `extensions`, build trees and hidden folders left out (.git, and the ignored .kit and
+    .devcarry that a GPU session stages: docs/validation/README.md)."""
     for base, dirs, files in os.walk(os.path.join(ROOT, under)):
-        dirs[:] = [d for d in dirs if d not in ("build", ".git") and not d.startswith("build-")]
+        dirs[:] = [d for d in dirs if d != "build" and not d.startswith(("build-", "."))]
         for name in sorted(files):
             if name.endswith(extensions):
                 yield os.path.relpath(os.path.join(base, name), ROOT)
