@@ -103,4 +103,23 @@ TEST(ProjectionRecorded, TrainingStepOntoTheShippedH200) {
     EXPECT_TRUE(single_left_out);
 }
 
+// Through the command, the high-confidence MAPE is the mean |error| of the kernels it lists as
+// high confidence, not of every compared kernel (docs/tools.md): the training step has both.
+TEST(ProjectionRecorded, HighConfidenceMapeIsOverTheHighConfidenceKernels) {
+    const json r = check("torch_step");
+    double sum = 0;
+    int high = 0;
+    for (const json& k : r.at("kernels")) {
+        if (k.at("confidence") == "high") {
+            sum += std::abs(k.at("error").get<double>());
+            ++high;
+        }
+    }
+    const json& s = r.at("summary");
+    ASSERT_GT(high, 0);
+    ASSERT_LT(high, s.at("compared").get<int>()); // some are low: the two means differ
+    EXPECT_EQ(s.at("high_confidence").get<int>(), high);
+    EXPECT_NEAR(s.at("high_confidence_mape").get<double>(), sum / high, 1e-12);
+}
+
 } // namespace

@@ -73,7 +73,7 @@ TEST(CeilingsYaml, EveryBadFileGivesItsExpectedMessage) {
         EXPECT_EQ(message.find('\n'), std::string::npos) << "one line: " << message;
         ++cases;
     }
-    EXPECT_GE(cases, 32);
+    EXPECT_GE(cases, 33);
 }
 
 TEST(CeilingsYaml, MissingFileNamesPath) {
@@ -226,6 +226,32 @@ TEST(CeilingsYaml, ValidateRejectsInMemoryImpossibleValue) {
         EXPECT_EQ(std::string(e.what()).rfind("calibrate: ceilings.tensor_sparse_tflops.fp16", 0),
                   0u)
             << e.what();
+    }
+}
+
+// A value's clock_mhz is 0 (not recorded) or 100 MHz to 1.1 x the boost clock (docs/ceilings.md,
+// Validation): both ends accepted, one past each refused, and a clock in GHz (1.83) refused.
+TEST(CeilingsYaml, ValueClockEdgesAreAcceptedAndOnePastRefused) {
+    // The sample's boost is 1980 MHz: 1.1 x 1980 = 2178 MHz.
+    for (const double mhz : {0.0, 100.0, 1830.0, 2178.0}) {
+        auto c = sample();
+        c.hbm_gbs->clock_mhz = mhz;
+        EXPECT_NO_THROW(validate_ceilings(c, "calibrate")) << mhz;
+    }
+    for (const double mhz : {1.83, 99.9, 2178.5, -1.0}) {
+        auto c = sample();
+        c.hbm_gbs->clock_mhz = mhz;
+        try {
+            validate_ceilings(c, "calibrate");
+            ADD_FAILURE() << mhz << " MHz accepted";
+        } catch (const CeilingsError& e) {
+            EXPECT_EQ(std::string(e.what()).rfind("calibrate: ceilings.hbm_gbs.clock_mhz: ", 0), 0u)
+                << e.what();
+            EXPECT_NE(std::string(e.what()).find("must be 0 (not recorded) or between 100 and "
+                                                 "2178 MHz (1.1 x the boost clock of 1980)"),
+                      std::string::npos)
+                << e.what();
+        }
     }
 }
 

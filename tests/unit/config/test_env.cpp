@@ -133,6 +133,26 @@ TEST(Env, InvalidValuesThatAreIgnored) {
     EXPECT_EQ(r.config.samples, 1);
 }
 
+// The documented limits (docs/configuration.md): IRF_SAMPLES 0 to 1000 and IRF_CALLSTACK 0 to 64
+// are accepted at both ends; one past the top is refused (InvalidValuesThatAreIgnored gives the
+// messages).
+TEST(Env, DocumentedLimitsAreAcceptedAndOnePastRefused) {
+    for (const auto& [name, top] :
+         std::map<std::string, int>{{"IRF_SAMPLES", 1000}, {"IRF_CALLSTACK", 64}}) {
+        for (const int value : {0, top}) {
+            const ParseResult r = parse(name, std::to_string(value));
+            EXPECT_TRUE(r.errors.empty()) << name << "=" << value << ": " << r.errors.at(0);
+            const Config& c = r.config;
+            EXPECT_EQ(name == "IRF_SAMPLES" ? c.samples : c.callstack, value) << name;
+        }
+        const ParseResult past = parse(name, std::to_string(top + 1));
+        EXPECT_EQ(past.errors.size(), 1u) << name;
+        EXPECT_EQ(name == "IRF_SAMPLES" ? past.config.samples : past.config.callstack,
+                  name == "IRF_SAMPLES" ? 1 : 8)
+            << name << ": the default stays";
+    }
+}
+
 TEST(Env, InvalidValuesThatDisable) {
     for (const auto& [name, value] : std::map<std::string, std::string>{{"IRF_KERNELS", "(gemm"},
                                                                         {"IRF_EXCLUDE", "[nccl"},

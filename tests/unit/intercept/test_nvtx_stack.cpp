@@ -162,6 +162,21 @@ TEST(NvtxFilter, StartEndExpressionFollowsOpenRanges) {
     EXPECT_FALSE(filter.allows(nvtx::k_root));
 }
 
+// IRF_NVTX_EXCLUDE with a start/end range (docs/regions.md, Filters): no launch is sampled while
+// the range is open, on any thread, and launches are again once it ends.
+TEST(NvtxFilter, StartEndExpressionExcludesWhileOpen) {
+    const CleanStack clean;
+    const NvtxFilter filter("", "checkpoint");
+    EXPECT_TRUE(filter.allows(nvtx::k_root));
+    const std::uint64_t id = nvtx::start_range(nvtx::k_default_domain, "checkpoint");
+    EXPECT_FALSE(filter.allows(nvtx::k_root));
+    nvtx::set_stack({"train"}); // a push/pop path does not escape it
+    EXPECT_FALSE(filter.allows(nvtx::current_path()));
+    nvtx::end_range(id);
+    EXPECT_TRUE(filter.allows(nvtx::current_path()));
+    EXPECT_TRUE(filter.allows(nvtx::k_root));
+}
+
 model::Profile run_collector(const config::Config& c) {
     Collector collector(c);
     std::uint64_t id = 0;

@@ -178,6 +178,30 @@ TEST(ModelProjection, StreamingWorkingSetFittingOnlyTheTargetL2KeepsItsTraffic) 
     EXPECT_EQ(p.confidence, "high");
 }
 
+// t_s is the kernel's total over all launches (time_ns.total), else the profiled time
+// (docs/model.md, "Projection"). Ten launches of 1e5 ns, one of them profiled, onto twice the HBM
+// bandwidth: t = 1e6 x (8e7 / 1656) / (8e7 / 828) = 5e5 ns; the profiled launch alone gives 5e4.
+TEST(ModelProjection, TheKernelsTotalTimeIsProjectedNotTheProfiledLaunch) {
+    for (const double total : {1e6, 0.0}) {
+        KernelRecord k = kernel(1000);
+        k.launches = 10;
+        k.time_ns.total = total; // 0: no total recorded, so the profiled time stands for it
+        k.counters["inst_warp"] = 1e6;
+        k.counters["sectors_global_ld"] = 5e6;
+        k.counters["l2_sectors_read"] = 2.5e6;
+        k.counters["dram_sectors_read"] = 2.5e6;
+        config::Ceilings target = test::v100();
+        target.gpu.key = "v100-hbm2x";
+        target.hbm_gbs->value = 1656;
+        const KernelAnalysis a = analyze_kernel(k, test::v100(), {target});
+        const Projection& p = only_projection(a);
+        const double expected = total > 0 ? 5e5 : 5e4;
+        EXPECT_NEAR(p.time_point_ns, expected, 1e-6) << total;
+        EXPECT_NEAR(p.time_low_ns, expected, 1e-6) << total;
+        EXPECT_NEAR(p.speedup_point, 2, 1e-9) << total;
+    }
+}
+
 TEST(ModelProjection, ZeroTimeKernelIsNotProjected) {
     KernelRecord k = kernel(1000);
     k.counters["time_ns"] = 0;

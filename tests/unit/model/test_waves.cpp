@@ -180,6 +180,32 @@ TEST(ModelWaves, FewerWavesOnTheTarget) {
     EXPECT_NEAR(p.time_point_ns, 1e7 * 2.0 / 3.0, 1e-3);
 }
 
+// Only the SM-side times (issue, FLOPs, L1) are divided by the fill; L2 and HBM are shared by all
+// SMs and keep theirs (docs/model.md, "Waves").
+TEST(ModelWaves, L2AndHbmTimesAreNotDividedByTheFill) {
+    // 216 one-per-SM blocks: fill 1 on 108 SMs, 216 / 264 on 132.
+    KernelRecord k = test::kernel_record(1e7, 216);
+    k.launch = launch(216, 256, 0, k_one_per_sm);
+    k.counters["inst_warp"] = 1e9;
+    k.counters["sectors_global_ld"] = 1e6;
+    k.counters["l2_sectors_read"] = 1e6;   // 3.2e7 B
+    k.counters["dram_sectors_read"] = 1e5; // 3.2e6 B
+    const KernelAnalysis a = analyze_kernel(k, ceilings(108), {ceilings(132)});
+    ASSERT_EQ(a.projection.size(), 1u);
+    const Projection& p = a.projection.front();
+    ASSERT_TRUE(p.waves_target.has_value());
+    ASSERT_NEAR(p.waves_target->fill, 216.0 / 264, 1e-12);
+    // L2 3.2e7 B / 2996 GB/s = 10,680.9 ns and HBM 3.2e6 B / 828 GB/s = 3,864.7 ns on both GPUs
+    // (the same rates), whatever the fill.
+    EXPECT_NEAR(p.resource_ns_target.at("l2"), 3.2e7 / 2996, 1e-6);
+    EXPECT_NEAR(p.resource_ns_target.at("hbm"), 3.2e6 / 828, 1e-6);
+    EXPECT_NEAR(p.resource_ns_source.at("l2"), 3.2e7 / 2996, 1e-6);
+    // Issue: 1e9 / (132 x 4 x 1.53) / (216 / 264) = 1,512,901 ns; L1 3.2e7 B / 14,000 GB/s /
+    // (216 / 264) = 2,793.7 ns.
+    EXPECT_NEAR(p.resource_ns_target.at("issue"), 1e9 / (132 * 4 * 1.53) / (216.0 / 264), 1e-3);
+    EXPECT_NEAR(p.resource_ns_target.at("l1"), 3.2e7 / 14000 / (216.0 / 264), 1e-6);
+}
+
 TEST(ModelWaves, BlockThatDoesNotFitTheTargetIsLowConfidence) {
     KernelRecord k = test::kernel_record(1e7, 216);
     k.launch = launch(216, 256, 0, k_one_per_sm);

@@ -44,6 +44,14 @@ TEST(ImportValues, UnitPrefixes) {
     EXPECT_FALSE(unit_factor(Kind::time, "byte").has_value());
 }
 
+// nvprof's size units are decimal like ncu's (docs/import.md, Units): 1 KB = 1000 bytes.
+TEST(ImportValues, NvprofSizePrefixesAreDecimal) {
+    EXPECT_DOUBLE_EQ(*unit_factor(Kind::bytes, "B"), 1);
+    EXPECT_DOUBLE_EQ(*unit_factor(Kind::bytes, "KB"), 1e3);
+    EXPECT_DOUBLE_EQ(*unit_factor(Kind::bytes, "MB"), 1e6);
+    EXPECT_DOUBLE_EQ(*unit_factor(Kind::bytes, "GB"), 1e9);
+}
+
 TEST(ImportValues, LaunchSizes) {
     EXPECT_EQ(*parse_dim3("(256, 1, 1)"), (std::array<std::uint32_t, 3>{256, 1, 1}));
     EXPECT_EQ(*parse_dim3("[32,8,2]"), (std::array<std::uint32_t, 3>{32, 8, 2}));
@@ -131,6 +139,23 @@ TEST(ImportRead, NvprofEventsSummaryIsPerLaunchAverages) {
     EXPECT_DOUBLE_EQ(f.kernels[0].counters.at("inst_warp"), 300); // Avg 100 x 3 invocations
 }
 
+// nvprof --print-gpu-trace gives shared memory per block under the units row's KB (static) and B
+// (dynamic): 4.096 KB + 1024 B = 4096 + 1024 = 5120 bytes (binary KB would read 5218).
+TEST(ImportRead, NvprofTraceSharedMemoryIsInDecimalKilobytes) {
+    const ImportedFile f = read_text(
+        "==1== Profiling result:\n"
+        "\"Start\",\"Duration\",\"Grid X\",\"Grid Y\",\"Grid Z\",\"Block X\",\"Block Y\","
+        "\"Block Z\",\"Registers Per Thread\",\"Static SMem\",\"Dynamic SMem\",\"Device\","
+        "\"Name\"\n"
+        "s,us,,,,,,,,KB,B,,\n"
+        "0.5,120.5,64,1,1,256,1,1,32,4.096000,1024,\"Tesla V100-SXM2-16GB (0)\",\"k(int)\"\n");
+    EXPECT_EQ(f.format, "nvprof-csv-gpu-trace");
+    ASSERT_EQ(f.kernels.size(), 1u);
+    ASSERT_TRUE(f.kernels[0].launch.has_value());
+    EXPECT_EQ(f.kernels[0].launch->smem_bytes, 5120u);
+    EXPECT_EQ(f.kernels[0].launch->regs, 32u);
+}
+
 TEST(ImportJoin, CountersAgreeingWithinOnePercentJoin) {
     ImportedFile a, b;
     a.path = "a.csv";
@@ -151,6 +176,29 @@ TEST(ImportJoin, CountersAgreeingWithinOnePercentJoin) {
     EXPECT_DOUBLE_EQ(p.kernels[0].counters.at("dram_sectors_read"), 40);
     b.kernels[0].counters["inst_warp"] = 4 * 102.0; // 2% apart
     EXPECT_THROW((void)join_files({a, b}), ImportError);
+}
+
+// clock_hz is a per-launch measurement of the run, not a sum: each file's kernel holds its mean
+// clock, the first file's stands when files are joined (docs/import.md, "Several files"), and
+// the joined kernel keeps it as it is, not divided or multiplied by any launch count.
+TEST(ImportJoin, TheClockIsKeptAsAMeanWhenFilesAreJoined) {
+    ImportedFile a, b;
+    a.path = "a.csv";
+    b.path = "b.csv";
+    ImportedKernel k;
+    k.name = "k";
+    k.launches = k.profiled_launches = 2;
+    k.counters = {{"inst_warp", 200}, {"clock_hz", 1.5e9}}; // 100 per launch, 1.5 GHz
+    a.kernels = {k};
+    k.launches = k.profiled_launches = 4;
+    k.counters = {{"inst_warp", 400}, {"clock_hz", 1.7e9}};
+    b.kernels = {k};
+    const model::Profile p = join_files({a, b});
+    ASSERT_EQ(p.kernels.size(), 1u);
+    EXPECT_DOUBLE_EQ(p.kernels[0].counters.at("clock_hz"), 1.5e9); // not 1.5e9 / 2
+    EXPECT_DOUBLE_EQ(p.kernels[0].counters.at("inst_warp"), 400);  // 100 x 4 profiled launches
+    const model::Profile one = join_files({b});
+    EXPECT_DOUBLE_EQ(one.kernels[0].counters.at("clock_hz"), 1.7e9); // not 1.7e9 / 4
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // irf-report merge/compare/csv internals: per-rank statistics, CSV quoting, kernel matching and
 // the one-line compare reading.
+#include <algorithm>
 #include <cfloat>
 #include <cstdint>
 
@@ -119,6 +120,36 @@ TEST(ToolsMerge, AKernelAtZeroTimeOnlyOnAHigherRankMerges) {
     ASSERT_EQ(job.kernels.size(), 2u);
     EXPECT_EQ(job.kernels[1].name, "k");
     EXPECT_DOUBLE_EQ(job.kernels[1].counters.at("inst_warp"), 2.0); // rank 1's, the one that ran it
+}
+
+// `present` counts the ranks that launched a kernel at least once (docs/output-schema.md), a
+// launch timed at 0 ns included; a rank that never launched it is not present.
+TEST(ToolsMerge, PresentCountsRanksThatLaunchedItEvenAtZeroTime) {
+    const auto s = irf::model::rank_stats({{0, 2, 0}, {1, 0, 0}, {2, 1, 300}});
+    EXPECT_EQ(s.present, 2u); // ranks 0 (2 launches, 0 ns) and 2
+    EXPECT_EQ(s.per_rank.size(), 3u);
+    // Through a merge: rank 0 ran k twice in 0 ns, rank 1 for 300 ns, rank 2 only another kernel.
+    auto other = rank_profile(2, 100, "G");
+    other.kernels[0].name = "other";
+    const auto job = irf::report::merge_profiles(
+        {rank_profile(0, 0, "G"), rank_profile(1, 300, "G"), other}, {"a", "b", "c"}, false);
+    ASSERT_EQ(job.kernels.size(), 2u);
+    ASSERT_EQ(job.kernels[0].name, "k");
+    ASSERT_TRUE(job.kernels[0].ranks.has_value());
+    EXPECT_EQ(job.kernels[0].ranks->present, 2u);
+    const auto json = irf::model::profile_to_json(job);
+    EXPECT_EQ(json["kernels"][0]["ranks"]["present"], 2);
+    EXPECT_EQ(json["kernels"][0]["ranks"]["of"], 3);
+    // csv's ranks_present column says the same.
+    const std::string csv = irf::report::profile_csv(job, 1);
+    const std::string header = csv.substr(0, csv.find('\n'));
+    const auto column =
+        std::count(header.begin(), header.begin() + header.find("ranks_present"), ',');
+    std::string row = csv.substr(csv.find('\n') + 1);
+    for (long i = 0; i < column; ++i) {
+        row = row.substr(row.find(',') + 1);
+    }
+    EXPECT_EQ(row.substr(0, row.find(',')), "2") << csv;
 }
 
 TEST(ToolsMerge, MixedGpusAreRefusedUnlessAllowed) {
