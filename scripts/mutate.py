@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Mutation check of the test suite (not run by CI; docs/reliability.md, "Mutation check").
+"""Mutation check of the test suite (docs/reliability.md, "Mutation check"); CI runs only --check.
 
 Each mutant is a one-line bug put into a copy of the tree: a git worktree of HEAD under /tmp,
 configured once with the `ci` preset (ccache when installed). For each mutant the script applies
@@ -11,80 +11,26 @@ restores the file (git checkout). Uncommitted changes are not in the copy: commi
 as long as the mutated files have no uncommitted changes, which the restore would drop. Its build
 then holds the last mutant's objects: rebuild before trusting it.
 
-usage: scripts/mutate.py [--list] [--keep DIR] [NAME ...]   (no NAME: every mutant)
+The mutants are in scripts/mutants.py. --check (ctest `unit.mutate_check`) builds nothing: every
+mutant's line must occur exactly once in its file, differ from its mutation, and its test regex
+must name a test of the tree, so that a refactor that moves a mutant's line fails CI instead of
+retiring the mutant.
+
+usage: scripts/mutate.py [--list | --check] [--keep DIR] [NAME ...]   (no NAME: every mutant)
 """
 import argparse
+import glob
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
-from typing import NamedTuple
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree when CI runs --check
+from mutants import MUTANTS  # noqa: E402 (after the setting above)
 
-class Mutant(NamedTuple):
-    """A one-line bug and the tests that must catch it."""
-    name: str
-    file: str
-    before: str  # the line as it is (stripped; must occur once in the file)
-    after: str  # the mutated line
-    targets: list  # build targets its tests need
-    tests: str  # ctest regex of the tests that must catch it (the named test first)
-    what: str  # the bug, in words
-
-
-WALL_TOLERANCE = "const double s_tolerance = std::pow(2.0, 0.25);"
-L2_READ_WRITE = 'counters, {"l2_sectors_read", "l2_sectors_write"});'
-L2_SECTORS = L2_READ_WRITE.replace("});", ', "l2_sectors_atom", "l2_sectors_red"});')
-
-
-def model_mutant(name, file, before, after, tests, what):
-    """A mutant of model/ that the model unit tests (target test_model) must catch."""
-    return Mutant(name, file, before, after, ["test_model"], tests, what)
-
-
-MUTANTS = [
-    model_mutant("wall-tolerance-half-octave", "model/walls.cpp", WALL_TOLERANCE,
-                 WALL_TOLERANCE.replace("0.25", "0.5"), r"ModelWalls\.",
-                 "walls claim half an octave instead of a quarter (docs/model.md, Walls)"),
-    model_mutant("wall-tolerance-eighth-octave", "model/walls.cpp", WALL_TOLERANCE,
-                 WALL_TOLERANCE.replace("0.25", "0.125"), r"ModelWalls\.",
-                 "walls claim an eighth of an octave"),
-    model_mutant("l2-without-atomics", "model/instruction_roofline.cpp", L2_SECTORS,
-                 L2_READ_WRITE, r"ModelIrm\.", "L2 transactions leave out atomics and reductions"),
-    model_mutant("level-bytes-without-atomics", "model/kernel_ceilings.cpp", L2_SECTORS,
-                 L2_READ_WRITE, r"ModelKernelCeilings\.",
-                 "Eq. 4 L2 bytes leave out atomics and reductions"),
-    model_mutant("binding-tie-goes-last", "model/resource_times.cpp",
-                 "if (it != times.ns.end() && it->second && *it->second > longest) {",
-                 "if (it != times.ns.end() && it->second && *it->second >= longest) {",
-                 r"ModelResourceTimes\.", "a tie of resource times does not go to issue"),
-    model_mutant("irm-tie-goes-last", "model/instruction_roofline.cpp",
-                 "if (**level.roof < limit) {", "if (**level.roof <= limit) {", r"ModelIrm\.",
-                 "a tie of roofline ceilings does not go to issue"),
-    Mutant("every-cold-launch-profiled", "intercept/sampler.cpp",
-           "if (state.cold_claimed.exchange(true, std::memory_order_relaxed)) {",
-           "if (state.cold_claimed.exchange(true, std::memory_order_relaxed) && false) {",
-           ["test_intercept"], r"Sampler\.", "every first launch of a function is profiled"),
-    Mutant("saturated-kernel-profiled", "intercept/sampler.cpp",
-           "return LaunchDecision::time_only; // the hot path of a saturated kernel",
-           "return LaunchDecision::profile; // the hot path of a saturated kernel",
-           ["bench_launch"], r"bench\.launch", "launches past their samples are profiled"),
-    model_mutant("registers-not-split", "model/waves.cpp",
-                 "return static_cast<int>(warps_per_sub * sub_partitions / warps);",
-                 "return static_cast<int>(l.registers_per_sm / per_warp / warps"
-                 " + 0 * warps_per_sub);",
-                 r"ModelWaves\.", "registers per SM not split over the sub-partitions"),
-    Mutant("no-signal-hand-off", "inject/lifecycle.cpp",
-           "if (can_hand_off() && !wake_and_wait(k_signal_wait_ms)) {",
-           "if (can_hand_off() && (s_finalize(), false)) {", ["test_fault_signals"],
-           r"FaultSignals\.(SignalOnASmallStack|SignalDuringTheExitWrite)",
-           "the signal handler finalizes itself instead of waking the finalizer thread"),
-    Mutant("do-nothing-libirf", "inject/injection.cpp", "if (s_called.exchange(true)) {",
-           "if (true) {", ["test_fault_inject", "test_fault_signals"],
-           r"FaultExit\.|FaultSignals\.ApplicationsOwn|FaultEnv\.|FaultConfig\.FileSettings",
-           "InitializeInjection returns success and does nothing"),
-]
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def run(cmd, cwd, quiet=True):
@@ -108,14 +54,27 @@ def make_copy(repo, keep):
     return path
 
 
-def apply(path, mutant):
+def anchor(path, mutant):
+    """(the file's lines, the index of the mutant's line); a problem as text when that line
+    is not there exactly once."""
     full = os.path.join(path, mutant.file)
+    if not os.path.isfile(full):
+        return None, f"{mutant.name}: no file {mutant.file}"
     with open(full, encoding="utf-8") as f:
         lines = f.read().split("\n")
     hits = [i for i, line in enumerate(lines) if line.strip() == mutant.before]
     if len(hits) != 1:
-        raise SystemExit(f"{mutant.name}: {mutant.file} has {len(hits)} lines "
-                         f"'{mutant.before}' (expected 1)")
+        return None, (f"{mutant.name}: {mutant.file} has {len(hits)} lines "
+                      f"'{mutant.before}' (expected 1)")
+    return (lines, hits[0]), ""
+
+
+def apply(path, mutant):
+    found, problem = anchor(path, mutant)
+    if not found:
+        raise SystemExit(problem)
+    lines, hit = found
+    hits = [hit]
     line = lines[hits[0]]
     lines[hits[0]] = line[:len(line) - len(line.lstrip())] + mutant.after
     with open(full, "w", encoding="utf-8") as f:
@@ -139,16 +98,57 @@ def check(path, mutant):
         subprocess.run(["git", "checkout", "--", mutant.file], cwd=path, check=True)
 
 
+def test_names(root):
+    """Every ctest name the tree declares, as far as ctest -R sees them: gtest cases as
+    "<label>.<Suite>.<Case>" for both host labels, and add_test names."""
+    names = set()
+    case = re.compile(r"^\s*TEST(?:_F|_P)?\(\s*(\w+)\s*,\s*(\w+)\s*\)", re.M)
+    for path in glob.glob(os.path.join(root, "tests", "**", "*.cpp"), recursive=True):
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for suite, name in case.findall(f.read()):
+                names.update(f"{label}.{suite}.{name}" for label in ("unit", "integration"))
+    for path in glob.glob(os.path.join(root, "tests", "**", "CMakeLists.txt"), recursive=True):
+        with open(path, encoding="utf-8", errors="replace") as f:
+            names.update(re.findall(r"add_test\(NAME\s+([\w.]+)", f.read()))
+    return names
+
+
+def check_anchors(root):
+    """The problems that would stop or blind a run: a mutant whose line is gone, occurs twice or
+    is its own mutation, a name given twice, a test regex that names no test."""
+    problems, seen = [], set()
+    names = test_names(root)
+    for m in MUTANTS:
+        if m.name in seen:
+            problems.append(f"{m.name}: named twice")
+        seen.add(m.name)
+        problems += [problem for found, problem in [anchor(root, m)] if not found]
+        if m.before == m.after.strip():
+            problems.append(f"{m.name}: the mutation does not change the line")
+        if not any(re.search(m.tests, n) for n in names):
+            problems.append(f"{m.name}: tests '{m.tests}' match no test in tests/")
+    return problems
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("names", nargs="*", help="mutants to run (default: all)")
     parser.add_argument("--list", action="store_true", help="list the mutants and exit")
+    parser.add_argument("--check", action="store_true",
+                        help="check that every mutant's line occurs once, build nothing (CI)")
     parser.add_argument("--keep", metavar="DIR", help="reuse/keep this copy of the tree")
     args = parser.parse_args()
     if args.list:
         for m in MUTANTS:
             print(f"{m.name:30} {m.file}: {m.what}\n{'':30} tests: {m.tests}")
         return 0
+    if args.check:
+        problems = check_anchors(ROOT)
+        for p in problems:
+            print(p, file=sys.stderr)
+        if not problems:
+            print(f"{len(MUTANTS)} mutants, each line found once")
+        return 1 if problems else 0
     chosen = [m for m in MUTANTS if not args.names or m.name in args.names]
     unknown = set(args.names) - {m.name for m in MUTANTS}
     if unknown:
