@@ -74,10 +74,9 @@ def apply(path, mutant):
     if not found:
         raise SystemExit(problem)
     lines, hit = found
-    hits = [hit]
-    line = lines[hits[0]]
-    lines[hits[0]] = line[:len(line) - len(line.lstrip())] + mutant.after
-    with open(full, "w", encoding="utf-8") as f:
+    line = lines[hit]
+    lines[hit] = line[:len(line) - len(line.lstrip())] + mutant.after
+    with open(os.path.join(path, mutant.file), "w", encoding="utf-8") as f:
         f.write("\n".join(lines))
 
 
