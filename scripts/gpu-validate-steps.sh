@@ -52,3 +52,82 @@ run_kit() {
     python3 "$src/tests/gpu/kit_table.py" "$dir/kit.log" --json "$dir/kit.json" \
         >"$dir/table.md" 2>&1 && tee -a "$out/summary.txt" <"$dir/table.md"
 }
+
+# --hazards REGEX: the cases of tests/gpu/hazards.json whose id matches, each under libirf.so
+# with IRF_LOG=debug as ctest runs them (NVTX injection too), into hazards/<id>.{json,txt,log};
+# a case ctest already kept there is not run again (`ctest -L gpu` keeps them through
+# IRF_GPU_HAZARD_OUT, but the prepared calls skip ctest). Issue 58 items 1, 3 and 5: the apps'
+# own lines (launch-call times, capture results) go to summary.txt with irf's release and
+# capture lines; the rest is in the logs. A case fails when the app's exit status or its line
+# is not the case's, or when its profile's kernel counts are not (hazard_profile below; the
+# NVTX region is checked by ctest's test_gpu_hazards only).
+run_hazards() {
+    local regex=$1 dir=$out/hazards id case_env app expect log
+    [ -n "$libirf" ] || { note "SKIPPED hazards: libirf.so not found"; return; }
+    while read -r id case_env app expect; do
+        [ -n "$id" ] || continue
+        if [ "$case_env" = ctest-only ]; then
+            note "SKIPPED hazard $id: it ends by a signal, run by ctest only"
+            continue
+        fi
+        log=$dir/$id.log
+        [ -f "$log" ] && { note "kept    hazard $id (by ctest)"; continue; }
+        # shellcheck disable=SC2086 # the case's env is a word list
+        step "hazard $id" "$log" env ${case_env//,/ } CUDA_INJECTION64_PATH="$libirf" \
+            NVTX_INJECTION64_PATH="$libirf" IRF_OUTPUT="$dir/$id" IRF_SUMMARY=file \
+            IRF_LOG=debug "$apps/$app"
+        if ! grep -qF -- "$expect" "$log"; then
+            note "FAILED  hazard $id: no line with '$expect'"
+            status=1
+        fi
+        hazard_profile "$id" "$dir/$id.json" >"$dir/$id.check" 2>&1 || {
+            note "FAILED  hazard $id: the profile is not the case's (hazards/$id.check)"
+            status=1
+        }
+        { grep -E "^irf-hz-" "$log"; grep -iE "^\[irf.*(releas|disabl|captur)" "$log" |
+            head -n 8; cat "$dir/$id.check"; } | sed "s/^/  $id: /" | tee -a "$out/summary.txt"
+    done < <(python3 - "$src/tests/gpu/hazards.json" "$regex" <<'PY'
+import json, re, sys
+for c in json.load(open(sys.argv[1]))["cases"]:
+    if not re.search(sys.argv[2], c["id"]):
+        continue
+    if c.get("signal") or c["exit"] != 0:
+        print(c["id"], "ctest-only", c["app"], "-")
+        continue
+    env = [f"{k}={v}" for k, v in c.get("env", {}).items()] + ["IRF_CASE=" + c["id"]]
+    print(c["id"], ",".join(env), c["app"], c["stdout"])
+PY
+    )
+}
+
+# hazard_profile ID PROFILE: the case's kernel checks (`kernel` and each of `also`) against the
+# profile, one line each, and the coverage's discarded samples and lost durations; exit 1 on a
+# mismatch or a missing or broken profile.
+hazard_profile() {
+    python3 - "$src/tests/gpu/hazards.json" "$1" "$2" <<'PY'
+import json, sys
+case = next(c for c in json.load(open(sys.argv[1]))["cases"] if c["id"] == sys.argv[2])
+try:
+    profile = json.load(open(sys.argv[3]))
+except (OSError, ValueError) as e:
+    sys.exit(f"profile: MISMATCH: {e}")
+bad = 0
+for k in ([case] if "kernel" in case else []) + case.get("also", []):
+    found = [r for r in profile.get("kernels", []) if k["kernel"] in r.get("name", "")]
+    if len(found) != 1:
+        print(f"{k['kernel']}: MISMATCH: {len(found)} kernels match")
+        bad += 1
+        continue
+    launches, profiled = found[0]["launches"], found[0]["profiled_launches"]
+    low, high = k.get("profiled_min", 0), k.get("profiled_max", profiled)
+    ok = launches == k["launches"] and low <= profiled <= high
+    bad += not ok
+    print(f"{k['kernel']}: {'ok' if ok else 'MISMATCH'}: launches {launches} (want "
+          f"{k['launches']}), profiled {profiled} (want {low}..{k.get('profiled_max', 'any')})")
+cov = profile.get("coverage", {})
+kept = {key: cov[key] for key in ("discarded_samples", "lost_durations", "invalid_durations")
+        if key in cov}
+print("coverage:", kept or "nothing discarded or lost")
+sys.exit(1 if bad else 0)
+PY
+}

@@ -13,6 +13,18 @@
 namespace irf::test {
 namespace {
 
+KernelCheck parse_kernel_check(const nlohmann::json& j) {
+    KernelCheck k;
+    k.kernel = j.at("kernel").get<std::string>();
+    k.launches = j.at("launches").get<int>();
+    k.profiled_min = j.value("profiled_min", 0);
+    k.region = j.value("region", std::string());
+    if (j.contains("profiled_max")) {
+        k.profiled_max = j.at("profiled_max").get<int>();
+    }
+    return k;
+}
+
 HazardCase parse_hazard_case(const nlohmann::json& j) {
     HazardCase c;
     c.id = j.at("id").get<std::string>();
@@ -23,12 +35,11 @@ HazardCase parse_hazard_case(const nlohmann::json& j) {
     c.exit_code = j.at("exit").get<int>();
     c.stdout_has = j.at("stdout").get<std::string>();
     c.profile_required = j.at("profile").get<std::string>() == "whole";
-    c.kernel = j.value("kernel", std::string());
-    c.launches = j.value("launches", 0);
-    c.profiled_min = j.value("profiled_min", 0);
-    c.region = j.value("region", std::string());
-    if (j.contains("profiled_max")) {
-        c.profiled_max = j.at("profiled_max").get<int>();
+    if (j.contains("kernel")) {
+        c.kernels.push_back(parse_kernel_check(j));
+    }
+    for (const auto& also : j.value("also", nlohmann::json::array())) {
+        c.kernels.push_back(parse_kernel_check(also));
     }
     return c;
 }

@@ -10,6 +10,15 @@
 
 namespace irf::test {
 
+/// What the profile must hold for one kernel of a hazard run.
+struct KernelCheck {
+    std::string kernel; ///< substring of the kernel's name (exactly one kernel may match)
+    int launches = 0;   ///< the kernel's launch count in the profile
+    int profiled_min = 0;
+    std::optional<int> profiled_max;
+    std::string region; ///< NVTX path holding all `launches`; "" = no region check
+};
+
 /// One hazard run: the app, its environment, how it ends and what the profile must hold.
 struct HazardCase {
     std::string id;  ///< unique, a gtest parameter name
@@ -20,11 +29,8 @@ struct HazardCase {
     int exit_code = 0;            ///< expected exit status (128+N when killed by signal N)
     std::string stdout_has;       ///< text the app's stdout must contain
     bool profile_required = true; ///< "whole": must exist and parse; else whole or absent
-    std::string kernel;           ///< substring of the kernel's name; "" = no kernel check
-    int launches = 0;             ///< the kernel's launch count in the profile
-    int profiled_min = 0;
-    std::optional<int> profiled_max;
-    std::string region; ///< NVTX path holding all `launches`; "" = no region check
+    /// The case's top-level `kernel` check, then those of its `also` list; empty = none.
+    std::vector<KernelCheck> kernels;
 };
 
 /// Prints a case as its id (gtest parameter display).

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // integration tests (no GPU needed): every gpu app (known-answer and hazard) hidden from all
-// devices says so in one line and exits 77, and a bad variant name is a usage error (exit 2).
+// devices says so in one line and exits 77, and a bad variant name is a usage error (exit 2);
+// every kernel check of tests/gpu/hazards.json can be met.
 #include <string>
 
 #include <gtest/gtest.h>
@@ -37,6 +38,21 @@ TEST_P(GpuApp, UnknownVariantIsUsageError) {
     const ProcessResult run = run_process({app_path(GetParam()), "no-such-variant"});
     EXPECT_EQ(run.exit_code, 2) << run.out << run.err;
     EXPECT_NE(run.out.find("usage: "), std::string::npos) << run.out;
+}
+
+// hazards.json's kernel checks (the top-level one and each of `also`) can be met at all.
+TEST(HazardCases, EveryKernelCheckIsSatisfiable) {
+    for (const HazardCase& c : hazard_cases()) {
+        for (const KernelCheck& k : c.kernels) {
+            SCOPED_TRACE(c.id + ": " + k.kernel);
+            EXPECT_FALSE(k.kernel.empty());
+            EXPECT_GE(k.launches, 1);
+            EXPECT_LE(k.profiled_min, k.launches);
+            if (k.profiled_max) {
+                EXPECT_GE(*k.profiled_max, k.profiled_min);
+            }
+        }
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Apps, GpuApp, ::testing::ValuesIn(all_apps()),

@@ -22,7 +22,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-void check_kernel(const HazardCase& c, const json& profile) {
+void check_kernel(const KernelCheck& c, const json& profile) {
     std::vector<json> found;
     for (const auto& k : profile.value("kernels", json::array())) {
         if (k.value("name", std::string()).find(c.kernel) != std::string::npos) {
@@ -74,8 +74,9 @@ TEST_P(Hazard, EndsAsExpectedUnderIrf) {
     }
     const json profile = json::parse(read_file(path), nullptr, false);
     ASSERT_FALSE(profile.is_discarded()) << "the profile is not whole JSON";
-    if (!c.kernel.empty()) {
-        check_kernel(c, profile);
+    for (const KernelCheck& k : c.kernels) {
+        SCOPED_TRACE("kernel " + k.kernel);
+        check_kernel(k, profile);
     }
 }
 
