@@ -37,6 +37,26 @@ json number_map(const std::map<std::string, double>& m) {
     return out;
 }
 
+/// The string member `key` of `n` ("" when absent or null), refused unless it is one of
+/// `allowed` (docs/output-schema.md): such a field reaches tables and pages as a word of irf's,
+/// never as text from the file. The value is not quoted: it may be anything, of any length.
+std::string one_of(const JsonNode& n, const char* key, std::initializer_list<const char*> allowed) {
+    std::string value = n.str(key);
+    if (value.empty()) {
+        return value;
+    }
+    std::string list;
+    for (const char* a : allowed) {
+        if (value == a) {
+            return value;
+        }
+        list += std::string(list.empty() ? "" : ", ") + a;
+    }
+    n.at(key).fail("not one of " + list);
+}
+
+const std::initializer_list<const char*> k_bound_resources = {"issue", "flops", "l1", "l2", "hbm"};
+
 json null_if_empty(const std::string& s) {
     return s.empty() ? json(nullptr) : json(s);
 }
@@ -93,7 +113,7 @@ IrmResult irm_from(const JsonNode& n) {
     if (n.has("roofline_gips")) {
         r.roofline_gips = per_level_from(n.at("roofline_gips"));
     }
-    r.bound = n.str("bound");
+    r.bound = one_of(n, "bound", {"issue", "l1", "l2", "hbm"});
     r.roofline_pct = n.num("roofline_pct");
     return r;
 }
@@ -175,8 +195,8 @@ Projection projection_from(const JsonNode& n) {
     }
     p.point_method = n.str("point_method");
     if (n.has("bound")) {
-        p.bound_source = n.at("bound").str("source");
-        p.bound_target = n.at("bound").str("target");
+        p.bound_source = one_of(n.at("bound"), "source", k_bound_resources);
+        p.bound_target = one_of(n.at("bound"), "target", k_bound_resources);
     }
     if (n.has("resource_ns")) {
         const JsonNode r = n.at("resource_ns");
@@ -184,7 +204,7 @@ Projection projection_from(const JsonNode& n) {
         p.resource_ns_target = r.num_map("target");
     }
     p.speedup_point = n.num("speedup_point");
-    p.confidence = n.str("confidence");
+    p.confidence = one_of(n, "confidence", {"high", "low"});
     if (n.has("notes")) {
         p.notes = n.at("notes").as_strings();
     }
@@ -219,12 +239,13 @@ Walls walls_from(const JsonNode& n) {
     Walls w;
     if (n.has("global")) {
         const JsonNode g = n.at("global");
-        w.global = GlobalWall{g.num("intensity"),
-                              g.str("pattern"),
-                              g.num("unit_intensity", 0.25),
-                              g.opt_num("access_bytes"),
-                              g.opt_num("access_bytes_ld"),
-                              g.opt_num("access_bytes_st")};
+        w.global =
+            GlobalWall{g.num("intensity"),
+                       one_of(g, "pattern", {"stride-0", "broadcast", "unit", "strided", "gather"}),
+                       g.num("unit_intensity", 0.25),
+                       g.opt_num("access_bytes"),
+                       g.opt_num("access_bytes_ld"),
+                       g.opt_num("access_bytes_st")};
     }
     if (n.has("shared")) {
         const JsonNode s = n.at("shared");

@@ -46,7 +46,7 @@ nlohmann::json load_trajectory(const std::string& path) {
         !doc.value("kernels", nlohmann::json()).is_array()) {
         throw InputError(path + ": not an irf.trajectory/v1 document (irf-report trajectory -o)");
     }
-    return doc;
+    return checked_trajectory(doc, path);
 }
 
 int run_html(const HtmlOptions& o) {

@@ -30,6 +30,13 @@ struct PageLimits {
                                             const std::optional<nlohmann::json>& trajectory,
                                             const PageLimits& limits = {});
 
+/// The parts of an irf.trajectory/v1 document (`irf-report trajectory -o`) the page draws, each
+/// checked for its type: per kernel its name, its points' SMs (a whole number), time, warp GIPS
+/// and intensities, and its verdict's kind (one of docs/trajectories.md's) and reason. Anything
+/// else is left out; a wrong type is an InputError naming `path` and the value
+/// ("T.json: kernels[2].points[0].sms: not a whole number of SMs").
+[[nodiscard]] nlohmann::json checked_trajectory(const nlohmann::json& doc, const std::string& path);
+
 /// `data` as text for an inline `<script type="application/json">`: `<`, `>`, `&` and the
 /// line separators U+2028/U+2029 written as \uXXXX escapes, so that no name in it can close
 /// the element or start markup, and JSON.parse still reads it unchanged.

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // The HTML page's figure data beyond the kernel rows: projections with their intervals, the
 // per-rank spread of a merged job, NVTX regions and scaling trajectories (html_page.hpp).
+#include <algorithm>
+#include <cstdint>
 #include <map>
+#include <vector>
 
+#include "tools/irf_report/command.hpp"
 #include "tools/irf_report/html_page_parts.hpp"
 
 namespace irf::report {
@@ -98,7 +102,91 @@ json trajectory_json(const std::optional<json>& trajectory, const json& kernels,
     return out;
 }
 
+/// Throws the InputError of a trajectory value at `where` that is not what the page needs.
+[[noreturn]] void bad_trajectory(const std::string& path, const std::string& where,
+                                 const std::string& what) {
+    throw InputError(path + ": " + where + ": " + what);
+}
+
+/// The member `key` of `j`: a number, or null when absent or null.
+json number_or_null(const json& j, const char* key, const std::string& path,
+                    const std::string& where) {
+    const json v = j.value(key, json());
+    if (!v.is_null() && !v.is_number()) {
+        bad_trajectory(path, where + "." + key, "not a number");
+    }
+    return v;
+}
+
+json checked_point(const json& p, const std::string& path, const std::string& where) {
+    if (!p.is_object()) {
+        bad_trajectory(path, where, "not an object");
+    }
+    const json sms = p.value("sms", json());
+    if (!sms.is_number_integer() || sms.get<std::int64_t>() < 1 ||
+        sms.get<std::int64_t>() > 1000000) {
+        bad_trajectory(path, where + ".sms", "not a whole number of SMs");
+    }
+    json ii = json::object();
+    const json given = p.value("ii", json());
+    if (!given.is_null() && !given.is_object()) {
+        bad_trajectory(path, where + ".ii", "not an object");
+    }
+    for (const char* level : {"l1", "l2", "hbm"}) {
+        ii[level] = given.is_object() ? number_or_null(given, level, path, where + ".ii") : json();
+    }
+    return {{"sms", sms},
+            {"time_ns", number_or_null(p, "time_ns", path, where)},
+            {"gips_warp", number_or_null(p, "gips_warp", path, where)},
+            {"ii", std::move(ii)}};
+}
+
+json checked_verdict(const json& v, const std::string& path, const std::string& where) {
+    if (v.is_null()) {
+        return v;
+    }
+    static const std::vector<std::string> kinds = {
+        "ideal", "saturating", "degrading_intensity", "not_scaling", "sublinear", "undecided"};
+    const json kind = v.is_object() ? v.value("kind", json()) : json();
+    if (!kind.is_string() || std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) {
+        bad_trajectory(path, where + ".kind",
+                       "not a verdict (ideal, saturating, degrading_intensity, not_scaling, "
+                       "sublinear, undecided)");
+    }
+    const json reason = v.value("reason", json(""));
+    if (!reason.is_string()) {
+        bad_trajectory(path, where + ".reason", "not a string");
+    }
+    return {{"kind", kind}, {"reason", reason}};
+}
+
 } // namespace
+
+json checked_trajectory(const json& doc, const std::string& path) {
+    json kernels = json::array();
+    const json& given = doc.at("kernels");
+    for (std::size_t i = 0; i < given.size(); ++i) {
+        const std::string where = "kernels[" + std::to_string(i) + "]";
+        const json& k = given[i];
+        if (!k.is_object() || !k.value("name", json()).is_string()) {
+            bad_trajectory(path, where + ".name", "not a string");
+        }
+        const json points = k.value("points", json());
+        if (!points.is_array()) {
+            bad_trajectory(path, where + ".points", "not an array");
+        }
+        json checked = json::array();
+        for (std::size_t j = 0; j < points.size(); ++j) {
+            checked.push_back(
+                checked_point(points[j], path, where + ".points[" + std::to_string(j) + "]"));
+        }
+        kernels.push_back(
+            {{"name", k["name"]},
+             {"points", std::move(checked)},
+             {"verdict", checked_verdict(k.value("verdict", json()), path, where + ".verdict")}});
+    }
+    return {{"schema", "irf.trajectory/v1"}, {"kernels", std::move(kernels)}};
+}
 
 void add_figure_data(json& data, const json& p, const std::vector<std::size_t>& order,
                      const std::optional<json>& trajectory, const PageLimits& limits) {

@@ -75,6 +75,30 @@ def hostile_profile(directory):
     return save(p, directory, "hostile.json")
 
 
+# A live link and styled text (issue 52 item 3): shown as typed, never a link in a figure.
+LINK = '<a href="https://example.com/x">link</a><b>bold</b>'
+
+
+def hostile_fields(directory):
+    """The analysed example with LINK as a pipe name (its busiest pipe and a ceilings pipe) and a
+    precision name, and a trajectory of it whose kernel name and verdict reason hold LINK."""
+    p = analysed(EXAMPLE, directory, "fields-analysed.json")
+    p.pop("regions", None)
+    p["ceilings_used"]["pipe_gips"][LINK] = p["ceilings_used"]["warp_gips"] / 4
+    for k in p["kernels"]:
+        a = k["analysis"]
+        by_pipe = a["pipes"]["by_pipe"]
+        busiest = max(by_pipe, key=lambda name: by_pipe[name]["pct"] or 0)
+        by_pipe[LINK] = by_pipe.pop(busiest)
+        by_precision = a["flops"]["by_precision"]
+        by_precision[LINK] = by_precision.pop("fp32")
+    profile = save(p, directory, "fields.json")
+    t = load(trajectory(directory))
+    t["kernels"][0]["name"] = LINK
+    t["kernels"][0]["verdict"]["reason"] = LINK
+    return profile, save(t, directory, "fields.trajectory.json")
+
+
 def job_profile(directory):
     """A merged job of two ranks of the example, rank 1 twice as slow (irf-report merge)."""
     paths = []

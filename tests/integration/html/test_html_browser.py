@@ -4,6 +4,8 @@ with the right number of points, hover names the kernel, the table sorts and fil
 on a point selects its row, and hostile names never run. One headless Chromium serves every check
 (test_html_ready.py times 10,000 kernels)."""
 import os
+import shlex
+import shutil
 import time
 import unittest
 
@@ -191,6 +193,53 @@ class HostilePage(unittest.TestCase):
         self.assertIn(hs.HOSTILE_ALERT, js("return document.getElementById('detail-body').textContent;"))
         self.assertIn(hs.HOSTILE, js("return document.getElementById('detail-body').textContent;"))
         self.assertIsNone(js("return window.irfPwned;"))
+
+
+class HostileFields(unittest.TestCase):
+    """Issue 52 item 3: pipe, ceilings-pipe and precision names and a trajectory's name and
+    verdict reach Plotly as text (no link, no styled text); the printed show command quotes."""
+
+    @classmethod
+    def setUpClass(cls):
+        profile, trajectory = hs.hostile_fields(DIR)
+        # A profile path that a shell would run code from when pasted unquoted.
+        cls.source = os.path.join(DIR, "p $(touch pwned) 'x.json")
+        shutil.copy(profile, cls.source)
+        cls.page = hs.html(cls.source, os.path.join(DIR, "fields.html"), "--trajectory", trajectory)
+        bs.open_page(DRIVER, cls.page)
+
+    def assert_no_markup(self):
+        self.assertEqual(js("return document.querySelectorAll('#figures svg a').length;"), 0)
+        self.assertEqual(js("return document.querySelectorAll('[*|href*=\"example.com\"]').length;"), 0)
+
+    def hover(self, figure, trace):
+        js("const gd = document.getElementById(arguments[0]);"
+           "Plotly.Fx.hover(gd, [{curveNumber: gd.data.findIndex((t) => t.name === arguments[1]),"
+           " pointNumber: 0}]);", figure, trace)
+        return hover_text(figure)
+
+    def test_labels_and_titles_show_the_text_as_typed(self):
+        self.assert_no_markup()
+        labels = js("return [...document.querySelectorAll('#figures .annotation-text, #figures .gtitle,"
+                    " #figures .legendtext')].map((e) => e.textContent).join(' | ');")
+        self.assertIn(hs.LINK + " pipe", labels)  # the ceilings' pipe peak
+        self.assertIn(hs.LINK + " FLOP roofline", labels)  # the precision's figure
+        self.assertIn(hs.LINK, labels.replace(hs.LINK + " pipe", "").replace(hs.LINK + " FLOP", ""))
+        self.assertEqual(bs.console_errors(DRIVER), [])
+
+    def test_hovers_show_the_text_as_typed(self):
+        self.assertIn("busiest pipe " + hs.LINK, self.hover("fig-irm", "busiest pipe"))
+        self.assert_no_markup()
+        trajectory = self.hover("fig-trajectory", js(
+            "return document.getElementById('fig-trajectory').data[0].name;"))
+        self.assertEqual(trajectory.count(hs.LINK), 2, trajectory)  # its name and its reason
+        self.assert_no_markup()
+
+    def test_show_command_is_one_word_per_argument(self):
+        text = js("IRF.data.details[0] = null; IRF.select(0);"
+                  "return document.querySelector('#detail-body pre').textContent;")
+        label = js("return IRF.kernels[0].label;")
+        self.assertEqual(shlex.split(text), ["irf-report", "show", "--", self.source, label])
 
 
 if __name__ == "__main__":

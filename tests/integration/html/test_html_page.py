@@ -130,6 +130,52 @@ class BadInput(unittest.TestCase):
         path = hs.save({"schema": "irf.profile/v1"}, self.dir, "t.json")
         self.assert_refused([hs.EXAMPLE, "--trajectory", path], r"not an irf\.trajectory/v1")
 
+    def test_fields_that_are_words_of_irf_are_checked(self):
+        # Issue 52 item 3: bound, wall pattern, confidence and bound source/target reach the
+        # page's figures; a value that is none of irf's is refused, without quoting it.
+        base = hs.analysed(hs.EXAMPLE, self.dir, "analysed.json")
+        for pointer in (("irm", "bound"), ("walls", "global", "pattern"),
+                        ("projection", 0, "confidence"), ("projection", 0, "bound", "source"),
+                        ("projection", 0, "bound", "target")):
+            p = json.loads(json.dumps(base))
+            node = p["kernels"][0]["analysis"]
+            for key in pointer[:-1]:
+                node = node[key]
+            node[pointer[-1]] = hs.LINK
+            path = hs.save(p, self.dir, "field.json")
+            field = ".".join(str(k) for k in pointer).replace(".0.", "[0].")
+            with self.subTest(field=field):
+                self.assert_refused([path], r"kernels\[0\]\.analysis\." + re.escape(field) +
+                                    r": not one of ")
+                self.assertNotIn("example.com", hs.run_report("html", path, check=False).stderr)
+
+    def test_malformed_trajectory_is_one_line(self):
+        # Each was an internal error (exit 3) or a page whose figures never completed.
+        good = hs.load(hs.trajectory(self.dir))
+        cases = {
+            "kernels[0]: not an object": lambda t: t["kernels"].__setitem__(0, 1),
+            "kernels[0].name": lambda t: t["kernels"][0].__setitem__("name", 5),
+            "kernels[0].points": lambda t: t["kernels"][0].__setitem__("points", "x"),
+            "points[0].sms": lambda t: t["kernels"][0]["points"][0].__setitem__("sms", "<b>1</b>"),
+            "points[1].sms": lambda t: t["kernels"][0]["points"][1].__setitem__("sms", 0),
+            "points[0].time_ns": lambda t: t["kernels"][0]["points"][0].__setitem__("time_ns", "1"),
+            "points[0].gips_warp": lambda t: t["kernels"][0]["points"][0].__setitem__("gips_warp", []),
+            "points[0].ii": lambda t: t["kernels"][0]["points"][0].__setitem__("ii", "x"),
+            "points[0].ii.hbm": lambda t: t["kernels"][0]["points"][0]["ii"].__setitem__("hbm", {}),
+            "points[0]: not an object": lambda t: t["kernels"][0]["points"].__setitem__(0, None),
+            "verdict.kind": lambda t: t["kernels"][0].__setitem__("verdict", "ideal"),
+            "verdict.kind: not a verdict": lambda t: t["kernels"][0]["verdict"].__setitem__("kind", hs.LINK),
+            "verdict.reason": lambda t: t["kernels"][0]["verdict"].__setitem__("reason", 5),
+        }
+        for where, spoil in cases.items():
+            t = json.loads(json.dumps(good))
+            spoil(t)
+            path = hs.save(t, self.dir, "bad.trajectory.json")
+            with self.subTest(where=where):
+                self.assert_refused([hs.EXAMPLE, "--trajectory", path],
+                                    r"^irf-report: error: .*bad\.trajectory\.json: .*" +
+                                    re.escape(where.split(": ")[0]))
+
     def test_unwritable_output(self):
         proc = hs.run_report("html", hs.EXAMPLE, "-o", os.path.join(self.dir, "no", "x.html"),
                              check=False)

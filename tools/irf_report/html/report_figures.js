@@ -140,7 +140,7 @@ IRF.drawInstructionRoofline = () => {
       }
     }
     const pp = IRF.pipePoint(k);
-    if (pp) pipes.push({ k, x: pp[0], y: pp[1], extra: ["busiest pipe " + k.pipe[0] + ": " +
+    if (pp) pipes.push({ k, x: pp[0], y: pp[1], extra: ["busiest pipe " + IRF.plotlyText(k.pipe[0]) + ": " +
       IRF.formatNumber(k.pipe[2]) + "% of its peak"] });
   }
   const all = [].concat(...IRF.LEVELS.map((lv) => solid[lv]));
@@ -165,7 +165,7 @@ IRF.drawInstructionRoofline = () => {
     if (gips < 0.999 * peak) (pipesByPeak[gips] = pipesByPeak[gips] || []).push(name);
   }
   for (const [gips, names] of Object.entries(pipesByPeak)) {
-    traces.push(IRF.peakLine(Number(gips), names.join(", ") + (names.length > 1 ? " pipes " : " pipe ") +
+    traces.push(IRF.peakLine(Number(gips), IRF.plotlyText(names.join(", ")) + (names.length > 1 ? " pipes " : " pipe ") +
       IRF.formatNumber(Number(gips), 4) + " warp GIPS", xRange, annotations, "dash"));
   }
   for (const lv of IRF.LEVELS) {
@@ -220,7 +220,7 @@ IRF.drawWalls = (wall) => {
   const ii = wall === "global" ? "gw_ii" : "sw_ii", gips = wall === "global" ? "gw_gips" : "sw_gips";
   const open = IRF.kernels.filter((k) => k[ii] > 0 && k[gips] > 0).map((k) => ({ k, x: k[ii],
     y: k[gips], extra: [wall + " ld/st per transaction " + IRF.formatNumber(k[ii]) + ": " +
-      (wall === "global" ? (k.gw_pattern || "-") : IRF.formatNumber(k.sw_ways) + "-way")] }));
+      (wall === "global" ? IRF.plotlyText(k.gw_pattern || "-") : IRF.formatNumber(k.sw_ways) + "-way")] }));
   if (!(peak > 0) || !open.length) return null;
   const div = IRF.addFigure(wall + "-walls", wall === "global" ? "Global walls" : "Shared walls",
     (wall === "global" ? "Global load/store instructions per L1 sector against the stride walls" +

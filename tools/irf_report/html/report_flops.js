@@ -21,6 +21,7 @@ IRF.precisions = () => {
 IRF.drawFlopRoofline = (precision) => {
   const c = IRF.ceilings(), rates = c.gtxn_per_s || {}, gflops = c.gflops || {};
   const name = IRF.precisionName(precision);
+  const shown = IRF.plotlyText(name); // the name in Plotly's text; the page's own text takes it raw
   const peaks = precision.startsWith("tensor_") ? [[gflops[precision], "dense peak", "solid"]]
     : [[gflops[precision + "_fma"], "FMA peak", "solid"], [gflops[precision + "_nofma"], "no-FMA peak", "dash"]];
   const points = [];
@@ -28,13 +29,15 @@ IRF.drawFlopRoofline = (precision) => {
     const f = (k.flops || {})[precision];
     if (!f || !(f[0] > 0)) continue;
     IRF.LEVELS.forEach((lv, i) => {
-      if (f[1 + i] > 0) points.push({ k, lv, x: f[1 + i], y: f[0], extra: [name + " " +
+      if (f[1 + i] > 0) points.push({ k, lv, x: f[1 + i], y: f[0], extra: [shown + " " +
         IRF.formatNumber(f[0]) + " GFLOP/s, AI " + IRF.LEVEL_NAMES[lv] + " " +
         IRF.formatNumber(f[1 + i]) + " FLOP/B, kernel ceiling " + IRF.formatNumber(f[4]) + " GFLOP/s"] });
     });
   }
   if (!points.length) return null;
-  const id = "flops-" + precision;
+  // The element id and its link: irf's precision names as they are, any other by its position.
+  const id = "flops-" + (/^[a-z0-9_]+$/.test(precision) ? precision
+    : "p" + IRF.precisions().indexOf(precision));
   const div = IRF.addFigure(id, name + " FLOP roofline", "Hierarchical FLOP roofline (HRM): " +
     "each kernel at its L1 (circle), L2 (square) and HBM (triangle) arithmetic intensity; " +
     "solid: FMA peak, dashed: no-FMA peak. Click a point to select its kernel.");
@@ -56,7 +59,7 @@ IRF.drawFlopRoofline = (precision) => {
       { symbol: IRF.LEVEL_SYMBOLS[lv], size: IRF.LEVEL_SIZES[lv], color: IRF.LEVEL_COLORS[lv],
         line: { color: "#fff", width: 0.5 } }, type));
   }
-  const layout = { title: { text: name + " FLOP roofline" },
+  const layout = { title: { text: shown + " FLOP roofline" },
     xaxis: IRF.logAxis("arithmetic intensity (FLOP per byte)", xRange),
     yaxis: IRF.logAxis("performance (GFLOP/s)", yRange), annotations };
   const pointsOf = (row) => {
@@ -79,15 +82,15 @@ IRF.drawProjection = () => {
   const targets = [...new Set(rows.map((r) => r.target))].sort();
   const traces = targets.map((target, i) => {
     const mine = rows.filter((r) => r.target === target);
-    const trace = IRF.pointTrace(target, mine.map((r) => ({ k: r.k, x: r.point,
+    const trace = IRF.pointTrace(IRF.plotlyText(target), mine.map((r) => ({ k: r.k, x: r.point,
       y: IRF.plotlyText(r.k.label), extra: [IRF.plotlyText(target) + ": " + IRF.formatNumber(r.point) +
         "x [" + IRF.formatNumber(r.low) + "x, " + IRF.formatNumber(r.high) + "x], confidence " +
-        r.confidence + ", bound " + (r.here || "-") + " here, " + (r.there || "-") + " there"] })),
+        IRF.plotlyText(r.confidence) + ", bound " + IRF.plotlyText(r.here || "-") + " here, " +
+        IRF.plotlyText(r.there || "-") + " there"] })),
       { color: IRF.TARGET_COLORS[i % IRF.TARGET_COLORS.length], size: 9,
         symbol: mine.map((r) => (r.confidence === "high" ? "circle" : "circle-open")) }, "scatter");
     trace.error_x = { type: "data", symmetric: false, array: mine.map((r) => r.high - r.point),
       arrayminus: mine.map((r) => r.point - r.low), thickness: 1.2, width: 3 };
-    trace.name = IRF.plotlyText(target);
     return trace;
   });
   const labels = [...new Set(rows.map((r) => IRF.plotlyText(r.k.label)))];
@@ -142,10 +145,11 @@ IRF.drawTrajectories = () => {
     const label = IRF.plotlyText(k ? k.label : t.name);
     const ii = (p) => (p.ii || {}).hbm || (p.ii || {}).l2 || (p.ii || {}).l1;
     return { type: "scatter", mode: "lines+markers+text", name: label,
-      x: t.points.map(ii), y: t.points.map((p) => p.gips_warp), text: t.points.map((p) => String(p.sms)),
+      x: t.points.map(ii), y: t.points.map((p) => p.gips_warp),
+      text: t.points.map((p) => IRF.plotlyText(p.sms)),
       textposition: "top center", customdata: t.points.map(() => t.row),
       marker: { color: IRF.TARGET_COLORS[i % IRF.TARGET_COLORS.length], size: 8 },
-      hovertext: t.points.map((p) => "<b>" + label + "</b><br>" + p.sms + " SMs, " +
+      hovertext: t.points.map((p) => "<b>" + label + "</b><br>" + IRF.plotlyText(p.sms) + " SMs, " +
         IRF.formatTime(p.time_ns) + ", warp GIPS " + IRF.formatNumber(p.gips_warp) + "<br>verdict " +
         IRF.verdictText(t.verdict)),
       hovertemplate: "%{hovertext}<extra></extra>" };
@@ -169,7 +173,7 @@ IRF.drawRanks = () => {
   for (const [row, imbalance, slowest, perRank] of rows) {
     const k = IRF.kernels[row];
     for (const [rank, time] of perRank) points.push({ k, x: IRF.plotlyText(k.label), y: time,
-      extra: ["rank " + rank + ": " + IRF.formatTime(time) + (rank === slowest ? " (slowest)" : ""),
+      extra: ["rank " + IRF.plotlyText(rank) + ": " + IRF.formatTime(time) + (rank === slowest ? " (slowest)" : ""),
         "imbalance " + IRF.formatNumber(imbalance)] });
   }
   const trace = IRF.pointTrace("rank time", points, { size: 8, color: "#0072B2", opacity: 0.7 }, "scatter");

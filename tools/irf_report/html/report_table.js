@@ -132,8 +132,8 @@ IRF.renderDetails = (row) => {
       "), bound " + (k.bound || "undecided") + ", warp GIPS " + IRF.formatNumber(k.gips_warp) + "." }),
     IRF.el("p", { text: "This page keeps irf-report show's full view of the " + shown +
       " longest-running kernels only (a page of many kernels stays small). For this one run:" }),
-    IRF.el("pre", { className: "mono", text: "irf-report show " + IRF.data.source + " '" +
-      k.label.replace(/'/g, "'\\''") + "'" }));
+    IRF.el("pre", { className: "mono", text: "irf-report show -- " + IRF.shellQuote(IRF.data.source) +
+      " " + IRF.shellQuote(k.label) }));
 };
 
 IRF.onSelect((row) => {

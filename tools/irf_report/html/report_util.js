@@ -57,6 +57,10 @@ IRF.formatPercent = (share) => (share === null || share === undefined ? "-"
 IRF.plotlyText = (text) => String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;")
   .replace(/>/g, "&gt;");
 
+// A word for a POSIX shell: single-quoted, each ' written '\'' (a path or name from the profile
+// pasted into a terminal stays one argument and runs nothing).
+IRF.shellQuote = (text) => "'" + String(text).replace(/'/g, "'\\''") + "'";
+
 // Elements are built with textContent only: nothing from the profile is ever parsed as HTML.
 IRF.el = (tag, props = {}, children = []) => {
   const node = document.createElement(tag);
@@ -106,7 +110,7 @@ IRF.kernelHover = (k, extra = []) => {
       "warp GIPS " + IRF.formatNumber(k.gips_warp) + ", thread GIPS " + IRF.formatNumber(k.gips_thread),
       "II (warp inst / 32-B txn) L1 " + IRF.formatNumber(k.ii_l1) + ", L2 " +
         IRF.formatNumber(k.ii_l2) + ", HBM " + IRF.formatNumber(k.ii_hbm),
-      "bound " + (k.bound || "undecided") +
+      "bound " + IRF.plotlyText(k.bound || "undecided") +
         (k.roof_pct === null ? "" : " at " + IRF.formatNumber(k.roof_pct) + "% of roofline"),
     ].join("<br>");
   }
