@@ -11,6 +11,10 @@
 
 namespace irf::intercept {
 
+/// Correlation ids from here up are a backend's own, given to graph nodes (which have no launch
+/// callback): CUPTI's ids are 32-bit and wrap, so the two never meet.
+constexpr std::uint64_t k_first_synthetic_id = std::uint64_t{1} << 32;
+
 /// One kernel launch as seen by a backend's launch callback (before the kernel runs).
 struct LaunchEvent {
     const void* function = nullptr; ///< stable per-kernel handle (CUfunction); cache key

@@ -191,6 +191,9 @@ private:
     bool replayed_without_timestamps_locked(const DurationRecord& record);
     std::map<const KernelStats*, std::uint64_t> untimed_launches_locked() const;
     void retire_stale_locked();
+    /// Moves the newest-timed mark to `correlation_id` when it is a newer CUPTI id (wrap-safe).
+    void note_timed_locked(std::uint64_t correlation_id);
+    static bool is_synthetic_id(std::uint64_t correlation_id) noexcept;
     /// Accounts a profiled launch's own duration from its counters (gpu__time_duration).
     void apply_own_time_locked(Pending& pending, double ns);
     /// Clusters an unprofiled launch's duration; asks for a sample when its cluster has none.
@@ -247,7 +250,8 @@ private:
     const std::uint64_t m_lost_after;
     std::uint64_t m_next_sweep;
     std::uint64_t m_unmatched_retired = 0; ///< early durations retired without their launch
-    std::uint64_t m_newest_timed = 0;      ///< highest correlation id whose duration came
+    std::uint64_t m_newest_timed = 0;      ///< newest CUPTI id whose duration came (32-bit serial)
+    bool m_have_newest_timed = false;      ///< m_newest_timed is set
 };
 
 } // namespace irf::intercept

@@ -140,7 +140,7 @@ bool Collector::apply_duration_locked(const DurationRecord& record) {
         }
     }
     p.timed = true;
-    m_newest_timed = std::max(m_newest_timed, record.correlation_id);
+    note_timed_locked(record.correlation_id);
     retire_locked(record.correlation_id, p);
     return true;
 }

@@ -257,7 +257,7 @@ private:
     std::atomic<int> m_passes{0};
     std::atomic<std::uint64_t> m_context_epoch{1};
     std::atomic<std::uint64_t> m_graph_launches{0};
-    std::atomic<std::uint64_t> m_next_graph_id{std::uint64_t{1} << 32}; ///< beyond 32-bit ids
+    std::atomic<std::uint64_t> m_next_graph_id{k_first_synthetic_id}; ///< beyond 32-bit ids
     std::mutex m_graph_mutex; ///< guards m_graph_regions (launching and activity threads)
     /// NVTX path of each cuGraphLaunch by its correlation id, which its kernel records share.
     std::unordered_map<std::uint64_t, std::uint32_t> m_graph_regions;

@@ -19,6 +19,10 @@ public:
     bool is_capturing(CUstream stream, bool per_thread) noexcept override {
         return stream_is_capturing(stream, per_thread);
     }
+    bool stream_id(CUcontext context, CUstream stream, bool per_thread,
+                   std::uint32_t& id) noexcept override {
+        return cuptiGetStreamIdEx(context, stream, per_thread ? 1 : 0, &id) == CUPTI_SUCCESS;
+    }
     std::uint32_t device_of(CUcontext context) noexcept override {
         std::uint32_t device = 0;
         static_cast<void>(cuptiGetDeviceId(context, &device));

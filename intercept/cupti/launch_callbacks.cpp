@@ -90,8 +90,7 @@ LaunchEvent CuptiBackend::make_event(const DecodedLaunch& decoded, const CUpti_C
     event.device = ids.device;
     event.context = ids.context_id;
     std::uint32_t stream = 0;
-    if (cuptiGetStreamIdEx(data.context, decoded.stream, decoded.per_thread_stream ? 1 : 0,
-                           &stream) == CUPTI_SUCCESS) {
+    if (m_platform->stream_id(data.context, decoded.stream, decoded.per_thread_stream, stream)) {
         event.stream = stream;
     }
     event.correlation_id = data.correlationId;

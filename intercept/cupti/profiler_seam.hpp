@@ -65,6 +65,10 @@ public:
     virtual std::unique_ptr<RangeProfiler> make_profiler() = 0;
     /// True when `stream` is being captured into a graph (its launches do not run now).
     virtual bool is_capturing(CUstream stream, bool per_thread) noexcept = 0;
+    /// CUPTI's id of `stream` in `context` (cuptiGetStreamIdEx: context-unique, and the calling
+    /// thread's own stream for a per-thread default stream); false when CUPTI cannot tell.
+    virtual bool stream_id(CUcontext context, CUstream stream, bool per_thread,
+                           std::uint32_t& id) noexcept = 0;
     /// The device ordinal of `context` (0 when CUPTI cannot tell).
     virtual std::uint32_t device_of(CUcontext context) noexcept = 0;
     /// False when `subscriber`'s launch callbacks were switched off behind irf's back.

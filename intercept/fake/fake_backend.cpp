@@ -265,7 +265,10 @@ private:
         event.launch = l.launch;
         event.device = l.device;
         event.graph = l.graph;
-        event.correlation_id = m_next_correlation.fetch_add(1);
+        // As the CUPTI backend does, a graph node gets an id of its own from 2^32 up, apart
+        // from the 32-bit ids of launches (docs/cupti-notes.md, step 5).
+        event.correlation_id =
+            l.graph ? m_next_graph_id.fetch_add(1) : m_next_correlation.fetch_add(1);
         nvtx::set_stack(l.nvtx); // what the application's NVTX calls would have left
         if (index == 0 && !l.profiler.empty()) {
             m_sink->on_profiler_range(l.profiler == "start"); // cudaProfilerStart/Stop
@@ -330,6 +333,7 @@ private:
     pid_t m_delivery_pid = 0;             ///< the process that started m_delivery
     std::atomic<bool> m_stop{false};
     std::atomic<std::uint64_t> m_next_correlation{1};
+    std::atomic<std::uint64_t> m_next_graph_id{k_first_synthetic_id};
     std::atomic<std::uint64_t> m_clock{1'000'000};
     std::atomic<int> m_profiled{0};
     std::atomic<std::uint64_t> m_appended{0};  ///< records put into the players' logs

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <functional>
@@ -194,6 +195,13 @@ private:
     bool m_enabled = false;
 };
 
+/// A small number per thread (the fake platform's per-thread default stream ids).
+inline std::uint32_t thread_number() {
+    static std::atomic<std::uint32_t> s_next{1};
+    thread_local const std::uint32_t t_number = s_next++;
+    return t_number;
+}
+
 /// A ProfilerPlatform that follows a FakeScript (chip GH100, so real metric bindings).
 class FakePlatform final : public ProfilerPlatform {
 public:
@@ -205,6 +213,14 @@ public:
     }
     bool is_capturing(CUstream /*stream*/, bool /*per_thread*/) noexcept override {
         return m_script.capturing;
+    }
+    bool stream_id(CUcontext /*context*/, CUstream stream, bool per_thread,
+                   std::uint32_t& id) noexcept override {
+        // As CUPTI does: the per-thread default stream is each thread's own stream.
+        const auto handle = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(stream));
+        const bool own = per_thread && (stream == nullptr || stream == CU_STREAM_PER_THREAD);
+        id = own ? 0x10000 + thread_number() : handle;
+        return true;
     }
     std::uint32_t device_of(CUcontext context) noexcept override {
         const auto it = m_script.devices.find(context);

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: Apache-2.0
+// Which launches the collector gives up on (issue 51 item A4): the mark of the newest timed
+// launch follows CUPTI's 32-bit ids across their wrap, and the graph nodes' own ids (from 2^32
+// up) never move it.
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "intercept/collector.hpp"
+
+namespace irf::intercept::collector_ids_test {
+namespace {
+
+config::Config timing_only() {
+    config::Config c;
+    c.samples = 0;
+    c.callstack = 0;
+    return c;
+}
+
+void launch(Collector& c, std::uint64_t id, bool graph = false) {
+    LaunchEvent e;
+    e.function = reinterpret_cast<const void*>(graph ? 2 : 1);
+    e.mangled = graph ? "_Z4nodev" : "_Z1kv";
+    e.launch.grid = {1, 1, 1};
+    e.correlation_id = id;
+    e.graph = graph;
+    static_cast<void>(c.on_launch(e));
+}
+
+/// Launches `ids` in turn, each launch's record coming `lag` launches later, 500 ns each.
+void launch_with_lagging_records(Collector& c, const std::vector<std::uint64_t>& ids,
+                                 std::size_t lag) {
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        launch(c, ids[i]);
+        if (i >= lag) {
+            c.on_duration({ids[i - lag], 1000, 1500});
+        }
+    }
+    for (std::size_t i = ids.size() - lag; i < ids.size(); ++i) {
+        c.on_duration({ids[i], 1000, 1500});
+    }
+}
+
+TEST(CollectorIds, IdsThatWrapPastTwoToTheThirtyTwoAreNotTakenForLostOnes) {
+    // 1,000 launches whose ids run 2^32 - 500 ... 2^32 - 1, 0, 1 ... 499, each record 50
+    // launches behind its launch, with a bound of 100: none is overdue. Before: the mark stayed
+    // near 2^32 after the wrap, and every sweep retired the new small ids as lost.
+    Collector c{timing_only(), 100};
+    std::vector<std::uint64_t> ids;
+    for (std::uint64_t i = 0; i < 1000; ++i) {
+        ids.push_back(((std::uint64_t{1} << 32) - 500 + i) & 0xffffffffu);
+    }
+    launch_with_lagging_records(c, ids, 50);
+    const CollectorStats s = c.stats();
+    EXPECT_EQ(s.lost_durations, 0u);
+    EXPECT_EQ(s.unmatched_durations, 0u);
+    EXPECT_EQ(s.pending, 0u);
+    model::Profile p;
+    c.fill_profile(p);
+    EXPECT_DOUBLE_EQ(p.kernels.at(0).time_ns.total, 1000 * 500.0);
+}
+
+TEST(CollectorIds, OverdueLaunchesAreStillRetiredAcrossTheWrap) {
+    // The other side: a launch whose record never comes is retired once ids moved on by the
+    // bound, also when they moved on across the wrap.
+    Collector c{timing_only(), 100};
+    const std::uint64_t before_wrap = 0xffffffffu - 10;
+    launch(c, before_wrap); // never timed
+    std::vector<std::uint64_t> ids;
+    for (std::uint64_t i = 0; i < 400; ++i) {
+        ids.push_back(i);
+    }
+    launch_with_lagging_records(c, ids, 10);
+    EXPECT_EQ(c.stats().lost_durations, 1u) << "retired on the way, not kept until exit";
+}
+
+TEST(CollectorIds, AGraphNodeIdIsNotTheNewestTimedLaunch) {
+    // A graph node timed before 1,000 ordinary launches whose records lag 50 behind (bound
+    // 100). Before: its id (2^32) became the mark and each sweep retired every launch still
+    // waiting as lost; their records then counted as "had no intercepted launch".
+    Collector c{timing_only(), 100};
+    const std::uint64_t node = k_first_synthetic_id;
+    launch(c, node, true);
+    c.on_duration({node, 0, 700});
+    std::vector<std::uint64_t> ids;
+    for (std::uint64_t i = 1; i <= 1000; ++i) {
+        ids.push_back(i);
+    }
+    launch_with_lagging_records(c, ids, 50);
+    const CollectorStats s = c.stats();
+    EXPECT_EQ(s.lost_durations, 0u);
+    EXPECT_EQ(s.unmatched_durations, 0u);
+    model::Profile p;
+    c.fill_profile(p);
+    ASSERT_EQ(p.kernels.size(), 2u);
+    EXPECT_DOUBLE_EQ(p.kernels.at(0).time_ns.total, 1000 * 500.0);
+    EXPECT_EQ(p.coverage.lost_durations, 0u);
+}
+
+} // namespace
+} // namespace irf::intercept::collector_ids_test
