@@ -2,6 +2,8 @@
 // Choosing the GPU of an imported profile (docs/import.md, "GPU").
 #include "tools/import/import_gpu.hpp"
 
+#include <algorithm>
+
 #include "config/ceilings.hpp"
 #include "config/ceilings_choice.hpp"
 #include "config/ceilings_yaml.hpp"
@@ -32,6 +34,49 @@ double measured_clock_hz(const model::Profile& profile) {
     return 0;
 }
 
+// ncu's Device column holds the device's index ("0") in every export seen (docs/import.md,
+// "GPU"): a bare number names no GPU.
+bool is_device_index(const std::string& device) {
+    return !device.empty() &&
+           std::all_of(device.begin(), device.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// The fastest SM clock a launch ran at, when the files measured it.
+double fastest_clock_hz(const model::Profile& profile) {
+    double hz = 0;
+    for (const model::KernelRecord& k : profile.kernels) {
+        if (const auto it = k.counters.find("clock_hz"); it != k.counters.end()) {
+            hz = std::max(hz, it->second);
+        }
+    }
+    return hz;
+}
+
+// Shipped spec entries the files' properties fit: the same cc, the same SM count where the
+// files give one, and a boost clock no slower than a measured clock (2% for rounding).
+std::vector<std::string> entries_fitting(const std::string& cc, int sms, double clock_hz,
+                                         const std::vector<std::string>& dirs) {
+    std::vector<std::string> out;
+    if (cc.empty()) {
+        return out;
+    }
+    for (const std::string& key : config::list_shipped(dirs)) {
+        if (key.find('.') != std::string::npos) {
+            continue; // "<key>.measured" stands for the spec entry of its key
+        }
+        try {
+            const config::GpuIdentity id = config::load_shipped(key, dirs).gpu;
+            if (id.cc == cc && (sms == 0 || id.sms == sms) &&
+                (clock_hz == 0 || id.boost_clock_mhz * 1e6 * 1.02 >= clock_hz)) {
+                out.push_back(key);
+            }
+        } catch (const config::CeilingsError&) {
+            // an unreadable entry fits nothing
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 GpuChoice choose_gpu(model::Profile& profile, const std::vector<ImportedFile>& files,
@@ -43,7 +88,10 @@ GpuChoice choose_gpu(model::Profile& profile, const std::vector<ImportedFile>& f
     std::string device, cc;
     int sms = 0;
     for (const ImportedFile& f : files) {
-        device = device.empty() ? f.device : device;
+        const std::string named = !f.display_name.empty()     ? f.display_name
+                                  : is_device_index(f.device) ? std::string()
+                                                              : f.device;
+        device = device.empty() ? named : device;
         cc = cc.empty() ? f.cc : cc;
         sms = sms > 0 ? sms : f.sms;
     }
@@ -53,15 +101,25 @@ GpuChoice choose_gpu(model::Profile& profile, const std::vector<ImportedFile>& f
             return {*key, ""};
         }
     }
+    const std::vector<std::string> fitting =
+        device.empty() ? entries_fitting(cc, sms, fastest_clock_hz(profile), dirs)
+                       : std::vector<std::string>{};
+    if (fitting.size() == 1) {
+        fill_from(profile.gpu, config::load_shipped(fitting.front(), dirs).gpu);
+        return {fitting.front(), "the files name no GPU; " + fitting.front() +
+                                     " is the one shipped entry of cc " + cc +
+                                     (sms > 0 ? " with " + std::to_string(sms) + " SMs" : "") +
+                                     " (pass --gpu NAME|FILE if that is wrong)"};
+    }
     profile.gpu.name = device;
     profile.gpu.cc = cc;
     profile.gpu.chip = config::chip_of_cc(cc);
     profile.gpu.sms = sms;
     profile.gpu.clock_hz = measured_clock_hz(profile);
-    const std::string named = device.empty() ? "the files name no GPU"
-                                             : "GPU '" + device + "'" +
-                                                   (cc.empty() ? "" : " (cc " + cc + ")") +
-                                                   " is not in the shipped database";
+    const std::string named =
+        device.empty() ? "the files name no GPU model" + (cc.empty() ? "" : " (cc " + cc + ")")
+                       : "GPU '" + device + "'" + (cc.empty() ? "" : " (cc " + cc + ")") +
+                             " is not in the shipped database";
     const std::string missing = config::derivation_lacks({device, profile.gpu.chip, cc, sms, 0, 0});
     if (missing.empty()) {
         return {"",
@@ -69,11 +127,14 @@ GpuChoice choose_gpu(model::Profile& profile, const std::vector<ImportedFile>& f
                         "the right ones)",
                 true};
     }
-    const std::string family = config::join(config::family_entries(device, dirs), ", ");
+    const std::string family =
+        config::join(device.empty() ? fitting : config::family_entries(device, dirs), ", ");
     return {"",
             named + " and the files give no " + missing +
                 ": imported without analysis; run again with --gpu NAME|FILE" +
-                (family.empty() ? "" : " (shipped of that family: " + family + ")"),
+                (family.empty()   ? ""
+                 : device.empty() ? " (shipped entries of cc " + cc + ": " + family + ")"
+                                  : " (shipped of that family: " + family + ")"),
             false};
 }
 

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "common/kernel_identity.hpp"
+
 namespace irf::import {
 
 void LaunchCounters::offer(const std::string& name, const config::ForeignMetric& metric,
@@ -77,10 +79,13 @@ model::Counters LaunchCounters::resolve(std::set<std::string>& notes) const {
 }
 
 std::string kernel_key(const std::string& name, const std::optional<model::LaunchConfig>& launch) {
+    // ncu's and nvprof's spellings of one symbol join (docs/tools.md, "Which kernels are the
+    // same").
+    std::string key = common::canonical_kernel_name(name);
     if (!launch) {
-        return name;
+        return key;
     }
-    std::string key = name + "|";
+    key += "|";
     for (const auto v : launch->grid) {
         key += std::to_string(v) + ",";
     }

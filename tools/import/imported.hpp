@@ -30,12 +30,13 @@ struct ImportedKernel {
 /// One imported file.
 struct ImportedFile {
     std::string path;
-    std::string tool;    ///< "ncu" or "nvprof"
-    std::string version; ///< when the file says it, else ""
-    std::string format;  ///< e.g. "ncu-csv-long", "nvprof-csv-metrics"
-    std::string device;  ///< the GPU as the file names it ("" when it does not)
-    std::string cc;      ///< "M.m" when the file says it
-    int sms = 0;         ///< SMs, when the file has device__attribute_multiprocessor_count
+    std::string tool;         ///< "ncu" or "nvprof"
+    std::string version;      ///< when the file says it, else ""
+    std::string format;       ///< e.g. "ncu-csv-long", "nvprof-csv-metrics"
+    std::string device;       ///< the Device column as the file has it ("0" in ncu: an index)
+    std::string display_name; ///< ncu's device__attribute_display_name, when collected
+    std::string cc;           ///< "M.m" when the file says it
+    int sms = 0;              ///< SMs, when the file has device__attribute_multiprocessor_count
     std::vector<ImportedKernel> kernels;
     std::set<std::string> unmapped; ///< metric names irf has no use for (listed in docs)
 };
@@ -102,7 +103,8 @@ private:
     std::vector<Accumulator> m_kernels;
 };
 
-/// "name|grid|block" (or "name" without a launch): the key kernels are joined by.
+/// "name|grid|block" (or "name" without a launch), the name canonical
+/// (common::canonical_kernel_name): the key kernels are joined by.
 [[nodiscard]] std::string kernel_key(const std::string& name,
                                      const std::optional<model::LaunchConfig>& launch);
 

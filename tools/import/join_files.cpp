@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <map>
 
+#include "common/kernel_identity.hpp"
 #include "common/text_safety.hpp"
 #include "model/version.hpp"
 #include "tools/import/import_error.hpp"
@@ -80,7 +81,7 @@ std::optional<std::size_t> find_match(const std::vector<Joined>& joined, const I
     std::vector<std::size_t> same_name;
     for (std::size_t i = 0; i < joined.size(); ++i) {
         const ImportedKernel& other = joined[i].kernel;
-        if (other.name != k.name) {
+        if (common::canonical_kernel_name(other.name) != common::canonical_kernel_name(k.name)) {
             continue;
         }
         if (kernel_key(other.name, other.launch) == kernel_key(k.name, k.launch)) {

@@ -108,6 +108,19 @@ bool launch_value(LaunchRead& launch, const std::string& name, const std::string
     return false;
 }
 
+// The device attributes that name the GPU (docs/import.md, "GPU"); true when the row was one.
+bool device_attribute(FileContext& context, const std::string& name, const std::string& value) {
+    if (name == "device__attribute_display_name") {
+        context.file.display_name = value;
+        return true;
+    }
+    if (name == "device__attribute_multiprocessor_count") {
+        context.file.sms = whole(value, 1).value_or(0);
+        return true;
+    }
+    return false;
+}
+
 void offer_values(FileContext& context, LaunchCounters& counters, const CsvRecord& row,
                   std::size_t index, const std::string& name, const std::string& unit,
                   const std::vector<config::ForeignMetric>& metrics,
@@ -158,7 +171,8 @@ public:
         const std::string name = m_columns.cell(r, "Metric Name");
         const std::string unit = m_columns.cell(r, "Metric Unit");
         const std::size_t value_index = *m_columns.find("Metric Value");
-        if (launch_value(m_launch, name, unit, r.fields[value_index])) {
+        if (launch_value(m_launch, name, unit, r.fields[value_index]) ||
+            device_attribute(m_context, name, r.fields[value_index])) {
             return;
         }
         offer_metric(m_context, m_counters, r, value_index, name, unit,
@@ -225,8 +239,7 @@ public:
                 launch_value(launch, m_names[i], m_units[i], r.fields[i])) {
                 continue;
             }
-            if (m_names[i] == "device__attribute_multiprocessor_count") {
-                m_context.file.sms = whole(r.fields[i], 1).value_or(0);
+            if (device_attribute(m_context, m_names[i], r.fields[i])) {
                 continue;
             }
             offer_values(m_context, counters, r, i, m_names[i], m_units[i], m_metrics[i]);

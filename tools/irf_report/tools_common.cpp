@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "common/file_io.hpp"
+#include "common/kernel_identity.hpp"
 #include "common/text_safety.hpp"
 #include "config/kernel_regex.hpp"
 #include "model/kernel_labels.hpp"
@@ -99,18 +100,35 @@ std::string launch_key(const model::KernelRecord& k) {
     char buffer[160];
     std::snprintf(buffer, sizeof buffer, "|%u,%u,%u|%u,%u,%u|%u", l.grid[0], l.grid[1], l.grid[2],
                   l.block[0], l.block[1], l.block[2], l.smem_bytes);
-    return k.name + buffer;
+    return common::canonical_kernel_name(k.name) + buffer;
 }
 
 namespace {
 
-// name -> indices not yet matched, for the by-name fallback.
+using KeyOf = std::string (*)(const model::KernelRecord&);
+
+std::string canonical_name(const model::KernelRecord& k) {
+    return common::canonical_kernel_name(k.name);
+}
+
+// The qualified name (parameters left out: ncu may spell them in a way no rule maps) and the
+// grid and block: the last resort, taken only where it leaves one kernel on each side.
+std::string qualified_launch(const model::KernelRecord& k) {
+    const auto& l = k.launch;
+    char buffer[160];
+    std::snprintf(buffer, sizeof buffer, "|%u,%u,%u|%u,%u,%u", l.grid[0], l.grid[1], l.grid[2],
+                  l.block[0], l.block[1], l.block[2]);
+    return common::canonical_qualified_name(k.name) + buffer;
+}
+
+// key -> indices not yet matched.
 std::map<std::string, std::vector<std::size_t>>
-unmatched_by_name(const std::vector<model::KernelRecord>& kernels, const std::vector<bool>& used) {
+unmatched_by(const std::vector<model::KernelRecord>& kernels, const std::vector<bool>& used,
+             KeyOf key) {
     std::map<std::string, std::vector<std::size_t>> out;
     for (std::size_t i = 0; i < kernels.size(); ++i) {
         if (!used[i]) {
-            out[kernels[i].name].push_back(i);
+            out[key(kernels[i])].push_back(i);
         }
     }
     return out;
@@ -135,16 +153,22 @@ KernelMatch match_kernels(const std::vector<model::KernelRecord>& before,
     }
     // A kernel whose launch configuration changed is still the same kernel: leftovers of one
     // name are paired in file order, so no name is ever both "only before" and "only after".
-    auto names_b = unmatched_by_name(before, used_b);
-    const auto names_a = unmatched_by_name(after, used_a);
-    for (const auto& [name, indices] : names_a) {
-        const auto it = names_b.find(name);
-        for (std::size_t n = 0;
-             it != names_b.end() && n < std::min(indices.size(), it->second.size()); ++n) {
-            used_b[it->second[n]] = used_a[indices[n]] = true;
-            found[indices[n]] = {it->second[n], indices[n]};
+    const auto pair_leftovers = [&](KeyOf key, bool only_unique) {
+        const auto names_b = unmatched_by(before, used_b, key);
+        for (const auto& [name, indices] : unmatched_by(after, used_a, key)) {
+            const auto it = names_b.find(name);
+            if (it == names_b.end() ||
+                (only_unique && (indices.size() != 1 || it->second.size() != 1))) {
+                continue;
+            }
+            for (std::size_t n = 0; n < std::min(indices.size(), it->second.size()); ++n) {
+                used_b[it->second[n]] = used_a[indices[n]] = true;
+                found[indices[n]] = {it->second[n], indices[n]};
+            }
         }
-    }
+    };
+    pair_leftovers(&canonical_name, false);
+    pair_leftovers(&qualified_launch, true);
     KernelMatch match;
     for (std::size_t j = 0; j < after.size(); ++j) {
         if (used_a[j]) {

@@ -48,12 +48,14 @@ void emit_output_streamed(const std::function<void(const common::EmitPart&)>& pr
 void refuse_output_over_inputs(const std::string& command, const std::string& output,
                                const std::vector<std::string>& inputs);
 
-/// Identity of a kernel across profiles: demangled name and launch configuration.
+/// Identity of a kernel across profiles: demangled name (common::canonical_kernel_name, so ncu's
+/// and libirf's spellings agree) and launch configuration.
 [[nodiscard]] std::string launch_key(const model::KernelRecord& kernel);
 
-/// Pairs of (before index, after index) matched by name and launch configuration, then by name
-/// alone where that leaves exactly one candidate on each side; unmatched indices are returned
-/// in `only_before` / `only_after`. Pairs are in `after` order.
+/// Pairs of (before index, after index) matched by canonical name and launch configuration,
+/// then by canonical name alone (leftovers in file order), then by qualified name without the
+/// parameters plus grid and block where that leaves one kernel on each side; unmatched indices
+/// are returned in `only_before` / `only_after`. Pairs are in `after` order.
 struct KernelMatch {
     std::vector<std::pair<std::size_t, std::size_t>> pairs;
     std::vector<std::size_t> only_before, only_after;

@@ -8,6 +8,8 @@
 #include <sstream>
 
 #include "common/text_safety.hpp"
+#include "tools/irf_report/reanalysis.hpp"
+#include "tools/irf_report/same_gpu.hpp"
 #include "tools/irf_report/tools_common.hpp"
 
 namespace irf::report {
@@ -298,6 +300,24 @@ std::string markdown_table(const model::Profile& before, const model::Profile& a
     return out.str();
 }
 
+// One line when the GPUs are not known to be one model (same_gpu.hpp), else nothing.
+std::string gpu_note(const model::GpuInfo& before, const model::GpuInfo& after) {
+    switch (gpu_relation(before, after, shipped_dirs())) {
+    case GpuRelation::different:
+        return "note: the profiles come from different GPUs; movements mix code and machine\n";
+    case GpuRelation::same_chip: {
+        const model::GpuInfo& known = before.chip.empty() ? after : before;
+        return "note: one profile does not name its GPU model; both are " +
+               (known.chip.empty() ? std::string("of an unknown chip") : known.chip) +
+               (known.cc.empty() ? "" : ", cc " + known.cc) +
+               " (nothing in the files tells the two apart)\n";
+    }
+    case GpuRelation::same:
+        break;
+    }
+    return {};
+}
+
 } // namespace
 
 std::string compare_text(const model::Profile& before, const std::string& before_name,
@@ -308,9 +328,7 @@ std::string compare_text(const model::Profile& before, const std::string& before
         << before.kernels.size() << " kernels)\n";
     out << "after:  " << common::printable(after_name) << " (" << describe_gpu(after.gpu) << ", "
         << after.kernels.size() << " kernels)\n";
-    if (before.gpu.name != after.gpu.name || before.gpu.cc != after.gpu.cc) {
-        out << "note: the profiles come from different GPUs; movements mix code and machine\n";
-    }
+    out << gpu_note(before.gpu, after.gpu);
     const KernelMatch match = match_kernels(before.kernels, after.kernels);
     const auto labels = name_labels(before.kernels, after.kernels, view.names, view.name_width);
     auto pairs = ordered_pairs(before, after, match, labels, view);

@@ -11,6 +11,8 @@
 
 #include "model/regions.hpp"
 #include "tools/irf_report/command.hpp"
+#include "tools/irf_report/reanalysis.hpp"
+#include "tools/irf_report/same_gpu.hpp"
 #include "tools/irf_report/tools_common.hpp"
 
 namespace irf::report {
@@ -21,8 +23,7 @@ namespace {
 std::vector<std::string> differences(const model::Profile& first, const std::string& first_file,
                                      const model::Profile& other, const std::string& file) {
     std::vector<std::string> out;
-    const auto gpu_id = [](const model::GpuInfo& g) { return g.name + "|" + g.chip + "|" + g.cc; };
-    if (gpu_id(first.gpu) != gpu_id(other.gpu)) {
+    if (gpu_relation(first.gpu, other.gpu, shipped_dirs()) == GpuRelation::different) {
         out.push_back(file + ": GPU " + describe_gpu(other.gpu) + " differs from " +
                       describe_gpu(first.gpu) + " in " + first_file);
     }

@@ -7,6 +7,9 @@
 #include "config/metric_sets.hpp"
 #include "tools/irf_report/compare_counters.hpp"
 #include "tools/irf_report/ncu_command.hpp"
+#include "tools/irf_report/reanalysis.hpp"
+#include "tools/irf_report/same_gpu.hpp"
+#include "tools/irf_report/tools_common.hpp"
 
 namespace irf::report {
 namespace {
@@ -48,6 +51,69 @@ TEST(CompareCounters, PerProfiledLaunchSoRunsOfDifferentSamplesCompare) {
     EXPECT_NE(text.find("inst_warp"), std::string::npos);
     EXPECT_NE(text.find("+5.00%"), std::string::npos) << text;
     EXPECT_NE(text.find("only in A"), std::string::npos) << text; // dram_sectors_read
+}
+
+model::KernelRecord kernel(const std::string& name, std::uint32_t grid) {
+    model::KernelRecord k;
+    k.name = name;
+    k.launch.grid = {grid, 1, 1};
+    k.launch.block = {256, 1, 1};
+    return k;
+}
+
+TEST(MatchKernels, NcuAndDemanglerSpellingsPairByLaunch) {
+    // issue #53 item 1: the H100 recording's two spellings of one kernel; the second pair
+    // differs in a way no rule maps (ncu's "T1" with an unknown argument), so it pairs by
+    // qualified name, grid and block, the only such kernel on each side.
+    const std::vector<model::KernelRecord> irf = {
+        kernel("void (anonymous namespace)::stride_load<float, 1>(float const*, float*)", 128),
+        kernel("void ns::k<4>(S<4> const&)", 64), kernel("void ns::k<4>(S<4> const&)", 32)};
+    const std::vector<model::KernelRecord> ncu = {
+        kernel("void ns::k<(int)4>(const S<T9> &)", 32),
+        kernel("void <unnamed>::stride_load<float, 1>(const T1 *, T1 *)", 128)};
+    const KernelMatch m = match_kernels(irf, ncu);
+    using Pair = std::pair<std::size_t, std::size_t>;
+    EXPECT_EQ(m.pairs, (std::vector<Pair>{{2, 0}, {0, 1}}));
+    EXPECT_EQ(m.only_before, std::vector<std::size_t>{1});
+    EXPECT_TRUE(m.only_after.empty());
+}
+
+TEST(MatchKernels, QualifiedNameFallbackNeedsOneKernelOnEachSide) {
+    // Two launches of one grid on the left: the parameter-less fallback cannot tell which.
+    const std::vector<model::KernelRecord> a = {kernel("void k<1>(A)", 8),
+                                                kernel("void k<1>(B)", 8)};
+    const std::vector<model::KernelRecord> b = {kernel("void k<(int)1>(C)", 8)};
+    const KernelMatch m = match_kernels(a, b);
+    EXPECT_TRUE(m.pairs.empty());
+    EXPECT_EQ(m.only_after, std::vector<std::size_t>{0});
+}
+
+model::GpuInfo gpu(const std::string& name, const std::string& chip, const std::string& cc,
+                   int sms) {
+    model::GpuInfo g;
+    g.name = name;
+    g.chip = chip;
+    g.cc = cc;
+    g.sms = sms;
+    return g;
+}
+
+TEST(SameGpu, DecidedByWhatTheGpuIsNotByWhoRecordedIt) {
+    const auto dirs = shipped_dirs();
+    const model::GpuInfo driver = gpu("NVIDIA H100 80GB HBM3", "GH100", "9.0", 132);
+    // An import matched to the shipped entry, another spelling of one model.
+    EXPECT_EQ(gpu_relation(driver, gpu("NVIDIA H100 SXM5 80GB", "GH100", "9.0", 132), dirs),
+              GpuRelation::same);
+    // ncu's Device "0": nothing tells them apart.
+    EXPECT_EQ(gpu_relation(driver, gpu("0", "GH100", "9.0", 0), dirs), GpuRelation::same_chip);
+    EXPECT_EQ(gpu_relation(driver, gpu("", "GH100", "9.0", 132), dirs), GpuRelation::same_chip);
+    // Another chip, SM count or model.
+    EXPECT_EQ(gpu_relation(driver, gpu("0", "GA100", "8.0", 0), dirs), GpuRelation::different);
+    EXPECT_EQ(gpu_relation(driver, gpu("", "GH100", "9.0", 114), dirs), GpuRelation::different);
+    EXPECT_EQ(gpu_relation(driver, gpu("NVIDIA H200", "GH100", "9.0", 132), dirs),
+              GpuRelation::different);
+    EXPECT_EQ(gpu_relation(driver, gpu("NVIDIA A100-SXM4-80GB", "GH100", "9.0", 132), dirs),
+              GpuRelation::different);
 }
 
 } // namespace
