@@ -25,6 +25,26 @@ config::Ceilings ceilings_of(const std::string& item, const char* what) {
     return config::load_named_ceilings(item, shipped_dirs(), what);
 }
 
+/// The naive scalings from the recorded GPU (`ceilings`, else the shipped entry matching it) onto
+/// `target` (issue 54 item 4). Without either GPU's entry: an error when `required`, else no
+/// factors (the summary says n/a).
+NaiveFactors factors_of(const model::Profile& recorded, const std::string& ceilings,
+                        const std::string& target, bool required) {
+    std::string source_key = ceilings;
+    if (source_key.empty()) {
+        const model::GpuInfo& g = recorded.gpu;
+        source_key = config::match_gpu(g.name, g.cc, g.sms, shipped_dirs()).value_or("");
+    }
+    if (source_key.empty() && !required) {
+        return {};
+    }
+    if (source_key.empty()) {
+        throw InputError("irf-report check-projection: no shipped ceilings for the recorded GPU " +
+                         describe_gpu(recorded.gpu) + ": name them with --ceilings");
+    }
+    return naive_factors(ceilings_of(source_key, "--ceilings"), ceilings_of(target, "--target"));
+}
+
 /// --published: the recorded profile's NVTX ranges against published per-call times.
 int run_published(const CheckOptions& o) {
     if (o.target.empty() || !o.measured.empty() || !(o.calls > 0)) {
@@ -38,24 +58,12 @@ int run_published(const CheckOptions& o) {
     analysis.ceilings = o.ceilings;
     analysis.targets = {o.target};
     reanalyze(recorded, analysis, o.recorded, "irf-report check-projection");
-    std::string source_key = o.ceilings;
-    if (source_key.empty()) {
-        const model::GpuInfo& g = recorded.gpu;
-        source_key = config::match_gpu(g.name, g.cc, g.sms, shipped_dirs()).value_or("");
-    }
-    if (source_key.empty()) {
-        throw InputError("irf-report check-projection: no shipped ceilings for the recorded GPU " +
-                         describe_gpu(recorded.gpu) + ": name them with --ceilings");
-    }
-    const config::Ceilings source = ceilings_of(source_key, "--ceilings");
-    const config::Ceilings target = ceilings_of(o.target, "--target");
-    const auto dram = [](const config::Ceilings& c) { return c.hbm_gbs ? c.hbm_gbs->value : 0; };
+    const NaiveFactors factors = factors_of(recorded, o.ceilings, o.target, true);
     OperatorCheckSettings settings;
     settings.target = o.target;
     settings.calls = o.calls;
     settings.floor_ns = o.floor_us * 1e3;
-    settings.factors = naive_factors(source.gpu.sms, source.gpu.boost_clock_mhz, dram(source),
-                                     target.gpu.sms, target.gpu.boost_clock_mhz, dram(target));
+    settings.factors = factors;
     const OperatorCheck check = check_operators(recorded, published, settings);
     if (check.operators.empty()) {
         throw InputError("irf-report check-projection: no NVTX range of " + o.recorded +
@@ -93,7 +101,8 @@ int run_check(const CheckOptions& o) {
     analysis.ceilings = o.ceilings;
     analysis.targets = {target};
     reanalyze(recorded, analysis, o.recorded, "irf-report check-projection");
-    const ProjectionCheck check = check_projection(recorded, measured, "");
+    const ProjectionCheck check =
+        check_projection(recorded, measured, "", factors_of(recorded, o.ceilings, target, false));
     if (check.kernels.empty()) {
         throw InputError("irf-report check-projection: no kernel of " + o.recorded +
                          " can be compared with " + o.measured +

@@ -49,12 +49,6 @@ std::string why_not(const KernelRecord& k, const model::Projection* p) {
     return "";
 }
 
-/// A kernel bound by DRAM scales with the bandwidth; every other bound (issue, FLOPs, L1, L2, or
-/// undecided) with the SMs and their clock (docs/validation/projection.md, naive scalings).
-double bound_factor(const std::string& bound, const NaiveFactors& f) {
-    return bound == "hbm" ? f.dram : f.sm_clock;
-}
-
 /// What one range accumulates over its kernels (times summed over the recorded run).
 struct RangeSum {
     OperatorProjection op;
@@ -66,22 +60,23 @@ void add_kernel(RangeSum& sum, const KernelRecord& k, double region_ns,
                 const OperatorCheckSettings& s) {
     ++sum.op.kernels;
     sum.op.recorded_ns += region_ns;
-    sum.op.sm_clock_ns += region_ns * s.factors.sm_clock;
-    sum.op.dram_ns += region_ns * s.factors.dram;
+    const NaivePredictions naive = naive_predictions(region_ns, "", s.factors);
+    sum.op.sm_clock_ns += naive.sm_clock_ns;
+    sum.op.dram_ns += naive.dram_ns;
     const model::Projection* p = projection_onto(k, s.target);
     const std::string reason = why_not(k, p);
     if (!reason.empty()) {
         if (sum.missing.empty()) {
             sum.missing = "kernel " + k.name + ": " + reason;
         }
-        sum.op.by_bound_ns += region_ns * s.factors.sm_clock;
+        sum.op.by_bound_ns += naive.by_bound_ns; // undecided: SMs x clock
         return;
     }
     const double scale = region_ns / k.time_ns.total;
     sum.op.predicted_ns += p->time_point_ns * scale;
     sum.op.low_ns += p->time_low_ns * scale;
     sum.op.high_ns += p->time_high_ns * scale;
-    sum.op.by_bound_ns += region_ns * bound_factor(p->bound_source, s.factors);
+    sum.op.by_bound_ns += region_ns * by_bound_factor(p->bound_source, s.factors);
     if (region_ns > sum.longest_kernel_ns) {
         sum.longest_kernel_ns = region_ns;
         sum.op.bound = p->bound_source;
@@ -103,12 +98,10 @@ void finish(OperatorProjection& op, double measured_ns, const OperatorCheckSetti
     op.launch_bound = measured_ns < s.floor_ns;
 }
 
-double relative_error(double predicted, double measured) {
-    return std::fabs(predicted - measured) / measured;
-}
-
-OperatorSummary summarize(const std::vector<OperatorProjection>& ops, bool launch_bound) {
+OperatorSummary summarize(const std::vector<OperatorProjection>& ops, bool launch_bound,
+                          const NaiveFactors& factors) {
     OperatorSummary s;
+    NaiveErrorSum naive(factors);
     double weight = 0, weighted = 0, weighted_inside = 0;
     for (const OperatorProjection& op : ops) {
         if (op.launch_bound != launch_bound) {
@@ -117,20 +110,18 @@ OperatorSummary summarize(const std::vector<OperatorProjection>& ops, bool launc
         ++s.count;
         s.mape += std::fabs(op.error);
         s.inside_share += op.inside ? 1 : 0;
-        s.mape_sm_clock += relative_error(op.sm_clock_ns, op.measured_ns);
-        s.mape_dram += relative_error(op.dram_ns, op.measured_ns);
-        s.mape_by_bound += relative_error(op.by_bound_ns, op.measured_ns);
+        naive.add({op.sm_clock_ns, op.dram_ns, op.by_bound_ns}, op.measured_ns);
         weight += op.measured_ns;
         weighted += std::fabs(op.error) * op.measured_ns;
         weighted_inside += op.inside ? op.measured_ns : 0;
     }
+    s.naive = naive.mape();
     if (s.count == 0) {
         return s;
     }
     const double n = static_cast<double>(s.count);
-    for (double* v : {&s.mape, &s.inside_share, &s.mape_sm_clock, &s.mape_dram, &s.mape_by_bound}) {
-        *v /= n;
-    }
+    s.mape /= n;
+    s.inside_share /= n;
     s.weighted_mape = weighted / weight;
     s.weighted_inside = weighted_inside / weight;
     return s;
@@ -171,20 +162,6 @@ PublishedTimes load_published_times(const std::string& path, const std::string& 
     return out;
 }
 
-NaiveFactors naive_factors(int source_sms, double source_clock_mhz, double source_dram_gbs,
-                           int target_sms, double target_clock_mhz, double target_dram_gbs) {
-    NaiveFactors f;
-    const double source_rate = source_sms * source_clock_mhz;
-    const double target_rate = target_sms * target_clock_mhz;
-    if (source_rate > 0 && target_rate > 0) {
-        f.sm_clock = source_rate / target_rate;
-    }
-    if (source_dram_gbs > 0 && target_dram_gbs > 0) {
-        f.dram = source_dram_gbs / target_dram_gbs;
-    }
-    return f;
-}
-
 OperatorCheck check_operators(const model::Profile& recorded, const PublishedTimes& published,
                               const OperatorCheckSettings& settings) {
     std::map<std::string, RangeSum> ranges;
@@ -217,8 +194,8 @@ OperatorCheck check_operators(const model::Profile& recorded, const PublishedTim
                      [](const OperatorProjection& a, const OperatorProjection& b) {
                          return a.measured_ns > b.measured_ns;
                      });
-    check.headline = summarize(check.operators, false);
-    check.launch_bound = summarize(check.operators, true);
+    check.headline = summarize(check.operators, false, settings.factors);
+    check.launch_bound = summarize(check.operators, true, settings.factors);
     return check;
 }
 

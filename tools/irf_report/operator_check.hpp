@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/profile.hpp"
+#include "tools/irf_report/naive_scaling.hpp"
 
 namespace irf::report {
 
@@ -24,17 +25,6 @@ struct PublishedTimes {
 /// README.md: {"source": {...}, "gpus": {KEY: {"times_ms": {NAME: {"mean": ms}}}}}); a name's
 /// ".py" suffix is dropped. Throws InputError naming the file and what is wrong.
 [[nodiscard]] PublishedTimes load_published_times(const std::string& path, const std::string& gpu);
-
-/// The naive scalings a projection must beat: target time = source time x factor.
-struct NaiveFactors {
-    double sm_clock = 0; ///< (SMs x boost clock) of the source over the target's
-    double dram = 0;     ///< DRAM bandwidth of the source over the target's
-};
-
-/// The factors from both GPUs' ceilings (0 where a figure is unknown on either side).
-[[nodiscard]] NaiveFactors naive_factors(int source_sms, double source_clock_mhz,
-                                         double source_dram_gbs, int target_sms,
-                                         double target_clock_mhz, double target_dram_gbs);
 
 /// One operator: its kernels' time in its NVTX range on the recorded GPU, per call, projected.
 struct OperatorProjection {
@@ -56,7 +46,7 @@ struct OperatorSummary {
     std::size_t count = 0;
     double mape = 0, weighted_mape = 0; ///< the model; weights are measured times
     double inside_share = 0, weighted_inside = 0;
-    double mape_sm_clock = 0, mape_dram = 0, mape_by_bound = 0; ///< the naive scalings
+    NaiveMape naive; ///< the naive scalings on the same operators
 };
 
 /// A whole check onto one target.

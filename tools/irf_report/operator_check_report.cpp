@@ -53,33 +53,25 @@ void table(std::ostringstream& out, const std::vector<OperatorProjection>& rows,
     }
 }
 
-std::string beats(double model, double naive) {
-    return model < naive ? "beats" : "LOSES TO";
-}
-
 std::string summary_line(const char* what, const OperatorSummary& s) {
     if (s.count == 0) {
         return common::string_printf("%s: no operators\n", what);
     }
-    return common::string_printf(
-        "%s: %zu operators; MAPE %.1f%% (time-weighted %.1f%%); inside the interval %.0f%% of "
-        "operators, %.0f%% of measured time; naive MAPE: SMs x clock %.1f%%, DRAM bandwidth "
-        "%.1f%%, by bound %.1f%%; the model %s SMs x clock, %s DRAM, %s by bound\n",
-        what, s.count, 100 * s.mape, 100 * s.weighted_mape, 100 * s.inside_share,
-        100 * s.weighted_inside, 100 * s.mape_sm_clock, 100 * s.mape_dram, 100 * s.mape_by_bound,
-        beats(s.mape, s.mape_sm_clock).c_str(), beats(s.mape, s.mape_dram).c_str(),
-        beats(s.mape, s.mape_by_bound).c_str());
+    return common::string_printf("%s: %zu operators; MAPE %.1f%% (time-weighted %.1f%%); inside "
+                                 "the interval %.0f%% of operators, %.0f%% of measured time; ",
+                                 what, s.count, 100 * s.mape, 100 * s.weighted_mape,
+                                 100 * s.inside_share, 100 * s.weighted_inside) +
+           naive_comparison(s.mape, s.naive) + "\n";
 }
 
 nlohmann::json summary_json(const OperatorSummary& s) {
-    return {{"count", s.count},
-            {"mape", s.mape},
-            {"weighted_mape", s.weighted_mape},
-            {"inside_share", s.inside_share},
-            {"weighted_inside", s.weighted_inside},
-            {"mape_sm_clock", s.mape_sm_clock},
-            {"mape_dram", s.mape_dram},
-            {"mape_by_bound", s.mape_by_bound}};
+    nlohmann::json out = {{"count", s.count},
+                          {"mape", s.mape},
+                          {"weighted_mape", s.weighted_mape},
+                          {"inside_share", s.inside_share},
+                          {"weighted_inside", s.weighted_inside}};
+    put_naive_json(out, s.naive);
+    return out;
 }
 
 } // namespace

@@ -44,7 +44,7 @@ std::string why_not(const KernelRecord& recorded, const KernelRecord& measured,
 }
 
 ProjectedKernel compare_one(const KernelRecord& recorded, const KernelRecord& measured,
-                            const model::Projection& p) {
+                            const model::Projection& p, const NaiveFactors& factors) {
     ProjectedKernel out;
     out.name = recorded.name;
     out.launch = recorded.launch;
@@ -61,12 +61,19 @@ ProjectedKernel compare_one(const KernelRecord& recorded, const KernelRecord& me
     out.bound_source = p.bound_source;
     out.bound_target = p.bound_target;
     out.confidence = p.confidence;
+    out.naive = naive_predictions(out.recorded_mean_ns, p.bound_source, factors);
     return out;
 }
 
-ProjectionSummary summarize(const std::vector<ProjectedKernel>& kernels) {
+ProjectionSummary summarize(const std::vector<ProjectedKernel>& kernels,
+                            const NaiveFactors& factors) {
     ProjectionSummary s;
     s.compared = kernels.size();
+    NaiveErrorSum naive(factors);
+    for (const ProjectedKernel& k : kernels) {
+        naive.add(k.naive, k.measured_mean_ns);
+    }
+    s.naive = naive.mape();
     if (kernels.empty()) {
         return s;
     }
@@ -169,7 +176,7 @@ const model::Projection* projection_onto(const KernelRecord& k, const std::strin
 }
 
 ProjectionCheck check_projection(const model::Profile& recorded, const model::Profile& measured,
-                                 const std::string& target) {
+                                 const std::string& target, const NaiveFactors& factors) {
     ProjectionCheck check;
     check.target = target;
     const KernelMatch match = match_kernels(recorded.kernels, measured.kernels);
@@ -184,7 +191,7 @@ ProjectionCheck check_projection(const model::Profile& recorded, const model::Pr
         if (check.target.empty()) {
             check.target = p->target;
         }
-        check.kernels.push_back(compare_one(r, measured.kernels[j], *p));
+        check.kernels.push_back(compare_one(r, measured.kernels[j], *p, factors));
     }
     for (std::size_t i : match.only_before) {
         check.left_out.push_back(recorded.kernels[i].name + ": not in the measured profile");
@@ -196,7 +203,7 @@ ProjectionCheck check_projection(const model::Profile& recorded, const model::Pr
                      [](const ProjectedKernel& a, const ProjectedKernel& b) {
                          return a.measured_total_ns > b.measured_total_ns;
                      });
-    check.summary = summarize(check.kernels);
+    check.summary = summarize(check.kernels, factors);
     return check;
 }
 
@@ -238,6 +245,7 @@ std::string projection_check_text(const ProjectionCheck& check, const model::Pro
         s.compared, check.left_out.size(), 100 * s.mape, 100 * s.weighted_mape, s.high_confidence,
         100 * s.high_confidence_mape, 100 * s.inside_share, 100 * s.weighted_inside, misses,
         misses == 1 ? "" : "es");
+    out << naive_comparison(s.mape, s.naive) << "\n";
     out << "total over the compared kernels (recorded launches): recorded "
         << format_time(s.recorded_total_ns) << ", predicted " << format_time(s.predicted_total_ns)
         << ", measured " << format_time(s.measured_total_ns) << "\n";
@@ -258,23 +266,27 @@ std::string projection_check_json(const ProjectionCheck& check) {
                            {"inside", k.inside},
                            {"bound_source", k.bound_source},
                            {"bound_target", k.bound_target},
-                           {"confidence", k.confidence}});
+                           {"confidence", k.confidence},
+                           {"sm_clock_ns", k.naive.sm_clock_ns},
+                           {"dram_ns", k.naive.dram_ns},
+                           {"by_bound_ns", k.naive.by_bound_ns}});
     }
     const ProjectionSummary& s = check.summary;
-    const nlohmann::json out = {{"target", check.target},
-                                {"kernels", kernels},
-                                {"left_out", check.left_out},
-                                {"summary",
-                                 {{"compared", s.compared},
-                                  {"mape", s.mape},
-                                  {"weighted_mape", s.weighted_mape},
-                                  {"inside_share", s.inside_share},
-                                  {"weighted_inside", s.weighted_inside},
-                                  {"high_confidence", s.high_confidence},
-                                  {"high_confidence_mape", s.high_confidence_mape},
-                                  {"recorded_total_ns", s.recorded_total_ns},
-                                  {"predicted_total_ns", s.predicted_total_ns},
-                                  {"measured_total_ns", s.measured_total_ns}}}};
+    nlohmann::json out = {{"target", check.target},
+                          {"kernels", kernels},
+                          {"left_out", check.left_out},
+                          {"summary",
+                           {{"compared", s.compared},
+                            {"mape", s.mape},
+                            {"weighted_mape", s.weighted_mape},
+                            {"inside_share", s.inside_share},
+                            {"weighted_inside", s.weighted_inside},
+                            {"high_confidence", s.high_confidence},
+                            {"high_confidence_mape", s.high_confidence_mape},
+                            {"recorded_total_ns", s.recorded_total_ns},
+                            {"predicted_total_ns", s.predicted_total_ns},
+                            {"measured_total_ns", s.measured_total_ns}}}};
+    put_naive_json(out["summary"], s.naive);
     return out.dump(1) + "\n";
 }
 

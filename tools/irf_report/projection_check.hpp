@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/profile.hpp"
+#include "tools/irf_report/naive_scaling.hpp"
 
 namespace irf::report {
 
@@ -27,6 +28,7 @@ struct ProjectedKernel {
     double error = 0;               ///< (predicted - measured) / measured
     bool inside = false;            ///< low <= measured <= high
     std::string bound_source, bound_target, confidence;
+    NaivePredictions naive; ///< per launch, from the recorded mean and bound_source
 };
 
 /// The figures issue 37 asks for, over the kernels compared.
@@ -41,6 +43,7 @@ struct ProjectionSummary {
     double recorded_total_ns = 0;    ///< sum over compared kernels of recorded mean x launches
     double predicted_total_ns = 0;
     double measured_total_ns = 0;
+    NaiveMape naive; ///< the naive scalings' MAPE on the same kernels (issue 54 item 4)
 };
 
 /// A whole check: the kernels compared (by measured time, longest first), those left out and
@@ -59,13 +62,16 @@ struct ProjectionCheck {
 /// Compares `recorded` (analysed, with a projection onto the measured GPU in each kernel:
 /// the only one, or the one named `target`) with `measured` kernel by kernel (name and launch
 /// configuration). A kernel without a time on either side, or without that projection, is left
-/// out with its reason.
+/// out with its reason. Each kernel is also scaled by `factors` (the naive baselines; unknown
+/// when 0).
 [[nodiscard]] ProjectionCheck check_projection(const model::Profile& recorded,
                                                const model::Profile& measured,
-                                               const std::string& target);
+                                               const std::string& target,
+                                               const NaiveFactors& factors = {});
 
 /// The check as text (or a Markdown table when `markdown`): a header naming both GPUs, the
-/// `top` longest kernels, misses over 25%, and the summary line.
+/// `top` longest kernels, misses over 25%, and the summary lines (the second: the naive
+/// scalings' MAPE and whether the model beats each).
 [[nodiscard]] std::string projection_check_text(const ProjectionCheck& check,
                                                 const model::Profile& recorded,
                                                 const model::Profile& measured, std::size_t top,
