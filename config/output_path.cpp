@@ -25,11 +25,12 @@ std::string short_host_name() {
 }
 
 std::string process_output_stem(const std::string& stem, const std::string& app,
-                                std::optional<int> rank, const std::string& start_dir) {
+                                std::optional<int> rank, const std::string& start_dir,
+                                std::optional<int> pid) {
     StemContext context;
     context.app = app;
     context.host = short_host_name();
-    context.pid = ::getpid();
+    context.pid = pid.value_or(::getpid());
     context.rank = rank;
     context.env = common::process_env;
     std::string out = expand_stem(stem_with_rank(stem, rank), context);
@@ -37,6 +38,16 @@ std::string process_output_stem(const std::string& stem, const std::string& app,
         out = start_dir + "/" + out;
     }
     return out;
+}
+
+std::string forked_child_stem(const std::string& stem, const std::string& app,
+                              std::optional<int> rank, const std::string& start_dir, int parent_pid,
+                              int pid) {
+    const std::string own = process_output_stem(stem, app, rank, start_dir, pid);
+    if (own != process_output_stem(stem, app, rank, start_dir, parent_pid)) {
+        return own;
+    }
+    return own + "-child" + std::to_string(pid);
 }
 
 std::string output_name_problem(const std::string& stem) {

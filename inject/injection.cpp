@@ -53,7 +53,7 @@ void finalize() noexcept {
 
 /// A forked child starts clean: CUDA and CUPTI state does not survive fork, so the parent's
 /// backend is abandoned without a call; a fresh collector records what the child does and the
-/// child writes its own file (its pid is in the stem).
+/// child writes its own file, if it launched anything (write_outputs).
 void child_reset() noexcept {
     Injection* state = s_injection;
     if (state == nullptr || state->phase.load() != k_running) {
@@ -67,6 +67,7 @@ void child_reset() noexcept {
         state->collector.release(); // may hold locks of parent threads: never touched again
         state->collector = std::make_unique<intercept::Collector>(state->run.config);
         state->run.start_time = now_iso8601();
+        state->run.forked_from = static_cast<int>(::getppid());
     } catch (...) {
         state->phase.store(k_done);
     }

@@ -173,16 +173,37 @@ std::string output_stem(const RunInfo& run, const std::string& app, std::optiona
     return config::process_output_stem(run.config.output, app, rank, run.start_dir);
 }
 
+namespace {
+
+/// Where this process writes: output_stem, or beside the parent's file in a forked child, which
+/// usually exits after its parent wrote and would replace it (config::forked_child_stem).
+std::string own_stem(const RunInfo& run, const model::Profile& profile) {
+    if (run.forked_from == 0) {
+        return output_stem(run, profile.app, profile.rank);
+    }
+    return config::forked_child_stem(run.config.output, profile.app, profile.rank, run.start_dir,
+                                     run.forked_from, static_cast<int>(::getpid()));
+}
+
+} // namespace
+
 void write_outputs(const RunInfo& run, intercept::Collector& collector,
                    const intercept::Backend* backend) noexcept {
     try {
         model::Profile profile = build_profile(run, collector, backend);
+        if (run.forked_from != 0 && profile.coverage.launches == 0) {
+            // A worker forked by the application (a data loader) that used no GPU: its empty
+            // profile would only hide the parent's (or crowd the directory).
+            common::log_line(LogLevel::info, "forked child " + std::to_string(::getpid()) +
+                                                 " launched no kernel: no profile written");
+            return;
+        }
         try {
             analyze(run, profile);
         } catch (const std::exception& e) {
             profile.warnings.push_back(std::string("analysis failed: ") + e.what());
         }
-        const std::string stem = output_stem(run, profile.app, profile.rank);
+        const std::string stem = own_stem(run, profile);
         const WriteOutcome outcome = write_files(run, profile, stem);
         common::log_repeats(); // the counts of folded warnings, before the closing line
         common::log_line(outcome.failed ? LogLevel::error : LogLevel::warn, outcome.line);

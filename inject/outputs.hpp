@@ -19,10 +19,13 @@ struct RunInfo {
     std::string start_time;
     std::string start_dir;   ///< a relative IRF_OUTPUT resolves against it
     std::string library_dir; ///< anchor of the shipped ceilings database
+    int forked_from = 0;     ///< in a forked child, the parent's pid (0: not a forked child)
 };
 
 /// Builds the profile from the collector and backend, analyses it and writes <stem>.json and
-/// the text summary (IRF_SUMMARY); logs one line saying where it went or why not. Never throws.
+/// the text summary (IRF_SUMMARY); logs one line saying where it went or why not. A forked
+/// child that launched nothing writes nothing; one whose stem is its parent's (no %p) writes
+/// <stem>-child<pid> beside it, never over it. Never throws.
 void write_outputs(const RunInfo& run, intercept::Collector& collector,
                    const intercept::Backend* backend) noexcept;
 

@@ -24,6 +24,8 @@
 //   atexit-raise:SIG register an atexit handler that raises SIG
 //   fork             fork; the child returns from main, the parent waits and prints its status
 //   fork-exec        fork; the child execs this harness with LIB and `return:0`
+//   fork-orphan      fork; the parent returns from main at once, the child returns once it has
+//                    been orphaned (after the parent's exit and its profile)
 //   umask:OOO        set the umask (octal)
 //   fsize:N          limit file size to N bytes (RLIMIT_FSIZE) and ignore SIGXFSZ: "disk full"
 //   chdir:DIR        change the working directory
@@ -201,6 +203,25 @@ int do_fork(bool exec) {
     return -1;
 }
 
+/// fork-orphan: the child outlives its parent (a daemonised worker), so it exits last.
+int do_fork_orphan() {
+    std::fflush(stdout);
+    const pid_t parent = ::getpid();
+    const pid_t child = ::fork();
+    if (child < 0) {
+        std::perror("fault_harness: fork");
+        return 3;
+    }
+    if (child == 0) {
+        for (int i = 0; i < 3000 && ::getppid() == parent; ++i) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        return 0;
+    }
+    std::printf("child %d\n", static_cast<int>(child));
+    return 0;
+}
+
 /// Modes that end the process; returns -1 when `mode` is not one of them.
 int run_ending(const std::string& mode, const std::string& arg) {
     const int n = std::atoi(arg.c_str());
@@ -276,6 +297,8 @@ int run_mode(const std::string& mode, const std::string& arg) {
         print_disposition(arg);
     } else if (mode == "fork" || mode == "fork-exec") {
         return do_fork(mode == "fork-exec");
+    } else if (mode == "fork-orphan") {
+        return do_fork_orphan();
     } else if (mode == "umask") {
         ::umask(static_cast<mode_t>(std::strtoul(arg.c_str(), nullptr, 8)));
     } else if (mode == "fsize") {

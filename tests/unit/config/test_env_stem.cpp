@@ -107,5 +107,13 @@ TEST(Stem, NamesOverNameMaxOrPathMaxAreRefusedBeforeTheRun) {
     EXPECT_NE(output_dir_problem(std::string(300, 'x')).find("NAME_MAX"), std::string::npos);
 }
 
+TEST(Stem, AForkedChildWritesBesideItsParentUnlessThePidTellsThemApart) {
+    // Issue 52 item 2: without %p a child exiting after its parent replaced the parent's file.
+    EXPECT_EQ(forked_child_stem("out", "app", std::nullopt, "/d", 100, 200), "/d/out-child200");
+    EXPECT_EQ(forked_child_stem("out-%p", "app", std::nullopt, "/d", 100, 200), "/d/out-200");
+    EXPECT_EQ(forked_child_stem("%a/x", "app", 3, "/d", 100, 200), "/d/app/x-r3-child200");
+    EXPECT_EQ(process_output_stem("x-%p", "app", std::nullopt, "", 77), "x-77");
+}
+
 } // namespace
 } // namespace irf::config
