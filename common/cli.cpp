@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "common/cli.hpp"
 
+#include "common/temporaries.hpp"
 #include "common/text_safety.hpp"
 #include "common/whole_number.hpp"
 
@@ -46,6 +47,7 @@ std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv, cons
 }
 
 int run_tool(const std::string& tool, const std::function<int()>& action) {
+    remove_temporaries_on_signals();
     try {
         return action();
     } catch (const BadInput& e) {

@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
-#include <random>
 
 #include <fcntl.h>
 #include <poll.h>
@@ -16,6 +15,8 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "common/temporaries.hpp"
 
 namespace irf::common {
 namespace {
@@ -59,15 +60,9 @@ bool write_all(int fd, std::string_view content) {
 std::string replace_atomically(const std::string& path,
                                const std::function<bool(int)>& write_content,
                                void (*on_temporary)(const char*)) {
-    const auto tell = [on_temporary](const char* name) {
-        if (on_temporary != nullptr) {
-            on_temporary(name);
-        }
-    };
+    const auto tell = [on_temporary](const char* name) { tell_temporary(on_temporary, name); };
     try {
-        std::random_device rd;
-        const std::string tmp =
-            path + ".tmp." + std::to_string(getpid()) + "." + std::to_string(rd() & 0xffffffu);
+        const std::string tmp = temporary_name(path);
         // O_EXCL|O_NOFOLLOW: never write through a link someone planted under our name.
         const int fd =
             ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);

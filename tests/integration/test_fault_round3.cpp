@@ -117,5 +117,24 @@ TEST_F(HostileRound3, AnalyzeInPlaceStillWorks) {
     EXPECT_TRUE(doc.at("kernels").at(0).contains("analysis"));
 }
 
+TEST_F(HostileRound3, AWriteOverAFileSizeLimitIsOneLineAndLeavesNoTemporary) {
+    // Issue 52 item 9: SIGXFSZ ended irf-report mid-write, leaving OUT.tmp.<pid>.<n> (13 MB for
+    // a 200,000-kernel CSV). The 5 MB page is over a 64 KiB limit (ulimit -f counts 1 KiB).
+    RunOptions o;
+    o.cwd = m_tmp.path().string();
+    o.expect_irf_error = true;
+    const ProcessResult r = run_process(
+        {"/bin/sh", "-c",
+         std::string("ulimit -f 64; exec ") + IRF_REPORT_BIN + " html a.json -o p.html"},
+        o);
+    EXPECT_EQ(r.signal, 0) << r.err;
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("File too large"), std::string::npos) << r.err;
+    for (const auto& e : fs::directory_iterator(m_tmp.path())) {
+        EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << e.path();
+        EXPECT_NE(e.path().filename(), "p.html");
+    }
+}
+
 } // namespace
 } // namespace irf::test
