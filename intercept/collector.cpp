@@ -25,6 +25,7 @@ std::atomic<std::uint64_t> s_next_collector_id{1};
 struct ThreadSlot {
     std::uint64_t owner = 0;
     LaunchLog* log = nullptr;
+    std::uint64_t appended = 0; ///< launches this thread logged (drain tries: k_drain_every)
 };
 thread_local ThreadSlot t_slot;
 
@@ -74,7 +75,8 @@ void DurationAccumulator::add(double ns) noexcept {
     ++count;
 }
 
-Collector::Collector(const config::Config& config, std::uint64_t lost_after)
+Collector::Collector(const config::Config& config, std::uint64_t lost_after,
+                     std::uint64_t max_pending)
     : m_id(s_next_collector_id.fetch_add(1)), m_callstack(config.callstack),
       m_filter(config.kernels, config.exclude),
       m_sampler(config.samples, config.launch_skip, config.launch_count),
@@ -82,7 +84,8 @@ Collector::Collector(const config::Config& config, std::uint64_t lost_after)
       m_tensor_types_auto(config.tensor_types_auto && !config.metrics_tensor_types),
       m_capture_range(config.capture_profiler_api), m_in_range(!config.capture_profiler_api),
       m_buckets(new std::atomic<Function*>[k_buckets]),
-      m_lost_after(std::max<std::uint64_t>(lost_after, 1)), m_next_sweep(m_lost_after) {
+      m_lost_after(std::max<std::uint64_t>(lost_after, 1)),
+      m_max_pending(max_pending > 0 ? max_pending : m_lost_after), m_next_sweep(m_lost_after) {
     for (std::size_t i = 0; i < k_buckets; ++i) {
         m_buckets[i].store(nullptr, std::memory_order_relaxed);
     }
@@ -242,6 +245,7 @@ LaunchDecision Collector::on_launch(const LaunchEvent& event) noexcept {
     if (decision == LaunchDecision::time_only && m_timing_stopped.load(std::memory_order_relaxed)) {
         // No duration will come: a count, not a log entry that would wait forever.
         variant->untimed.fetch_add(1, std::memory_order_relaxed);
+        m_untimed_total.fetch_add(1, std::memory_order_relaxed);
         return decision;
     }
     LaunchLog* log = t_slot.owner == m_id ? t_slot.log : register_thread();
@@ -252,6 +256,9 @@ LaunchDecision Collector::on_launch(const LaunchEvent& event) noexcept {
     }
     if (profiles(decision)) {
         m_profile_decisions.fetch_add(1, std::memory_order_relaxed);
+    }
+    if ((++t_slot.appended & (k_drain_every - 1)) == 0) {
+        try_drain(); // records may not come for a long time: the log must not keep growing
     }
     if (!recording) {
         m_late_graph_nodes.store(true, std::memory_order_release); // its duration drains it

@@ -105,6 +105,8 @@ struct CollectorStats {
     std::uint64_t dropped = 0;             ///< launches lost (log allocation failed)
     std::uint64_t unmatched_durations = 0; ///< durations whose launch was never seen
     std::uint64_t lost_durations = 0;      ///< launches whose duration never came (retired)
+    std::uint64_t counted_only = 0;        ///< launches past the bound on waiting ones: counts only
+    std::uint64_t aggregate_durations = 0; ///< their durations, matched in aggregate only
     std::uint64_t pending = 0;             ///< launches still waiting for a duration or counters
     std::uint64_t unmatched_samples = 0;   ///< samples whose launch was never seen
     std::uint64_t invalid_durations = 0;   ///< records with zero or reversed timestamps
@@ -121,9 +123,15 @@ public:
     /// such a record is not coming. Counted in ids, not time, so a backlog is never "lost".
     static constexpr std::uint64_t k_lost_after = std::uint64_t{1} << 17;
 
+    /// Launches a thread logs between two tries to drain the logs from the launch path, so that
+    /// they are drained while no record comes (a power of two).
+    static constexpr std::uint64_t k_drain_every = 4096;
+
     /// Compiles the filters (throws std::invalid_argument on an invalid one; parse_env refuses
-    /// them). `lost_after`: see k_lost_after (smaller in tests).
-    explicit Collector(const config::Config& config, std::uint64_t lost_after = k_lost_after);
+    /// them). `lost_after`: see k_lost_after (smaller in tests); it also bounds the launches
+    /// waiting for a record (`max_pending`: that bound, when not 0).
+    explicit Collector(const config::Config& config, std::uint64_t lost_after = k_lost_after,
+                       std::uint64_t max_pending = 0);
     ~Collector() override;
     Collector(const Collector&) = delete;
     Collector& operator=(const Collector&) = delete;
@@ -180,7 +188,18 @@ private:
                                  const std::array<std::uint32_t, 8>& key) noexcept;
     Variant* add_variant(Function& function, const LaunchEvent& event) noexcept;
     LaunchLog* register_thread() noexcept;
-    void drain_locked();
+    /// Takes every logged launch into m_pending; `sweep`: retire overdue ones when it is time.
+    void drain_locked(bool sweep = true);
+    /// Drains from the launch path when nobody else is (never waits for the lock).
+    void try_drain() noexcept;
+    /// One drained launch: counted, then kept for its record unless the bound is reached.
+    void admit_locked(const LaunchLogEntry& entry);
+    /// Counts a launch past the bound on waiting launches (one line the first time).
+    void count_only_locked();
+    /// A record of no waiting launch while counted-only launches wait: summed in aggregate.
+    bool aggregate_locked(const DurationRecord& record);
+    /// The profile's line on launches counted only, and their share of lost durations.
+    void add_bound_warnings_locked(model::Profile& profile) const;
     bool apply_duration_locked(const DurationRecord& record);
     bool apply_counters_locked(const CounterSample& sample);
     void retire_locked(std::uint64_t correlation_id, Pending& pending);
@@ -233,8 +252,9 @@ private:
     std::atomic<std::uint64_t> m_profile_decisions{0};
     std::atomic<std::uint64_t> m_dropped{0};
     std::atomic<bool> m_recording{true};
-    std::atomic<bool> m_late_graph_nodes{false}; ///< graph nodes logged after stop_recording
-    bool m_final_drain_done = false;             ///< drained once after stop_recording
+    std::atomic<bool> m_late_graph_nodes{false};   ///< graph nodes logged after stop_recording
+    std::atomic<std::uint64_t> m_untimed_total{0}; ///< every Variant::untimed together
+    bool m_final_drain_done = false;               ///< drained once after stop_recording
 
     // Aggregation (durations, counters, warnings), off the application's launch path.
     std::mutex m_agg_mutex;
@@ -248,6 +268,13 @@ private:
     // durations older than m_lost_after drained launches, are retired (counted), swept once
     // every m_lost_after launches.
     const std::uint64_t m_lost_after;
+    // Hard bound on m_pending's launches that were not profiled: past it a drained launch is
+    // counted for its kernel only (m_counted_only) and a record of no waiting launch is summed
+    // in aggregate (m_aggregate_*), so memory stays bounded when records never come (issue 51).
+    const std::uint64_t m_max_pending;
+    std::uint64_t m_counted_only = 0;
+    std::uint64_t m_aggregate_timed = 0;
+    double m_aggregate_ns = 0;
     std::uint64_t m_next_sweep;
     std::uint64_t m_unmatched_retired = 0; ///< early durations retired without their launch
     std::uint64_t m_newest_timed = 0;      ///< newest CUPTI id whose duration came (32-bit serial)

@@ -15,8 +15,10 @@
 namespace irf::intercept {
 namespace {
 
-/// Bound on durations/samples waiting for a launch that may never be seen (graph kernels).
-constexpr std::size_t k_max_early = 1u << 20;
+/// Bounds on durations and samples waiting for a launch not yet drained (a writer between its
+/// append and its publish): a few MB at most, whatever the backend delivers.
+constexpr std::size_t k_max_early = 1u << 16;
+constexpr std::size_t k_max_early_samples = 1u << 12;
 
 void add_counters(model::Counters& into, const model::Counters& sample) {
     for (const auto& [name, value] : sample) {
@@ -66,7 +68,7 @@ void Collector::retire_locked(std::uint64_t correlation_id, Pending& pending) {
     }
 }
 
-void Collector::drain_locked() {
+void Collector::drain_locked(bool sweep) {
     std::vector<LaunchLog*> logs;
     {
         const std::lock_guard<std::mutex> lock(m_mutex);
@@ -75,18 +77,9 @@ void Collector::drain_locked() {
         }
     }
     for (LaunchLog* log : logs) {
-        log->drain([this](const LaunchLogEntry& e) {
-            ++m_stats.launches;
-            ++e.stats->launches;
-            ++e.stats->regions[e.region].launches;
-            e.stats->unprofiled_why |= e.why;
-            Pending& p = m_pending[e.correlation_id];
-            p = Pending{e.stats, e.cold, profiles(e.decision), false, false, false, e.region, 0};
-            p.tensor_types = e.decision == LaunchDecision::profile_tensor_types;
-            apply_early_locked(e.correlation_id);
-        });
+        log->drain([this](const LaunchLogEntry& e) { admit_locked(e); });
     }
-    if (m_stats.launches >= m_next_sweep) {
+    if (sweep && m_stats.launches >= m_next_sweep) {
         retire_stale_locked();
     }
 }
@@ -253,11 +246,16 @@ void Collector::on_duration(const DurationRecord& record) noexcept {
             return;
         }
         if (stopped_and_drained_locked()) {
-            (void)apply_duration_locked(record);
+            if (!apply_duration_locked(record)) {
+                (void)aggregate_locked(record);
+            }
             return;
         }
         drain_locked();
-        if (!apply_duration_locked(record) && m_early_durations.size() < k_max_early) {
+        if (apply_duration_locked(record) || aggregate_locked(record)) {
+            return;
+        }
+        if (m_early_durations.size() < k_max_early) {
             m_early_durations.emplace(record.correlation_id,
                                       EarlyDuration{record, m_stats.launches});
         }
@@ -276,7 +274,7 @@ void Collector::on_counters(const CounterSample& sample) noexcept {
             return;
         }
         drain_locked();
-        if (!apply_counters_locked(sample) && m_early_samples.size() < k_max_early) {
+        if (!apply_counters_locked(sample) && m_early_samples.size() < k_max_early_samples) {
             m_early_samples.emplace(sample.correlation_id, sample);
         }
     } catch (...) {
@@ -293,6 +291,8 @@ CollectorStats Collector::stats() {
     s.unmatched_durations = m_early_durations.size() + m_unmatched_retired;
     s.pending = m_pending.size();
     s.unmatched_samples = m_early_samples.size();
+    s.counted_only = m_counted_only;
+    s.aggregate_durations = m_aggregate_timed;
     return s;
 }
 
@@ -328,6 +328,7 @@ void Collector::fill_profile(model::Profile& profile) {
         s.lost_durations + static_cast<std::uint64_t>(std::count_if(
                                m_pending.begin(), m_pending.end(),
                                [](const auto& entry) { return !entry.second.timed; }));
+    add_bound_warnings_locked(profile);
     profile.kernels = std::move(kernels);
     for (const auto& [text, times] : m_warnings.counts()) {
         profile.warnings.push_back(text + common::repeat_suffix(times));

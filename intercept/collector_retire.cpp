@@ -3,6 +3,13 @@
 // was never seen, are retired after a bound and counted instead of kept until exit.
 #include "intercept/collector.hpp"
 
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <string>
+
+#include "common/log.hpp"
+
 namespace irf::intercept {
 namespace {
 
@@ -60,6 +67,81 @@ void Collector::retire_stale_locked() {
         it = m_early_durations.erase(it);
     }
     m_next_sweep = now + m_lost_after;
+}
+
+void Collector::try_drain() noexcept {
+    try {
+        const std::unique_lock<std::mutex> lock(m_agg_mutex, std::try_to_lock);
+        if (lock.owns_lock() && m_recording.load(std::memory_order_relaxed)) {
+            drain_locked(false); // no sweep here: it would cost this launch a pass over m_pending
+        }
+    } catch (...) { // out of memory: the next drain takes the rest
+    }
+}
+
+void Collector::admit_locked(const LaunchLogEntry& e) {
+    ++m_stats.launches;
+    ++e.stats->launches;
+    ++e.stats->regions[e.region].launches;
+    e.stats->unprofiled_why |= e.why;
+    const bool profiled = profiles(e.decision);
+    // A profiled launch always waits for its counters: the sampler bounds how many there are.
+    if (!profiled && m_pending.size() >= m_max_pending && m_pending.count(e.correlation_id) == 0) {
+        count_only_locked();
+        if (const auto d = m_early_durations.find(e.correlation_id); d != m_early_durations.end()) {
+            const DurationRecord record = d->second.record;
+            m_early_durations.erase(d);
+            (void)aggregate_locked(record);
+        }
+        return;
+    }
+    Pending& p = m_pending[e.correlation_id];
+    p = Pending{e.stats, e.cold, profiled, false, false, false, e.region, 0};
+    p.tensor_types = e.decision == LaunchDecision::profile_tensor_types;
+    apply_early_locked(e.correlation_id);
+}
+
+void Collector::count_only_locked() {
+    if (m_counted_only++ > 0) {
+        return;
+    }
+    const std::string line =
+        std::to_string(m_max_pending) +
+        " launches are waiting for their kernel records (none came back for them yet); later "
+        "launches are counted per kernel and their durations summed apart, so memory stays "
+        "bounded (docs/cupti-notes.md)";
+    static_cast<void>(m_warnings.add(line));
+    common::log_line(config::LogLevel::warn, line);
+}
+
+/// A record for a launch that was only counted (past the bound, or after timing stopped) finds
+/// no waiting launch: its kernel is unknown, so it is summed in aggregate while such launches
+/// are still without one.
+bool Collector::aggregate_locked(const DurationRecord& record) {
+    const std::uint64_t counted = m_counted_only + m_untimed_total.load(std::memory_order_relaxed);
+    if (m_aggregate_timed >= counted) {
+        return false;
+    }
+    ++m_aggregate_timed;
+    m_aggregate_ns += static_cast<double>(record.end_ns - record.start_ns);
+    return true;
+}
+
+void Collector::add_bound_warnings_locked(model::Profile& profile) const {
+    if (m_counted_only == 0) {
+        return;
+    }
+    // After the backend's flush no record is still coming: the counted-only launches that no
+    // record was matched to lost theirs.
+    profile.coverage.lost_durations += m_counted_only - std::min(m_counted_only, m_aggregate_timed);
+    std::array<char, 32> ms{};
+    std::snprintf(ms.data(), ms.size(), "%.3f", m_aggregate_ns / 1e6);
+    profile.warnings.push_back(std::to_string(m_counted_only) + " launches past the bound of " +
+                               std::to_string(m_max_pending) +
+                               " waiting for their kernel records were counted per kernel only; " +
+                               std::to_string(m_aggregate_timed) +
+                               " durations of counted-only launches came (" + ms.data() +
+                               " ms in all) and are in no kernel's time");
 }
 
 } // namespace irf::intercept
