@@ -12,8 +12,31 @@ namespace {
 
 // Every cuMemcpy*, cuMemset* and cuLaunchHostFunc entry, synchronous ones included: a copy or
 // a set that lands between kernel replay's save and restore of device memory is undone by the
-// restore, and a host function may write mapped memory that replay cannot restore.
+// restore, and a host function may write mapped memory that replay cannot restore. So are the
+// other calls that write or discard device memory from a stream: stream memory operations
+// (write value, batch mem op), batch decompression, discards, and external semaphore signals
+// (cupti-review-3 H3). test_guarded_cbids scans cupti_driver_cbid.h for these families.
 constexpr CUpti_CallbackId k_device_writes[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuStreamWriteValue32,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamWriteValue32_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamWriteValue32_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamWriteValue32_v2_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamWriteValue64,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamWriteValue64_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamWriteValue64_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamWriteValue64_v2_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBatchMemOp,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBatchMemOp_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBatchMemOp_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBatchMemOp_v2_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuMemBatchDecompressAsync,
+    CUPTI_DRIVER_TRACE_CBID_cuMemBatchDecompressAsync_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuMemDiscardBatchAsync,
+    CUPTI_DRIVER_TRACE_CBID_cuMemDiscardBatchAsync_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuMemDiscardAndPrefetchBatchAsync,
+    CUPTI_DRIVER_TRACE_CBID_cuMemDiscardAndPrefetchBatchAsync_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuSignalExternalSemaphoresAsync,
+    CUPTI_DRIVER_TRACE_CBID_cuSignalExternalSemaphoresAsync_ptsz,
     CUPTI_DRIVER_TRACE_CBID_cuLaunchHostFunc,
     CUPTI_DRIVER_TRACE_CBID_cuLaunchHostFunc_ptsz,
     CUPTI_DRIVER_TRACE_CBID_cuMemcpy,
@@ -123,6 +146,27 @@ constexpr CUpti_CallbackId k_device_writes[] = {
     CUPTI_DRIVER_TRACE_CBID_cuMemsetD8_v2_ptds,
 };
 
+// Calls of the same families that write nothing a replay restores, so they are not held off:
+// waits (the stream waits for a value or a semaphore) and prefetches (pages move, values do not).
+constexpr CUpti_CallbackId k_harmless[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue32,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue32_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue32_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue32_v2_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue64,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue64_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue64_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue64_v2_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuWaitExternalSemaphoresAsync,
+    CUPTI_DRIVER_TRACE_CBID_cuWaitExternalSemaphoresAsync_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuMemPrefetchAsync,
+    CUPTI_DRIVER_TRACE_CBID_cuMemPrefetchAsync_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuMemPrefetchAsync_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemPrefetchAsync_v2_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuMemPrefetchBatchAsync,
+    CUPTI_DRIVER_TRACE_CBID_cuMemPrefetchBatchAsync_ptsz,
+};
+
 constexpr CUpti_CallbackId k_capture_begins[] = {
     CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture,
     CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz,
@@ -162,6 +206,10 @@ GuardedCall guarded_call(CUpti_CallbackId cbid) noexcept {
         return GuardedCall::capture_begin;
     }
     return contains(k_capture_ends, cbid) ? GuardedCall::capture_end : GuardedCall::none;
+}
+
+bool listed_harmless(CUpti_CallbackId cbid) noexcept {
+    return contains(k_harmless, cbid);
 }
 
 std::vector<CUpti_CallbackId> guarded_cbids() {

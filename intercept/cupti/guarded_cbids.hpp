@@ -14,13 +14,17 @@ namespace irf::intercept::cupti {
 /// What a watched driver call means to the sampled path.
 enum class GuardedCall : std::uint8_t {
     none,          ///< not watched here
-    device_write,  ///< cuMemcpy*, cuMemset*, cuLaunchHostFunc: held off during a sample
+    device_write,  ///< copies, sets, host functions, stream memory ops: held off during a sample
     capture_begin, ///< cuStreamBeginCapture* (and ToGraph): a capture opens at a successful EXIT
     capture_end,   ///< cuStreamEndCapture: the capture closes (see capture_ended)
 };
 
 /// The class of `cbid` (driver domain).
 [[nodiscard]] GuardedCall guarded_call(CUpti_CallbackId cbid) noexcept;
+
+/// True for a call of a device-writing family that writes nothing a replay restores (waits,
+/// prefetches): deliberately not guarded.
+[[nodiscard]] bool listed_harmless(CUpti_CallbackId cbid) noexcept;
 
 /// Every driver cbid guarded_call() classifies (enabled at start, best effort).
 [[nodiscard]] std::vector<CUpti_CallbackId> guarded_cbids();
