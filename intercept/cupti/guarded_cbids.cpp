@@ -15,7 +15,7 @@ namespace {
 // restore, and a host function may write mapped memory that replay cannot restore. So are the
 // other calls that write or discard device memory from a stream: stream memory operations
 // (write value, batch mem op), batch decompression, discards, and external semaphore signals
-// (cupti-review-3 H3). test_guarded_cbids scans cupti_driver_cbid.h for these families.
+// (docs/cupti-notes.md, step 1). test_guarded_cbids scans cupti_driver_cbid.h for them.
 constexpr CUpti_CallbackId k_device_writes[] = {
     CUPTI_DRIVER_TRACE_CBID_cuStreamWriteValue32,
     CUPTI_DRIVER_TRACE_CBID_cuStreamWriteValue32_ptsz,

@@ -168,9 +168,11 @@ void CuptiBackend::report_setup(const ProfilerStatus& status, std::uint32_t devi
     if (status.ok()) {
         return;
     }
-    if (set == SampleSet::tensor_types) {
+    if (set == SampleSet::tensor_types && status.failure == ProfilerFailure::other) {
         // Only this set failed (a counter this chip or driver lacks): the standard set still
         // works, so profiling goes on, and no later tensor-types sample of this device tries.
+        // Busy counters or a refusal of the device are not the set's fault: those go the
+        // standard set's way below (docs/cupti-notes.md, "Busy counters").
         if (flag_first(m_tensor_refused, device)) {
             warn("tensor ops by input type unavailable on device " + std::to_string(device) + " (" +
                  status.error +
