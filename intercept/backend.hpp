@@ -98,6 +98,8 @@ public:
     /// Kernel records stopped coming (another CUPTI client took the activity stream): later
     /// unprofiled launches get no duration, so the sink should count rather than keep them.
     virtual void on_timing_stopped() noexcept {}
+    /// Kernel records came again after on_timing_stopped: launches are timed again.
+    virtual void on_timing_resumed() noexcept {}
 };
 
 /// A source of launches. start() may fail; the injection then runs without it (fail closed).

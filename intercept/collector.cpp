@@ -293,6 +293,10 @@ void Collector::on_timing_stopped() noexcept {
     m_timing_stopped.store(true, std::memory_order_relaxed);
 }
 
+void Collector::on_timing_resumed() noexcept {
+    m_timing_stopped.store(false, std::memory_order_relaxed);
+}
+
 std::map<const KernelStats*, std::uint64_t> Collector::untimed_launches_locked() const {
     std::map<const KernelStats*, std::uint64_t> counts;
     const auto add = [&counts](const Variant& v) {

@@ -147,6 +147,8 @@ public:
     void on_profiling_off() noexcept override;
     /// From now on unprofiled launches are counted per kernel instead of logged.
     void on_timing_stopped() noexcept override;
+    /// From now on unprofiled launches are logged for their durations again.
+    void on_timing_resumed() noexcept override;
     /// Opens or closes the capture range (IRF_CAPTURE_RANGE=cudaProfilerApi); outside it
     /// launches are only timed. Without a capture range it does nothing.
     void on_profiler_range(bool started) noexcept override;

@@ -190,6 +190,8 @@ private:
     bool first_duration(std::uint64_t correlation_id) noexcept;
     void warn_lost_activity() noexcept;
     void check_timing(std::uint64_t launches) noexcept;
+    /// Records came after timing stopped: tell the sink, say so once per stop.
+    void resume_timing() noexcept;
     /// Disables the range profilers idle for m_idle_release (idle_release.cpp).
     void release_idle_profilers() noexcept;
     /// Notes that a sample ended now (the idle clock starts again).

@@ -250,6 +250,9 @@ void CuptiBackend::on_kernel_record(const KernelActivity& record) noexcept {
         return; // a forked child: the sink is the parent's collector
     }
     ++m_records_seen;
+    if (m_timing_stopped.load(std::memory_order_relaxed)) {
+        resume_timing();
+    }
     std::uint64_t correlation_id = record.correlation_id;
     if (record.graph_id != 0 || record.device_launched) {
         // Graph nodes (also of a graph launched from the device) have no launch callback:
@@ -301,7 +304,26 @@ void CuptiBackend::check_timing(std::uint64_t launches) noexcept {
              std::to_string(launches) + " launches: no kernel activity record came for the last " +
              std::to_string(2 * (m_timing_mask + 1)) + ", even after a flush" +
              " (another CUPTI client, e.g. PyTorch's profiler, took the activity stream?); later "
-             "launches are counted, not timed (docs/cupti-notes.md)");
+             "launches are counted, not timed, until records come again (docs/cupti-notes.md)");
+    } catch (...) {
+    }
+}
+
+// Records came after timing was declared stopped: the other client gave the activity stream
+// back, or CUPTI only held its buffers longer than two intervals (a flush returns no buffer
+// that holds an incomplete record, cupti_activity.h). Either way, time launches again.
+void CuptiBackend::resume_timing() noexcept {
+    if (!m_timing_stopped.exchange(false)) {
+        return;
+    }
+    m_silent_once = false;
+    m_records_at_check = m_records_seen.load();
+    with_sink([](LaunchSink& sink) { sink.on_timing_resumed(); });
+    try {
+        warn("kernel timing resumed at " + utc_time_of_day() + " after " +
+             std::to_string(m_launches_seen.load()) +
+             " launches: kernel activity records came again; the launches in between were "
+             "counted, not timed (docs/cupti-notes.md)");
     } catch (...) {
     }
 }

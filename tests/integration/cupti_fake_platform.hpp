@@ -67,6 +67,10 @@ public:
         std::lock_guard<std::mutex> lock(mutex);
         ++timing_stopped;
     }
+    void on_timing_resumed() noexcept override {
+        std::lock_guard<std::mutex> lock(mutex);
+        ++timing_resumed;
+    }
     void on_profiler_range(bool started) noexcept override {
         std::lock_guard<std::mutex> lock(mutex);
         profiler_ranges.push_back(started);
@@ -93,6 +97,7 @@ public:
     std::vector<std::string> declines; ///< reasons of on_sample_declined ("-": none given)
     int profiling_off = 0;
     int timing_stopped = 0;
+    int timing_resumed = 0;
 
 private:
     LaunchDecision m_answer;

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // The CUPTI backend's launch bookkeeping into a real collector (issue 51): graph nodes' own ids
-// and the launches after them.
+// and the launches after them; kernel timing that stops and resumes.
+#include <algorithm>
+#include <string>
+
 #include <gtest/gtest.h>
 
 #include "intercept/collector.hpp"
@@ -21,10 +24,10 @@ struct CollectorRig {
     FakeScript script;
     Collector collector{timing_only()};
     CuptiBackend backend{CuptiOptions{}};
-    CollectorRig() {
+    explicit CollectorRig(std::uint64_t timing_check = k_timing_check) {
         backend.set_sampling_seam_for_test({std::make_unique<FakePlatform>(script),
                                             std::chrono::milliseconds(2000),
-                                            std::chrono::seconds(60), k_timing_check});
+                                            std::chrono::seconds(60), timing_check});
         backend.attach_sink_for_test(collector);
     }
     [[nodiscard]] model::Profile profile() {
@@ -71,6 +74,41 @@ TEST(CuptiBookkeeping, LaunchesAfterAGraphReplayKeepTheirDurations) {
     EXPECT_DOUBLE_EQ(p.kernels.at(0).time_ns.total, k_launches * 1000.0);
     EXPECT_DOUBLE_EQ(p.kernels.at(1).time_ns.total, 2 * 4000.0);
     EXPECT_EQ(p.coverage.lost_durations, 0u);
+}
+
+bool warned(const model::Profile& p, const std::string& text) {
+    return std::any_of(p.warnings.begin(), p.warnings.end(),
+                       [&text](const std::string& w) { return w.find(text) != std::string::npos; });
+}
+
+TEST(CuptiBookkeeping, TimingResumesWhenRecordsComeAgain) {
+    // Checks every 1,024 launches: no record comes, so timing stops at the second silent check
+    // (launch 2,048), and launches 2,048-3,000 are counted only. Then CUPTI hands over
+    // every record (the other client let go, or it held its buffers that long) and launches go
+    // on with their records. Before: "timing stopped" was final, and launches 3,001-4,000 were
+    // counted, never timed.
+    CollectorRig rig(1024);
+    for (std::uint32_t id = 1; id <= 3000; ++id) {
+        FakeLaunch(id, "_Z1kv").run(rig.backend);
+    }
+    for (std::uint32_t id = 1; id <= 3000; ++id) {
+        rig.backend.on_kernel_record(kernel_record(id, 100, 1100));
+    }
+    for (std::uint32_t id = 3001; id <= 4000; ++id) {
+        FakeLaunch(id, "_Z1kv").run(rig.backend);
+        rig.backend.on_kernel_record(kernel_record(id, 100, 1100));
+    }
+    const CollectorStats s = rig.collector.stats();
+    EXPECT_EQ(s.lost_durations, 0u);
+    EXPECT_EQ(s.unmatched_durations, 0u);
+    EXPECT_EQ(s.aggregate_durations, 3000u - 2047u); // the counted-only ones, in aggregate
+    const model::Profile p = rig.profile();
+    ASSERT_EQ(p.kernels.size(), 1u);
+    EXPECT_EQ(p.kernels[0].launches, 4000u);
+    EXPECT_DOUBLE_EQ(p.kernels[0].time_ns.total, (2047 + 1000) * 1000.0);
+    EXPECT_TRUE(warned(p, "kernel timing stopped"));
+    EXPECT_TRUE(warned(p, "kernel timing resumed"));
+    EXPECT_TRUE(warned(p, "953 launches after kernel timing stopped were counted only"));
 }
 
 } // namespace
