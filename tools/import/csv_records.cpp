@@ -2,6 +2,8 @@
 // RFC 4180 records as ncu and nvprof write them (docs/import.md, "Quirks").
 #include "tools/import/csv_records.hpp"
 
+#include <algorithm>
+
 #include "common/text_safety.hpp"
 #include "tools/import/import_error.hpp"
 
@@ -17,14 +19,72 @@ ImportError::ImportError(const std::string& file, std::size_t line, std::size_t 
 
 CsvReader::CsvReader(std::istream& in, std::string file) : m_in(in), m_file(std::move(file)) {}
 
+bool CsvReader::fill() {
+    constexpr std::size_t k_chunk = 64 * 1024;
+    m_buffer.resize(k_chunk);
+    m_in.read(m_buffer.data(), static_cast<std::streamsize>(k_chunk));
+    m_buffer.resize(static_cast<std::size_t>(std::max<std::streamsize>(m_in.gcount(), 0)));
+    m_pos = 0;
+    return !m_buffer.empty();
+}
+
+void CsvReader::check_encoding() {
+    m_started = true;
+    if (!fill()) {
+        return;
+    }
+    const auto byte = [this](std::size_t i) {
+        return i < m_buffer.size() ? static_cast<unsigned char>(m_buffer[i]) : 0x100u;
+    };
+    if (byte(0) == 0xef && byte(1) == 0xbb && byte(2) == 0xbf) {
+        m_pos = 3; // Excel's "CSV UTF-8" and Notepad write a byte order mark
+        return;
+    }
+    // A UTF-16 byte order mark, or ASCII text with every other byte zero.
+    if ((byte(0) == 0xff && byte(1) == 0xfe) || (byte(0) == 0xfe && byte(1) == 0xff) ||
+        (byte(1) == 0 && byte(3) == 0 && byte(0) != 0) ||
+        (byte(0) == 0 && byte(2) == 0 && byte(1) != 0)) {
+        throw ImportError(m_file, 0, 0,
+                          "UTF-16 text (PowerShell's '>' writes it): irf reads UTF-8; convert "
+                          "it first (iconv -f UTF-16 -t UTF-8 IN > OUT, or in PowerShell "
+                          "Out-File -Encoding utf8)");
+    }
+}
+
 bool CsvReader::next_line(std::string& line) {
-    if (!std::getline(m_in, line)) {
+    if (!m_started) {
+        check_encoding();
+    }
+    line.clear();
+    bool any = false;
+    while (true) {
+        const std::size_t end = m_buffer.find_first_of("\r\n", m_pos);
+        if (end != std::string::npos) {
+            line.append(m_buffer, m_pos, end - m_pos);
+            m_pos = end + 1;
+            // CRLF (ncu on Windows, a Windows share) is one line end; a lone CR is one too.
+            if (m_buffer[end] == '\r' && (m_pos < m_buffer.size() || fill()) &&
+                m_buffer[m_pos] == '\n') {
+                ++m_pos;
+            }
+            any = true;
+        } else {
+            any = any || m_pos < m_buffer.size();
+            line.append(m_buffer, m_pos, std::string::npos);
+            m_pos = m_buffer.size();
+        }
+        if (line.size() > k_max_record_bytes) {
+            throw ImportError(m_file, m_line + 1, 0,
+                              "a line longer than 16 MiB (not an ncu or nvprof export?)");
+        }
+        if (end != std::string::npos || !fill()) {
+            break;
+        }
+    }
+    if (!any) {
         return false;
     }
     ++m_line;
-    if (!line.empty() && line.back() == '\r') {
-        line.pop_back(); // CRLF exports (ncu on Windows, files passed through a Windows share)
-    }
     return true;
 }
 

@@ -25,7 +25,10 @@ public:
     /// Reads from `in`; `file` names it in errors.
     CsvReader(std::istream& in, std::string file);
 
-    /// The next physical line without its line end, or false at the end of the stream.
+    /// The next physical line without its line end (LF, CRLF or a lone CR, as old Mac tools
+    /// write), or false at the end of the stream. A UTF-8 byte order mark at the start (Excel's
+    /// "CSV UTF-8") is skipped. Throws ImportError for UTF-16 text (PowerShell's `>`) and for a
+    /// line longer than k_max_record_bytes, read no further than that.
     bool next_line(std::string& line);
 
     /// Parses `line` (just read by next_line) as a record, reading further lines while a quoted
@@ -40,9 +43,17 @@ public:
     [[nodiscard]] const std::string& file() const { return m_file; }
 
 private:
+    /// Replaces the consumed buffer with the next chunk of the stream; false at its end.
+    bool fill();
+    /// Skips a UTF-8 byte order mark and refuses UTF-16, at the first chunk.
+    void check_encoding();
+
     std::istream& m_in;
     std::string m_file;
     std::size_t m_line = 0;
+    std::string m_buffer; ///< read ahead of the lines given back
+    std::size_t m_pos = 0;
+    bool m_started = false;
 };
 
 /// Largest record accepted (a kernel name is long, a record of 500 metric columns longer).

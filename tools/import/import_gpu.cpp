@@ -3,6 +3,7 @@
 #include "tools/import/import_gpu.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include "config/ceilings.hpp"
 #include "config/ceilings_choice.hpp"
@@ -10,6 +11,7 @@
 #include "config/foreign_metrics.hpp"
 #include "config/gpu_database.hpp"
 #include "config/text_list.hpp"
+#include "tools/import/import_error.hpp"
 
 namespace irf::import {
 namespace {
@@ -77,10 +79,58 @@ std::vector<std::string> entries_fitting(const std::string& cc, int sms, double 
     return out;
 }
 
+// A GPU's name as files spell it, for comparing: case, spaces and a "NVIDIA "/"Tesla " prefix
+// left out ("", a bare device index, names nothing).
+std::string comparable_name(const ImportedFile& f) {
+    std::string name = !f.display_name.empty()     ? f.display_name
+                       : is_device_index(f.device) ? std::string()
+                                                   : f.device;
+    std::string out;
+    for (const char c : name) {
+        if (c != ' ') {
+            out += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+        }
+    }
+    for (const char* prefix : {"nvidia", "tesla"}) {
+        if (out.rfind(prefix, 0) == 0) {
+            out.erase(0, std::strlen(prefix));
+        }
+    }
+    return out;
+}
+
+std::string described(const ImportedFile& f) {
+    const std::string name = !f.display_name.empty() ? f.display_name : f.device;
+    return "'" + name + "'" + (f.cc.empty() ? "" : ", cc " + f.cc) +
+           (f.sms > 0 ? ", " + std::to_string(f.sms) + " SMs" : "");
+}
+
+// Files of two GPUs joined into one profile would mix their counters under one GPU's ceilings
+// (issue 52 item 6): a name, CC or SM count that two files both give and that differs is refused.
+void check_one_gpu(const std::vector<ImportedFile>& files) {
+    for (std::size_t i = 1; i < files.size(); ++i) {
+        for (std::size_t j = 0; j < i; ++j) {
+            const ImportedFile& a = files[j];
+            const ImportedFile& b = files[i];
+            const std::string na = comparable_name(a);
+            const std::string nb = comparable_name(b);
+            if ((!na.empty() && !nb.empty() && na != nb) ||
+                (!a.cc.empty() && !b.cc.empty() && a.cc != b.cc) ||
+                (a.sms > 0 && b.sms > 0 && a.sms != b.sms)) {
+                throw ImportError(b.path, 0, 0,
+                                  "recorded on " + described(b) + ", while " + a.path +
+                                      " was recorded on " + described(a) +
+                                      ": import one GPU's files per profile");
+            }
+        }
+    }
+}
+
 } // namespace
 
 GpuChoice choose_gpu(model::Profile& profile, const std::vector<ImportedFile>& files,
                      const std::string& requested, const std::vector<std::string>& dirs) {
+    check_one_gpu(files);
     if (!requested.empty()) {
         fill_from(profile.gpu, config::load_named_ceilings(requested, dirs, "--gpu").gpu);
         return {requested, ""};

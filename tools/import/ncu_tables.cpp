@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Nsight Compute CSV tables: the details page in long form (one row per launch and metric), the
 // raw page (one row per launch, a units row under the header) and --print-summary (docs/import.md).
+#include <map>
 #include <set>
 
+#include "common/text_safety.hpp"
 #include "tools/import/import_error.hpp"
 #include "tools/import/summary_rows.hpp"
 #include "tools/import/table_reader.hpp"
@@ -167,10 +169,13 @@ public:
         const std::string id = m_columns.cell(r, "ID") + "|" + m_columns.cell(r, "Process ID");
         if (!m_open || id != m_id) {
             start(r, id);
+        } else {
+            check_same_kernel(r);
         }
         const std::string name = m_columns.cell(r, "Metric Name");
         const std::string unit = m_columns.cell(r, "Metric Unit");
         const std::size_t value_index = *m_columns.find("Metric Value");
+        check_repeated(r, name, value_index);
         if (launch_value(m_launch, name, unit, r.fields[value_index]) ||
             device_attribute(m_context, name, r.fields[value_index])) {
             return;
@@ -198,8 +203,38 @@ private:
         note_gpu(m_context, m_columns.cell(r, "Device"), m_columns.cell(r, "CC"), r.line);
         m_launch = identity(m_context, m_columns, r);
         m_counters = LaunchCounters{};
+        m_values.clear();
         m_id = id;
         m_open = true;
+    }
+
+    // The rows of one launch ID name one kernel: another name is another launch, which would
+    // be merged into the first (issue 52 item 6).
+    void check_same_kernel(const CsvRecord& r) const {
+        const std::string name = m_columns.cell(r, "Kernel Name");
+        if (name != m_launch.name) {
+            const auto index = m_columns.find("Kernel Name");
+            throw ImportError(m_context.file.path, r.line, index ? r.columns[*index] : 0,
+                              "launch ID " + m_columns.cell(r, "ID") + " names kernel '" +
+                                  common::utf8_prefix(name, 60) + "' here and '" +
+                                  common::utf8_prefix(m_launch.name, 60) + "' at line " +
+                                  std::to_string(m_launch.line) +
+                                  ": the rows of one launch name one kernel");
+        }
+    }
+
+    // ncu lists some metrics in two sections of the details page, with one value; two values of
+    // one metric in one launch are two measurements irf cannot choose between (issue 52 item 6).
+    void check_repeated(const CsvRecord& r, const std::string& name, std::size_t index) {
+        const std::string& value = r.fields[index];
+        const auto [it, first] = m_values.emplace(name, std::pair{value, r.line});
+        if (!first && it->second.first != value) {
+            throw ImportError(m_context.file.path, r.line, r.columns[index],
+                              common::utf8_prefix(name, 80) + " of launch ID " +
+                                  m_columns.cell(r, "ID") + " is '" + value.substr(0, 40) +
+                                  "' here and '" + it->second.first.substr(0, 40) + "' at line " +
+                                  std::to_string(it->second.second) + ": one metric, two values");
+        }
     }
 
     FileContext& m_context;
@@ -209,6 +244,7 @@ private:
     std::set<std::string> m_done;
     LaunchRead m_launch;
     LaunchCounters m_counters;
+    std::map<std::string, std::pair<std::string, std::size_t>> m_values; ///< value, line
 };
 
 class RawReader : public TableReader {

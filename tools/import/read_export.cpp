@@ -5,9 +5,11 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <memory>
 
+#include "common/text_safety.hpp"
 #include "tools/import/import_error.hpp"
 #include "tools/import/ncu_report.hpp"
 #include "tools/import/table_reader.hpp"
@@ -51,6 +53,31 @@ void check_row_width(const FileContext& context, CsvRecord& row, const CsvRecord
         throw ImportError(context.file.path, row.line, row.columns[index],
                           std::to_string(row.fields.size()) + " fields where the header at line " +
                               std::to_string(header.line) + " has " + std::to_string(header_width));
+    }
+}
+
+// A sum over launches, or a summary's average x invocations, beyond double range would be written
+// as absent without a word (issue 52 item 5): refused, naming the kernel's first row and what.
+void check_sums(const ImportedFile& file) {
+    for (const ImportedKernel& k : file.kernels) {
+        std::string what;
+        for (const auto& [name, value] : k.counters) {
+            if (!std::isfinite(value)) {
+                what = name;
+                break;
+            }
+        }
+        if (what.empty() && k.time_ns &&
+            !(std::isfinite(k.time_ns->total) && std::isfinite(k.time_ns->max))) {
+            what = "the duration";
+        }
+        if (!what.empty()) {
+            throw ImportError(file.path, k.line, 0,
+                              "kernel " + common::utf8_prefix(k.name, 80) + ": " + what +
+                                  " is beyond the largest number irf keeps (1.8e308) once "
+                                  "summed over its " +
+                                  std::to_string(k.launches) + " launches");
+        }
     }
 }
 
@@ -109,6 +136,7 @@ ImportedFile read_export(std::istream& in, const std::string& path) {
     }
     table->finish();
     context.file.kernels = context.table.finish();
+    check_sums(context.file);
     if (context.file.kernels.empty()) {
         throw ImportError(path, 0, 0, "the " + context.file.format + " table has no kernel");
     }

@@ -2,6 +2,8 @@
 // Helpers shared by the format readers (docs/import.md).
 #include "tools/import/table_reader.hpp"
 
+#include <cmath>
+
 #include "tools/import/import_error.hpp"
 #include "tools/import/values.hpp"
 
@@ -81,7 +83,16 @@ std::optional<double> metric_value(const FileContext& context, const CsvRecord& 
         throw ImportError(context.file.path, record.line, column,
                           "negative value for " + metric.canonical);
     }
-    return cell.value * *factor / metric.divisor;
+    const double value = cell.value * *factor / metric.divisor;
+    if (!std::isfinite(value)) {
+        // In base units it would be written as absent, without a word (issue 52 item 5).
+        throw ImportError(context.file.path, record.line, column,
+                          "'" + record.fields[index].substr(0, 40) + "' " + unit.substr(0, 40) +
+                              " is beyond the largest number irf keeps (1.8e308) once in base "
+                              "units (irf reads it as " +
+                              metric.canonical + ")");
+    }
+    return value;
 }
 
 void note_gpu(FileContext& context, const std::string& device, const std::string& cc,

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <set>
 #include <string>
 
 namespace irf::import {
@@ -45,6 +46,42 @@ std::optional<std::string> without_separators(std::string_view text) {
         return std::nullopt;
     }
     return out;
+}
+
+// Skips the digits at text[i]; returns how many there were.
+std::size_t skip_digits(std::string_view text, std::size_t& i) {
+    const std::size_t start = i;
+    while (i < text.size() && is_digit(text[i])) {
+        ++i;
+    }
+    return i - start;
+}
+
+// [sign] digits [. digits] [(e|E) [sign] digits], digits on at least one side of the point:
+// strtod alone would also read "0x10" as 16, and "inf" or "nan" (issue 52 item 5).
+bool is_decimal(std::string_view text) {
+    std::size_t i = 0;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) {
+        ++i;
+    }
+    std::size_t digits = skip_digits(text, i);
+    if (i < text.size() && text[i] == '.') {
+        ++i;
+        digits += skip_digits(text, i);
+    }
+    if (digits == 0) {
+        return false;
+    }
+    if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+        ++i;
+        if (i < text.size() && (text[i] == '+' || text[i] == '-')) {
+            ++i;
+        }
+        if (skip_digits(text, i) == 0) {
+            return false;
+        }
+    }
+    return i == text.size();
 }
 
 std::string_view trimmed(std::string_view text) {
@@ -90,21 +127,23 @@ const Factors& frequency_factors() {
 }
 
 std::optional<double> count_factor(std::string_view unit) {
-    // Counts carry their thing as unit ("inst", "sector", "warp"); ncu may scale them with a
-    // prefix ("Kinst", "Msector").
+    // Counts carry their thing as unit ("inst", "sector", "warp"), which ncu may scale with a
+    // prefix ("Kinst", "Msector"). Anything else (a rate, share, time or size, "Kbyte" too, or
+    // a unit irf does not know) is not a count: taken as x1 it would be a wrong number.
+    static const std::set<std::string_view> things = {
+        "inst",  "instruction", "sector", "request",     "wavefront", "warp", "thread",
+        "block", "cycle",       "op",     "transaction", "event",     "count"};
     static const std::map<char, double> prefixes = {
         {'K', 1e3}, {'M', 1e6}, {'G', 1e9}, {'T', 1e12}};
-    if (unit.size() > 1 && unit[1] >= 'a' && unit[1] <= 'z') {
+    if (things.count(unit) > 0) {
+        return 1.0;
+    }
+    if (unit.size() > 1 && things.count(unit.substr(1)) > 0) {
         if (const auto it = prefixes.find(unit[0]); it != prefixes.end()) {
             return it->second;
         }
     }
-    if (unit == "%" || unit.find('/') != std::string_view::npos ||
-        unit.find("second") != std::string_view::npos ||
-        unit.find("byte") != std::string_view::npos) {
-        return std::nullopt; // a rate, share, time or size is not a count
-    }
-    return 1.0;
+    return std::nullopt;
 }
 
 std::optional<double> look_up(const Factors& factors, std::string_view unit) {
@@ -120,7 +159,7 @@ CellValue parse_cell(std::string_view text) {
         return {CellValue::Status::absent, 0};
     }
     const auto plain = without_separators(text);
-    if (!plain || plain->empty()) {
+    if (!plain || !is_decimal(*plain)) {
         return {};
     }
     errno = 0;

@@ -18,13 +18,14 @@ struct CellValue {
 };
 
 /// Parses "4,621,492", "1.5e3", "-2" (thousands separators in groups of three only); "n/a",
-/// "N/A", "-" and "" are absent; anything else (or a value beyond double range) is bad.
+/// "N/A", "-" and "" are absent; anything else ("0x10", "inf", "nan", or a value beyond double
+/// range) is bad.
 [[nodiscard]] CellValue parse_cell(std::string_view text);
 
 /// The factor from `unit` to the base unit of `kind` (ns, bytes, Hz, or a plain count): 1e3
-/// for "usecond"/"us"/"Kbyte", 1e9 for "Ghz" and "cycle/nsecond", 1 for a percent's "%"; nullopt
-/// for a unit that does not measure `kind` (docs/import.md, "Units"). An empty unit is the base
-/// unit.
+/// for "usecond"/"us"/"Kbyte"/"Kinst", 1e9 for "Ghz" and "cycle/nsecond", 1 for a percent's "%";
+/// nullopt for a unit that does not measure `kind`, or that irf does not know (docs/import.md,
+/// "Units"). An empty unit is the base unit.
 [[nodiscard]] std::optional<double> unit_factor(config::ForeignKind kind, std::string_view unit);
 
 /// "(256, 1, 1)", "[256,1,1]" or "256" (a 1-D size) as three dimensions; nullopt otherwise.
