@@ -3,7 +3,7 @@
 import math
 from irfplot import marks
 from irfplot import regions as reg
-from irfplot.profile import LEVELS, get, number, rank_note
+from irfplot.profile import LEVELS, get, number, plain_label, rank_note
 
 LEVEL_MARKERS = {"l1": "o", "l2": "s", "hbm": "^"}
 LEVEL_NAMES = {"l1": "L1", "l2": "L2", "hbm": "HBM", "shared": "Shared"}
@@ -183,7 +183,9 @@ def draw_pipes(ax, ceilings, drawn, xlim):
                 continue  # the issue peak already drawn (fp32 on most GPUs)
             ax.plot(list(xlim), [peak, peak], linestyle="--", color="#888888", linewidth=1.0,
                     zorder=1)
-            ax.text(xlim[0] * 1.3, peak * 1.06, f"{name} pipe {peak:,.1f} warp GIPS", fontsize=7,
+            # The pipe's name is the profile's: '$' escaped, never mathtext (issue 52 item 8).
+            ax.text(xlim[0] * 1.3, peak * 1.06,
+                    f"{plain_label(name, 40)} pipe {peak:,.1f} warp GIPS", fontsize=7,
                     color="#666666", ha="left", va="bottom")
     return ys
 

@@ -31,6 +31,12 @@ def load_trajectory(path):
         if not isinstance(k, dict) or not isinstance(k.get("name"), str) or not isinstance(
                 k.get("points"), list) or not all(isinstance(p, dict) for p in k["points"]):
             raise ProfileError(f"{shown}: kernels[{i}]: expected name and a list of points")
+        # A verdict is an object with a string kind, or absent (issue 52 item 8).
+        verdict = k.get("verdict")
+        if verdict is not None and (not isinstance(verdict, dict) or not isinstance(
+                verdict.get("kind", ""), str)):
+            raise ProfileError(f"{shown}: kernels[{i}].verdict: expected an object with a "
+                               "string kind")
     return doc
 
 
@@ -86,12 +92,12 @@ def trajectory_axes(fig, doc, kernels, key, y_key, peak, rates, labels, title):
                    edgecolors="white", linewidths=0.6)
         ax.annotate("", xy=(xs[-1], ys[-1]), xytext=(xs[-2], ys[-2]), zorder=5,
                     arrowprops={"arrowstyle": "-|>", "color": color, "lw": 1.2})
-        verdict = (kernel.get("verdict") or {}).get("kind", "")
+        verdict = (kernel.get("verdict") or {}).get("kind") or ""
         fig.irf_trajectory = getattr(fig, "irf_trajectory", []) + [
             {"kernel": kernel["name"], "level": level, "color": color,
              "x": xs, "y": ys, "sms": [p[2] for p in pts]}]
         drawn.append((color, f"{i + 1}  {plain_label(kernel['name'])} [{level.upper()}; "
-                             f"{printable(verdict, 24)}]"))
+                             f"{plain_label(verdict, 24)}]"))
     xs = [x for k in kernels for x, _, _ in series(k, key, y_key)[0]] or [1.0]
     ridges = [peak / rate for _, rate in rates]
     xlim = (min(xs) / 10, max([max(xs) * 10] + [2 * r for r in ridges]))
