@@ -77,6 +77,9 @@ struct FlopsResult {
     /// Tensor-pipe utilisation in percent: the sum over input types of ops per second / the
     /// type's dense peak. Absent without tensor_ops_* counts, or when a counted type has no peak.
     std::optional<double> tensor_pipe_pct;
+    /// Tensor-pipe instructions that were register moves (HFMA2.MMA), taken out of the tensor
+    /// work and their HFMA instructions out of the FP16 FLOPs (model/counters.hpp); 0 = none.
+    double tensor_register_moves = 0;
     std::string
         precision; ///< fp64, fp32 or fp16: the CUDA-core precision with most FLOPs ("" = none)
 };

@@ -132,6 +132,9 @@ json flops_json(const FlopsResult& f) {
     if (!f.precision.empty()) {
         out["precision"] = f.precision;
     }
+    if (f.tensor_register_moves > 0) {
+        out["tensor_register_moves"] = f.tensor_register_moves;
+    }
     return out;
 }
 
@@ -141,6 +144,7 @@ FlopsResult flops_from(const JsonNode& n) {
     f.fp32 = n.num("fp32");
     f.fp16 = n.num("fp16");
     f.tensor = n.num("tensor");
+    f.tensor_register_moves = n.num("tensor_register_moves");
     f.gflops = n.num("gflops");
     if (n.has("ai")) {
         f.ai = per_level_from(n.at("ai"));

@@ -253,7 +253,9 @@ KernelAnalysis analyze_prepared(const KernelRecord& kernel, const Prepared& prep
                                 ClockScaled& scaled, bool details = true, bool fold = false) {
     scaled.next_kernel();
     KernelAnalysis a;
-    const Counters& c = kernel.counters;
+    // Tensor register moves (HFMA2.MMA) are no tensor work and no FP16 FLOPs (counters.hpp).
+    const std::optional<Counters> no_moves = without_tensor_moves(kernel.counters);
+    const Counters& c = no_moves ? *no_moves : kernel.counters;
     const bool write_only = is_write_only(c);
     const auto fraction = clock_fraction(c, prepared.source[write_only].gpu);
     const config::Ceilings& source = scaled.at(prepared.source[write_only], fraction);
@@ -266,6 +268,7 @@ KernelAnalysis analyze_prepared(const KernelRecord& kernel, const Prepared& prep
     a.pipes = pipe_ceilings(issue_mix(c, a.mix), a.irm ? a.irm->gips_warp : 0.0,
                             warp_gips_of(source), pipe_peaks(source), a.missing);
     a.kernel_ceilings = kernel_ceilings(c, source, a);
+    note_tensor_moves(kernel.counters, a);
     note_lsu_bypass(c, source.gpu.cc, a.notes);
     note_above_roofline(a, a.notes);
     note_underfilled_grid(kernel, source, a.notes);

@@ -2,6 +2,7 @@
 // Reading canonical counters where any of them may be absent.
 #include "model/counters.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace irf::model {
@@ -59,9 +60,40 @@ bool has_tensor_types(const Counters& counters) {
     return first != counters.end() && first->first.rfind("tensor_ops_", 0) == 0;
 }
 
-bool issues_tensor_math(const Counters& counters) {
+double tensor_register_moves(const Counters& counters) {
     const auto inst = counter(counters, "inst_tensor");
     if (!inst || !(*inst > 0)) {
+        return 0;
+    }
+    bool measured = false, math = false;
+    for (auto it = counters.lower_bound("tensor_ops_");
+         it != counters.end() && it->first.rfind("tensor_ops_", 0) == 0; ++it) {
+        measured = true;
+        math = math || it->second > 0;
+    }
+    if (measured) {
+        return math ? 0 : *inst;
+    }
+    const auto hfma = counter(counters, "thread_hfma");
+    return hfma && std::fabs(*hfma - 32.0 * *inst) <= 0.01 * 32.0 * *inst ? *inst : 0;
+}
+
+std::optional<Counters> without_tensor_moves(const Counters& counters) {
+    const double moves = tensor_register_moves(counters);
+    if (!(moves > 0)) {
+        return std::nullopt;
+    }
+    Counters out = counters;
+    out["inst_tensor"] = 0;
+    if (const auto hfma = out.find("thread_hfma"); hfma != out.end()) {
+        hfma->second = std::max(0.0, hfma->second - 32.0 * moves);
+    }
+    return out;
+}
+
+bool issues_tensor_math(const Counters& counters) {
+    const auto inst = counter(counters, "inst_tensor");
+    if (!inst || !(*inst > 0) || tensor_register_moves(counters) > 0) {
         return false;
     }
     bool measured = false;

@@ -23,6 +23,18 @@ namespace irf::model {
 /// non-tensor kernels, docs/validation/h100-known-answers.md).
 [[nodiscard]] bool issues_tensor_math(const Counters& counters);
 
+/// Warp-level tensor-pipe instructions that are register moves, not tensor math: nvcc's
+/// HFMA2.MMA moves are counted by the tensor pipe and as HFMA thread instructions, so a kernel's
+/// tensor instructions are moves when its measured tensor ops are all zero, or when its HFMA
+/// thread instructions are 32 x its tensor instructions within 1% (issue #53: the H100
+/// recording, a public A100 export). inst_tensor then, else 0.
+[[nodiscard]] double tensor_register_moves(const Counters& counters);
+
+/// `counters` with tensor register moves taken out (inst_tensor 0; their HFMA thread
+/// instructions, 32 per move, out of thread_hfma, so they are no FP16 FLOPs), or nullopt when
+/// the kernel has none. inst_pipe_tensor stays: the moves did issue on the tensor pipe.
+[[nodiscard]] std::optional<Counters> without_tensor_moves(const Counters& counters);
+
 /// The sum of several counters, or nullopt when any of them is absent (a partial sum would be a
 /// wrong number, not a smaller one).
 [[nodiscard]] std::optional<double> counter_sum(const Counters& counters,

@@ -2,8 +2,10 @@
 // Hierarchical FLOP roofline (docs/model.md: HRM Eq. 2-7; PROJ Eq. 2).
 #include "model/flop_roofline.hpp"
 
+#include <algorithm>
 #include <array>
 
+#include "common/string_printf.hpp"
 #include "model/counters.hpp"
 #include "model/instruction_roofline.hpp"
 #include "model/predication.hpp"
@@ -256,6 +258,24 @@ std::optional<FlopsResult> flop_roofline(const Counters& counters, const config:
     }
     note_fp_share_absent(counters, missing);
     return r;
+}
+
+void note_tensor_moves(const Counters& raw, KernelAnalysis& a) {
+    const double moves = tensor_register_moves(raw);
+    if (!(moves > 0)) {
+        return;
+    }
+    if (a.flops) {
+        a.flops->tensor_register_moves = moves;
+    }
+    const double hfma = std::min(counter(raw, "thread_hfma").value_or(0.0), 32.0 * moves);
+    a.notes.push_back(common::string_printf(
+        "tensor: the %.0f tensor-pipe instructions are register moves (nvcc's HFMA2.MMA: %s), "
+        "not tensor work; their %.0f HFMA thread instructions are not FP16 FLOPs",
+        moves,
+        has_tensor_types(raw) ? "every tensor op type measured 0"
+                              : "HFMA thread instructions = 32 x tensor instructions",
+        hfma));
 }
 
 } // namespace irf::model

@@ -58,6 +58,10 @@ tensor_pipe_pct(const std::map<std::string, PrecisionFlops>& by_precision);
                                                        const config::Ceilings& ceilings,
                                                        std::vector<std::string>& missing);
 
+/// When `raw` holds tensor register moves (model/counters.hpp: the analysis then ran on the
+/// counters without them), records them in `a.flops` and says so in `a.notes`.
+void note_tensor_moves(const Counters& raw, KernelAnalysis& a);
+
 /// FLOPs of a kernel per precision: fp64, fp32, fp16 from the thread FP counters (add + mul +
 /// 2 x fma) and tensor_<type> from tensor_ops_<type>. Precisions whose counters are absent are
 /// left out; entries with 0 FLOPs are kept.

@@ -39,6 +39,12 @@ struct DurationCluster {
     std::uint64_t profiled = 0; ///< of them, launches whose counters are in the kernel's
 };
 
+/// False for the launch of an import whose files have no launch columns (grid 0 x 0 x 0): its
+/// grid, block, shared memory and registers are unknown, never shown as values.
+[[nodiscard]] inline bool launch_known(const LaunchConfig& l) {
+    return l.grid[0] > 0 && l.grid[1] > 0 && l.grid[2] > 0;
+}
+
 /// One distinct kernel: (demangled name, launch configuration, call site).
 struct KernelRecord {
     std::string name; ///< demangled
@@ -48,10 +54,17 @@ struct KernelRecord {
     std::uint64_t launches = 0;          ///< every launch seen
     std::uint64_t profiled_launches = 0; ///< launches whose counters are in `counters`
     TimeStats time_ns;                   ///< over every timed launch
+    /// No launch was timed and nothing in the input gives a duration (an import of an export
+    /// without one): time_ns is unknown, written as nulls and shown as unknown, never as 0 ns.
+    bool untimed = false;
     /// The longest first launch when it is left out of min/mean/max (JSON time_ns.first).
     std::optional<double> first_launch_ns;
     /// Profiled launches counted at an imputed duration (JSON time_ns.imputed).
     std::uint64_t imputed_launches = 0;
+    /// Of the samples in `counters`, those gathered one pass per launch (IRF_REPLAY; JSON
+    /// replay.launches), and the launches their passes ran on (replay.pass_launches).
+    std::uint64_t launch_samples = 0;
+    std::uint64_t pass_launches = 0;
     Counters counters; ///< raw canonical counters (time_ns: summed duration of profiled launches)
     std::vector<std::string> notes; ///< e.g. "first launch only: duration includes module load"
     /// Duration clusters when the launches spread over more than 1.5x; else empty.

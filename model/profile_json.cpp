@@ -40,10 +40,12 @@ json kernel_to_json(const KernelRecord& k) {
              {"launches", k.launches},
              {"profiled_launches", k.profiled_launches},
              {"time_ns",
-              {{"total", finite_or_null(k.time_ns.total)},
-               {"min", finite_or_null(k.time_ns.min)},
-               {"mean", finite_or_null(k.time_ns.mean)},
-               {"max", finite_or_null(k.time_ns.max)}}},
+              k.untimed
+                  ? json{{"total", nullptr}, {"min", nullptr}, {"mean", nullptr}, {"max", nullptr}}
+                  : json{{"total", finite_or_null(k.time_ns.total)},
+                         {"min", finite_or_null(k.time_ns.min)},
+                         {"mean", finite_or_null(k.time_ns.mean)},
+                         {"max", finite_or_null(k.time_ns.max)}}},
              {"counters", counters},
              {"notes", k.notes}};
     add_sampling_fields(k, out);

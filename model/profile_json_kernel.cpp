@@ -62,12 +62,17 @@ KernelRecord kernel_from_json(const JsonNode& n) {
     if (n.has("time_ns")) {
         const JsonNode t = n.at("time_ns");
         t.expect_object();
-        k.time_ns = TimeStats{t.num("total"), t.num("min"), t.num("mean"), t.num("max")};
-        // A duration is never negative: merge summed -1 into job totals and trajectory printed
-        // "-1.00x faster" (issue #39 items 10 and 11).
-        for (const char* key : {"total", "min", "mean", "max"}) {
-            if (t.num(key) < 0) {
-                t.at(key).fail("a duration cannot be negative");
+        // Nulls: an imported kernel whose files give no duration (docs/output-schema.md).
+        const auto total = t.value().find("total");
+        k.untimed = total != t.value().end() && total->is_null();
+        if (!k.untimed) {
+            k.time_ns = TimeStats{t.num("total"), t.num("min"), t.num("mean"), t.num("max")};
+            // A duration is never negative: merge summed -1 into job totals and trajectory
+            // printed "-1.00x faster" (issue #39 items 10 and 11).
+            for (const char* key : {"total", "min", "mean", "max"}) {
+                if (t.num(key) < 0) {
+                    t.at(key).fail("a duration cannot be negative");
+                }
             }
         }
     }

@@ -59,12 +59,15 @@ std::string row(const KernelRecord& k, const std::string& label, const RowLayout
     const int name_width = layout.name_width;
     const double pct = total_ns > 0 ? 100.0 * k.time_ns.total / total_ns : 0.0;
     // Per-launch mean, min and max beside the total: a kernel whose total hides one slow launch
-    // (module load, a cold cache) reads differently from one that is uniformly slow.
-    std::string line = string_printf("%3zu  %-*s %9s %5.1f%% %8llu %9s %9s %9s", rank, name_width,
-                                     label.c_str(), format_time(k.time_ns.total).c_str(), pct,
-                                     static_cast<unsigned long long>(k.launches),
-                                     format_time(k.time_ns.mean).c_str(),
-                                     format_time(k.time_ns.min).c_str(), max_cell(k).c_str());
+    // (module load, a cold cache) reads differently from one that is uniformly slow. An
+    // imported kernel without a duration reads "no time", never 0 ns.
+    const auto time = [&k](double ns) { return k.untimed ? std::string("-") : format_time(ns); };
+    std::string line =
+        string_printf("%3zu  %-*s %9s %6s %8llu %9s %9s %9s", rank, name_width, label.c_str(),
+                      k.untimed ? "no time" : format_time(k.time_ns.total).c_str(),
+                      k.untimed ? "-" : string_printf("%5.1f%%", pct).c_str(),
+                      static_cast<unsigned long long>(k.launches), time(k.time_ns.mean).c_str(),
+                      time(k.time_ns.min).c_str(), k.untimed ? "-" : max_cell(k).c_str());
     const KernelAnalysis* a = k.analysis ? &*k.analysis : nullptr;
     const bool irm = a != nullptr && a->irm && !a->irm->bound.empty();
     line += string_printf(" %-6s", irm ? printable(a->irm->bound).c_str() : "-");

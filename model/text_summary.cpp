@@ -103,8 +103,13 @@ std::string text_summary(const Profile& p, const SummaryView& view) {
                      : view.order == KernelOrder::roofline    ? "% of roofline"
                      : view.order == KernelOrder::recoverable ? "recoverable time"
                                                               : "time";
+    const auto untimed =
+        std::count_if(order.begin(), order.end(), [](const KernelRecord* k) { return k->untimed; });
     out << "\nTop " << shown << " of " << order.size() << " kernels by " << by << " (total "
-        << format_time(total) << ")\n";
+        << (untimed > 0 && static_cast<std::size_t>(untimed) == order.size() ? "unknown"
+                                                                             : format_time(total))
+        << (untimed > 0 ? ", " + std::to_string(untimed) + " without time in the files" : "")
+        << ")\n";
     RowLayout layout;
     layout.name_width = name_width;
     for (std::size_t i = 0; i < shown; ++i) {

@@ -39,6 +39,8 @@ struct ImportedFile {
     int sms = 0;              ///< SMs, when the file has device__attribute_multiprocessor_count
     std::vector<ImportedKernel> kernels;
     std::set<std::string> unmapped; ///< metric names irf has no use for (listed in docs)
+    /// What the profiler said of its own run: failed launches, errors (profiler_log.hpp).
+    std::vector<std::string> profiler_messages;
 };
 
 /// The counters of one launch (or one summary row set) while its metrics are read: for each
@@ -68,8 +70,10 @@ struct LaunchRead {
     std::string name;
     std::optional<model::LaunchConfig> launch;
     bool launch_from_columns = false; ///< Grid/Block Size columns (3-D) rather than section rows
-    std::optional<double> sm_cycles_elapsed; ///< sm__cycles_elapsed.avg: a time with clock_hz
-    model::Counters counters;                ///< without time_ns (kept in `duration_ns`)
+    /// ncu's {sm,smsp,gpc}__cycles_elapsed.{avg,max} by name, and each unit's cycle rate in Hz
+    /// (its .avg.per_second) by unit ("sm"): a time when the file has no duration.
+    std::map<std::string, double> elapsed_cycles, cycle_rates;
+    model::Counters counters; ///< without time_ns (kept in `duration_ns`)
     std::optional<double> duration_ns;
     std::set<std::string> notes;
     std::size_t line = 0;

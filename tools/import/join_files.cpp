@@ -20,6 +20,7 @@ struct Joined {
     ImportedKernel kernel;
     std::map<std::string, std::string> counter_file; ///< which file gave each counter
     std::string file;                                ///< the file it was first seen in
+    std::vector<std::size_t> profiled_in;            ///< files (indices) that gave it counters
 };
 
 std::string per_launch(double value) {
@@ -140,7 +141,8 @@ model::KernelRecord to_record(const Joined& j) {
             r.notes.push_back("import: time_ns is the timed launches' mean x profiled launches");
         }
     } else {
-        r.notes.push_back("import: no duration in the files: GIPS and time are unknown");
+        r.untimed = true;
+        r.notes.push_back("import: no duration in the files: time, GIPS and bound unknown");
     }
     r.notes.insert(r.notes.end(), k.notes.begin(), k.notes.end());
     note_missing_requested_bytes(r);
@@ -161,6 +163,30 @@ std::string tools_of(const std::vector<ImportedFile>& files) {
     return out;
 }
 
+// One warning per file whose kernels have counters but, after the join, no duration: they are
+// never shown at 0 ns (docs/import.md, "Time").
+void warn_untimed(model::Profile& p, const std::vector<ImportedFile>& files,
+                  const std::vector<Joined>& joined) {
+    std::vector<std::size_t> untimed(files.size(), 0), profiled(files.size(), 0);
+    for (const Joined& j : joined) {
+        for (const std::size_t f : j.profiled_in) {
+            ++profiled[f];
+            untimed[f] += j.kernel.time_ns ? 0 : 1;
+        }
+    }
+    for (std::size_t f = 0; f < files.size(); ++f) {
+        if (untimed[f] > 0) {
+            p.warnings.push_back(
+                "import: " + common::printable(files[f].path) + ": " + std::to_string(untimed[f]) +
+                " of " + std::to_string(profiled[f]) +
+                " kernels with counters have no duration in the files (none of "
+                "gpu__time_duration, gpu__time_active, {sm,smsp,gpc}__cycles_elapsed with "
+                "their .avg.per_second, nvprof's trace or summary): their time, GIPS and bound "
+                "are unknown");
+        }
+    }
+}
+
 } // namespace
 
 model::Profile join_files(const std::vector<ImportedFile>& files) {
@@ -170,7 +196,8 @@ model::Profile join_files(const std::vector<ImportedFile>& files) {
     p.version = model::version();
     model::ImportInfo info;
     info.tool = tools_of(files);
-    for (const ImportedFile& f : files) {
+    for (std::size_t index = 0; index < files.size(); ++index) {
+        const ImportedFile& f = files[index];
         info.files.push_back(f.path);
         info.formats.push_back(f.format);
         if (info.version.empty()) {
@@ -189,6 +216,9 @@ model::Profile join_files(const std::vector<ImportedFile>& files) {
             } else {
                 merge_into(joined[*match], k, f.path);
             }
+            if (k.profiled_launches > 0) {
+                joined[match.value_or(joined.size() - 1)].profiled_in.push_back(index);
+            }
         }
     }
     for (const Joined& j : joined) {
@@ -197,6 +227,12 @@ model::Profile join_files(const std::vector<ImportedFile>& files) {
         p.coverage.profiled_launches += p.kernels.back().profiled_launches;
     }
     p.coverage.kernels = p.kernels.size();
+    warn_untimed(p, files, joined);
+    for (const ImportedFile& f : files) {
+        for (const std::string& message : f.profiler_messages) {
+            p.warnings.push_back("import: " + common::printable(f.path) + ": " + message);
+        }
+    }
     p.imported = std::move(info);
     return p;
 }

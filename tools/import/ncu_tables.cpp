@@ -75,24 +75,51 @@ bool launch_size_row(LaunchRead& launch, const std::string& name, const std::str
     return true;
 }
 
-// sm__cycles_elapsed.avg, kept aside: with clock_hz it gives a time when the file has no
-// duration (close_launch); no canonical counter holds it. True when the row was it.
-bool elapsed_cycles_row(LaunchRead& launch, const std::string& name, const std::string& value) {
-    if (name != "sm__cycles_elapsed.avg") {
+// The unit of "{sm,smsp,gpc}__cycles_elapsed.{avg,max}" ("sm"), else "".
+std::string cycles_unit(const std::string& name, const char* suffix) {
+    for (const char* unit : {"sm", "smsp", "gpc"}) {
+        const std::string prefix = std::string(unit) + "__cycles_elapsed.";
+        if (name.rfind(prefix, 0) == 0 &&
+            name.compare(prefix.size(), std::string::npos, suffix) == 0) {
+            return unit;
+        }
+    }
+    return {};
+}
+
+// Elapsed cycles and their rate, kept aside: with no duration in the file they give one
+// (close_launch). The cycles are no canonical counter: true when the row was a count of them. A
+// rate row also goes on to clock_hz (false).
+bool elapsed_cycles_row(LaunchRead& launch, const std::string& name, const std::string& unit,
+                        const std::string& value) {
+    std::string of = cycles_unit(name, "avg.per_second");
+    if (!of.empty()) {
+        const CellValue v = parse_cell(value);
+        const auto factor = unit_factor(config::ForeignKind::frequency, unit);
+        if (v.status == CellValue::Status::number && v.value > 0 && factor) {
+            launch.cycle_rates[of] = v.value * *factor;
+        }
         return false;
     }
-    const CellValue v = parse_cell(value);
-    if (v.status == CellValue::Status::number && v.value > 0) {
-        launch.sm_cycles_elapsed = v.value;
+    for (const char* stat : {"avg", "max"}) {
+        of = cycles_unit(name, stat);
+        if (of.empty()) {
+            continue;
+        }
+        const CellValue v = parse_cell(value);
+        if (v.status == CellValue::Status::number && v.value > 0) {
+            launch.elapsed_cycles[name] = v.value;
+        }
+        return true;
     }
-    return true;
+    return false;
 }
 
 // Values of the launch rather than metrics: its sizes, registers and shared memory, and the
 // elapsed cycles; true when the row was one of them.
 bool launch_value(LaunchRead& launch, const std::string& name, const std::string& unit,
                   const std::string& value) {
-    if (launch_size_row(launch, name, value) || elapsed_cycles_row(launch, name, value)) {
+    if (launch_size_row(launch, name, value) || elapsed_cycles_row(launch, name, unit, value)) {
         return true;
     }
     if (!launch.launch) {
@@ -143,19 +170,47 @@ void offer_metric(FileContext& context, LaunchCounters& counters, const CsvRecor
     offer_values(context, counters, row, index, name, unit, config::ncu_metric(name), unit_index);
 }
 
+// A duration from elapsed cycles over their rate, and the names it came from: each unit's
+// average (ncu's roofline scripts read it), then its maximum, with the same unit's rate ("sm",
+// "smsp", "gpc" in that order), else SM and SMSP cycles with the other's rate (one SM clock).
+std::optional<std::pair<double, std::string>> time_from_cycles(const LaunchRead& launch) {
+    const auto pair =
+        [&](const std::string& unit,
+            const std::string& rate_unit) -> std::optional<std::pair<double, std::string>> {
+        const auto rate = launch.cycle_rates.find(rate_unit);
+        if (rate == launch.cycle_rates.end()) {
+            return std::nullopt;
+        }
+        for (const char* stat : {"avg", "max"}) {
+            const std::string name = unit + "__cycles_elapsed." + stat;
+            if (const auto c = launch.elapsed_cycles.find(name); c != launch.elapsed_cycles.end()) {
+                return std::pair{c->second / rate->second * 1e9,
+                                 name + " / " + rate_unit + "__cycles_elapsed.avg.per_second"};
+            }
+        }
+        return std::nullopt;
+    };
+    for (const auto& [unit, rate] :
+         {std::pair{"sm", "sm"}, std::pair{"smsp", "smsp"}, std::pair{"gpc", "gpc"},
+          std::pair{"sm", "smsp"}, std::pair{"smsp", "sm"}}) {
+        if (auto time = pair(unit, rate)) {
+            return time;
+        }
+    }
+    return std::nullopt;
+}
+
 // Moves the resolved duration out of the counters (the kernel table times launches itself).
 void close_launch(FileContext& context, LaunchRead& launch, const LaunchCounters& counters) {
     launch.counters = counters.resolve(launch.notes);
     if (const auto t = launch.counters.find("time_ns"); t != launch.counters.end()) {
         launch.duration_ns = t->second;
         launch.counters.erase(t);
-    } else if (const auto hz = launch.counters.find("clock_hz");
-               launch.sm_cycles_elapsed && hz != launch.counters.end() && hz->second > 0) {
-        // NERSC's hierarchical-roofline scripts collect no duration: time is the SMs' elapsed
-        // cycles over their rate (docs/import.md, "Time").
-        launch.duration_ns = *launch.sm_cycles_elapsed / hz->second * 1e9;
-        launch.notes.insert("import: time from sm__cycles_elapsed.avg / "
-                            "sm__cycles_elapsed.avg.per_second (no gpu__time_duration)");
+    } else if (const auto time = time_from_cycles(launch)) {
+        // NERSC's hierarchical-roofline scripts collect no duration: time is the elapsed cycles
+        // over their rate (docs/import.md, "Time").
+        launch.duration_ns = time->first;
+        launch.notes.insert("import: time from " + time->second + " (no gpu__time_duration)");
     }
     context.table.add_launch(std::move(launch));
 }

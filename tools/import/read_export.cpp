@@ -12,6 +12,7 @@
 #include "common/text_safety.hpp"
 #include "tools/import/import_error.hpp"
 #include "tools/import/ncu_report.hpp"
+#include "tools/import/profiler_log.hpp"
 #include "tools/import/table_reader.hpp"
 
 namespace irf::import {
@@ -91,8 +92,13 @@ ImportedFile read_export(std::istream& in, const std::string& path) {
     CsvRecord header;
     std::string line;
     CsvRecord record;
+    ProfilerLog log; // what the profiler said of its own run (profiler_log.hpp)
     while (reader.next_line(line)) {
-        if (line.empty() || is_log_line(line)) {
+        if (is_log_line(line)) {
+            log.line(line);
+            continue;
+        }
+        if (line.empty()) {
             continue;
         }
         // Before the first table only a whole quoted CSV line may be a header; anything else
@@ -129,17 +135,22 @@ ImportedFile read_export(std::istream& in, const std::string& path) {
     if (in.bad()) {
         throw ImportError(path, reader.line_number(), 0, "read error");
     }
+    // With no table, the profiler's own error is the reason (ERR_NVGPUCTRPERM, a failed launch).
+    const std::string said =
+        log.messages().empty() ? std::string() : "; the profiler said: " + log.messages().front();
     if (!table) {
         throw ImportError(path, 0, 0,
                           "no ncu or nvprof CSV table found (docs/import.md lists the formats: "
-                          "ncu --csv, ncu --csv --page raw, nvprof --csv)");
+                          "ncu --csv, ncu --csv --page raw, nvprof --csv)" +
+                              said);
     }
     table->finish();
     context.file.kernels = context.table.finish();
     check_sums(context.file);
     if (context.file.kernels.empty()) {
-        throw ImportError(path, 0, 0, "the " + context.file.format + " table has no kernel");
+        throw ImportError(path, 0, 0, "the " + context.file.format + " table has no kernel" + said);
     }
+    context.file.profiler_messages = log.messages();
     return std::move(context.file);
 }
 

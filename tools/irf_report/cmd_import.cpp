@@ -71,6 +71,10 @@ int run_import(const ImportOptions& o) {
         files.push_back(import::read_export_file(path));
     }
     model::Profile profile = import::join_files(files);
+    for (const std::string& w : profile.warnings) { // the join's own: files without durations
+        std::cerr << "irf-report: warning: " << common::printable(w.substr(w.find(' ') + 1))
+                  << "\n";
+    }
     profile.app = std::filesystem::path(o.inputs.front()).stem().string();
     import::GpuChoice choice;
     try {

@@ -63,8 +63,8 @@ int list_matches(const model::Profile& p, const ShowOptions& o,
     constexpr std::size_t k_listed = 20;
     for (std::size_t n = 0; n < std::min(found.size(), k_listed); ++n) {
         const model::KernelRecord& k = p.kernels[found[n]];
-        std::cerr << "  " << common::printable(labels[found[n]]) << "  ("
-                  << format_time(k.time_ns.total) << ", " << format_launch(k.launch) << ")\n";
+        std::cerr << "  " << common::printable(labels[found[n]]) << "  (" << format_total_time(k)
+                  << ", " << format_launch(k.launch) << ")\n";
     }
     if (found.size() > k_listed) {
         std::cerr << "  ... and " << found.size() - k_listed << " more\n";

@@ -44,10 +44,19 @@ json busiest_pipe(const json& analysis) {
 }
 
 /// Per precision with FLOPs: [GFLOP/s, AI l1, AI l2, AI hbm, ceiling GFLOP/s] (HRM Eq. 2-4).
-json flop_points(const json& analysis) {
+/// None for a kernel whose tensor work was not counted (tensor instructions that are not
+/// register moves, no tensor FLOPs): its CUDA-core FLOPs would misplace it, and irf-plot leaves
+/// it out too.
+json flop_points(const json& analysis, const json& counters) {
     json out = json::object();
     const json by = json_at(analysis, "/flops/by_precision");
-    if (!by.is_object()) {
+    const json inst_tensor = json_at(counters, "/inst_tensor");
+    const json moves = json_at(analysis, "/flops/tensor_register_moves");
+    const json tensor = json_at(analysis, "/flops/tensor");
+    const bool uncounted = inst_tensor.is_number() && inst_tensor.get<double>() > 0 &&
+                           !(moves.is_number() && moves.get<double>() > 0) &&
+                           !(tensor.is_number() && tensor.get<double>() > 0);
+    if (!by.is_object() || uncounted) {
         return out;
     }
     for (const auto& [precision, v] : by.items()) {
@@ -79,13 +88,16 @@ const std::vector<std::string>& kernel_columns() {
 json kernel_row(const json& k, const std::string& label, double total_time) {
     const json a = k.value("analysis", json::object());
     const json c = k.value("counters", json::object());
-    const double time =
-        json_at(k, "/time_ns/total").is_number() ? k["time_ns"]["total"].get<double>() : 0.0;
+    // null, never 0, for a kernel whose files gave no duration (the page says "not in the file").
+    const json time = json_at(k, "/time_ns/total");
+    const bool timed = time.is_number();
+    const json bound = json_at(a, "/irm/bound");
+    const bool bounded = bound.is_string() && !bound.get<std::string>().empty();
     return json::array(
         {label,
          k.value("name", ""),
-         time,
-         total_time > 0 ? json(time / total_time) : json(),
+         timed ? time : json(),
+         timed && total_time > 0 ? json(time.get<double>() / total_time) : json(),
          k.value("launches", 0),
          k.value("profiled_launches", 0),
          json_at(k, "/time_ns/mean"),
@@ -98,7 +110,7 @@ json kernel_row(const json& k, const std::string& label, double total_time) {
          json_at(a, "/irm/ii_thread/l2"),
          json_at(a, "/irm/ii_thread/hbm"),
          json_at(a, "/irm/bound"),
-         json_at(a, "/irm/roofline_pct"),
+         bounded ? json_at(a, "/irm/roofline_pct") : json(),
          json_at(a, "/predication"),
          json_at(a, "/walls/global/intensity"),
          json_at(a, "/walls/global/pattern"),
@@ -111,7 +123,7 @@ json kernel_row(const json& k, const std::string& label, double total_time) {
          ldst_gips(c, {"inst_shared_ld", "inst_shared_st", "inst_ldsm", "inst_stsm"}),
          busiest_pipe(a),
          json_at(a, "/flops/gflops"),
-         flop_points(a),
+         flop_points(a, c),
          json_at(k, "/ranks/imbalance"),
          json_at(k, "/ranks/slowest_rank")});
 }

@@ -42,6 +42,10 @@ ShowSection launch_config(const model::LaunchConfig& l) {
     const double blocks = double(l.grid[0]) * l.grid[1] * l.grid[2];
     const double threads = double(l.block[0]) * l.block[1] * l.block[2];
     ShowSection s{"Launch configuration", {}, {}, {}};
+    if (!model::launch_known(l)) {
+        s.rows.push_back({"grid", "not in the files (an import without launch columns)"});
+        return s;
+    }
     s.rows.push_back({"grid", dims(l.grid) + " = " + count(blocks) + " blocks"});
     s.rows.push_back({"block", dims(l.block) + " = " + count(threads) + " threads"});
     s.rows.push_back({"registers", std::to_string(l.regs) + " per thread"});
@@ -53,10 +57,14 @@ ShowSection launches_and_time(const model::KernelRecord& k) {
     ShowSection s{"Launches and time", {}, {}, k.notes};
     s.rows.push_back({"launches", std::to_string(k.launches) + " (" +
                                       std::to_string(k.profiled_launches) + " profiled)"});
-    s.rows.push_back({"total", format_time(k.time_ns.total)});
-    s.rows.push_back({"mean", format_time(k.time_ns.mean) + " per launch"});
-    s.rows.push_back({"min", format_time(k.time_ns.min)});
-    s.rows.push_back({"max", format_time(k.time_ns.max)});
+    if (k.untimed) {
+        s.rows.push_back({"time", "not in the files (no duration was exported)"});
+    } else {
+        s.rows.push_back({"total", format_time(k.time_ns.total)});
+        s.rows.push_back({"mean", format_time(k.time_ns.mean) + " per launch"});
+        s.rows.push_back({"min", format_time(k.time_ns.min)});
+        s.rows.push_back({"max", format_time(k.time_ns.max)});
+    }
     if (k.first_launch_ns) {
         s.rows.push_back({"first launch", format_time(*k.first_launch_ns) +
                                               " (left out of mean/min/max; in the total)"});

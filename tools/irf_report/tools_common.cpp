@@ -214,7 +214,14 @@ std::string format_number(std::optional<double> value, int digits) {
     return buffer;
 }
 
+std::string format_total_time(const model::KernelRecord& k) {
+    return k.untimed ? "no time" : format_time(k.time_ns.total);
+}
+
 std::string format_launch(const model::LaunchConfig& l) {
+    if (!model::launch_known(l)) {
+        return "launch not in the files";
+    }
     char buffer[128];
     std::snprintf(buffer, sizeof buffer, "grid [%u,%u,%u] block [%u,%u,%u]", l.grid[0], l.grid[1],
                   l.grid[2], l.block[0], l.block[1], l.block[2]);

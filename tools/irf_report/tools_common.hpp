@@ -74,6 +74,9 @@ name_labels(const std::vector<model::KernelRecord>& a, const std::vector<model::
 /// Durations as every tool prints them (common/time_format.hpp).
 using common::format_time;
 
+/// The kernel's total time (format_time), or "no time" for an import without a duration.
+[[nodiscard]] std::string format_total_time(const model::KernelRecord& kernel);
+
 /// A number with `digits` significant digits (printf %g), or "-" when absent.
 [[nodiscard]] std::string format_number(std::optional<double> value, int digits = 3);
 

@@ -146,18 +146,24 @@ std::string shared_wall(const model::Walls& w) {
                     : "-";
 }
 
+// "12.5%", or "-" for a point without a bound (no time: no % of roofline).
+std::string roofline_pct(const model::IrmResult& r) {
+    return r.bound.empty() ? "-" : format_number(r.roofline_pct) + "%";
+}
+
 void kernel_block(std::ostringstream& out, const std::string& label, const KernelRecord& b,
                   const KernelRecord& a) {
     out << "\n" << label << "  [" << format_launch(a.launch) << "]\n";
-    out << "  time         " << format_time(b.time_ns.total) << " -> "
-        << format_time(a.time_ns.total) << percent_change(b.time_ns.total, a.time_ns.total)
+    out << "  time         " << format_total_time(b) << " -> " << format_total_time(a)
+        << (a.untimed || b.untimed ? std::string()
+                                   : percent_change(b.time_ns.total, a.time_ns.total))
         << ", launches " << b.launches << " -> " << a.launches << "\n";
     const model::IrmResult* ib = irm_of(b);
     const model::IrmResult* ia = irm_of(a);
     if (ib && ia) {
         out << "  bound        " << common::printable(ib->bound) << " -> "
-            << common::printable(ia->bound) << ", " << format_number(ib->roofline_pct) << "% -> "
-            << format_number(ia->roofline_pct) << "% of roofline\n";
+            << common::printable(ia->bound) << ", " << roofline_pct(*ib) << " -> "
+            << roofline_pct(*ia) << " of roofline\n";
         out << "  warp GIPS    " << pair(ib->gips_warp, ia->gips_warp) << "   thread GIPS "
             << pair(ib->gips_thread, ia->gips_thread) << "\n";
         out << "  II L1        " << pair(ib->ii.l1, ia->ii.l1) << "   L2 "
@@ -177,7 +183,9 @@ void kernel_block(std::ostringstream& out, const std::string& label, const Kerne
 } // namespace
 
 std::string compare_reading(const KernelRecord& before, const KernelRecord& after) {
-    const std::string time = time_change(before.time_ns.total, after.time_ns.total);
+    const std::string time = before.untimed || after.untimed
+                                 ? std::string("time unknown (no duration in the files)")
+                                 : time_change(before.time_ns.total, after.time_ns.total);
     const model::IrmResult* b = irm_of(before);
     const model::IrmResult* a = irm_of(after);
     if (!b || !a) {
@@ -290,12 +298,12 @@ std::string markdown_table(const model::Profile& before, const model::Profile& a
         const KernelRecord& a = after.kernels[j];
         const model::IrmResult* ib = irm_of(b);
         const model::IrmResult* ia = irm_of(a);
-        out << "| " << common::markdown_code(labels.at(a.name)) << " | "
-            << format_time(b.time_ns.total) << " | " << format_time(a.time_ns.total) << " | "
-            << time_change(b.time_ns.total, a.time_ns.total) << " | "
-            << (ib ? common::markdown_text(ib->bound) : "-") << " -> "
-            << (ia ? common::markdown_text(ia->bound) : "-") << " | "
-            << common::markdown_text(compare_reading(b, a)) << " |\n";
+        out << "| " << common::markdown_code(labels.at(a.name)) << " | " << format_total_time(b)
+            << " | " << format_total_time(a) << " | "
+            << (b.untimed || a.untimed ? "-" : time_change(b.time_ns.total, a.time_ns.total))
+            << " | " << (ib && !ib->bound.empty() ? common::markdown_text(ib->bound) : "-")
+            << " -> " << (ia && !ia->bound.empty() ? common::markdown_text(ia->bound) : "-")
+            << " | " << common::markdown_text(compare_reading(b, a)) << " |\n";
     }
     return out.str();
 }
@@ -350,11 +358,11 @@ std::string compare_text(const model::Profile& before, const std::string& before
     }
     for (const std::size_t i : match.only_before) {
         out << "only before: " << labels.at(before.kernels[i].name) << "  ("
-            << format_time(before.kernels[i].time_ns.total) << ")\n";
+            << format_total_time(before.kernels[i]) << ")\n";
     }
     for (const std::size_t j : match.only_after) {
         out << "only after:  " << labels.at(after.kernels[j].name) << "  ("
-            << format_time(after.kernels[j].time_ns.total) << ")\n";
+            << format_total_time(after.kernels[j]) << ")\n";
     }
     regions_section(out, before, after);
     out << "\n" << totals_line(before, after, match);

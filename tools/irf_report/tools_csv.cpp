@@ -44,6 +44,13 @@ std::string dim3(const std::array<std::uint32_t, 3>& d) {
     return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
 }
 
+// A launch value, blank when the profile does not know the launch (an import's grid 0).
+template <typename F> Cell launch(F f) {
+    return [f](const KernelRecord& k) {
+        return model::launch_known(k.launch) ? f(k.launch) : std::string();
+    };
+}
+
 template <typename F> Cell analysed(F f) {
     return [f](const KernelRecord& k) { return k.analysis ? f(*k.analysis) : std::string(); };
 }
@@ -71,15 +78,21 @@ std::vector<std::pair<std::string, Cell>> base_columns() {
     using F = model::FlopsResult;
     std::vector<std::pair<std::string, Cell>> c = {
         {"kernel", [](const KernelRecord& k) { return k.name; }},
-        {"grid", [](const KernelRecord& k) { return dim3(k.launch.grid); }},
-        {"block", [](const KernelRecord& k) { return dim3(k.launch.block); }},
-        {"smem_bytes", [](const KernelRecord& k) { return std::to_string(k.launch.smem_bytes); }},
-        {"regs", [](const KernelRecord& k) { return std::to_string(k.launch.regs); }},
+        // Unknown is blank, never a value (docs/tools.md, "irf-report csv"): an import without
+        // launch columns has no grid, block, shared memory or registers, one without a
+        // duration no time, and a point without time no % of roofline.
+        {"grid", launch([](const model::LaunchConfig& l) { return dim3(l.grid); })},
+        {"block", launch([](const model::LaunchConfig& l) { return dim3(l.block); })},
+        {"smem_bytes",
+         launch([](const model::LaunchConfig& l) { return std::to_string(l.smem_bytes); })},
+        {"regs", launch([](const model::LaunchConfig& l) { return std::to_string(l.regs); })},
         {"launches", [](const KernelRecord& k) { return std::to_string(k.launches); }},
         {"profiled_launches",
          [](const KernelRecord& k) { return std::to_string(k.profiled_launches); }},
-        {"time_total_ns", [](const KernelRecord& k) { return num(k.time_ns.total); }},
-        {"time_mean_ns", [](const KernelRecord& k) { return num(k.time_ns.mean); }},
+        {"time_total_ns",
+         [](const KernelRecord& k) { return k.untimed ? "" : num(k.time_ns.total); }},
+        {"time_mean_ns",
+         [](const KernelRecord& k) { return k.untimed ? "" : num(k.time_ns.mean); }},
         {"gips_warp", irm([](const I& r) { return num(r.gips_warp); })},
         {"gips_thread", irm([](const I& r) { return num(r.gips_thread); })},
         {"ii_l1", irm([](const I& r) { return num(r.ii.l1); })},
@@ -89,7 +102,8 @@ std::vector<std::pair<std::string, Cell>> base_columns() {
         {"roofline_gips_l2", irm([](const I& r) { return num(r.roofline_gips.l2); })},
         {"roofline_gips_hbm", irm([](const I& r) { return num(r.roofline_gips.hbm); })},
         {"bound", irm([](const I& r) { return r.bound; })},
-        {"roofline_pct", irm([](const I& r) { return num(r.roofline_pct); })},
+        {"roofline_pct",
+         irm([](const I& r) { return r.bound.empty() ? "" : num(r.roofline_pct); })},
         {"global_intensity",
          analysed([](const A& a) { return a.walls.global ? num(a.walls.global->intensity) : ""; })},
         {"global_pattern",

@@ -117,5 +117,61 @@ TEST(ModelTensor, FlopRooflineGivesTheTensorPipeUse) {
     EXPECT_TRUE(said);
 }
 
+// Issue 53 item 4: nvcc's HFMA2.MMA register moves, counted by the tensor pipe and as HFMA
+// thread instructions. The public A100 export's naive FP32 GEMM: 67,161,292,800 tensor-pipe
+// instructions, 2,149,161,369,600 HFMA thread instructions = 32 x that exactly, no tensor ops.
+Counters hfma2_mma_moves() {
+    Counters c = tensor_only_instructions();
+    c["inst_tensor"] = 67161292800.0;
+    c["thread_hfma"] = 2149161369600.0;
+    c["thread_ffma"] = 1000;
+    return c;
+}
+
+TEST(ModelTensor, HfmaThreadInstructionsOf32PerTensorInstructionAreRegisterMoves) {
+    const Counters moves = hfma2_mma_moves();
+    EXPECT_DOUBLE_EQ(tensor_register_moves(moves), 67161292800.0);
+    EXPECT_FALSE(issues_tensor_math(moves)) << "moves: no '?' in the tensor column";
+    // Within 1%: 32 x 100 = 3,200; 3,231 HFMA is 0.97% off, 3,233 is 1.03%.
+    Counters near = tensor_only_instructions();
+    near["thread_hfma"] = 3231;
+    EXPECT_DOUBLE_EQ(tensor_register_moves(near), 100);
+    near["thread_hfma"] = 3233;
+    EXPECT_DOUBLE_EQ(tensor_register_moves(near), 0);
+    EXPECT_TRUE(issues_tensor_math(near)) << "not explained by moves: it may do tensor math";
+    // Measured zero ops of every type: moves whatever the HFMA count (the H100 recording).
+    near["tensor_ops_fp16"] = 0;
+    EXPECT_DOUBLE_EQ(tensor_register_moves(near), 100);
+    near["tensor_ops_fp16"] = 4096;
+    EXPECT_DOUBLE_EQ(tensor_register_moves(near), 0);
+}
+
+TEST(ModelTensor, RegisterMovesAreNoTensorWorkAndNoFp16Flops) {
+    const Counters raw = hfma2_mma_moves();
+    const auto fixed = without_tensor_moves(raw);
+    ASSERT_TRUE(fixed.has_value());
+    EXPECT_DOUBLE_EQ(fixed->at("inst_tensor"), 0);
+    EXPECT_DOUBLE_EQ(fixed->at("thread_hfma"), 0); // 2,149,161,369,600 - 32 x 67,161,292,800
+    EXPECT_FALSE(without_tensor_moves(tensor_only_instructions()).has_value());
+    // Through analyze: FP16 FLOPs 0 (were 2 x 2.15e12), FP32 2 x 1000, the moves recorded and said.
+    KernelRecord k;
+    k.name = "gemm_v1";
+    k.counters = raw;
+    k.profiled_launches = 1;
+    const KernelAnalysis a = analyze_kernel(k, test::v100(), {});
+    ASSERT_TRUE(a.flops.has_value());
+    EXPECT_DOUBLE_EQ(a.flops->fp16, 0);
+    EXPECT_DOUBLE_EQ(a.flops->fp32, 2000);
+    EXPECT_DOUBLE_EQ(a.flops->tensor_register_moves, 67161292800.0);
+    bool said = false;
+    for (const std::string& n : a.notes) {
+        said = said || n.find("tensor: the 67161292800 tensor-pipe instructions are register "
+                              "moves") != std::string::npos;
+    }
+    EXPECT_TRUE(said);
+    // The raw counters stay as measured.
+    EXPECT_DOUBLE_EQ(k.counters.at("thread_hfma"), 2149161369600.0);
+}
+
 } // namespace
 } // namespace irf::model

@@ -33,7 +33,10 @@ def tensor_uncounted(kernel):
     tensor_types group was off): its CUDA-core FLOPs are only its epilogue, so drawing it on
     that precision's panel would misplace a tensor-core kernel."""
     inst_tensor = number(get(kernel, "counters", "inst_tensor"))
-    return bool(inst_tensor) and not number(get(kernel, "analysis", "flops", "tensor"))
+    # Register moves (HFMA2.MMA) counted by the tensor pipe are no tensor work: the analysis says
+    # so in flops.tensor_register_moves (docs/model.md, "Tensor register moves").
+    moves = number(get(kernel, "analysis", "flops", "tensor_register_moves"))
+    return bool(inst_tensor) and not moves and not number(get(kernel, "analysis", "flops", "tensor"))
 
 
 def flop_points(kernel):

@@ -151,9 +151,16 @@ IRF.drawInstructionRoofline = () => {
   const xRange = IRF.logRange(all.map((p) => p.x).concat(ridges, regions.map((r) => r.x)));
   const yRange = IRF.logRange(all.map((p) => p.y).concat([peak], pipes.map((p) => p.y)), 4);
   yRange[1] = Math.max(yRange[1], Math.log10(peak * 3));
-  const annotations = count ? [] : [{ xref: "paper", yref: "paper", x: 0.5, y: 0.3,
-    showarrow: false, font: { size: 13, color: "#666" },
-    text: "no kernel has Instruction Roofline counters (a timing-only profile: --samples 0)" }];
+  // Kernels with intensities but no GIPS have counters and no time (an import without a
+  // duration): that is what the page says, not "timing-only".
+  const untimed = IRF.kernels.filter((k) => k.time === null &&
+    IRF.LEVELS.some((lv) => k["ii_" + lv] > 0 || k["iit_" + lv] > 0)).length;
+  const left = untimed ? untimed + " kernel(s) with counters but no time in the file, so no " +
+    "GIPS: not drawn" : "";
+  const annotations = count && !left ? [] : [{ xref: "paper", yref: "paper", x: 0.5,
+    y: count ? 0.02 : 0.3, showarrow: false, font: { size: 13, color: "#666" },
+    text: count ? left : left || "no kernel has Instruction Roofline counters (a timing-only " +
+      "profile: --samples 0)" }];
   const traces = IRF.LEVELS.filter((lv) => rates[lv] > 0).map((lv) => IRF.bandwidthCeiling(peak,
     rates[lv], IRF.LEVEL_NAMES[lv] + " " + IRF.formatNumber(rates[lv], 4) + " GTXN/s", xRange,
     annotations));

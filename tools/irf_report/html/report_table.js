@@ -13,7 +13,7 @@ IRF.COLUMNS = [
   ["label", "kernel", true, (k) => k.label],
   ["time", "total time", true, (k) => IRF.el("span", {}, [
     IRF.el("span", { className: "bar", style: "width:" + Math.round(120 * (k.share || 0)) + "px" }),
-    IRF.el("span", { text: IRF.formatTime(k.time) })])],
+    IRF.el("span", { text: k.time === null ? "not in the file" : IRF.formatTime(k.time) })])],
   ["share", "time %", false, (k) => IRF.formatPercent(k.share)],
   ["launches", "launches", false, (k) => String(k.launches)],
   ["mean", "mean", false, (k) => IRF.formatTime(k.mean)],
@@ -128,8 +128,8 @@ IRF.renderDetails = (row) => {
   }
   const shown = IRF.data.details.filter((d) => d).length;
   body.replaceChildren(
-    IRF.el("p", { text: k.label + ": " + IRF.formatTime(k.time) + " (" + IRF.formatPercent(k.share) +
-      "), bound " + (k.bound || "undecided") + ", warp GIPS " + IRF.formatNumber(k.gips_warp) + "." }),
+    IRF.el("p", { text: k.label + ": " + (k.time === null ? "time not in the file" :
+      IRF.formatTime(k.time) + " (" + IRF.formatPercent(k.share) + ")") + ", bound " + (k.bound || "undecided") + ", warp GIPS " + IRF.formatNumber(k.gips_warp) + "." }),
     IRF.el("p", { text: "This page keeps irf-report show's full view of the " + shown +
       " longest-running kernels only (a page of many kernels stays small). For this one run:" }),
     IRF.el("pre", { className: "mono", text: "irf-report show -- " + IRF.shellQuote(IRF.data.source) +

@@ -106,7 +106,8 @@ IRF.select = (row) => {
 IRF.kernelHover = (k, extra = []) => {
   if (k.hover === undefined) {
     k.hover = ["<b>" + IRF.plotlyText(k.label) + "</b>",
-      "time " + IRF.formatTime(k.time) + " (" + IRF.formatPercent(k.share) + " of kernel time)",
+      k.time === null ? "time not in the file" :
+        "time " + IRF.formatTime(k.time) + " (" + IRF.formatPercent(k.share) + " of kernel time)",
       "warp GIPS " + IRF.formatNumber(k.gips_warp) + ", thread GIPS " + IRF.formatNumber(k.gips_thread),
       "II (warp inst / 32-B txn) L1 " + IRF.formatNumber(k.ii_l1) + ", L2 " +
         IRF.formatNumber(k.ii_l2) + ", HBM " + IRF.formatNumber(k.ii_hbm),
