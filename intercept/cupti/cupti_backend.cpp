@@ -187,6 +187,7 @@ void CuptiBackend::flush() noexcept {
 }
 
 void CuptiBackend::stop() noexcept {
+    stop_release_thread(); // first: it makes CUPTI calls, and none may follow the unsubscribe
     {
         std::unique_lock<std::shared_mutex> lock(m_lifecycle);
         m_sink = nullptr;

@@ -5,6 +5,7 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -12,6 +13,7 @@
 #include <set>
 #include <shared_mutex>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -60,6 +62,16 @@ constexpr std::chrono::seconds k_idle_release{2};
 /// Launches between two checks for an idle range profiler (a power of two).
 constexpr std::uint64_t k_release_check = 1024;
 
+/// How often irf's own release thread looks for an idle range profiler: graph-only and idle
+/// processes make no launch that could (docs/cupti-notes.md, "Idle release").
+constexpr std::chrono::seconds k_release_period{1};
+
+/// A device whose counters another client holds is tried again after this long.
+constexpr std::chrono::seconds k_busy_retry{30};
+
+/// Per-device slots of the busy clock (ordinals beyond share one).
+constexpr std::size_t k_device_slots = 64;
+
 /// Sample locks: one per device (ordinals beyond share a slot; sharing only serializes more).
 constexpr std::size_t k_lock_slots = 16;
 
@@ -82,6 +94,9 @@ struct ContextSession {
     std::vector<std::string> metrics;
     std::uint32_t device = 0;
     SampleSet set = SampleSet::standard; ///< the set of `bindings` (also when setup failed)
+    /// Its setup found the counters held by another client: set up again once the device's
+    /// busy time has passed (a setup that failed otherwise is not tried again).
+    bool retry = false;
 };
 
 /// Test knobs of the sampled path (production uses the defaults).
@@ -92,6 +107,8 @@ struct SamplingSeam {
     std::uint64_t timing_check = k_timing_check; ///< a power of two
     std::chrono::milliseconds idle_release = k_idle_release;
     std::uint64_t release_check = k_release_check; ///< a power of two
+    std::chrono::milliseconds release_period = k_release_period;
+    std::chrono::milliseconds busy_retry = k_busy_retry;
 };
 
 /// The Backend on CUPTI (see cupti_backend.hpp and docs/cupti-notes.md).
@@ -124,6 +141,8 @@ public:
         m_lock_wait = seam.lock_wait;
         m_sample_budget = seam.sample_budget;
         m_timing_mask = seam.timing_check - 1;
+        m_release_period = seam.release_period;
+        m_busy_retry = seam.busy_retry;
         m_idle_release = seam.idle_release;
         m_release_mask = seam.release_check - 1;
     }
@@ -194,6 +213,15 @@ private:
     void resume_timing() noexcept;
     /// Disables the range profilers idle for m_idle_release (idle_release.cpp).
     void release_idle_profilers() noexcept;
+    /// Starts irf's release thread once (signals blocked in it); idempotent.
+    void start_release_thread() noexcept;
+    /// Stops and joins it (leaves it alone in a forked child, where it does not exist).
+    void stop_release_thread() noexcept;
+    void release_loop() noexcept;
+    /// Another client holds `device`'s counters: timed only until m_busy_retry has passed.
+    void note_counters_busy(const ProfilerStatus& status, std::uint32_t device) noexcept;
+    /// True once a profiler of `device` was set up: a later refusal is another client's doing.
+    bool counters_worked(std::uint32_t device) const noexcept;
     /// Notes that a sample ended now (the idle clock starts again).
     void note_sample_end() noexcept;
 
@@ -225,7 +253,10 @@ private:
     // stream (tests/data/gpu/h100/hazards/capture_then_replay.json), so this is checked too.
     std::mutex m_capture_mutex;
     std::vector<CUstream> m_capture_streams;
-    std::atomic<std::uint64_t> m_busy_devices{0};   ///< bit per device: counters held elsewhere
+    /// Per device: steady-clock ns until which its counters count as held by another client.
+    std::array<std::atomic<std::int64_t>, k_device_slots> m_busy_until{};
+    std::atomic<std::uint64_t> m_busy_warned{0};    ///< bit per device: its busy line was said
+    std::atomic<std::uint64_t> m_worked_devices{0}; ///< bit per device: a setup succeeded
     std::atomic<std::uint64_t> m_tensor_refused{0}; ///< bit per device: tensor-types setup failed
 
     // Guards everything below. Never held across a CUPTI or driver call: CUPTI's activity
@@ -250,6 +281,14 @@ private:
     std::uint64_t m_timing_mask = k_timing_check - 1;
     std::chrono::milliseconds m_idle_release = k_idle_release;
     std::uint64_t m_release_mask = k_release_check - 1;
+    std::chrono::milliseconds m_release_period{k_release_period};
+    std::chrono::milliseconds m_busy_retry{k_busy_retry};
+    // irf's own release thread (idle_release.cpp): started at the first profiler set up.
+    std::mutex m_release_mutex;
+    std::condition_variable m_release_wake;
+    bool m_release_stop = false; ///< under m_release_mutex
+    std::unique_ptr<std::thread> m_release_thread;
+    int m_release_pid = 0;                         ///< the process that started it
     std::atomic<std::int64_t> m_last_sample_ns{0}; ///< steady clock at the last sample's end
     std::atomic<bool> m_profilers_held{false};     ///< some range profiler may be enabled
     std::atomic<std::uint64_t> m_records_at_check{0};

@@ -2,8 +2,14 @@
 // Releasing the counters between bursts of samples. An enabled range profiler holds the
 // device's counters for as long as it stays enabled: on the first H100 run an ncu in another
 // process failed beside irf long after irf's last sample (docs/validation/h100.md, item 7). A
-// profiler idle for m_idle_release is torn down at a launch, as the tensor-types switch tears
-// one down (install_session); the next sample sets one up again.
+// profiler idle for m_idle_release is torn down, as the tensor-types switch tears one down
+// (install_session), by irf's own release thread and at launches; the next sample sets one up
+// again. Counters another client holds are tried again after m_busy_retry.
+#include <csignal>
+
+#include <pthread.h>
+#include <unistd.h>
+
 #include "intercept/cupti/cupti_backend_impl.hpp"
 
 namespace irf::intercept::cupti {
@@ -15,7 +21,100 @@ std::int64_t steady_ns() noexcept {
         .count();
 }
 
+std::uint64_t device_flag(std::uint32_t device) noexcept {
+    return std::uint64_t{1} << (device % k_device_slots);
+}
+
 } // namespace
+
+void CuptiBackend::note_counters_busy(const ProfilerStatus& status, std::uint32_t device) noexcept {
+    // Another client holds the counters (DCGM's profiling metrics, ncu): retrying each sample
+    // would only repeat the refusal, so the device is timed only for a while, then tried again.
+    const auto retry = std::chrono::duration_cast<std::chrono::nanoseconds>(m_busy_retry);
+    m_busy_until[device % k_device_slots].store(steady_ns() + retry.count());
+    if ((m_busy_warned.fetch_or(device_flag(device)) & device_flag(device)) != 0) {
+        return;
+    }
+    try {
+        warn("counters in use by another client on device " + std::to_string(device) +
+             " (DCGM? `dcgmi profile --pause`); kernels are timed only while they are, tried "
+             "again every " +
+             std::to_string(m_busy_retry.count() / 1000) + " s (" + status.error + ")");
+    } catch (...) {
+    }
+}
+
+bool CuptiBackend::device_busy(std::uint32_t device) const noexcept {
+    return steady_ns() < m_busy_until[device % k_device_slots].load();
+}
+
+bool CuptiBackend::counters_worked(std::uint32_t device) const noexcept {
+    return (m_worked_devices.load() & device_flag(device)) != 0;
+}
+
+void CuptiBackend::start_release_thread() noexcept {
+    try {
+        const std::lock_guard<std::mutex> lock(m_release_mutex);
+        if (m_release_thread || m_release_stop) {
+            return;
+        }
+        // Every signal blocked in it (it inherits this mask): the application's signals go to
+        // the application's threads, and a handler never runs on this one.
+        sigset_t all;
+        sigset_t old;
+        sigfillset(&all);
+        pthread_sigmask(SIG_SETMASK, &all, &old);
+        try {
+            m_release_thread = std::make_unique<std::thread>([this] { release_loop(); });
+            m_release_pid = ::getpid();
+        } catch (...) { // no thread: idle profilers are released at launches only
+        }
+        pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    } catch (...) {
+    }
+}
+
+void CuptiBackend::stop_release_thread() noexcept {
+    try {
+        {
+            const std::lock_guard<std::mutex> lock(m_release_mutex);
+            m_release_stop = true;
+        }
+        m_release_wake.notify_all();
+        if (!m_release_thread) {
+            return;
+        }
+        if (m_release_pid != ::getpid()) {
+            // A forked child: the thread was not copied, its object must not be joined or
+            // destroyed (std::thread would terminate); it is left as it is.
+            static_cast<void>(m_release_thread.release());
+            return;
+        }
+        if (m_release_thread->get_id() != std::this_thread::get_id()) {
+            m_release_thread->join();
+            m_release_thread.reset();
+        }
+    } catch (...) {
+    }
+}
+
+void CuptiBackend::release_loop() noexcept {
+    try {
+        std::unique_lock<std::mutex> lock(m_release_mutex);
+        while (!m_release_stop) {
+            m_release_wake.wait_for(lock, m_release_period);
+            if (m_release_stop) {
+                break;
+            }
+            lock.unlock();
+            if (m_profilers_held.load() && !m_detached && !m_cupti_failed) {
+                release_idle_profilers();
+            }
+            lock.lock();
+        }
+    } catch (...) {
+    }
+}
 
 void CuptiBackend::note_sample_end() noexcept {
     m_last_sample_ns.store(steady_ns(), std::memory_order_relaxed);

@@ -64,24 +64,19 @@ void CuptiBackend::start_profiler(const CUpti_CallbackData& data, std::uint32_t 
 }
 
 bool CuptiBackend::counters_refused(const ProfilerStatus& status, std::uint32_t device) noexcept {
+    // Counters refused on a device where they worked before: another client took them between
+    // irf's samples (after an idle release), not a device without support. Tried again later.
+    const bool held_elsewhere = status.failure == ProfilerFailure::busy ||
+                                (is_profiler_fatal(status.failure) && counters_worked(device));
+    if (held_elsewhere) {
+        note_counters_busy(status, device);
+        return true;
+    }
     if (is_profiler_fatal(status.failure)) {
         disable_profiling(status.error);
         return true;
     }
-    if (status.failure != ProfilerFailure::busy) {
-        return false;
-    }
-    // Another client holds the counters (DCGM's profiling metrics, ncu): retrying each sample
-    // would only repeat the refusal, so this device is timed only for the rest of the run.
-    if (flag_first(m_busy_devices, device)) {
-        warn("counters in use by another client on device " + std::to_string(device) +
-             " (DCGM? `dcgmi profile --pause`); kernels are timed only (" + status.error + ")");
-    }
-    return true;
-}
-
-bool CuptiBackend::device_busy(std::uint32_t device) const noexcept {
-    return (m_busy_devices.load() & device_bit(device)) != 0;
+    return false;
 }
 
 bool CuptiBackend::tensor_set_refused(std::uint32_t device) const noexcept {
@@ -97,7 +92,7 @@ ContextSession* CuptiBackend::session_for(CUcontext context, std::uint32_t devic
         {
             std::lock_guard<std::mutex> lock(m_state);
             const auto it = m_sessions.find(context);
-            if (it != m_sessions.end() && it->second.set == set) {
+            if (it != m_sessions.end() && it->second.set == set && !it->second.retry) {
                 return &it->second;
             }
         }
@@ -147,12 +142,15 @@ ContextSession* CuptiBackend::install_session(CUcontext context, std::uint32_t d
     fresh.device = device;
     fresh.set = set;
     const ProfilerStatus status = setup_session(fresh, context, device, availability);
+    fresh.retry = status.failure == ProfilerFailure::busy ||
+                  (is_profiler_fatal(status.failure) && counters_worked(device));
     ContextSession* session = nullptr;
     {
         std::lock_guard<std::mutex> lock(m_state);
         if (status.ok()) {
             m_enabled[device] = context;
             m_profilers_held.store(true);
+            m_worked_devices.fetch_or(device_bit(device));
         }
         if (!availability.empty()) {
             m_availability[device] = availability;
@@ -160,6 +158,9 @@ ContextSession* CuptiBackend::install_session(CUcontext context, std::uint32_t d
         session = &(m_sessions[context] = std::move(fresh)); // failed: stays profiler-less
     }
     report_setup(status, device, set);
+    if (status.ok()) {
+        start_release_thread();
+    }
     return session;
 }
 

@@ -321,6 +321,13 @@ inline KernelActivity kernel_record(std::uint64_t correlation_id, std::uint64_t 
     return r;
 }
 
+/// `seam` whose idle profilers are never released within a test (irf's release thread would
+/// otherwise tear a profiler down in a slow run, sanitizers included), unless a test says so.
+inline SamplingSeam quiet_seam(SamplingSeam seam) {
+    seam.idle_release = std::chrono::hours(1);
+    return seam;
+}
+
 /// A backend on the fake platform with short waits; `_Z1pv` is always chosen for profiling.
 struct SeamRig {
     FakeScript script;
@@ -330,7 +337,7 @@ struct SeamRig {
                      std::chrono::milliseconds budget = std::chrono::seconds(60),
                      std::uint64_t timing_check = k_timing_check) {
         backend.set_sampling_seam_for_test(
-            {std::make_unique<FakePlatform>(script), wait, budget, timing_check});
+            quiet_seam({std::make_unique<FakePlatform>(script), wait, budget, timing_check}));
         backend.attach_sink_for_test(sink);
         sink.profiled["_Z1pv"] = 1;
     }

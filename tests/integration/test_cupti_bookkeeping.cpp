@@ -25,9 +25,9 @@ struct CollectorRig {
     Collector collector{timing_only()};
     CuptiBackend backend{CuptiOptions{}};
     explicit CollectorRig(std::uint64_t timing_check = k_timing_check) {
-        backend.set_sampling_seam_for_test({std::make_unique<FakePlatform>(script),
-                                            std::chrono::milliseconds(2000),
-                                            std::chrono::seconds(60), timing_check});
+        backend.set_sampling_seam_for_test(
+            quiet_seam({std::make_unique<FakePlatform>(script), std::chrono::milliseconds(2000),
+                        std::chrono::seconds(60), timing_check}));
         backend.attach_sink_for_test(collector);
     }
     [[nodiscard]] model::Profile profile() {

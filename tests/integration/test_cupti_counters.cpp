@@ -3,6 +3,8 @@
 // profiler handing the counters back between bursts of samples. Through the CUPTI backend's
 // seam into a real collector.
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -21,7 +23,7 @@ struct CountersRig {
     Collector collector{config::Config{}};
     CuptiBackend backend{CuptiOptions{}};
     std::uint64_t clock_ns = 1000;
-    explicit CountersRig(SamplingSeam seam = {}) {
+    explicit CountersRig(SamplingSeam seam = quiet_seam({})) {
         seam.platform = std::make_unique<FakePlatform>(script);
         seam.lock_wait = std::chrono::milliseconds(2000);
         seam.sample_budget = std::chrono::seconds(60);
@@ -68,6 +70,76 @@ TEST(CuptiCounters, BusyCountersAtATensorTypesSetupAreBusyCountersNotAMissingCou
     const model::Profile p = rig.profile();
     EXPECT_EQ(warnings_with(p, "counters in use by another client on device 0"), 1);
     EXPECT_EQ(warnings_with(p, "tensor ops by input type unavailable"), 0);
+}
+
+/// Idle release and busy retry within a test's time; no release at launches.
+SamplingSeam quick_release() {
+    SamplingSeam seam;
+    seam.idle_release = std::chrono::milliseconds(30);
+    seam.release_period = std::chrono::milliseconds(5);
+    seam.busy_retry = std::chrono::milliseconds(50);
+    seam.release_check = std::uint64_t{1} << 20;
+    return seam;
+}
+
+/// True once `done` holds, polling for at most 5 s.
+template <class Done> bool eventually(Done done) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (!done()) {
+        if (std::chrono::steady_clock::now() > until) {
+            return false;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    return true;
+}
+
+TEST(CuptiCounters, AnIdleProfilerIsReleasedWithoutAnotherLaunch) {
+    // A graph-only or idle server makes no launch that could hand the counters back: irf's own
+    // thread does. Before: released only at a launch, every 1,024th.
+    CountersRig rig(quick_release());
+    rig.launch(1); // a sample: the profiler is set up
+    EXPECT_TRUE(eventually([&rig] { return rig.count("teardown 0") == 1; }));
+    rig.launch(2, "_Z5otherv", 0x80); // the next sample sets one up again
+    EXPECT_EQ(rig.count("setup 0"), 2);
+    EXPECT_EQ(rig.profile().coverage.profiled_launches, 2u);
+}
+
+TEST(CuptiCounters, BusyCountersAreTriedAgainLater) {
+    // Before: a busy device was timed only for the rest of the run.
+    CountersRig rig(quick_release());
+    rig.script.setup_failures[nullptr] = {ProfilerFailure::busy,
+                                          "cuptiRangeProfilerEnable: CUPTI_ERROR_HARDWARE_BUSY"};
+    rig.launch(1);                    // busy: declined, one line
+    rig.launch(2, "_Z5otherv", 0x80); // within the retry time: not even tried
+    EXPECT_EQ(rig.count("setup 0"), 1);
+    rig.script.setup_failures.clear(); // the other client is done
+    std::this_thread::sleep_for(std::chrono::milliseconds(60));
+    rig.launch(3, "_Z5thirdv", 0xc0); // tried again: a sample
+    EXPECT_EQ(rig.count("setup 0"), 2);
+    const model::Profile p = rig.profile();
+    EXPECT_EQ(p.coverage.profiled_launches, 1u);
+    EXPECT_EQ(warnings_with(p, "counters in use by another client on device 0"), 1);
+}
+
+TEST(CuptiCounters, ARefusedSetUpAgainAfterAReleaseIsTriedLaterNotTheEndOfProfiling) {
+    // After an idle release, ncu or DCGM takes the counters and the set-up again is refused
+    // with a code that would mean "no support" on a fresh device. The counters worked on this
+    // device, so it is another client: before, profiling was turned off for the process.
+    CountersRig rig(quick_release());
+    rig.launch(1);
+    ASSERT_TRUE(eventually([&rig] { return rig.count("teardown 0") == 1; }));
+    rig.script.setup_failures[nullptr] = {ProfilerFailure::unsupported,
+                                          "cuptiRangeProfilerEnable: CUPTI_ERROR_NOT_SUPPORTED"};
+    rig.launch(2, "_Z5otherv", 0x80); // refused: declined, tried again later
+    rig.script.setup_failures.clear();
+    std::this_thread::sleep_for(std::chrono::milliseconds(60));
+    rig.launch(3, "_Z5thirdv", 0xc0);
+    EXPECT_EQ(rig.count("setup 0"), 3);
+    const model::Profile p = rig.profile();
+    EXPECT_EQ(p.coverage.profiled_launches, 2u);
+    EXPECT_EQ(warnings_with(p, "hardware counters disabled"), 0);
+    EXPECT_EQ(warnings_with(p, "counters in use by another client on device 0"), 1);
 }
 
 } // namespace

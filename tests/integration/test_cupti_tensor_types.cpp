@@ -23,9 +23,9 @@ struct TensorRig {
     CuptiBackend backend{CuptiOptions{}};
     std::uint64_t clock_ns = 1000;
     TensorRig() {
-        backend.set_sampling_seam_for_test({std::make_unique<FakePlatform>(script),
-                                            std::chrono::milliseconds(2000),
-                                            std::chrono::seconds(60), k_timing_check});
+        backend.set_sampling_seam_for_test(
+            quiet_seam({std::make_unique<FakePlatform>(script), std::chrono::milliseconds(2000),
+                        std::chrono::seconds(60), k_timing_check}));
         backend.attach_sink_for_test(collector);
     }
     /// Launch `id` of the kernel at `function` with its 1 us activity record.
