@@ -101,6 +101,17 @@ struct Ceilings {
     /// Further figures that are not roofline ceilings: hbm_read, hbm_write, hbm_copy, hbm_triad,
     /// l2_near, l2_full, shared_stride_<s>, pcie_h2d, pcie_d2h, int32_gips, ...
     std::map<std::string, Quantity> details;
+    /// The SM's datapaths (issue 54 item 2; docs/ceilings.md, "Datapaths"): the key names the
+    /// instruction classes a path runs, joined by "_or_" (fp32, int32, fp64, fp16, lsu, mufu,
+    /// tensor: "fp32_or_int32" is GA10x's shared path), the value its warp-instruction rate in
+    /// warp-GIPS with per_sm_per_clock. Empty: the pipe ceilings cap the issue rate instead.
+    std::map<std::string, Quantity> datapaths;
+    /// SM clocks in MHz under load: sustained (typical), sustained_low and sustained_high (its
+    /// spread). Empty: the boost clock stands in (docs/model.md, "SM clock").
+    std::map<std::string, Quantity> clocks;
+    /// Latency figures in us: launch_floor, the shortest duration a kernel launch takes on the
+    /// GPU (docs/model.md, "Latency floor").
+    std::map<std::string, Quantity> latency;
     /// Measured files: where and how (driver, runtime, host, tool, timestamp_utc, clock_policy).
     std::map<std::string, std::string> environment;
 };

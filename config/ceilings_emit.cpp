@@ -140,6 +140,9 @@ std::string to_yaml(const Ceilings& c) {
         }
     }
     put_group(out, "details", c.details);
+    put_group(out, "datapaths", c.datapaths);
+    put_group(out, "clocks", c.clocks);
+    put_group(out, "latency", c.latency);
     out << YAML::EndMap << YAML::EndMap;
     return std::string(out.c_str()) + "\n";
 }

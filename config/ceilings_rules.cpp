@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "config/ceilings_yaml.hpp"
+#include "config/datapaths.hpp"
 #include "config/name_rules.hpp"
 #include "config/sm_limits.hpp"
 #include "config/text_list.hpp"
@@ -16,6 +17,23 @@ namespace irf::config::rules {
 const std::vector<std::string>& pipe_keys() {
     static const std::vector<std::string> keys = {"fp32", "fp64", "fp16", "int32", "alu",
                                                   "fma",  "xu",   "lsu",  "tensor"};
+    return keys;
+}
+
+const std::vector<std::string>& gpu_keys() {
+    static const std::vector<std::string> keys = {"name",
+                                                  "key",
+                                                  "chip",
+                                                  "cc",
+                                                  "sms",
+                                                  "schedulers_per_sm",
+                                                  "aliases",
+                                                  "l2_bytes",
+                                                  "memory_bytes",
+                                                  "memory_type",
+                                                  "boost_clock_mhz",
+                                                  "base_clock_mhz",
+                                                  "sm_limits"};
     return keys;
 }
 
@@ -41,13 +59,16 @@ const std::vector<std::string>& environment_keys() {
 }
 
 const std::vector<std::string>& known_units() {
-    static const std::vector<std::string> units = {"warp-GIPS", "GFLOP/s", "TFLOP/s",
-                                                   "TOPS",      "GB/s",    "GIOPS"};
+    static const std::vector<std::string> units = {"warp-GIPS", "GFLOP/s", "TFLOP/s", "TOPS",
+                                                   "GB/s",      "GIOPS",   "MHz",     "us"};
     return units;
 }
 
 std::string required_unit(const std::string& section, const std::string& key) {
-    if (section == "warp_gips" || section == "pipe_gips") {
+    if (section == "clocks" || section == "latency") {
+        return section == "clocks" ? "MHz" : "us";
+    }
+    if (section == "warp_gips" || section == "pipe_gips" || section == "datapaths") {
         return "warp-GIPS";
     }
     if (section == "gflops") {
@@ -339,6 +360,12 @@ void validate(const Ceilings& ceilings, const std::string& origin, const LineMap
     each(ceilings.tensor_tflops, "ceilings.tensor_tflops", "tensor", tensor_keys());
     each(ceilings.tensor_sparse_tflops, "ceilings.tensor_sparse_tflops", "tensor", tensor_keys());
     each(ceilings.details, "ceilings.details", "details", {});
+    each(ceilings.datapaths, "ceilings.datapaths", "datapaths", {});
+    each(ceilings.clocks, "ceilings.clocks", "clocks", clock_keys());
+    each(ceilings.latency, "ceilings.latency", "latency", {"launch_floor"});
+    validate_generations(ceilings, [&check](const std::string& key, const std::string& problem) {
+        check.fail(key, problem);
+    });
     const std::pair<const std::optional<Quantity>*, const char*> memory[] = {
         {&ceilings.l1_gbs, "ceilings.l1_gbs"},
         {&ceilings.shared_gbs, "ceilings.shared_gbs"},

@@ -15,6 +15,8 @@ namespace irf::config::rules {
 /// Dotted key path ("ceilings.hbm_gbs.value") -> 1-based line where the parser saw it.
 using LineMap = std::map<std::string, int>;
 
+/// Keys allowed under gpu.
+[[nodiscard]] const std::vector<std::string>& gpu_keys();
 /// Keys allowed under ceilings.pipe_gips.
 [[nodiscard]] const std::vector<std::string>& pipe_keys();
 /// Keys allowed under ceilings.gflops.

@@ -11,6 +11,7 @@
 
 #include "common/whole_number.hpp"
 #include "config/ceilings_rules.hpp"
+#include "config/datapaths.hpp"
 #include "config/name_rules.hpp"
 #include "config/sm_limits.hpp"
 #include "config/text_list.hpp"
@@ -128,21 +129,8 @@ struct Parser {
 };
 
 GpuIdentity Parser::gpu(const YAML::Node& node) {
-    static const std::vector<std::string> keys = {"name",
-                                                  "key",
-                                                  "chip",
-                                                  "cc",
-                                                  "sms",
-                                                  "schedulers_per_sm",
-                                                  "aliases",
-                                                  "l2_bytes",
-                                                  "memory_bytes",
-                                                  "memory_type",
-                                                  "boost_clock_mhz",
-                                                  "base_clock_mhz",
-                                                  "sm_limits"};
     map_at(node, "gpu");
-    check_keys(node, "gpu", keys);
+    check_keys(node, "gpu", rules::gpu_keys());
     GpuIdentity g;
     for (const char* required : {"name", "cc", "sms", "boost_clock_mhz"}) {
         if (!node[required]) {
@@ -338,7 +326,8 @@ Ceilings Parser::document(const YAML::Node& root) {
     const auto ceil = map_at(root["ceilings"], "ceilings");
     check_keys(ceil, "ceilings",
                {"warp_gips", "pipe_gips", "gflops", "tensor_tflops", "tensor_sparse_tflops",
-                "l1_gbs", "shared_gbs", "l2_gbs", "hbm_gbs", "pcie_gbs", "details"});
+                "l1_gbs", "shared_gbs", "l2_gbs", "hbm_gbs", "pcie_gbs", "details", "datapaths",
+                "clocks", "latency"});
     if (!ceil["warp_gips"]) {
         fail(ceil, "ceilings.warp_gips", "missing (the issue-rate ceiling is required)");
     }
@@ -355,6 +344,9 @@ Ceilings Parser::document(const YAML::Node& root) {
     opt_group("tensor_tflops", "tensor", rules::tensor_keys(), c.tensor_tflops);
     opt_group("tensor_sparse_tflops", "tensor", rules::tensor_keys(), c.tensor_sparse_tflops);
     opt_group("details", "details", {}, c.details);
+    opt_group("datapaths", "datapaths", {}, c.datapaths); // names checked by validate
+    opt_group("clocks", "clocks", clock_keys(), c.clocks);
+    opt_group("latency", "latency", {"launch_floor"}, c.latency);
     const auto opt_mem = [&](const char* key, std::optional<Quantity>& out) {
         if (ceil[key]) {
             out = quantity(ceil[key], std::string("ceilings.") + key, "GB/s", false);

@@ -151,8 +151,8 @@ config::Ceilings lean(config::Ceilings c) {
         q.driver.clear();
     };
     strip(c.warp_gips);
-    for (auto* group :
-         {&c.pipe_gips, &c.gflops, &c.tensor_tflops, &c.tensor_sparse_tflops, &c.details}) {
+    for (auto* group : {&c.pipe_gips, &c.gflops, &c.tensor_tflops, &c.tensor_sparse_tflops,
+                        &c.details, &c.datapaths}) {
         for (auto& [key, q] : *group) {
             strip(q);
         }
@@ -202,15 +202,16 @@ bool is_write_only(const Counters& c) {
 // (docs/performance.md, "Tools on 100,000 kernels"). Bounded, as measured clocks may all differ.
 class ClockScaled {
 public:
-    /// `c` itself when the clock is unknown or the boost, else `c` at `fraction` of it.
-    const config::Ceilings& at(const config::Ceilings& c, std::optional<double> fraction) {
-        if (!fraction || !(*fraction < 1.0)) {
+    /// `c` itself at its boost clock, else `c` at `mhz`.
+    const config::Ceilings& at(const config::Ceilings& c, double mhz) {
+        const double boost = c.gpu.boost_clock_mhz;
+        if (!(boost > 0) || !(mhz > 0) || mhz == boost) {
             return c;
         }
-        const auto key = std::make_pair(&c, *fraction);
+        const auto key = std::make_pair(&c, mhz);
         auto it = m_scaled.find(key);
         if (it == m_scaled.end()) {
-            it = m_scaled.emplace(key, at_clock_fraction(c, *fraction)).first;
+            it = m_scaled.emplace(key, at_clock_fraction(c, mhz / boost)).first;
         }
         return it->second;
     }
@@ -226,17 +227,6 @@ private:
     static constexpr std::size_t k_max_entries = 512;
     std::map<std::pair<const config::Ceilings*, double>, config::Ceilings> m_scaled;
 };
-
-void note_clock(const KernelRecord& k, std::optional<double> fraction, KernelAnalysis& a) {
-    if (fraction && *fraction < 1.0) {
-        char buf[200];
-        std::snprintf(buf, sizeof buf,
-                      "clock: ran at %.0f MHz, %.3f of the boost clock: issue, FP, tensor, L1 "
-                      "and shared ceilings scaled to it (targets at the same fraction of theirs)",
-                      *counter(k.counters, "clock_hz") / 1e6, *fraction);
-        a.notes.push_back(buf);
-    }
-}
 
 // What only the JSON shows of a projection (docs/output-schema.md); the summaries and the CSV
 // read its times, speedup and confidence.
@@ -257,8 +247,8 @@ KernelAnalysis analyze_prepared(const KernelRecord& kernel, const Prepared& prep
     const std::optional<Counters> no_moves = without_tensor_moves(kernel.counters);
     const Counters& c = no_moves ? *no_moves : kernel.counters;
     const bool write_only = is_write_only(c);
-    const auto fraction = clock_fraction(c, prepared.source[write_only].gpu);
-    const config::Ceilings& source = scaled.at(prepared.source[write_only], fraction);
+    const double source_mhz = source_clock_mhz(kernel, prepared.source[write_only], a.notes);
+    const config::Ceilings& source = scaled.at(prepared.source[write_only], source_mhz);
     a.irm = instruction_roofline(c, irm_ceilings(source), a.missing);
     a.walls.global = global_wall(c, a.missing);
     a.walls.shared = shared_wall(c, a.missing);
@@ -274,7 +264,6 @@ KernelAnalysis analyze_prepared(const KernelRecord& kernel, const Prepared& prep
     note_underfilled_grid(kernel, source, a.notes);
     std::string no_waves; // the text summary's fill column says "-" without a reason
     a.waves = wave_count(kernel.launch, source.gpu, no_waves);
-    note_clock(kernel, fraction, a);
     ProjectionWork work = projection_work(kernel, a);
     work.details = details; // without them, drop_details below
     const std::vector<CeilingPair>& pairs = prepared.pairs[write_only];
@@ -285,10 +274,13 @@ KernelAnalysis analyze_prepared(const KernelRecord& kernel, const Prepared& prep
     }
     for (std::size_t i = 0; i < pairs.size(); ++i) {
         const CeilingPair& pair = pairs[i];
-        if (auto p = project(kernel, a, work, scaled.at(pair.source, fraction),
-                             scaled.at(pair.target, fraction), a.missing)) {
+        const double target_mhz = target_clock_mhz(source_mhz, pair.source, pair.target);
+        auto p = project(kernel, a, work, scaled.at(pair.source, source_mhz),
+                         scaled.at(pair.target, target_mhz), a.missing);
+        if (p) {
             p->notes.push_back(prepared.pair_notes[write_only][i]);
             widen_by_spread(pair, *p);
+            widen_by_clock_spread(pair.target, target_mhz, *p);
             if (fold) {
                 a.projection_brief.push_back(brief_of(*p, static_cast<std::uint16_t>(i)));
                 continue;

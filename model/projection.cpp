@@ -14,6 +14,7 @@
 #include "model/kernel_ceilings.hpp"
 #include "model/l2_capacity.hpp"
 #include "model/projection_bounds.hpp"
+#include "model/projection_partial.hpp"
 #include "model/resource_times.hpp"
 #include "model/waves.hpp"
 
@@ -180,15 +181,15 @@ std::optional<double> compute_time(const ResourceArray& r) {
 // work/Perf), so t_t = t_s x max(N/BW_t, C_t) / max(N/BW_s, C_s), with N/BW the level's time at
 // the kernel-specific ceiling of Eq. 6-8 and C the compute-side time.
 LevelTimes level_times(const LevelBytes& bytes_s, const LevelBytes& bytes_t,
-                       const config::Ceilings& s, const config::Ceilings& t, double c_s, double c_t,
-                       double total) {
+                       const std::array<bool, 3>& complete, const config::Ceilings& s,
+                       const config::Ceilings& t, double c_s, double c_t, double total) {
     const BandwidthCeilings cs = bandwidth_ceilings(bytes_s, bandwidths(s));
     const BandwidthCeilings ct = bandwidth_ceilings(bytes_t, bandwidths(t));
     const LevelTimes mem_s{{cs.time_ns.l1, cs.time_ns.l2, cs.time_ns.hbm}};
     const LevelTimes mem_t{{ct.time_ns.l1, ct.time_ns.l2, ct.time_ns.hbm}};
     LevelTimes times;
     for (std::size_t i = 0; i < times.size(); ++i) {
-        if (mem_s[i] && mem_t[i]) {
+        if (complete[i] && mem_s[i] && mem_t[i]) { // a level with absent counters is not timed
             times[i] = projected_time_ns(total, std::max(*mem_t[i], c_t), std::max(*mem_s[i], c_s));
         }
     }
@@ -216,15 +217,20 @@ void set_interval(Projection& p, const LevelTimes& times, double c_s, double c_t
 // The point: the binding resource's time ratio when both GPUs' bounds are decided, else the
 // interval mean. The reported interval is the envelope of the Eq. 9 interval and the point, so
 // low <= point <= high always holds (docs/model.md, Projection).
-void set_point(Projection& p, const ResourceArray& rs, const ResourceArray& rt, double total) {
+void set_point(Projection& p, const ResourceArray& rs_all, const ResourceArray& rt_all,
+               const AbsentCounters& absent, double total) {
+    // With absent counters, the binding resource among the known ones (docs/model.md).
+    const ResourceArray rs = known_only(rs_all, absent);
+    const ResourceArray rt = known_only(rt_all, absent);
     p.bound_source = binding_resource(rs);
     p.bound_target = binding_resource(rt);
     if (!p.bound_source.empty() && !p.bound_target.empty()) {
-        p.point_method = "binding-resource";
+        p.point_method = absent.any() ? "known-resources" : "binding-resource";
         p.time_point_ns = projected_time_ns(total, longest_time_ns(rt), longest_time_ns(rs));
         p.notes.insert(p.notes.begin(), "point: " + p.bound_source + " binds on the source, " +
-                                            p.bound_target +
-                                            " on the target; t = t_s x t_target / t_source");
+                                            p.bound_target + " on the target" +
+                                            (absent.any() ? " (among the known resources)" : "") +
+                                            "; t = t_s x t_target / t_source");
     } else {
         p.point_method = "interval-mean";
         p.time_point_ns = p.time_mean_ns;
@@ -254,17 +260,19 @@ void set_point(Projection& p, const ResourceArray& rs, const ResourceArray& rt, 
 constexpr double s_latency_bound_share = 0.10;
 
 // Low confidence, with a note, for a kernel whose busiest resource is under
-// s_latency_bound_share of its sampled time: the ceiling ratios do not describe its time.
-void mark_latency_bound(Projection& p, const ResourceArray& rs, double sampled_ns) {
+// s_latency_bound_share of its sampled time: the ceiling ratios do not describe its time. True
+// for such a kernel.
+bool mark_latency_bound(Projection& p, const ResourceArray& rs, double sampled_ns) {
     const double busiest = longest_time_ns(rs);
     if (!(sampled_ns > 0) || !(busiest > 0) || busiest >= s_latency_bound_share * sampled_ns) {
-        return;
+        return false;
     }
     p.confidence = "low";
     p.notes.push_back(common::string_printf(
         "latency-bound: its busiest resource is %.1f%% of its time on the source; launch and "
         "dependency latency, which no ceiling describes, set its time on the target, either way",
         100 * busiest / sampled_ns));
+    return true;
 }
 
 } // namespace
@@ -293,27 +301,39 @@ std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a
                                   const config::Ceilings& t, std::vector<std::string>& missing) {
     const std::string name = target_name(t);
     const auto& time = work.time_ns;
-    const auto& bytes = work.bytes;
-    if (!time || *time <= 0 || !bytes) {
-        missing.push_back("projection[" + name + "]: " +
-                          (!bytes ? std::string("memory counters absent")
-                                  : std::string("kernel time is 0 ns or absent")));
+    if (!time || *time <= 0) {
+        missing.push_back("projection[" + name + "]: kernel time is 0 ns or absent");
+        return std::nullopt;
+    }
+    if (!work.resources.inst_warp || !(*work.resources.inst_warp > 0)) {
+        missing.push_back("projection[" + name + "]: no instructions (inst_warp absent or 0)");
         return std::nullopt;
     }
     Projection p;
     p.target = name;
     p.confidence = "high";
+    const AbsentCounters absent = absent_counters(work.resources);
+    const PartialLevelBytes partial = work.bytes
+                                          ? PartialLevelBytes{*work.bytes, {true, true, true}}
+                                          : partial_level_bytes(k.counters);
     std::optional<KernelWork> work_t; // set when the target's DRAM traffic is re-estimated
-    LevelBytes bytes_t = *bytes;
-    apply_l2_fit(k, *bytes, s, t, p, work.resources, work_t, bytes_t);
+    LevelBytes bytes_t = partial.bytes;
+    if (partial.complete[1]) {
+        apply_l2_fit(k, partial.bytes, s, t, p, work.resources, work_t, bytes_t);
+    } else {
+        p.notes.push_back("L2 capacity effects not checked (L2 or DRAM counters absent)");
+    }
     const double predication = a.predication.value_or(1.0);
     ResourceArray rs = resource_array(work.resources, s, predication);
     ResourceArray rt = resource_array(work_t ? *work_t : work.resources, t, predication);
+    mark_absent_flops(absent, rs);
+    mark_absent_flops(absent, rt);
     apply_waves(k, s, t, p, rs, rt, work.details);
     const auto c_s = compute_time(rs);
     const auto c_t = compute_time(rt);
     if (!c_s || !c_t || !(*c_s > 0) || !(*c_t > 0)) {
-        missing.push_back("projection[" + name + "]: no instructions or no issue ceiling");
+        missing.push_back("projection[" + name + "]: no issue ceiling on the " +
+                          (!c_s || !(*c_s > 0) ? "source" : "target"));
         return std::nullopt;
     }
     const auto flops_s = rs.ns[k_flops];
@@ -324,11 +344,18 @@ std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a
     p.resource_ns_target = known_times(rt);
     // The projected quantity: the kernel's total time over all launches (Eq. 9 is a ratio).
     const double total = k.time_ns.total > 0 ? k.time_ns.total : *time;
-    set_interval(p, level_times(*bytes, bytes_t, s, t, *c_s, *c_t, total), *c_s, *c_t, total);
-    set_point(p, rs, rt, total);
-    mark_latency_bound(p, rs, *time);
+    set_interval(p, level_times(partial.bytes, bytes_t, partial.complete, s, t, *c_s, *c_t, total),
+                 *c_s, *c_t, total);
+    set_point(p, rs, rt, absent, total);
+    const bool latency_bound = mark_latency_bound(p, rs, *time);
+    const double fill_s = p.waves_source ? p.waves_source->fill : 1.0;
+    const double fill_t = p.waves_target ? p.waves_target->fill : 1.0;
+    widen_for_absent(absent, s, t, work.resources.mix, {fill_s, fill_t}, total, p);
     if (work.resources.unmeasured_tensor) {
         bracket_unmeasured_tensor(k, s, t, total, p);
+    }
+    if (latency_bound) {
+        apply_latency_floor(s, t, total, p);
     }
     return p;
 }

@@ -35,8 +35,10 @@ namespace irf::model {
 /// resource leaves either bound undecided. Confidence is also "low" when the target's DRAM traffic
 /// is the L2 model's, the grid looks persistent, or the grid has fewer blocks than the target has
 /// SMs; the notes say why. Tensor work without its ops counters widens the interval
-/// (bracket_unmeasured_tensor). nullopt,
-/// with a reason in `missing`, when time, instructions or memory counters are absent.
+/// (bracket_unmeasured_tensor). A kernel missing a level's counters or its FP op counters is
+/// projected on the known resources with low confidence, the interval holding what each absent
+/// resource would give (projection_partial.hpp). nullopt, with a reason in `missing`, only when
+/// the time or the instructions are absent, or a GPU has no issue ceiling.
 [[nodiscard]] std::optional<Projection>
 project(const KernelRecord& kernel, const KernelAnalysis& analysis, const config::Ceilings& source,
         const config::Ceilings& target, std::vector<std::string>& missing);

@@ -97,7 +97,58 @@ void bracket_unmeasured_tensor(const KernelRecord& kernel, const config::Ceiling
     p.notes.push_back(buf);
 }
 
+namespace {
+
+// The target's value of a spread ceiling key (before any clock scaling), or null.
+const config::Quantity* target_value(const CeilingPair& pair, const std::string& key) {
+    if (key == "warp_gips") {
+        return &pair.target.warp_gips;
+    }
+    const auto& level = key == "l1_gbs"   ? pair.target.l1_gbs
+                        : key == "l2_gbs" ? pair.target.l2_gbs
+                                          : pair.target.hbm_gbs;
+    return level && level->value > 0 ? &*level : nullptr;
+}
+
+// Issue 54: a resource that does not bind at its chosen figure may bind at its lowest one (an
+// HBM-bound H100 kernel whose issue time binds on the H200 at 4800 GB/s, but not at its
+// latency-bound 2756): the interval holds the point with that resource binding instead.
+void widen_by_other_spreads(const CeilingPair& pair, Projection& p) {
+    const auto bound = p.resource_ns_target.find(p.bound_target);
+    if (bound == p.resource_ns_target.end() || !(bound->second > 0)) {
+        return;
+    }
+    for (const auto& [resource, ns] : p.resource_ns_target) {
+        const std::string key = ceiling_key(resource);
+        const auto range = pair.target_spread.find(key);
+        const config::Quantity* value = key.empty() ? nullptr : target_value(pair, key);
+        if (resource == p.bound_target || value == nullptr || range == pair.target_spread.end() ||
+            !(range->second.first > 0)) {
+            continue;
+        }
+        const double slowest = ns * value->value / range->second.first;
+        if (!(slowest > bound->second)) {
+            continue;
+        }
+        const double ratio = slowest / bound->second;
+        p.time_high_ns = std::max(p.time_high_ns, p.time_point_ns * ratio);
+        if (ratio > s_spread_for_low_confidence) {
+            p.confidence = "low";
+            char buf[220];
+            std::snprintf(buf, sizeof buf,
+                          "%s: at the target's lowest figure (%.6g) %s would bind instead of %s: "
+                          "the interval holds x%.2f",
+                          key.c_str(), range->second.first, resource.c_str(),
+                          p.bound_target.c_str(), ratio);
+            p.notes.push_back(buf);
+        }
+    }
+}
+
+} // namespace
+
 void widen_by_spread(const CeilingPair& pair, Projection& p) {
+    widen_by_other_spreads(pair, p);
     const std::string key = ceiling_key(p.bound_target);
     const auto range = pair.target_spread.find(key);
     const auto used = p.resource_ns_target.find(p.bound_target);
@@ -106,13 +157,7 @@ void widen_by_spread(const CeilingPair& pair, Projection& p) {
         return;
     }
     // The target's value in use, at the clock of the pair (before any clock scaling).
-    const config::Quantity* value = key == "warp_gips" ? &pair.target.warp_gips : nullptr;
-    const auto& level = key == "l1_gbs"   ? pair.target.l1_gbs
-                        : key == "l2_gbs" ? pair.target.l2_gbs
-                                          : pair.target.hbm_gbs;
-    if (value == nullptr && level) {
-        value = &*level;
-    }
+    const config::Quantity* value = target_value(pair, key);
     if (value == nullptr || !(value->value > 0)) {
         return;
     }

@@ -32,7 +32,9 @@ void bracket_unmeasured_tensor(const KernelRecord& kernel, const config::Ceiling
 
 /// Widens `p`'s reported interval by the spread of the figures of the target ceiling that binds
 /// it (issue, L1, L2 or HBM): high = point x value / lowest figure, low = point x value / highest.
-/// Confidence becomes low when high / low exceeds 1.25, with a note.
+/// Confidence becomes low when high / low exceeds 1.25, with a note. Any other of those
+/// resources that would bind at its lowest figure widens high to the point with it binding,
+/// and lowers confidence the same way.
 void widen_by_spread(const CeilingPair& pair, Projection& p);
 
 } // namespace irf::model

@@ -81,6 +81,9 @@ std::optional<double> term_ceiling_gflops(const FlopTerm& term, const config::Ce
 // mix_issue_ceiling(work.mix, warp_gips_of(c), pipe_peaks(c)).first without building the peaks'
 // map: the same minimum over the same quotients (their order cannot change a minimum).
 double issue_ceiling(const KernelWork& work, const config::Ceilings& c) {
+    if (!c.datapaths.empty() && work.datapath_shares) { // docs/model.md, "Datapaths"
+        return datapath_issue_ceiling(*work.datapath_shares, warp_gips_of(c), c.datapaths);
+    }
     double ceiling = warp_gips_of(c);
     const auto& pipes = pipe_of_class();
     for (std::size_t i = 0; i < work.class_shares.size() && i < pipes.size(); ++i) {
@@ -133,6 +136,7 @@ KernelWork kernel_work(const Counters& counters, const std::map<std::string, dou
         const auto share = w.mix.find(pipes[i].first);
         w.class_shares[i] = share == w.mix.end() ? 0.0 : share->second;
     }
+    w.datapath_shares = datapath_shares(counters);
     w.flops = flops_by_precision(counters);
     for (const auto& [precision, n] : w.flops) {
         if (!(n > 0)) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "config/ceilings.hpp"
+#include "model/datapath_issue.hpp"
 #include "model/flop_roofline.hpp"
 #include "model/profile.hpp"
 
@@ -60,6 +61,9 @@ struct KernelWork {
     /// mix's share of each class of pipe_of_class(), in its order (0 when absent): the issue
     /// ceiling of each GPU without a map look-up per class.
     std::array<double, 5> class_shares{};
+    /// The SASS-class shares the datapath model schedules (datapath_issue.hpp); used instead of
+    /// the pipe ceilings on a GPU whose ceilings describe its datapaths.
+    std::optional<DatapathShares> datapath_shares;
     std::map<std::string, double> flops; ///< flops_by_precision
     std::vector<FlopTerm> flop_terms;    ///< flops' precisions with FLOPs > 0, in its order
     bool unmeasured_tensor = false;      ///< tensor instructions without tensor_ops_* counters
@@ -93,7 +97,8 @@ flop_time_ns(const KernelWork& work, const config::Ceilings& ceilings, double pr
              std::map<std::string, double>& terms, std::vector<std::string>& unknown);
 
 /// All resource times of a kernel on a GPU: issue = inst_warp / peak warp GIPS (instruction-
-/// roofline Eq. 2), or over the issue ceiling of `mix` when it is known (mix_issue_ceiling; the
+/// roofline Eq. 2), or over the issue ceiling of the mix when it is known: on the GPU's datapaths
+/// when its ceilings have them (datapath_issue_ceiling), else mix_issue_ceiling of `mix` (the
 /// analysis's instruction_mix, empty without one), flops = flop_time_ns, and each memory level =
 /// its 32-byte transactions x 32 / the level's GB/s (the same transactions as the Instruction
 /// Roofline's intensities).

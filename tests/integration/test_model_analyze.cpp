@@ -49,8 +49,9 @@ TEST_F(ModelAnalyze, TextMatchesGoldenAndJsonIsAnalysed) {
     // triad: 1.25 / 2.03 = 0.6158 -> 61.6%; HBM-bound, 1656 / 828 GB/s -> 2.00x.
     EXPECT_NE(text.find("1.25 ms  61.6%"), std::string::npos);
     EXPECT_NE(text.find("2.00x"), std::string::npos);
-    // Projected kernels (triad, hash_keys, transpose): 1.25 + 0.50 + 0.20 = 1.95 ms here.
-    EXPECT_NE(text.find("paper-v100-hbm2x        1.95 ms"), std::string::npos);
+    // Projected kernels (triad, hash_keys, transpose, and partly_profiled on its known issue
+    // time: issue 54 item 1): 1.25 + 0.50 + 0.20 + 0.08 = 2.03 ms here.
+    EXPECT_NE(text.find("paper-v100-hbm2x        2.03 ms"), std::string::npos);
     // Pipe cells by hand, against the V100's 80 SMs x 1.53 GHz x 2 = 244.8 INT32 and x 1 = 122.4
     // LD/ST warp GIPS. triad: 1e6 / 125,000 ns = 8 warp GIPS; LD/ST 3.75e5 / 1e6 x 8 = 3 of
     // 122.4 = 2.45% (INT32 4 of 244.8 = 1.6%, FP64 1 of 122.4 = 0.8%). hash_keys: 4.5e7 / 1e5 ns

@@ -114,6 +114,9 @@ std::vector<Row> rows(const Ceilings& c) {
         }
     }
     group("details.", c.details);
+    group("datapaths.", c.datapaths);
+    group("clocks.", c.clocks);
+    group("latency.", c.latency);
     return out;
 }
 

@@ -41,10 +41,12 @@ TEST(ModelFindings, IssueBoundIntegerKernelH100ToL40s) {
 
 // Issue #18 item 11: with the mix known, the busiest pipe caps the issue rate. Half LD/ST, half
 // FP32: the H100 issues at most 261.4 / 0.5 = 522.8 warp GIPS (LD/ST, 32 units per SM), the
-// L40S 178.9 / 0.5 = 357.8 (16 units per SM), although its schedulers are 1.37x faster.
+// L40S 178.9 / 0.5 = 357.8 (16 units per SM), although its schedulers are 1.37x faster. The
+// shipped files' datapaths (issue 54 item 2) give the same caps unrounded: 132 x 1 x 1.98 / 0.5
+// = 522.72 and 142 x 0.5 x 2.52 / 0.5 = 357.84.
 TEST(ModelFindings, LoadStoreHeavyKernelH100ToL40sIsLsuBound) {
     KernelRecord k = test::full_waves_kernel(2e6);
-    k.counters["inst_warp"] = 1e9; // 1e9 / 522.8 = 1,912,777 ns of issue on the H100
+    k.counters["inst_warp"] = 1e9; // 1e9 / 522.72 = 1,913,070 ns of issue on the H100
     k.counters["inst_thread"] = 3.2e10;
     k.counters["thread_class_memory"] = 1.6e10;
     k.counters["thread_class_fp32"] = 1.6e10;
@@ -52,9 +54,9 @@ TEST(ModelFindings, LoadStoreHeavyKernelH100ToL40sIsLsuBound) {
     const Projection p = project_one(k, "h100-sxm5", "l40s");
     EXPECT_EQ(p.bound_source, "issue");
     EXPECT_EQ(p.bound_target, "issue");
-    EXPECT_NEAR(p.resource_ns_source.at("issue"), 1e9 / 522.8, 1e-3);
-    // t = 2e6 x (1e9 / 357.8) / (1e9 / 522.8) = 2,922,303 ns: 1.46x slower, not 1.37x faster.
-    EXPECT_NEAR(p.time_point_ns, 2e6 * 522.8 / 357.8, 1e-3);
+    EXPECT_NEAR(p.resource_ns_source.at("issue"), 1e9 / 522.72, 1e-3);
+    // t = 2e6 x (1e9 / 357.84) / (1e9 / 522.72) = 2,921,529 ns: 1.46x slower, not 1.37x faster.
+    EXPECT_NEAR(p.time_point_ns, 2e6 * 522.72 / 357.84, 1e-3);
     EXPECT_NEAR(1.0 / p.speedup_point, 1.461, 0.001);
 }
 

@@ -271,10 +271,12 @@ TEST(ModelSummary, MatchesGolden) {
     // Hand-computed: total 1.25 + 0.05 + 0 = 1.30 ms; triad 1.25 / 1.30 = 96.2%; HBM-bound
     // triad on twice the HBM bandwidth projects to 1.25 ms / 2 = 625 us (2.00x). Beside the
     // total, per launch: 1.25 ms / 10 launches = 125 us mean, min 120 us and max 130 us.
+    // partly_profiled, without memory counters, is projected on its issue time (1.00x, low
+    // confidence; issue 54 item 1): 1.30 ms here, 625 + 50 = 675 us projected.
     EXPECT_NE(text.find("(total 1.30 ms)"), std::string::npos);
     EXPECT_NE(text.find("1.25 ms  96.2%       10    125 us    120 us    130 us hbm"),
               std::string::npos);
-    EXPECT_NE(text.find("1.25 ms     625 us"), std::string::npos);
+    EXPECT_NE(text.find("1.30 ms     675 us"), std::string::npos) << text;
 }
 
 TEST(ModelSummary, KernelAboveItsRooflineIsFlaggedInTextAndJson) {
