@@ -23,21 +23,27 @@ prepare() {
             -L"$cuda/lib64/stubs" -lcupti -lcuda -o replay_cost
 }
 
+# row LABEL MODE ARGS...: one launch_loop run with the kit's injection in MODE, on one line
+row() {
+    local label=$1 mode=$2
+    shift 2
+    echo -n "$label: "
+    CUDA_INJECTION64_PATH=$PWD/libovh_inject.so OVH_MODE=$mode timeout 30 ./launch_loop "$@" 2>&1 |
+        tr '\n' ' '
+    echo
+}
+
 run() {
     local kit=$1 out=$2 mode round gib
     mkdir -p "$out"
     cd "$kit" || exit 1
     export LD_LIBRARY_PATH=$cuda/lib64:$cuda/extras/CUPTI/lib64:${LD_LIBRARY_PATH:-}
-    local inject=$PWD/libovh_inject.so
     {
         nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
         echo "== eager tiny launches, 2 interleaved rounds per mode (ns/launch: wall and CPU)"
         for round in 1 2; do
             for mode in none cb cbdom ck k cbck drv drvck ckpool; do
-                echo -n "[$round] $mode: "
-                CUDA_INJECTION64_PATH=$inject OVH_MODE=$mode timeout 30 ./launch_loop eager \
-                    50000 3 0 2>&1 | tr '\n' ' '
-                echo
+                row "[$round] $mode" "$mode" eager 50000 3 0
             done
             echo -n "[$round] gpa-wrapper: "
             LD_PRELOAD=$PWD/libovh_gpa.so timeout 30 ./launch_loop eager 50000 3 0 2>&1 |
@@ -45,19 +51,9 @@ run() {
             echo
         done
         echo "== 8 launching threads"
-        for mode in none cb ck cbck; do
-            echo -n "$mode: "
-            CUDA_INJECTION64_PATH=$inject OVH_MODE=$mode timeout 30 ./launch_loop threads 8 \
-                20000 2>&1 | tr '\n' ' '
-            echo
-        done
+        for mode in none cb ck cbck; do row "$mode" "$mode" threads 8 20000; done
         echo "== CUDA graph replay, 100 tiny nodes (GPU ns/node)"
-        for mode in none ck graph; do
-            echo -n "$mode: "
-            CUDA_INJECTION64_PATH=$inject OVH_MODE=$mode timeout 30 ./launch_loop graph 100 \
-                1000 2>&1 | tr '\n' ' '
-            echo
-        done
+        for mode in none ck graph; do row "$mode" "$mode" graph 100 1000; done
         echo "== range profiler sample phases (kernel replay) vs allocated memory and passes"
         for gib in 0 8 32; do timeout 60 ./replay_cost kernel "$gib" core 5; done
         timeout 60 ./replay_cost kernel 0 1pass 5
