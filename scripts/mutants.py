@@ -22,7 +22,7 @@ L2_READ_WRITE = 'counters, {"l2_sectors_read", "l2_sectors_write"});'
 L2_SECTORS = L2_READ_WRITE.replace("});", ', "l2_sectors_atom", "l2_sectors_red"});')
 WAVE_RESOURCES = "for (const std::size_t resource : {k_issue, k_flops, k_l1}) {"
 SPREAD_LOW = "p.time_low_ns = std::min(p.time_low_ns, p.time_point_ns * low);"
-CLOCK_SCALE = "q.value *= std::min(1.0, mhz / assumed);"
+CLOCK_SCALE = "q.value *= capped ? std::min(1.0, mhz / assumed) : mhz / assumed;"
 PRESENT = "s.present += r.launches > 0 ? 1 : 0;"
 NVPROF_BYTES = '{"KB", 1e3},    {"MB", 1e6},     {"GB", 1e9}};'
 HIGH_MAPE = "s.high_confidence > 0 ? high / static_cast<double>(s.high_confidence) : 0;"
