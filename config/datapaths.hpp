@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "config/ceilings.hpp"
-#include "config/datapath_names.hpp"
 
 namespace irf::config {
 

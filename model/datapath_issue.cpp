@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <vector>
 
-#include "config/datapath_names.hpp"
 #include "model/counters.hpp"
 
 namespace irf::model {

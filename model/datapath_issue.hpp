@@ -27,7 +27,7 @@ using DatapathShares = std::array<double, k_datapath_mix.size()>;
 [[nodiscard]] std::optional<DatapathShares> datapath_shares(const Counters& counters);
 
 /// The issue ceiling in warp GIPS of a kernel with `shares` on `datapaths` (warp-GIPS by key,
-/// config/datapath_names.hpp): 1 / the least time per warp instruction, max(1 / peak warp GIPS,
+/// config/ceilings.hpp): 1 / the least time per warp instruction, max(1 / peak warp GIPS,
 /// max over sets S of classes of share(S) / the summed GIPS of the paths that run any class of
 /// S). That maximum is the least time of a schedule (the transportation problem's feasibility,
 /// Gale's theorem); a class no path runs is bound by the schedulers only.

@@ -5,7 +5,6 @@
 #include <algorithm>
 
 #include "common/string_printf.hpp"
-#include "config/datapath_names.hpp"
 #include "model/counters.hpp"
 #include "model/projection.hpp"
 
