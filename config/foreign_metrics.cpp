@@ -105,6 +105,12 @@ void add_instruction_variants(Table& t) {
 }
 
 void add_memory_variants(Table& t) {
+    // ncu's own bank-conflict counts: the shared wall's verdict comes from them where a file has
+    // them (docs/model.md, "Walls and predication"; issue 53 item 5).
+    for (const char* op : {"ld", "st"}) {
+        add(t, std::string("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_") + op + ".sum",
+            metric(std::string("bank_conflicts_shared_") + op, 0));
+    }
     for (const char* space : {"global", "local"}) {
         for (const char* op : {"ld", "st"}) {
             const std::string tail = std::string(space) + "_op_" + op;

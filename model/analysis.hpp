@@ -50,6 +50,9 @@ struct SharedWall {
     std::optional<double> access_bytes; ///< as GlobalWall's
     std::optional<double> access_bytes_ld; ///< as GlobalWall's
     std::optional<double> access_bytes_st; ///< as GlobalWall's
+    /// The ideal wavefronts are measured ones less ncu's bank-conflict counts (an import that
+    /// has them), not an access width's: the ways are the file's own.
+    bool conflicts_measured = false;
 };
 
 /// Memory walls; each is absent when the kernel issues no such instruction.

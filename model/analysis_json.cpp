@@ -235,6 +235,9 @@ json walls_json(const Walls& w) {
             {"access_bytes", opt(w.shared->access_bytes)},
             {"access_bytes_ld", opt(w.shared->access_bytes_ld)},
             {"access_bytes_st", opt(w.shared->access_bytes_st)}};
+        if (w.shared->conflicts_measured) {
+            out["shared"]["conflicts_measured"] = true;
+        }
     }
     return out;
 }
@@ -259,6 +262,9 @@ Walls walls_from(const JsonNode& n) {
                               s.opt_num("access_bytes"),
                               s.opt_num("access_bytes_ld"),
                               s.opt_num("access_bytes_st")};
+        w.shared->conflicts_measured = s.has("conflicts_measured") &&
+                                       s.at("conflicts_measured").value().is_boolean() &&
+                                       s.at("conflicts_measured").value().get<bool>();
     }
     return w;
 }

@@ -178,10 +178,18 @@ std::optional<SharedWall> shared_wall(const Counters& counters, std::vector<std:
                        plus(counter(counters, "inst_shared_st"), "inst_stsm"),
                        plus(counter(counters, "bytes_shared_ld"), "bytes_shared_ldsm"),
                        plus(counter(counters, "bytes_shared_st"), "bytes_shared_stsm")};
-    const Requested req =
-        requested(counters, inst, d, "walls.shared", "bytes_shared_ld/st", missing);
-    const double ideal = ideal_transactions(inst, req.bytes, k_wavefront_bytes);
+    // The file's own bank-conflict counts win over the width assumption: the conflict-free
+    // wavefronts are those measured less the extra ones the conflicts cost (issue 53 item 5).
+    const auto conflicts =
+        counter_sum(counters, {"bank_conflicts_shared_ld", "bank_conflicts_shared_st"});
+    std::vector<std::string> width_missing;
+    const Requested req = requested(counters, inst, d, "walls.shared", "bytes_shared_ld/st",
+                                    conflicts ? width_missing : missing);
+    const double ideal = conflicts && *conflicts < *wavefronts
+                             ? *wavefronts - *conflicts
+                             : ideal_transactions(inst, req.bytes, k_wavefront_bytes);
     SharedWall w;
+    w.conflicts_measured = conflicts && *conflicts < *wavefronts;
     w.intensity = *intensity;
     w.conflict_ways = conflict_ways(*wavefronts, ideal);
     w.conflict_free_intensity = inst / ideal;

@@ -164,4 +164,16 @@ TEST_F(ImportMeaning, NcusOwnFailuresReachTheWarningsAndTheProfile) {
     EXPECT_EQ(p.at("kernels").size(), 3u);
 }
 
+TEST_F(ImportMeaning, TheFilesOwnBankConflictCountersDecideTheSharedWall) {
+    // The BERT export's ampere_sgemm: ncu counted 0 load and 8,192 store conflicts over 45,056 +
+    // 20,608 wavefronts: 65,664 / 57,472 = 1.14-way, never the 2.0-way a 4-byte word assumes.
+    const json p = import({"ncu-long-2022-a100-bert.csv"}, {"--gpu", "a100-sxm4-40gb"});
+    const json& shared = kernel_named(p, "ampere_sgemm").at("analysis").at("walls").at("shared");
+    EXPECT_DOUBLE_EQ(shared.at("conflict_ways").get<double>(), 65664.0 / 57472);
+    EXPECT_EQ(shared.at("conflicts_measured"), true);
+    const ProcessResult text = run_report({"analyze", out().string()});
+    EXPECT_NE(text.out.find("1.1-way"), std::string::npos) << text.out;
+    EXPECT_EQ(text.out.find("2.0-way"), std::string::npos) << text.out;
+}
+
 } // namespace

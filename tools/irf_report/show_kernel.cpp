@@ -167,7 +167,8 @@ std::string counter_unit(const std::string& name) {
     if (name.find("sectors") != std::string::npos) {
         return "sectors (32 B)";
     }
-    if (name.find("wavefronts") != std::string::npos) {
+    if (name.find("wavefronts") != std::string::npos ||
+        name.rfind("bank_conflicts_", 0) == 0) { // extra wavefronts the conflicts cost
         return "wavefronts";
     }
     if (starts_with(name, "bytes_")) {

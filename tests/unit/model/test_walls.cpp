@@ -326,6 +326,30 @@ TEST(ModelWalls, SharedConflictFreeWithoutBytes) {
     EXPECT_DOUBLE_EQ(ideal_transactions(10, 0, 128), 10); // at least one per instruction
 }
 
+// Issue 53 item 5: a file's own bank-conflict counts win over the 4-byte assumption. The public
+// A100 export's ampere_sgemm_128x128_tn: 26,624 + 6,272 shared instructions, 45,056 + 20,608
+// wavefronts, 0 load and 8,192 store conflicts: 65,664 / (65,664 - 8,192) = 1.1425-way, not the
+// 2.0-way of wavefronts per instruction.
+TEST(ModelWalls, TheFilesBankConflictCountsGiveTheWays) {
+    Counters c = test::zero_counters();
+    c["inst_shared_ld"] = 26624;
+    c["inst_shared_st"] = 6272;
+    c["wavefronts_shared_ld"] = 45056;
+    c["wavefronts_shared_st"] = 20608;
+    std::vector<std::string> missing;
+    EXPECT_NEAR(shared_wall(c, missing)->conflict_ways, 65664.0 / 32896, 1e-12); // 4 B assumed
+    c["bank_conflicts_shared_ld"] = 0;
+    c["bank_conflicts_shared_st"] = 8192;
+    missing.clear();
+    const auto w = shared_wall(c, missing);
+    ASSERT_TRUE(w.has_value());
+    EXPECT_DOUBLE_EQ(w->intensity, 32896.0 / 65664);
+    EXPECT_DOUBLE_EQ(w->conflict_ways, 65664.0 / 57472);
+    EXPECT_DOUBLE_EQ(w->conflict_free_intensity, 32896.0 / 57472);
+    EXPECT_TRUE(w->conflicts_measured);
+    EXPECT_TRUE(missing.empty()) << missing.at(0); // no "assumes 4-byte words"
+}
+
 TEST(ModelWalls, HalfPredicatedKernel) {
     Counters c = test::zero_counters();
     c["inst_warp"] = 100;
