@@ -233,11 +233,18 @@ Table make_nvprof_table() {
     add(t, "dram_write_bytes", from_bytes("dram_sectors_write", 1));
     const std::pair<const char*, const char*> precisions[] = {
         {"dp", "d"}, {"sp", "f"}, {"hp", "h"}};
+    const std::pair<const char*, const char*> totals[] = {
+        {"dp", "fp64"}, {"sp", "fp32"}, {"hp", "fp16"}};
     for (const auto& [nvprof, prec] : precisions) {
         for (const char* op : {"add", "mul", "fma"}) {
             add(t, std::string("flop_count_") + nvprof + "_" + op,
                 metric(std::string("thread_") + prec + op, 0));
         }
+    }
+    // The aggregates ordinary nvprof exports hold (flop_count_sp alone, e.g.): a precision's
+    // FLOPs when its add/mul/fma split is not in the file (docs/import.md, "Names").
+    for (const auto& [nvprof, precision] : totals) {
+        add(t, std::string("flop_count_") + nvprof, metric(std::string("flops_") + precision, 0));
     }
     return t;
 }

@@ -57,6 +57,25 @@ const std::array<PrecisionCounters, 3> s_precisions{{
 
 const std::array<const char*, 6> s_tensor_types{{"fp16", "bf16", "tf32", "fp8", "fp64", "int8"}};
 
+// A precision's FLOPs: add + mul + 2 x fma from the thread counters, else the total a file
+// gives (nvprof's flop_count_sp/dp/hp, imported as flops_<precision>); nullopt without either.
+std::optional<double> precision_flops(const Counters& counters, const PrecisionCounters& p) {
+    const auto adds = counter(counters, p.add);
+    const auto muls = counter(counters, p.mul);
+    const auto fmas = counter(counters, p.fma);
+    if (adds && muls && fmas) {
+        return flop_count(*adds, *muls, *fmas);
+    }
+    return counter(counters, std::string("flops_") + p.name);
+}
+
+// True when a file gave some precision's FLOPs only as a total (an nvprof export): then the
+// precisions it did not collect are counted as 0 with a reason, rather than no roofline at all.
+bool has_flop_totals(const Counters& counters) {
+    const auto first = counters.lower_bound("flops_");
+    return first != counters.end() && first->first.rfind("flops_", 0) == 0;
+}
+
 const PrecisionCounters* find_precision(const std::string& name) {
     for (const auto& p : s_precisions) {
         if (name == p.name) {
@@ -138,11 +157,8 @@ void fill_by_precision(const Counters& counters, const config::Ceilings& ceiling
 std::map<std::string, double> flops_by_precision(const Counters& counters) {
     std::map<std::string, double> out;
     for (const auto& p : s_precisions) {
-        const auto adds = counter(counters, p.add);
-        const auto muls = counter(counters, p.mul);
-        const auto fmas = counter(counters, p.fma);
-        if (adds && muls && fmas) {
-            out[p.name] = flop_count(*adds, *muls, *fmas);
+        if (const auto flops = precision_flops(counters, p)) {
+            out[p.name] = *flops;
         }
     }
     for (const char* type : s_tensor_types) {
@@ -208,20 +224,31 @@ std::optional<FlopsResult> flop_roofline(const Counters& counters, const config:
     FlopsResult r;
     std::array<double*, 3> out{{&r.fp64, &r.fp32, &r.fp16}};
     double top = 0;
+    const bool totals = has_flop_totals(counters);
+    bool known = false;
     for (std::size_t i = 0; i < s_precisions.size(); ++i) {
         const auto& p = s_precisions[i];
-        const auto sum = counter_sum(counters, {p.add, p.mul, p.fma});
-        if (!sum) {
+        const auto flops = precision_flops(counters, p);
+        if (!flops && !totals) {
             missing.push_back("flops: counters absent: " +
                               absent_counters(counters, {p.add, p.mul, p.fma}));
             return std::nullopt;
         }
-        *out[i] = flop_count(*counter(counters, p.add), *counter(counters, p.mul),
-                             *counter(counters, p.fma));
+        if (!flops) {
+            missing.push_back(std::string("flops.") + p.name + ": not collected (counted as 0): " +
+                              absent_counters(counters, {p.add, p.mul, p.fma}) + " or flops_" +
+                              p.name);
+            continue;
+        }
+        known = true;
+        *out[i] = *flops;
         if (*out[i] > top) {
             top = *out[i];
             r.precision = p.name;
         }
+    }
+    if (!known) {
+        return std::nullopt; // totals of no precision: nothing to draw
     }
     std::string tensor_type;
     const double ops = tensor_ops(counters, tensor_type, r.tensor);

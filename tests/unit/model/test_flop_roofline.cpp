@@ -75,6 +75,32 @@ TEST(ModelFlops, MissingFpCountersMakeFlopsAbsent) {
     EXPECT_EQ(missing.at(0), "flops: counters absent: thread_hfma");
 }
 
+// Issue 53 item 6: nvprof's flop_count_sp alone (the public Kepler exports hold only it) gives
+// the FP32 FLOPs; the precisions not collected count as 0 with a reason. 2,886,580,620 FLOPs in
+// 1e6 ns = 2,886.58062 GFLOP/s; 2,886,580,620 / (4,199,909 x 32 B) = 21.478 FLOP/B at L1.
+TEST(ModelFlops, AFilesFlopTotalGivesThePrecisionsRoofline) {
+    Counters c;
+    c["time_ns"] = 1e6;
+    c["flops_fp32"] = 2886580620;
+    c["sectors_global_ld"] = 0;
+    c["sectors_global_st"] = 4199909;
+    std::vector<std::string> missing;
+    const auto f = flop_roofline(c, test::v100(), missing);
+    ASSERT_TRUE(f.has_value());
+    EXPECT_DOUBLE_EQ(f->fp32, 2886580620);
+    EXPECT_DOUBLE_EQ(f->fp64, 0);
+    EXPECT_EQ(f->precision, "fp32");
+    EXPECT_DOUBLE_EQ(f->gflops, 2886.58062);
+    EXPECT_EQ(missing.at(0), "flops.fp64: not collected (counted as 0): thread_dadd, thread_dmul, "
+                             "thread_dfma or flops_fp64");
+    EXPECT_EQ(flops_by_precision(c).at("fp32"), 2886580620);
+    // The split wins over a total where both are there: 10 + 20 + 2 x 30 = 90.
+    c["thread_fadd"] = 10;
+    c["thread_fmul"] = 20;
+    c["thread_ffma"] = 30;
+    EXPECT_DOUBLE_EQ(flop_roofline(c, test::v100(), missing)->fp32, 90);
+}
+
 // IRM Fig. 6 by SASS class (issue #18 item 6): of 100 thread instructions, integer = 30 + 6 + 4
 // (integer, bit, uniform) = 0.40; fp32 0.20; fp16 = 5 + 5 (fp16, fp8) = 0.10; ldst 0.15;
 // control 0.05; other = 4 + 3 + 3 (conversion, misc, comm) = 0.10; fp64 0.

@@ -94,6 +94,23 @@ TEST(ImportTime, NoDurationIsUnknownWithOneWarningPerFile) {
         << p.warnings[0];
 }
 
+// Issue 53 item 6: nvprof's aggregate flop_count_sp is the FP32 FLOPs (Avg x Invocations), as
+// in the public Kepler exports of that form (values of one of them).
+TEST(ImportFlops, NvprofFlopCountTotalsArePrecisionFlops) {
+    const ImportedFile f =
+        read("==24987== Metric result:\n"
+             "\"Device\",\"Kernel\",\"Invocations\",\"Metric Name\",\"Metric Description\","
+             "\"Min\",\"Max\",\"Avg\"\n"
+             "\"Tesla K20c (0)\",\"k(float*, int)\",2,\"flop_count_sp\",\"Floating Point "
+             "Operations(Single Precision)\",2886580620,2886580620,2886580620\n"
+             "\"Tesla K20c (0)\",\"k(float*, int)\",2,\"flop_count_dp\",\"Floating Point "
+             "Operations(Double Precision)\",0,0,0\n");
+    ASSERT_EQ(f.kernels.size(), 1u);
+    EXPECT_DOUBLE_EQ(f.kernels[0].counters.at("flops_fp32"), 2.0 * 2886580620);
+    EXPECT_DOUBLE_EQ(f.kernels[0].counters.at("flops_fp64"), 0);
+    EXPECT_EQ(f.kernels[0].counters.count("flops_fp16"), 0u);
+}
+
 TEST(ImportProfilerLog, AFailedLaunchIsNamedWithItsNumber) {
     ProfilerLog log;
     // As ncu wrote them in a public DeepBench log (the launch's progress, then the failure).
