@@ -7,6 +7,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -59,9 +60,6 @@ constexpr std::uint64_t k_timing_check = std::uint64_t{1} << 20;
 /// ncu or DCGM can use the counters between bursts of samples (docs/validation/h100.md item 7).
 constexpr std::chrono::seconds k_idle_release{2};
 
-/// Launches between two checks for an idle range profiler (a power of two).
-constexpr std::uint64_t k_release_check = 1024;
-
 /// How often irf's own release thread looks for an idle range profiler: graph-only and idle
 /// processes make no launch that could (docs/cupti-notes.md, "Idle release").
 constexpr std::chrono::seconds k_release_period{1};
@@ -106,9 +104,11 @@ struct SamplingSeam {
     std::chrono::milliseconds sample_budget = k_sample_budget;
     std::uint64_t timing_check = k_timing_check; ///< a power of two
     std::chrono::milliseconds idle_release = k_idle_release;
-    std::uint64_t release_check = k_release_check; ///< a power of two
     std::chrono::milliseconds release_period = k_release_period;
     std::chrono::milliseconds busy_retry = k_busy_retry;
+    /// Runs in the release thread between its idle check and its first sample lock (a test
+    /// opens a capture there).
+    std::function<void()> before_release_lock = nullptr;
 };
 
 /// The Backend on CUPTI (see cupti_backend.hpp and docs/cupti-notes.md).
@@ -143,8 +143,8 @@ public:
         m_timing_mask = seam.timing_check - 1;
         m_release_period = seam.release_period;
         m_busy_retry = seam.busy_retry;
+        m_before_release_lock = std::move(seam.before_release_lock);
         m_idle_release = seam.idle_release;
-        m_release_mask = seam.release_check - 1;
     }
 
     /// Entry point of every CUPTI callback (the C trampoline forwards here).
@@ -211,8 +211,12 @@ private:
     void check_timing(std::uint64_t launches) noexcept;
     /// Records came after timing stopped: tell the sink, say so once per stop.
     void resume_timing() noexcept;
-    /// Disables the range profilers idle for m_idle_release (idle_release.cpp).
+    /// Disables the range profilers idle for m_idle_release, on irf's release thread only
+    /// (idle_release.cpp).
     void release_idle_profilers() noexcept;
+    /// One debug line per release: the device, its idle time, how long the teardown took.
+    static void log_release(std::uint32_t device, std::int64_t idle_ns,
+                            std::chrono::steady_clock::duration took) noexcept;
     /// Starts irf's release thread once (signals blocked in it); idempotent.
     void start_release_thread() noexcept;
     /// Stops and joins it (leaves it alone in a forked child, where it does not exist).
@@ -280,9 +284,9 @@ private:
     std::atomic<bool> m_activity_failed{false};
     std::uint64_t m_timing_mask = k_timing_check - 1;
     std::chrono::milliseconds m_idle_release = k_idle_release;
-    std::uint64_t m_release_mask = k_release_check - 1;
     std::chrono::milliseconds m_release_period{k_release_period};
     std::chrono::milliseconds m_busy_retry{k_busy_retry};
+    std::function<void()> m_before_release_lock; ///< SamplingSeam::before_release_lock
     // irf's own release thread (idle_release.cpp): started at the first profiler set up.
     std::mutex m_release_mutex;
     std::condition_variable m_release_wake;

@@ -5,11 +5,14 @@
 // profiler idle for m_idle_release is torn down, as the tensor-types switch tears one down
 // (install_session), by irf's own release thread and at launches; the next sample sets one up
 // again. Counters another client holds are tried again after m_busy_retry.
+#include <array>
 #include <csignal>
+#include <cstdio>
 
 #include <pthread.h>
 #include <unistd.h>
 
+#include "common/log.hpp"
 #include "intercept/cupti/cupti_backend_impl.hpp"
 
 namespace irf::intercept::cupti {
@@ -120,10 +123,27 @@ void CuptiBackend::note_sample_end() noexcept {
     m_last_sample_ns.store(steady_ns(), std::memory_order_relaxed);
 }
 
+void CuptiBackend::log_release(std::uint32_t device, std::int64_t idle_ns,
+                               std::chrono::steady_clock::duration took) noexcept {
+    if (!common::log_enabled(common::LogLevel::debug)) {
+        return;
+    }
+    std::array<char, 160> line{};
+    std::snprintf(line.data(), line.size(),
+                  "released the range profiler of device %u after %.1f s without a sample "
+                  "(teardown %.1f ms, on irf's release thread)",
+                  device, static_cast<double>(idle_ns) / 1e9,
+                  std::chrono::duration<double, std::milli>(took).count());
+    common::log_line(common::LogLevel::debug, line.data());
+}
+
 void CuptiBackend::release_idle_profilers() noexcept {
     const std::int64_t idle = steady_ns() - m_last_sample_ns.load(std::memory_order_relaxed);
     if (idle < std::chrono::nanoseconds(m_idle_release).count() || m_open_captures.load() > 0) {
         return; // a capture in global mode forbids what a teardown may synchronise
+    }
+    if (m_before_release_lock) {
+        m_before_release_lock();
     }
     std::vector<std::pair<std::uint32_t, CUcontext>> enabled;
     try {
@@ -140,6 +160,14 @@ void CuptiBackend::release_idle_profilers() noexcept {
             kept = true;
             continue;
         }
+        if (m_open_captures.load() > 0) {
+            // Read again under the lock, as begin_sample does: a capture start holds every
+            // slot shared until its capture is counted, so none opened since the check above
+            // can be missed here.
+            sample.unlock();
+            kept = true;
+            continue;
+        }
         std::unique_ptr<RangeProfiler> retired;
         {
             std::lock_guard<std::mutex> lock(m_state);
@@ -153,8 +181,10 @@ void CuptiBackend::release_idle_profilers() noexcept {
                 m_enabled.erase(on);
             }
         }
-        retired.reset(); // stops and disables it, outside m_state
+        const auto start = std::chrono::steady_clock::now();
+        retired.reset(); // stops and disables it, outside m_state (results logged at debug)
         sample.unlock();
+        log_release(device, idle, std::chrono::steady_clock::now() - start);
     }
     if (!kept) {
         std::lock_guard<std::mutex> lock(m_state); // install_session sets it under m_state

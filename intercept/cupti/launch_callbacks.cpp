@@ -116,8 +116,6 @@ void CuptiBackend::on_launch_enter(const DecodedLaunch& decoded,
     }
     if (const std::uint64_t seen = ++m_launches_seen; (seen & m_timing_mask) == 0) {
         check_timing(seen);
-    } else if ((seen & m_release_mask) == 0 && m_profilers_held.load(std::memory_order_relaxed)) {
-        release_idle_profilers();
     }
     const LaunchEvent event = make_event(decoded, data, ids);
     LaunchDecision decision = LaunchDecision::time_only;

@@ -3,6 +3,7 @@
 #include "intercept/cupti/range_profiler.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <mutex>
 
@@ -109,6 +110,22 @@ void log_stop(std::size_t pass_index, std::size_t nesting, bool all_submitted) n
                                  ", isAllPassSubmitted " + (all_submitted ? "1" : "0"));
         }
     } catch (...) { // out of memory: no debug line
+    }
+}
+
+/// A teardown step's result (and time), for a GPU run: a Disable that fails leaves the counters
+/// held, and one that waits for the context's work stalls its caller (IRF_LOG=debug).
+void log_teardown_step(const char* step, CUptiResult result,
+                       std::chrono::steady_clock::duration took = {}) noexcept {
+    try {
+        if (common::log_enabled(common::LogLevel::debug)) {
+            const double ms = std::chrono::duration<double, std::milli>(took).count();
+            common::log_line(common::LogLevel::debug,
+                             std::string("range profiler teardown: ") + step + " " +
+                                 (result == CUPTI_SUCCESS ? "ok" : call_error(step, result)) +
+                                 (ms > 0 ? " in " + std::to_string(ms) + " ms" : ""));
+        }
+    } catch (...) {
     }
 }
 
@@ -347,13 +364,15 @@ void ContextProfiler::teardown() noexcept {
         auto sp = make_params<CUpti_RangeProfiler_Stop_Params>(
             CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
         sp.pRangeProfilerObject = m_profiler;
-        static_cast<void>(cuptiRangeProfilerStop(&sp));
+        log_teardown_step("Stop", cuptiRangeProfilerStop(&sp));
         m_started = false;
     }
     auto dp = make_params<CUpti_RangeProfiler_Disable_Params>(
         CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
     dp.pRangeProfilerObject = m_profiler;
-    static_cast<void>(cuptiRangeProfilerDisable(&dp));
+    const auto start = std::chrono::steady_clock::now();
+    const CUptiResult disabled = cuptiRangeProfilerDisable(&dp);
+    log_teardown_step("Disable", disabled, std::chrono::steady_clock::now() - start);
     m_profiler = nullptr;
 }
 

@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <cupti_driver_cbid.h>
@@ -124,6 +125,7 @@ struct FakeScript {
     ProfilerStatus start_status; ///< every start answers this
     bool capturing = false;
     std::map<CUcontext, std::uint32_t> devices;
+    std::vector<std::thread::id> teardown_threads; ///< the thread of each teardown
     void log(const std::string& what, CUcontext context) {
         std::lock_guard<std::mutex> lock(mutex);
         journal.push_back(what + " " + std::to_string(reinterpret_cast<std::uintptr_t>(context)));
@@ -188,6 +190,8 @@ public:
     void teardown() noexcept override {
         if (m_enabled) {
             m_script.log("teardown", m_context);
+            std::lock_guard<std::mutex> lock(m_script.mutex);
+            m_script.teardown_threads.push_back(std::this_thread::get_id());
             m_enabled = false;
         }
     }

@@ -78,7 +78,6 @@ SamplingSeam quick_release() {
     seam.idle_release = std::chrono::milliseconds(30);
     seam.release_period = std::chrono::milliseconds(5);
     seam.busy_retry = std::chrono::milliseconds(50);
-    seam.release_check = std::uint64_t{1} << 20;
     return seam;
 }
 
@@ -100,9 +99,59 @@ TEST(CuptiCounters, AnIdleProfilerIsReleasedWithoutAnotherLaunch) {
     CountersRig rig(quick_release());
     rig.launch(1); // a sample: the profiler is set up
     EXPECT_TRUE(eventually([&rig] { return rig.count("teardown 0") == 1; }));
+    {
+        std::lock_guard<std::mutex> lock(rig.script.mutex);
+        ASSERT_EQ(rig.script.teardown_threads.size(), 1u);
+        EXPECT_NE(rig.script.teardown_threads[0], std::this_thread::get_id());
+    }
     rig.launch(2, "_Z5otherv", 0x80); // the next sample sets one up again
     EXPECT_EQ(rig.count("setup 0"), 2);
     EXPECT_EQ(rig.profile().coverage.profiled_launches, 2u);
+}
+
+TEST(CuptiCounters, TheReleaseNeverRunsInsideAnApplicationLaunch) {
+    // Issue 51 A1: a teardown (Stop, Disable) inside an unsampled application launch, possibly
+    // of another device's context, could stall it or, if Disable waits for that context's work,
+    // hang a thread driving two GPUs. The release thread's period is an hour here: the 2,048
+    // launches after the idle time must release nothing themselves. Before: every 1,024th
+    // launch released the idle profiler, on the launching thread.
+    SamplingSeam seam = quick_release();
+    seam.release_period = std::chrono::hours(1);
+    CountersRig rig(std::move(seam));
+    for (std::uint32_t id = 1; id <= 10; ++id) {
+        rig.launch(id); // its samples, then timed only
+    }
+    const long samples = rig.count("stop 0");
+    std::this_thread::sleep_for(std::chrono::milliseconds(40));
+    for (std::uint32_t id = 11; id <= 2058; ++id) {
+        rig.launch(id);
+    }
+    EXPECT_EQ(rig.count("stop 0"), samples) << "no sample after the idle time";
+    EXPECT_EQ(rig.count("teardown 0"), 0);
+}
+
+TEST(CuptiCounters, ACaptureBegunAfterTheIdleCheckKeepsTheProfiler) {
+    // A capture begins between the release's idle check and its sample lock (the hook opens
+    // one there, once). The count of open captures is read again under the lock, as a sample
+    // does: no teardown while the capture is open (global mode forbids what it may
+    // synchronise), and one after it ends. Before: read once, before the lock.
+    SamplingSeam seam = quick_release();
+    std::atomic<bool> begun{false};
+    CuptiBackend* backend = nullptr;
+    seam.before_release_lock = [&begun, &backend] {
+        if (!begun.exchange(true)) {
+            FakeCall(CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2).run(*backend);
+        }
+    };
+    CountersRig rig(std::move(seam));
+    backend = &rig.backend;
+    rig.launch(1);
+    ASSERT_TRUE(eventually([&begun] { return begun.load(); }));
+    std::this_thread::sleep_for(std::chrono::milliseconds(100)); // twenty release periods
+    EXPECT_EQ(rig.count("teardown 0"), 0);
+    FakeCall end(CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture);
+    end.run(rig.backend);
+    EXPECT_TRUE(eventually([&rig] { return rig.count("teardown 0") == 1; }));
 }
 
 TEST(CuptiCounters, BusyCountersAreTriedAgainLater) {

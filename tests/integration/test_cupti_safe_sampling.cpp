@@ -118,30 +118,35 @@ TEST(SafeSampling, LaunchOnACapturingStreamIsNoLaunchEvenWhenTheDriverQuerySaysN
 
 TEST(SafeSampling, AnIdleRangeProfilerIsReleasedAndSetUpAgainForTheNextSample) {
     // The first H100 run: irf's enabled range profiler kept an ncu in another process from the
-    // counters long after irf's last sample (docs/validation/h100.md item 7).
+    // counters long after irf's last sample (docs/validation/h100.md item 7). irf's release
+    // thread (every 5 ms here) tears one idle for 50 ms down.
     Rig rig;
-    rig.backend.set_sampling_seam_for_test(
-        {std::make_unique<FakePlatform>(rig.script), 2000ms, 60s, 1u << 20, 50ms, 4});
+    SamplingSeam seam{std::make_unique<FakePlatform>(rig.script), 2000ms, 60s, 1u << 20, 50ms};
+    seam.release_period = 5ms;
+    rig.backend.set_sampling_seam_for_test(std::move(seam));
+    const auto teardowns = [&rig] {
+        std::lock_guard<std::mutex> lock(rig.script.mutex);
+        return rig.script.teardown_threads.size();
+    };
+    const auto wait_for = [&teardowns](std::size_t n) {
+        for (int i = 0; i < 2500 && teardowns() < n; ++i) {
+            std::this_thread::sleep_for(2ms);
+        }
+        return teardowns();
+    };
+    const auto start = std::chrono::steady_clock::now();
     FakeLaunch(1, "_Z1pv").run(rig.backend); // a sample: the profiler is set up
-    FakeLaunch(2, "_Z1tv").run(rig.backend);
-    FakeLaunch(3, "_Z1tv").run(rig.backend);
-    FakeLaunch(4, "_Z1tv").run(rig.backend); // a release check, but not idle long enough
-    EXPECT_EQ(rig.count("teardown 0"), 0);
-    std::this_thread::sleep_for(60ms);
-    for (std::uint32_t id = 5; id <= 8; ++id) {
-        FakeLaunch(id, "_Z1tv").run(rig.backend); // the check at 8 finds it idle: released
-    }
-    EXPECT_EQ(rig.count("teardown 0"), 1);
-    FakeLaunch(9, "_Z1pv").run(rig.backend); // the next sample sets one up again
+    EXPECT_EQ(wait_for(1), 1u);
+    EXPECT_GE(std::chrono::steady_clock::now() - start, 50ms) << "released before it was idle";
+    FakeLaunch(2, "_Z1pv").run(rig.backend); // the next sample sets one up again
     EXPECT_EQ(rig.count("setup 0"), 2);
     EXPECT_EQ(rig.sink.samples.size(), 2u);
     // Never while a capture is open (a teardown may synchronise, which a capture forbids).
     FakeCall(CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2).run(rig.backend);
-    std::this_thread::sleep_for(60ms);
-    for (std::uint32_t id = 10; id <= 16; ++id) {
-        FakeLaunch(id, "_Z1tv").run(rig.backend);
-    }
-    EXPECT_EQ(rig.count("teardown 0"), 1);
+    std::this_thread::sleep_for(120ms);
+    EXPECT_EQ(teardowns(), 1u);
+    FakeCall(CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture).run(rig.backend);
+    EXPECT_EQ(wait_for(2), 2u);
 }
 
 TEST(SafeSampling, FailedBeginCaptureOpensNothing) {
