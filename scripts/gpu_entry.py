@@ -9,6 +9,7 @@ comes from, so the loader checks the arithmetic (docs/ceilings.md, "Adding a GPU
     scripts/gpu_entry.py write KEY...      write the entries (all of them without a KEY)
     scripts/gpu_entry.py blocks KEY        print the datapaths and clocks blocks of KEY
     scripts/gpu_entry.py check             exit 1 when a written entry differs from its spec
+    scripts/gpu_entry.py write-public      write the Kepler/Maxwell entries of the public replay
 """
 import os
 import sys
@@ -67,7 +68,7 @@ def clock_block(g, lines):
 def blocks(g):
     lines = []
     datapath_block(g, lines)
-    if "clocks" in g:
+    if g.get("clocks"):
         clock_block(g, lines)
     return lines
 
@@ -76,7 +77,7 @@ def identity(g, lines):
     arch = specs.ARCH[g["arch"]]
     lines += ["schema: irf.ceilings/v1", "gpu:", '  name: "%s"' % g["name"],
               "  key: " + g["key"], "  chip: " + g["chip"], '  cc: "%s"' % arch["cc"],
-              "  sms: %d" % g["sms"], "  schedulers_per_sm: 4",
+              "  sms: %d" % g["sms"], "  schedulers_per_sm: %d" % arch.get("schedulers", 4),
               "  boost_clock_mhz: " + fmt(g["boost"])]
     if g.get("base"):
         lines.append("  base_clock_mhz: " + fmt(g["base"]))
@@ -97,10 +98,12 @@ def identity(g, lines):
 def compute(g, lines):
     arch, sms, boost, src = specs.ARCH[g["arch"]], g["sms"], g["boost"], g["source"]
     lines.append("ceilings:")
-    quantity(lines, 2, "warp_gips", sms * 4 * boost / 1e3, "warp-GIPS", "derived",
+    slots = arch.get("schedulers", 4)
+    quantity(lines, 2, "warp_gips", sms * slots * boost / 1e3, "warp-GIPS", "derived",
              "Ding & Williams, An Instruction Roofline Model for GPUs, PMBS 2019 (peak = SMs x "
-             "4 schedulers x clock)", f"{sms} SMs x 4 warp-inst/clk/SM x {fmt(boost)} MHz", boost,
-             4)
+             + ("4 schedulers" if slots == 4 else "issue slots") + " x clock)",
+             f"{sms} SMs x {slots} warp-inst/clk/SM x {fmt(boost)} MHz",
+             boost, slots)
     lines.append("  pipe_gips:")
     for key, rate in sorted(arch["pipes"].items()):
         per_sm(lines, 4, key, sms, rate, boost, "warp-GIPS", "derived", arch["pipe_source"],
@@ -111,7 +114,8 @@ def compute(g, lines):
         quantity(lines, 4, key + "_nofma", sms * rate / 2 * boost / 1e3, "GFLOP/s", "derived",
                  "FADD/FMUL issue at the FMA rate with 1 flop: FMA peak / 2",
                  f"{sms} SMs x {fmt(rate / 2)} flop/clk/SM x {fmt(boost)} MHz", boost, rate / 2)
-    lines.append("  tensor_tflops:")
+    if g["tensor"]:
+        lines.append("  tensor_tflops:")
     tensor_clock = g.get("tensor_clock", boost)
     for key, rate in sorted(g["tensor"].items()):
         unit, what = ("TOPS", "op") if key.startswith("int") else ("TFLOP/s", "flop")
@@ -153,6 +157,14 @@ def entry(g):
 def main(argv):
     if len(argv) >= 2 and argv[1] == "blocks":
         print("\n".join(blocks(specs.BLOCKS_ONLY[argv[2]])))
+        return 0
+    if len(argv) >= 2 and argv[1] == "write-public":
+        out_dir = os.path.join(ROOT, "tests", "data", "projection-public", "gpuperfpredict",
+                               "ceilings")
+        os.makedirs(out_dir, exist_ok=True)
+        for g in specs.VALIDATION_GPUS:
+            with open(os.path.join(out_dir, g["key"] + ".yaml"), "w", encoding="utf-8") as out:
+                out.write(entry(g))
         return 0
     if len(argv) >= 2 and argv[1] in ("write", "check"):
         keys = argv[2:] or [g["key"] for g in specs.GPUS]

@@ -108,13 +108,36 @@ ARCH = {
                           datapaths=[("fp32_or_int32_or_fp16", 2), ("fp32_or_int32", 2),
                                      ("fp64", 0.0625), ("lsu", 0.5), ("mufu", 0.5)]),
 }
+# Kepler and Maxwell: only for the public replay (tests/data/projection-public/gpuperfpredict/).
+# Kepler SMX: 4 schedulers x 2 dispatch units = 8 issue slots, 192 FP32 lanes of which 160 run
+# INT32 (CUDA C++ Programming Guide throughput table, cc 3.x); Maxwell SMM: 128 lanes that run
+# FP32 or INT32. No L2 rate is published for either: 64 B/clk/SM is assumed (derived).
+L2_ASSUMED = ("assumed 64 B/clk/SM: no gpu-l2-cache plateau or vendor L2 rate exists for "
+              "Kepler or Maxwell; for the public replay only")
+_KEPLER_PATHS = [("fp32_or_int32", 5), ("fp32", 1), ("lsu", 1), ("mufu", 1)]
+ARCH["kepler"] = dict(cc="3.5", schedulers=8, pipes={"fp32": 6, "int32": 5, "lsu": 1},
+                      gflops={"fp64": 128, "fp32": 384}, l1=128, l1_source=L1_128,
+                      l2=(64, L2_ASSUMED), datapaths=_KEPLER_PATHS + [("fp64", 2)])
+ARCH["kepler_geforce"] = dict(ARCH["kepler"], gflops={"fp64": 16, "fp32": 384},
+                              datapaths=_KEPLER_PATHS + [("fp64", 0.25)])
+ARCH["kepler_gk104"] = dict(ARCH["kepler_geforce"], cc="3.0")
+ARCH["maxwell"] = dict(cc="5.2", pipes={"fp32": 4, "int32": 4, "lsu": 1},
+                       gflops={"fp64": 8, "fp32": 256}, l1=128, l1_source=L1_128,
+                       l2=(64, L2_ASSUMED),
+                       datapaths=[("fp32_or_int32", 4), ("fp64", 0.125), ("lsu", 1),
+                                  ("mufu", 1)])
+
 for _name, _paper in [("volta", "Volta V100 (2017)"), ("turing", "Turing (2018)"),
                       ("ga100", "Ampere A100 (2020)"), ("ga10x", "Ampere GA102 (2020)"),
                       ("ada", "Ada Lovelace (2022)"), ("hopper", "H100 Hopper (2022)"),
                       ("hopper_export", "H100 Hopper (2022)"),
                       ("blackwell", "Blackwell (2024)"), ("blackwell_ultra", "Blackwell (2024)"),
-                      ("blackwell_rtx", "RTX Blackwell (2025)")]:
+                      ("blackwell_rtx", "RTX Blackwell (2025)"), ("kepler", "Kepler GK110 (2012)"),
+                      ("kepler_geforce", "Kepler GK110 (2012)"),
+                      ("kepler_gk104", "GeForce GTX 680 Kepler (2012)"),
+                      ("maxwell", "GeForce GTX 980 Maxwell (2014)")]:
     ARCH[_name]["datapath_source"] = WP % _paper
     ARCH[_name]["pipe_source"] = THROUGHPUT
 
 from gpu_entry_products import BLOCKS_ONLY, GPUS  # noqa: E402,F401
+from gpu_entry_public import VALIDATION_GPUS  # noqa: E402,F401

@@ -18,6 +18,7 @@ struct CheckOptions {
     std::size_t top = 20;
     double calls = 0;
     double floor_us = 20;
+    bool single_launches = false;
 };
 
 /// The ceilings of `item` (a shipped key or a YAML file), for the naive scalings.
@@ -101,8 +102,8 @@ int run_check(const CheckOptions& o) {
     analysis.ceilings = o.ceilings;
     analysis.targets = {target};
     reanalyze(recorded, analysis, o.recorded, "irf-report check-projection");
-    const ProjectionCheck check =
-        check_projection(recorded, measured, "", factors_of(recorded, o.ceilings, target, false));
+    const ProjectionCheck check = check_projection(
+        recorded, measured, "", factors_of(recorded, o.ceilings, target, false), o.single_launches);
     if (check.kernels.empty()) {
         throw InputError("irf-report check-projection: no kernel of " + o.recorded +
                          " can be compared with " + o.measured +
@@ -137,6 +138,9 @@ const bool s_check_projection_registered = register_command(
                         "With --published: operators measured under this many us are "
                         "launch-bound, reported apart from the headline (default 20)")
              ->check(CLI::PositiveNumber);
+         sub.add_flag("--single-launches", options->single_launches,
+                      "Keep kernels launched once (public data whose times are no first "
+                      "launches; tests/data/projection-public/)");
          sub.add_option("--target", options->target,
                         "The second GPU's ceilings: a shipped name or a YAML file (default: the "
                         "shipped entry matching the measured profile's GPU)");

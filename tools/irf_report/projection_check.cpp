@@ -23,14 +23,14 @@ constexpr double k_miss = 0.25;
 
 /// Why `recorded` / `measured` cannot be compared, or "" when they can.
 std::string why_not(const KernelRecord& recorded, const KernelRecord& measured,
-                    const model::Projection* projection) {
+                    const model::Projection* projection, bool single_launches) {
     if (!(recorded.time_ns.mean > 0) || !(recorded.time_ns.total > 0)) {
         return "no recorded time";
     }
     if (!(measured.time_ns.mean > 0)) {
         return "no measured time";
     }
-    if (recorded.launches < 2 || measured.launches < 2) {
+    if (!single_launches && (recorded.launches < 2 || measured.launches < 2)) {
         return "a single launch (its time includes lazy module loading)";
     }
     if (recorded.profiled_launches == 0) {
@@ -176,14 +176,15 @@ const model::Projection* projection_onto(const KernelRecord& k, const std::strin
 }
 
 ProjectionCheck check_projection(const model::Profile& recorded, const model::Profile& measured,
-                                 const std::string& target, const NaiveFactors& factors) {
+                                 const std::string& target, const NaiveFactors& factors,
+                                 bool single_launches) {
     ProjectionCheck check;
     check.target = target;
     const KernelMatch match = match_kernels(recorded.kernels, measured.kernels);
     for (const auto& [i, j] : match.pairs) {
         const KernelRecord& r = recorded.kernels[i];
         const model::Projection* p = projection_onto(r, target);
-        const std::string reason = why_not(r, measured.kernels[j], p);
+        const std::string reason = why_not(r, measured.kernels[j], p, single_launches);
         if (!reason.empty()) {
             check.left_out.push_back(r.name + ": " + reason);
             continue;

@@ -63,11 +63,13 @@ struct ProjectionCheck {
 /// the only one, or the one named `target`) with `measured` kernel by kernel (name and launch
 /// configuration). A kernel without a time on either side, or without that projection, is left
 /// out with its reason. Each kernel is also scaled by `factors` (the naive baselines; unknown
-/// when 0).
+/// when 0). A kernel launched once is left out (its time includes lazy module loading) unless
+/// `single_launches` (public data whose runs are no first launches).
 [[nodiscard]] ProjectionCheck check_projection(const model::Profile& recorded,
                                                const model::Profile& measured,
                                                const std::string& target,
-                                               const NaiveFactors& factors = {});
+                                               const NaiveFactors& factors = {},
+                                               bool single_launches = false);
 
 /// The check as text (or a Markdown table when `markdown`): a header naming both GPUs, the
 /// `top` longest kernels, misses over 25%, and the summary lines (the second: the naive

@@ -106,5 +106,17 @@ TEST(NaiveScaling, AnUnknownFactorIsNotAvailableNeverAZero) {
     EXPECT_TRUE(json.at("summary").at("mape_dram").is_null());
 }
 
+// Public data (tests/data/projection-public/): each run is one launch that is no first launch.
+TEST(NaiveScaling, SingleLaunchesAreComparedOnlyWhenAsked) {
+    model::Profile recorded, measured;
+    recorded.kernels.push_back(naive_kernel("A", 100, 600));
+    measured.kernels.push_back(naive_kernel("A", 50));
+    recorded.kernels[0].launches = measured.kernels[0].launches = 1;
+    EXPECT_TRUE(check_projection(recorded, measured, "", {0.5, 0.4}).kernels.empty());
+    const ProjectionCheck c = check_projection(recorded, measured, "", {0.5, 0.4}, true);
+    ASSERT_EQ(c.kernels.size(), 1u);
+    EXPECT_NEAR(c.kernels[0].error, 0.2, 1e-12); // 60 a launch against 50
+}
+
 } // namespace
 } // namespace irf::report

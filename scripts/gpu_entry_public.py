@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Kepler and Maxwell entries for the public projection replay only (issue 54 item 5), written
+by `scripts/gpu_entry.py write-public` to tests/data/projection-public/gpuperfpredict/ceilings/.
+Clock, L2 size and DRAM bandwidth are those the dataset itself recorded on each card
+(deviceQuery's max clock rate; its `bandwith` column); SM counts from NVIDIA's whitepapers."""
+
+from gpu_entry_products import gpu
+
+DATASET = ("marcosamaris/gpuperfpredict@7c8ece00:Datasets/Apps-Gpus/*-%s.csv (max_clock_rate, "
+           "bandwith, L2 columns: deviceQuery on the card measured)")
+
+
+def public(key, name, arch, sms, boost, l2_mb, mem_gb, dram, csv_name, chip):
+    return gpu(key, name, chip, arch, sms, boost, 0, l2_mb, mem_gb, "GDDR5",
+               (dram, DATASET % csv_name), [name.replace("NVIDIA ", "")], 3,
+               DATASET % csv_name, {}, {},
+               ["%s (%s, %d SMs): for the public projection replay, not shipped." %
+                (name, chip, sms),
+                "Written by scripts/gpu_entry.py write-public; change gpu_entry_public.py."])
+
+
+VALIDATION_GPUS = [
+    public("gtx-680", "NVIDIA GeForce GTX 680", "kepler_gk104", 8, 1058, 0.5, 2, 192.256,
+           "GTX-680", "GK104"),
+    public("quadro-k5200", "NVIDIA Quadro K5200", "kepler_geforce", 12, 771, 1, 8, 192.256,
+           "Quadro", "GK110B"),
+    public("tesla-k20c", "NVIDIA Tesla K20c", "kepler", 13, 706, 1, 5, 208, "Tesla-K20", "GK110"),
+    public("tesla-k40c", "NVIDIA Tesla K40c", "kepler", 15, 745, 1.5, 12, 288.384, "Tesla-K40",
+           "GK110B"),
+    public("gtx-titan", "NVIDIA GeForce GTX TITAN", "kepler_geforce", 14, 876, 1.5, 6, 288.384,
+           "Titan", "GK110"),
+    public("gtx-titan-black", "NVIDIA GeForce GTX TITAN Black", "kepler_geforce", 15, 1088, 1.5,
+           6, 336, "TitanBlack", "GK110B"),
+    public("gtx-970", "NVIDIA GeForce GTX 970", "maxwell", 13, 1076, 1.75, 4, 224.32, "GTX-970",
+           "GM204"),
+    public("gtx-980", "NVIDIA GeForce GTX 980", "maxwell", 16, 1216, 2, 4, 224.32, "GTX-980",
+           "GM204"),
+    public("gtx-titan-x", "NVIDIA GeForce GTX TITAN X", "maxwell", 24, 1076, 3, 12, 336.48,
+           "TitanX", "GM200"),
+]
