@@ -16,6 +16,13 @@ namespace irf::config {
 /// Where the text summary goes.
 enum class SummaryMode : std::uint8_t { stderr_only, file, both, none };
 
+/// How a sample's replay passes run (IRF_REPLAY, docs/configuration.md).
+enum class ReplayMode : std::uint8_t {
+    automatic, ///< one pass per launch for a kernel that recurs, kernel replay for a first launch
+    kernel,    ///< every pass on the one sampled launch, by kernel replay
+    launches,  ///< one pass per launch only: a kernel launched once gets no counters
+};
+
 /// How much irf logs to stderr (IRF_LOG); defined with the log in common/.
 using LogLevel = common::LogLevel;
 
@@ -56,6 +63,7 @@ struct Config {
     bool metrics_tensor_types = false;         ///< IRF_METRICS: add tensor ops by input type
     /// IRF_TENSOR_TYPES=auto: kernels with tensor instructions get a second, tensor-types sample.
     bool tensor_types_auto = true;
+    ReplayMode replay = ReplayMode::automatic; ///< IRF_REPLAY
 
     /// Effective settings by variable name (IRF_OUTPUT -> "irf-%a-%h-%p", ...), for the
     /// profile's `config` object.

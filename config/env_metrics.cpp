@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// IRF_METRICS and IRF_TENSOR_TYPES: which counter groups a sample holds (config/env_metrics.hpp).
+// IRF_METRICS and IRF_TENSOR_TYPES: which counter groups a sample holds; IRF_REPLAY: how its
+// passes run (config/env_metrics.hpp).
 #include "config/env_metrics.hpp"
 
 #include "config/text_list.hpp"
@@ -45,6 +46,32 @@ bool apply_tensor_types(Config& c, const std::string& v, std::string& problem) {
 
 std::string show_tensor_types(const Config& c) {
     return c.tensor_types_auto ? "auto" : "off";
+}
+
+// IRF_REPLAY: `auto`, `kernel` or `launches`.
+bool apply_replay(Config& c, const std::string& v, std::string& problem) {
+    if (v == "auto") {
+        c.replay = ReplayMode::automatic;
+    } else if (v == "kernel") {
+        c.replay = ReplayMode::kernel;
+    } else if (v == "launches") {
+        c.replay = ReplayMode::launches;
+    } else {
+        problem = "expected auto, kernel or launches";
+        return false;
+    }
+    return true;
+}
+
+std::string show_replay(const Config& c) {
+    switch (c.replay) {
+    case ReplayMode::kernel:
+        return "kernel";
+    case ReplayMode::launches:
+        return "launches";
+    default:
+        return "auto";
+    }
 }
 
 } // namespace irf::config

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// IRF_METRICS and IRF_TENSOR_TYPES: the option table's parsers and shows (config/env.cpp).
+// IRF_METRICS, IRF_TENSOR_TYPES and IRF_REPLAY: the option table's parsers and shows
+// (config/env.cpp).
 #pragma once
 
 #include <string>
@@ -19,5 +20,11 @@ bool apply_tensor_types(Config& c, const std::string& v, std::string& problem);
 
 /// The effective IRF_TENSOR_TYPES.
 [[nodiscard]] std::string show_tensor_types(const Config& c);
+
+/// IRF_REPLAY: `auto`, `kernel` or `launches`.
+bool apply_replay(Config& c, const std::string& v, std::string& problem);
+
+/// The effective IRF_REPLAY.
+[[nodiscard]] std::string show_replay(const Config& c);
 
 } // namespace irf::config

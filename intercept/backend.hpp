@@ -41,6 +41,11 @@ enum class LaunchDecision : std::uint8_t {
     /// Run it inside a counter range of the tensor-types set only (tensor ops by input type,
     /// tensor instructions, duration): the second sample of IRF_TENSOR_TYPES=auto.
     profile_tensor_types,
+    /// Run the standard set one pass per launch (CUPTI user replay, IRF_REPLAY): this launch
+    /// runs the first pass, the configuration's next launches the others (the backend chooses
+    /// them and reports each with on_sample_pass); the merged counters come as this launch's.
+    /// A backend that cannot may profile the launch as `profile` instead.
+    profile_launches,
 };
 
 /// True for both kinds of profiled launch.
@@ -53,7 +58,14 @@ struct CounterSample {
     std::uint64_t correlation_id = 0;
     model::Counters counters;
     int passes = 0;
+    /// The passes ran one per launch (profile_launches) instead of by kernel replay.
+    bool by_launches = false;
+    std::uint64_t launches = 1; ///< launches the passes ran on (this one and its pass launches)
 };
+
+/// Why a sample collected one pass per launch was given up (coverage.discarded_samples keys).
+inline constexpr const char* k_discard_not_recurred = "not_recurred";
+inline constexpr const char* k_discard_pass_refused = "pass_refused";
 
 /// Duration of one launch from the activity stream.
 struct DurationRecord {
@@ -92,6 +104,27 @@ public:
     virtual void on_sample_declined(std::uint64_t correlation_id, const char* reason) noexcept {
         static_cast<void>(correlation_id);
         static_cast<void>(reason);
+    }
+    /// Launch `correlation_id` ran one pass of the sample that launch `sample_id` began
+    /// (profile_launches; the first pass: `correlation_id == sample_id`): it ran once, as
+    /// launched, but under counters, so its activity duration is its own. Reported at the
+    /// launch's exit, before its duration. Sinks that do not sample by launches may ignore it.
+    virtual void on_sample_pass(std::uint64_t correlation_id, std::uint64_t sample_id) noexcept {
+        static_cast<void>(correlation_id);
+        static_cast<void>(sample_id);
+    }
+    /// The sample launch `sample_id` began (profile_launches) will bring no counters: its
+    /// configuration did not recur within the backend's bound, or a pass was refused (`reason`,
+    /// a discard key). Its configuration should be sampled again by kernel replay.
+    virtual void on_sample_abandoned(std::uint64_t sample_id, const char* reason) noexcept {
+        static_cast<void>(sample_id);
+        static_cast<void>(reason);
+    }
+    /// The sample launch `correlation_id` was to begin (profile_launches) could not start now:
+    /// a sample of its configuration is still collecting passes. The launch ran unprofiled; the
+    /// sink should ask again at a later launch.
+    virtual void on_sample_deferred(std::uint64_t correlation_id) noexcept {
+        static_cast<void>(correlation_id);
     }
     /// Counters are off for the rest of the run (permission, support): stop choosing launches.
     virtual void on_profiling_off() noexcept {}

@@ -79,7 +79,7 @@ Collector::Collector(const config::Config& config, std::uint64_t lost_after,
                      std::uint64_t max_pending)
     : m_id(s_next_collector_id.fetch_add(1)), m_callstack(config.callstack),
       m_filter(config.kernels, config.exclude),
-      m_sampler(config.samples, config.launch_skip, config.launch_count),
+      m_sampler(config.samples, config.launch_skip, config.launch_count, config.replay),
       m_nvtx(config.nvtx_include, config.nvtx_exclude),
       m_tensor_types_auto(config.tensor_types_auto && !config.metrics_tensor_types),
       m_capture_range(config.capture_profiler_api), m_in_range(!config.capture_profiler_api),
@@ -232,6 +232,7 @@ LaunchDecision Collector::on_launch(const LaunchEvent& event) noexcept {
             why = skip == SkipReason::launch_skip    ? k_why_skip
                   : skip == SkipReason::budget_spent ? k_why_budget
                   : skip == SkipReason::samples_off  ? k_why_samples0
+                  : skip == SkipReason::first_launch ? k_why_once
                                                      : 0;
             if (decision == LaunchDecision::time_only && m_sampler.saturated(stats->sampling)) {
                 variant->saturated.store(true, std::memory_order_seq_cst);

@@ -46,6 +46,8 @@ enum UnprofiledWhy : std::uint16_t {
     k_why_skip = 1u << 6,     ///< IRF_LAUNCH_SKIP
     k_why_budget = 1u << 7,   ///< IRF_LAUNCH_COUNT used up
     k_why_samples0 = 1u << 8, ///< IRF_SAMPLES=0
+    k_why_once = 1u << 9,     ///< a first launch under IRF_REPLAY=launches
+    k_why_recur = 1u << 10,   ///< a sample by launches given up (did not recur, pass refused)
 };
 
 /// One kernel's launches under one NVTX range path.
@@ -72,16 +74,18 @@ struct KernelStats {
     RawStack call_stack; ///< of the first launch of this configuration
     SampleState sampling;
     std::uint64_t launches = 0;
-    DurationAccumulator warm;        ///< unprofiled launches after each function's first
-    DurationAccumulator own;         ///< own durations of profiled launches after the first
-    DurationAccumulator cold;        ///< first launches (lazy module load inside)
-    DurationAccumulator replayed;    ///< profiled launches (kernel replay): out of time stats
-    model::Counters counters;        ///< summed over samples after the first launch
-    std::uint64_t profiled = 0;      ///< samples in `counters`
-    double profiled_ns = 0;          ///< activity durations of those samples
-    model::Counters cold_counters;   ///< the provisional first-launch sample(s)
-    std::uint64_t cold_profiled = 0; ///< samples in `cold_counters`
-    double cold_profiled_ns = 0;     ///< activity durations of those samples
+    DurationAccumulator warm;         ///< unprofiled launches after each function's first
+    DurationAccumulator own;          ///< own durations of profiled launches after the first
+    DurationAccumulator cold;         ///< first launches (lazy module load inside)
+    DurationAccumulator replayed;     ///< profiled launches (kernel replay): out of time stats
+    model::Counters counters;         ///< summed over samples after the first launch
+    std::uint64_t profiled = 0;       ///< samples in `counters`
+    std::uint64_t launch_samples = 0; ///< of them, gathered one pass per launch (IRF_REPLAY)
+    std::uint64_t pass_launches = 0;  ///< the launches those samples' passes ran on
+    double profiled_ns = 0;           ///< activity durations of those samples
+    model::Counters cold_counters;    ///< the provisional first-launch sample(s)
+    std::uint64_t cold_profiled = 0;  ///< samples in `cold_counters`
+    double cold_profiled_ns = 0;      ///< activity durations of those samples
     std::map<std::uint32_t, RegionStats> regions; ///< by NVTX path id (nvtx_stack.hpp)
     std::uint16_t unprofiled_why = 0;             ///< UnprofiledWhy bits over its launches
     bool collective = false;                      ///< matches IRF_EXCLUDE's default list
@@ -145,6 +149,12 @@ public:
     void on_sample_declined(std::uint64_t correlation_id, const char* reason) noexcept override;
     /// From now on no launch is chosen for profiling (the backend's counters are off).
     void on_profiling_off() noexcept override;
+    /// A pass launch of a sample by launches: profiled, at its own duration (collector_replay.cpp).
+    void on_sample_pass(std::uint64_t correlation_id, std::uint64_t sample_id) noexcept override;
+    /// A sample by launches given up: counted as a discard, asked again by kernel replay.
+    void on_sample_abandoned(std::uint64_t sample_id, const char* reason) noexcept override;
+    /// A sample by launches that could not begin: the launch is ordinary, the sample asked again.
+    void on_sample_deferred(std::uint64_t correlation_id) noexcept override;
     /// From now on unprofiled launches are counted per kernel instead of logged.
     void on_timing_stopped() noexcept override;
     /// From now on unprofiled launches are logged for their durations again.
@@ -177,6 +187,9 @@ private:
         std::uint32_t region = 0;  ///< NVTX path id at launch
         double replay_ns = 0;      ///< its activity duration (profiled: one replay pass)
         bool tensor_types = false; ///< profiled with the tensor-types set only
+        /// Ran a later pass of a sample by launches (IRF_REPLAY): once, as launched, under
+        /// counters, so its activity duration is its own (collector_replay.cpp).
+        bool pass = false;
     };
     /// A duration that came before its launch was drained, kept until it matches or is stale.
     struct EarlyDuration {
@@ -215,6 +228,18 @@ private:
     /// Moves the newest-timed mark to `correlation_id` when it is a newer CUPTI id (wrap-safe).
     void note_timed_locked(std::uint64_t correlation_id);
     static bool is_synthetic_id(std::uint64_t correlation_id) noexcept;
+    /// Keeps a sample by launches until its pass launches are timed; false when it cannot.
+    bool hold_locked(const CounterSample& sample);
+    /// A pass launch's duration: the spread of its sample's launches so far.
+    void note_pass_duration_locked(std::uint64_t correlation_id, double ns);
+    /// Applies held sample `sample_id` once complete: discarded when its launches' durations
+    /// spread over more than one duration cluster (several shapes merged).
+    void release_if_ready_locked(std::uint64_t sample_id);
+    /// Applies every held sample that has its counters (at exit: records that never came).
+    void release_held_locked();
+    struct HeldSample;
+    /// Widens `held`'s spread of durations by `ns` (0: unknown, ignored).
+    static void note_spread(HeldSample& held, double ns);
     /// Accounts a profiled launch's own duration from its counters (gpu__time_duration).
     void apply_own_time_locked(Pending& pending, double ns);
     /// Clusters an unprofiled launch's duration; asks for a sample when its cluster has none.
@@ -263,6 +288,15 @@ private:
     std::unordered_map<std::uint64_t, Pending> m_pending;
     std::unordered_map<std::uint64_t, EarlyDuration> m_early_durations;
     std::unordered_map<std::uint64_t, CounterSample> m_early_samples;
+    /// A sample by launches until its pass launches are timed (collector_replay.cpp).
+    struct HeldSample {
+        CounterSample sample;
+        bool arrived = false;      ///< its counters came
+        std::uint64_t untimed = 0; ///< its pass launches still without a duration
+        double min_ns = 0, max_ns = 0;
+    };
+    std::unordered_map<std::uint64_t, HeldSample> m_held;       ///< by sample id
+    std::unordered_map<std::uint64_t, std::uint64_t> m_pass_of; ///< pass launch -> sample id
     common::RepeatCounter m_warnings;                 ///< each text once, with times it came
     std::map<std::string, std::uint64_t> m_discarded; ///< reason -> samples
     CollectorStats m_stats;

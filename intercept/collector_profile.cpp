@@ -109,7 +109,10 @@ bool Collector::apply_duration_locked(const DurationRecord& record) {
     const double ns =
         record.end_ns > record.start_ns ? static_cast<double>(record.end_ns - record.start_ns) : 0;
     RegionStats& region = p.stats->regions[p.region];
-    if (p.profiled) {
+    if (p.pass) {
+        apply_own_time_locked(p, ns); // not replayed: its own run, under counters
+        note_pass_duration_locked(record.correlation_id, ns);
+    } else if (p.profiled) {
         // A replayed launch's duration is one replay pass (with save/restore around it), not
         // the application's kernel: it feeds time_ns of the counters and never min/mean/max.
         // Totals take the launch's own duration from its counters (apply_own_time_locked),
@@ -153,8 +156,10 @@ void Collector::apply_own_time_locked(Pending& p, double ns) {
     } else {
         region.own.add(ns);
         p.stats->own.add(ns);
-        if (p.tensor_types) {
-            // No verdict counters: like an unprofiled launch, its cluster may ask for a sample.
+        if (p.tensor_types || p.pass) {
+            // No verdict counters of its own (a pass launch's are merged from other launches,
+            // which may be of other shapes): like an unprofiled launch, its cluster may ask
+            // for a sample.
             cluster_duration_locked(*p.stats, ns);
         } else {
             (void)model::add_to_clusters(p.stats->clusters, ns, true);
@@ -173,7 +178,7 @@ bool Collector::apply_counters_locked(const CounterSample& sample) {
     }
     Pending& p = found->second;
     if (const auto own = sample.counters.find("time_ns");
-        own != sample.counters.end() && own->second > 0) {
+        !p.pass && own != sample.counters.end() && own->second > 0) { // a pass: its record's
         apply_own_time_locked(p, own->second);
     }
     if (p.tensor_types) {
@@ -186,6 +191,10 @@ bool Collector::apply_counters_locked(const CounterSample& sample) {
     } else {
         add_counters(p.stats->counters, sample.counters);
         ++p.stats->profiled;
+        if (sample.by_launches) { // the passes ran on several launches (IRF_REPLAY)
+            ++p.stats->launch_samples;
+            p.stats->pass_launches += sample.launches;
+        }
         ++p.stats->regions[p.region].profiled;
     }
     if (!p.tensor_types) {
@@ -266,6 +275,9 @@ void Collector::on_duration(const DurationRecord& record) noexcept {
 void Collector::on_counters(const CounterSample& sample) noexcept {
     try {
         const std::lock_guard<std::mutex> lock(m_agg_mutex);
+        if (sample.by_launches && hold_locked(sample)) {
+            return; // applied once its pass launches are timed (collector_replay.cpp)
+        }
         if (apply_counters_locked(sample)) {
             return;
         }
@@ -297,6 +309,10 @@ CollectorStats Collector::stats() {
 }
 
 void Collector::fill_profile(model::Profile& profile) {
+    {
+        const std::lock_guard<std::mutex> agg(m_agg_mutex);
+        release_held_locked(); // samples whose pass launches' records never came
+    }
     const CollectorStats s = stats();
     const std::lock_guard<std::mutex> agg(m_agg_mutex);
     const std::lock_guard<std::mutex> lock(m_mutex);

@@ -75,6 +75,15 @@ void finish_counters(const KernelStats& k, model::KernelRecord& r) {
     }
     if (!warm) {
         r.notes.push_back("profiled only at a first launch: its time includes lazy module loading");
+    } else if (k.launch_samples > 0) {
+        r.launch_samples = k.launch_samples;
+        r.pass_launches = k.pass_launches;
+        r.notes.push_back(common::string_printf(
+            "%llu of %llu sample%s gathered one pass per launch over %llu launches (IRF_REPLAY): "
+            "each counter was read on one of them",
+            static_cast<unsigned long long>(k.launch_samples),
+            static_cast<unsigned long long>(r.profiled_launches),
+            r.profiled_launches == 1 ? "" : "s", static_cast<unsigned long long>(k.pass_launches)));
     }
     merge_tensor_types(k, r);
 }
@@ -177,6 +186,8 @@ std::string no_counters_reason(std::uint16_t why, bool collective) {
         {k_why_skip, "skipped: IRF_LAUNCH_SKIP"},
         {k_why_budget, "sample budget spent: IRF_LAUNCH_COUNT"},
         {k_why_samples0, "timed only: IRF_SAMPLES=0"},
+        {k_why_recur, "sample by launches given up: did not recur (IRF_REPLAY)"},
+        {k_why_once, "launched once: IRF_REPLAY=launches"},
     };
     for (const auto& [bit, text] : k_reasons) {
         if ((why & bit) != 0) {

@@ -21,8 +21,9 @@ bool take_one(std::atomic<std::uint64_t>& counter) noexcept {
 
 } // namespace
 
-Sampler::Sampler(int samples, std::uint64_t skip, std::optional<std::uint64_t> count) noexcept
-    : m_samples(samples), m_skip(skip), m_skip_left(skip),
+Sampler::Sampler(int samples, std::uint64_t skip, std::optional<std::uint64_t> count,
+                 config::ReplayMode replay) noexcept
+    : m_samples(samples), m_replay(replay), m_skip(skip), m_skip_left(skip),
       m_count_left(count.value_or(std::numeric_limits<std::uint64_t>::max())) {}
 
 bool Sampler::take_skip() noexcept {
@@ -59,6 +60,10 @@ LaunchDecision Sampler::decide(SampleState& state, bool cold, SkipReason& why) n
         return cold ? LaunchDecision::time_only : take_requested_sample(state, why);
     }
     if (cold) {
+        if (m_replay == config::ReplayMode::launches) {
+            why = SkipReason::first_launch; // a later launch takes the sample, if one comes
+            return LaunchDecision::time_only;
+        }
         if (state.cold_claimed.exchange(true, std::memory_order_relaxed)) {
             return LaunchDecision::time_only;
         }
@@ -68,7 +73,7 @@ LaunchDecision Sampler::decide(SampleState& state, bool cold, SkipReason& why) n
         if (state.warm_claimed.compare_exchange_weak(claimed, claimed + 1,
                                                      std::memory_order_relaxed)) {
             if (take_count()) {
-                return LaunchDecision::profile;
+                return warm_kind(state);
             }
             state.warm_claimed.fetch_sub(1, std::memory_order_relaxed);
             why = SkipReason::budget_spent;
@@ -78,11 +83,19 @@ LaunchDecision Sampler::decide(SampleState& state, bool cold, SkipReason& why) n
     return LaunchDecision::time_only;
 }
 
-/// A sample the collector asked for (the hot path of a saturated kernel is two relaxed loads of
-/// zeros here): a duration cluster's first, as a verdict outweighs the tensor types, then the
-/// tensor-types one. Both come after IRF_SAMPLES, so the second sample never moves a verdict
-/// sample onto another launch (shape) of the kernel.
+/// A sample the collector asked for (the hot path of a saturated kernel is three relaxed loads
+/// of zeros here): a retry of one by launches first (it stands for an IRF_SAMPLES sample and
+/// does not take from IRF_LAUNCH_COUNT again), then a duration cluster's, as a verdict outweighs
+/// the tensor types, then the tensor-types one. Both come after IRF_SAMPLES, so the second sample
+/// never moves a verdict sample onto another launch (shape) of the kernel.
 LaunchDecision Sampler::take_requested_sample(SampleState& state, SkipReason& why) noexcept {
+    for (int left = state.retry_wanted.load(std::memory_order_relaxed); left > 0;) {
+        if (state.retry_wanted.compare_exchange_weak(left, left - 1, std::memory_order_relaxed)) {
+            return warm_kind(state); // its budget was spent by the try it repeats
+        }
+    }
+    // A duration cluster's sample stands for one shape: its passes must not run on launches
+    // of other shapes, so it is a kernel replay whatever IRF_REPLAY says.
     const LaunchDecision d = take_requested(state.cluster_wanted, LaunchDecision::profile, why);
     if (d != LaunchDecision::time_only || why != SkipReason::none) {
         return d;
@@ -107,8 +120,16 @@ LaunchDecision Sampler::take_requested(std::atomic<int>& wanted, LaunchDecision 
     return LaunchDecision::time_only;
 }
 
+LaunchDecision Sampler::warm_kind(const SampleState& state) const noexcept {
+    return m_replay == config::ReplayMode::kernel ||
+                   state.kernel_replay.load(std::memory_order_relaxed)
+               ? LaunchDecision::profile
+               : LaunchDecision::profile_launches;
+}
+
 bool Sampler::requested(const SampleState& state) noexcept {
-    return state.cluster_wanted.load(std::memory_order_seq_cst) > 0 ||
+    return state.retry_wanted.load(std::memory_order_seq_cst) > 0 ||
+           state.cluster_wanted.load(std::memory_order_seq_cst) > 0 ||
            state.tensor_wanted.load(std::memory_order_seq_cst) > 0;
 }
 

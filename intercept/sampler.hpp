@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "config/env.hpp"
 #include "intercept/backend.hpp"
 
 namespace irf::intercept {
@@ -22,10 +23,23 @@ struct SampleState {
     /// showed tensor instructions without their per-type ops. Claimed by a later launch once the
     /// kernel's IRF_SAMPLES and the duration clusters' requests are taken.
     std::atomic<int> tensor_wanted{0};
+    /// Samples asked for again (IRF_REPLAY): one by launches was deferred while another of this
+    /// kernel collected passes, or was given up. Taken before the other requests, within no
+    /// budget (the first try spent it).
+    std::atomic<int> retry_wanted{0};
+    /// A sample by launches was given up (the configuration stopped recurring, or a pass was
+    /// refused): this kernel's later samples use kernel replay.
+    std::atomic<bool> kernel_replay{false};
 };
 
 /// Why a launch of a selected kernel was not profiled (none when its samples are taken).
-enum class SkipReason : std::uint8_t { none, launch_skip, budget_spent, samples_off };
+enum class SkipReason : std::uint8_t {
+    none,
+    launch_skip,
+    budget_spent,
+    samples_off,
+    first_launch, ///< IRF_REPLAY=launches takes no provisional first-launch sample
+};
 
 /// Decides, per launch of a selected kernel, whether to profile it.
 ///
@@ -35,10 +49,17 @@ enum class SkipReason : std::uint8_t { none, launch_skip, budget_spent, samples_
 /// not use up one of the kernel's IRF_SAMPLES; the next launches fill the samples. The collector
 /// keeps the cold sample only when no later sample exists. Cost: at most one extra profiled
 /// launch per kernel.
+///
+/// IRF_REPLAY says how a chosen launch is profiled: `profile` (kernel replay) or
+/// `profile_launches` (one pass per launch over the configuration's next launches). Under
+/// `auto` the cold sample is a kernel replay (the kernel may never run again) and the later
+/// ones go by launches; under `launches` no cold sample is taken at all.
 class Sampler {
 public:
-    /// `samples` per kernel; `skip` matching launches first; at most `count` profiled in all.
-    Sampler(int samples, std::uint64_t skip, std::optional<std::uint64_t> count) noexcept;
+    /// `samples` per kernel; `skip` matching launches first; at most `count` profiled in all;
+    /// `replay` the IRF_REPLAY mode (the collector passes its setting; kernel replay otherwise).
+    Sampler(int samples, std::uint64_t skip, std::optional<std::uint64_t> count,
+            config::ReplayMode replay = config::ReplayMode::kernel) noexcept;
 
     /// The decision for one launch of a selected kernel; `cold` = first launch of its function.
     [[nodiscard]] LaunchDecision decide(SampleState& state, bool cold) noexcept;
@@ -67,8 +88,12 @@ private:
     LaunchDecision take_requested_sample(SampleState& state, SkipReason& why) noexcept;
     LaunchDecision take_requested(std::atomic<int>& wanted, LaunchDecision kind,
                                   SkipReason& why) noexcept;
+    /// How a later (not cold) sample of `state` runs: by launches unless IRF_REPLAY=kernel or
+    /// the kernel fell back to kernel replay.
+    [[nodiscard]] LaunchDecision warm_kind(const SampleState& state) const noexcept;
 
     int m_samples;
+    config::ReplayMode m_replay;
     std::uint64_t m_skip;
     std::atomic<std::uint64_t> m_skip_left;
     std::atomic<std::uint64_t> m_count_left; ///< UINT64_MAX when unlimited

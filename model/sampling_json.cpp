@@ -2,6 +2,8 @@
 // A kernel's optional timing and sampling fields (model/sampling_json.hpp).
 #include "model/sampling_json.hpp"
 
+#include <algorithm>
+
 #include "model/analysis_json.hpp"
 #include "model/duration_clusters.hpp"
 
@@ -29,6 +31,12 @@ void add_sampling_fields(const KernelRecord& k, nlohmann::json& out) {
         out["sampled_time_share"] =
             finite_or_null(sampled_time_share(k.duration_clusters).value_or(0));
     }
+    if (k.launch_samples > 0) {
+        out["replay"] = {
+            {"kernel", k.profiled_launches - std::min(k.profiled_launches, k.launch_samples)},
+            {"launches", k.launch_samples},
+            {"pass_launches", k.pass_launches}};
+    }
     if (!k.no_counters.empty()) {
         out["no_counters"] = k.no_counters;
     }
@@ -55,6 +63,12 @@ void read_sampling_fields(const JsonNode& n, KernelRecord& k) {
             k.duration_clusters.push_back({c.num("min"), c.num("max"), c.num("time_ns"),
                                            c.count("launches"), c.count("profiled_launches")});
         }
+    }
+    if (n.has("replay")) {
+        const JsonNode r = n.at("replay");
+        r.expect_object();
+        k.launch_samples = r.count("launches");
+        k.pass_launches = r.count("pass_launches");
     }
     k.no_counters = n.str("no_counters");
     k.collective = n.has("collective") && n.at("collective").value().is_boolean() &&

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // A kernel's optional timing and sampling fields in irf.profile/v1 (docs/output-schema.md):
-// time_ns.first and .imputed, duration_clusters, sampled_time_share, no_counters, collective.
+// time_ns.first and .imputed, replay, duration_clusters, sampled_time_share, no_counters,
+// collective.
 #pragma once
 
 #include <nlohmann/json.hpp>

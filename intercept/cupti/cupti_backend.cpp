@@ -70,7 +70,8 @@ bool CuptiBackend::start(LaunchSink& sink) noexcept {
     try {
         {
             std::unique_lock<std::shared_mutex> lock(m_lifecycle);
-            m_sink = &sink;
+            m_pass_sink.attach(&sink, &m_launches_seen);
+            m_sink = &m_pass_sink;
         }
         if (!subscribe() || !enable_callbacks()) {
             stop();
@@ -179,6 +180,7 @@ void CuptiBackend::flush() noexcept {
                                  "are incomplete");
     }
     warn_lost_activity();
+    with_sink([this](LaunchSink&) { m_pass_sink.close_all(); }); // no launch completes them now
     const std::uint64_t graphs = m_graph_launches.load();
     if (graphs > 0) {
         warn_once("graphs", std::to_string(graphs) +

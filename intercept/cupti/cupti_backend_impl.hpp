@@ -28,6 +28,7 @@
 #include "intercept/cupti/driver_api.hpp"
 #include "intercept/cupti/guarded_cbids.hpp"
 #include "intercept/cupti/launch_params.hpp"
+#include "intercept/cupti/pass_samples.hpp"
 #include "intercept/cupti/profiled_ids.hpp"
 #include "intercept/cupti/profiler_seam.hpp"
 #include "intercept/cupti/sample_check.hpp"
@@ -104,6 +105,7 @@ struct SamplingSeam {
     std::chrono::milliseconds sample_budget = k_sample_budget;
     std::uint64_t timing_check = k_timing_check; ///< a power of two
     std::chrono::milliseconds idle_release = k_idle_release;
+    std::uint64_t recur_bound = k_recur_bound; ///< launches (pass_samples.hpp)
     std::chrono::milliseconds release_period = k_release_period;
     std::chrono::milliseconds busy_retry = k_busy_retry;
     /// Runs in the release thread between its idle check and its first sample lock (a test
@@ -132,7 +134,8 @@ public:
     /// on_kernel_record directly on a machine without a GPU.
     void attach_sink_for_test(LaunchSink& sink) noexcept {
         std::unique_lock<std::shared_mutex> lock(m_lifecycle);
-        m_sink = &sink;
+        m_pass_sink.attach(&sink, &m_launches_seen);
+        m_sink = &m_pass_sink;
     }
 
     /// Test seam: replaces the range profiler platform and the waits (before any launch).
@@ -145,6 +148,7 @@ public:
         m_busy_retry = seam.busy_retry;
         m_before_release_lock = std::move(seam.before_release_lock);
         m_idle_release = seam.idle_release;
+        m_pass_sink.set_bound(seam.recur_bound);
     }
 
     /// Entry point of every CUPTI callback (the C trampoline forwards here).
@@ -176,7 +180,12 @@ private:
     LaunchEvent make_event(const DecodedLaunch& decoded, const CUpti_CallbackData& data,
                            const ContextIds& ids) noexcept;
     void hold_shared(const CUpti_CallbackData& data, std::size_t slot) noexcept;
+    // guarded_calls.cpp: device writes and captures wait out a sample as long as it may last.
+    void hold_write(const CUpti_CallbackData& data, std::size_t slot) noexcept;
     void hold_every_slot(const CUpti_CallbackData& data) noexcept;
+    /// Takes `slot` shared by `deadline` (one line when that takes over m_lock_wait, another
+    /// when it runs out: the call then goes on and the slot's window is breached).
+    bool hold_patiently(std::size_t slot, std::chrono::steady_clock::time_point deadline) noexcept;
     bool ignored_inside_sample(const CUpti_CallbackData& data) noexcept;
     void on_guarded_call(GuardedCall kind, CUpti_CallbackId cbid,
                          const CUpti_CallbackData& data) noexcept;
@@ -233,7 +242,8 @@ private:
 
     // Sink access: shared by every sink call, exclusive in stop() which clears m_sink.
     mutable std::shared_mutex m_lifecycle;
-    LaunchSink* m_sink = nullptr;
+    LaunchSink* m_sink = nullptr; ///< m_pass_sink, in front of the collector, while running
+    PassSink m_pass_sink;         ///< samples by launches (IRF_REPLAY)
     CUpti_SubscriberHandle m_subscriber = nullptr;
     std::atomic<bool> m_running{false};
     std::atomic<bool> m_cupti_failed{false}; ///< fatal error: no CUPTI call any more

@@ -31,11 +31,35 @@ struct RangeReport {
     std::size_t dropped = 0;
 };
 
+/// One sample collected one pass per launch (CUPTI user replay, IRF_REPLAY): its own
+/// counter-data image, so that several samples of a context can advance in turn, and where its
+/// passes stand. Owned by the caller; a profiler only fills it.
+struct PassSample {
+    /// The counter-data image; shared so that a profiler can keep the one CUPTI was last
+    /// configured with alive after the sample is dropped.
+    std::shared_ptr<std::vector<std::uint8_t>> image;
+    std::size_t next_pass = 0;  ///< the pass the next launch runs
+    bool complete = false;      ///< every pass was submitted (and the image decoded)
+    std::uint64_t profiler = 0; ///< RangeProfiler::serial() of the profiler it runs on
+};
+
 /// Counter collection for one CUDA context (docs/cupti-notes.md F5). Not thread-safe: the backend
 /// serializes every call on it under its device's sample lock.
 class RangeProfiler {
 public:
+    RangeProfiler() noexcept;
     virtual ~RangeProfiler() = default;
+    /// Unique per profiler object of the process (a new one after a teardown and setup gets a
+    /// new number): a PassSample begun on one profiler cannot go on with another.
+    [[nodiscard]] std::uint64_t serial() const noexcept { return m_serial; }
+    /// The next start() and stop_and_evaluate() run pass `sample.next_pass` of `sample` instead
+    /// of a kernel replay: stop_and_evaluate then moves next_pass on and, once every pass was
+    /// submitted, sets `complete` and evaluates the sample into its values; before that it leaves
+    /// the values empty and reports one range. Profilers without user replay refuse.
+    virtual ProfilerStatus arm_pass(PassSample& sample) noexcept {
+        static_cast<void>(sample);
+        return {ProfilerFailure::unsupported, "no user replay"};
+    }
     /// Support check, config image, enable, counter data, config. `availability` is the
     /// device's counter-availability image: read from the context when empty, else reused.
     virtual ProfilerStatus setup(CUcontext context, CUdevice device, const std::string& chip,
@@ -51,6 +75,9 @@ public:
     virtual void teardown() noexcept = 0;
     /// Replay passes of the config image (0 before setup).
     [[nodiscard]] virtual int passes() const noexcept = 0;
+
+private:
+    std::uint64_t m_serial;
 };
 
 /// Process-level CUPTI/driver queries of the sampled path.

@@ -143,6 +143,10 @@ void say_once_reconfigured(const std::string& error) noexcept {
 
 } // namespace
 
+ProfilerStatus profiler_status(const char* call, CUptiResult result) noexcept {
+    return check(call, result);
+}
+
 ProfilerStatus initialize_profiler() noexcept {
     static std::once_flag s_once;
     static ProfilerStatus s_status;
@@ -277,6 +281,9 @@ ProfilerStatus ContextProfiler::start() noexcept {
     if (m_profiler == nullptr) {
         return {ProfilerFailure::other, "range profiler not set up"};
     }
+    if (m_armed != nullptr) {
+        return start_pass();
+    }
     // One SetConfig serves every sample while each replay completes; after an incomplete one,
     // or when a later Start is refused, the config (pass index 0) is set again first, as
     // NVIDIA's range-profiling sample does before each session.
@@ -307,7 +314,11 @@ ProfilerStatus ContextProfiler::start_once() noexcept {
 ProfilerStatus ContextProfiler::stop_and_evaluate(std::vector<double>& values,
                                                   RangeReport& report) noexcept {
     if (!m_started) {
+        m_armed = nullptr;
         return {ProfilerFailure::other, "range profiler not started"};
+    }
+    if (m_armed != nullptr) {
+        return stop_pass(values, report);
     }
     auto sp =
         make_params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);

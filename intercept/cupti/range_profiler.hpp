@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// One context's Range Profiler session: auto range + kernel replay, one launch per range.
+// One context's Range Profiler session: auto range + kernel replay, one launch per range; or
+// auto range + user replay, one pass per launch for samples that span launches (IRF_REPLAY).
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -43,7 +45,18 @@ public:
     /// Replay passes of the config image (0 before setup).
     [[nodiscard]] int passes() const noexcept override { return m_passes; }
 
+    /// The next start/stop_and_evaluate run one pass of `sample` by user replay
+    /// (range_profiler_passes.cpp): its own counter-data image, set up here the first time.
+    ProfilerStatus arm_pass(PassSample& sample) noexcept override;
+
 private:
+    /// SetConfig for the armed sample (user replay, its image and pass index), then Start.
+    ProfilerStatus start_pass() noexcept;
+    /// Stop of the armed sample's pass; decode and evaluate once every pass was submitted.
+    ProfilerStatus stop_pass(std::vector<double>& values, RangeReport& report) noexcept;
+    /// Decodes the armed sample's image (the one configured) and evaluates its range 0.
+    ProfilerStatus evaluate_pass(std::vector<double>& values, RangeReport& report) noexcept;
+
     ProfilerStatus enable_and_configure() noexcept;
     ProfilerStatus set_config(bool sample_utility_values) noexcept;
     ProfilerStatus start_once() noexcept;
@@ -60,7 +73,13 @@ private:
     bool m_sample_utility_values = false; ///< SetConfig took the sample utility's values
     bool m_reconfigure = false;           ///< set the config again before the next Start
     int m_passes = 0;
+    PassSample* m_armed = nullptr; ///< the sample whose pass the next start runs (user replay)
+    /// The image CUPTI was last configured with for a pass, kept alive after its sample goes.
+    std::shared_ptr<std::vector<std::uint8_t>> m_pass_image;
 };
+
+/// A failed CUPTI call as a ProfilerStatus (permission, unsupported and busy told apart).
+ProfilerStatus profiler_status(const char* call, CUptiResult result) noexcept;
 
 /// Once per process before the first ContextProfiler (cuptiProfilerInitialize).
 ProfilerStatus initialize_profiler() noexcept;

@@ -42,9 +42,15 @@ std::string utc_time_of_day() {
 
 void CuptiBackend::start_profiler(const CUpti_CallbackData& data, std::uint32_t device,
                                   SampleSet set) noexcept {
-    ContextSession* session = session_for(data.context, device, set);
+    ContextSession* session = session_for(data.context, device, held_set(set));
     if (session == nullptr || !session->profiler) {
         decline(data.correlationId, nullptr); // timed only; the lock is released at EXIT
+        return;
+    }
+    // One pass of a sample by launches, or a kernel replay when it cannot be one.
+    if (set == SampleSet::launches &&
+        m_pass_sink.arm(*session->profiler, data.correlationId) == PassSink::Armed::none) {
+        decline(data.correlationId, nullptr); // its sample is gone (the sink said why)
         return;
     }
     const ProfilerStatus status = session->profiler->start();

@@ -20,7 +20,12 @@ bool kept_in_tensor_sample(const std::string& canonical) {
 
 SampleSet sample_set_of(LaunchDecision decision) noexcept {
     return decision == LaunchDecision::profile_tensor_types ? SampleSet::tensor_types
+           : decision == LaunchDecision::profile_launches   ? SampleSet::launches
                                                             : SampleSet::standard;
+}
+
+SampleSet held_set(SampleSet set) noexcept {
+    return set == SampleSet::launches ? SampleSet::standard : set;
 }
 
 // The second sample leaves the rest of the default set out: the kernel's first sample holds
@@ -28,7 +33,7 @@ SampleSet sample_set_of(LaunchDecision decision) noexcept {
 // (docs/cupti-notes.md gives the counts per chip).
 std::vector<config::MetricBinding> sample_bindings(config::ChipFamily family,
                                                    const CuptiOptions& options, SampleSet set) {
-    if (set == SampleSet::standard) {
+    if (held_set(set) == SampleSet::standard) {
         return config::metric_bindings(family, options.collect_pipe_mix,
                                        options.collect_tensor_types);
     }

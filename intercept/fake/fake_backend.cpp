@@ -18,6 +18,7 @@
 
 #include "common/file_io.hpp"
 #include "common/log.hpp"
+#include "intercept/fake/fake_passes.hpp"
 #include "intercept/fake/fake_script.hpp"
 #include "intercept/launch_log.hpp"
 #include "intercept/nvtx_stack.hpp"
@@ -55,6 +56,7 @@ public:
                 throw fake::ScriptError(error);
             }
             m_script = fake::parse_script(text);
+            m_passes = std::make_unique<fake::FakePasses>(m_script.passes, m_script.recur_bound);
             prepare_players();
         } catch (const std::exception& e) {
             common::log_line(common::LogLevel::error, "fake backend: " + m_path + ": " + e.what());
@@ -77,6 +79,11 @@ public:
         }
         collect_locked();
         deliver_locked(m_buffer.size());
+        if (m_passes && !in_forked_child()) { // no launch completes a sample any more
+            for (const std::uint64_t id : m_passes->close_all()) {
+                m_sink->on_sample_abandoned(id, k_discard_not_recurred);
+            }
+        }
     }
 
     /// Players stop before their next launch; one inside a launch finishes it. The delivery
@@ -283,20 +290,59 @@ private:
             return;
         }
         const LaunchDecision decision = m_sink->on_launch(event);
-        if (profiles(decision)) {
-            ++m_profiled;
-            try {
-                CounterSample sample;
-                sample.correlation_id = event.correlation_id;
-                sample.counters = decision == LaunchDecision::profile_tensor_types
-                                      ? tensor_types_sample(l)
-                                      : l.counters;
-                sample.passes = m_script.passes;
-                m_sink->on_counters(sample);
-            } catch (...) { // out of memory: the sample is lost, as a failed range would be
+        try {
+            if (decision == LaunchDecision::profile_launches) {
+                ++m_profiled;
+                report_pass(event, m_passes->begin(event, l));
+            } else if (decision == LaunchDecision::profile_tensor_types && m_passes->any_open()) {
+                m_sink->on_sample_deferred(event.correlation_id); // it waits for the passes
+                report_pass(event, m_passes->next(event, l));
+            } else if (profiles(decision)) {
+                ++m_profiled;
+                replay_kernel(event, l, decision);
+            } else {
+                report_pass(event, m_passes->next(event, l));
             }
+            for (const std::uint64_t id : m_passes->overdue()) {
+                m_sink->on_sample_abandoned(id, k_discard_not_recurred);
+            }
+        } catch (...) { // out of memory: the sample is lost, as a failed range would be
         }
         play_record(player, ActivityRecord{next_record(event, l, index), {}});
+    }
+
+    /// A kernel-replay sample: every pass on this launch; discarded when its window held
+    /// another number of ranges than one.
+    void replay_kernel(const LaunchEvent& event, const fake::ScriptLaunch& l,
+                       LaunchDecision decision) {
+        if (l.ranges != 1) {
+            m_sink->on_discarded_sample(event.correlation_id, "extra_ranges");
+            return;
+        }
+        CounterSample sample;
+        sample.correlation_id = event.correlation_id;
+        sample.counters =
+            decision == LaunchDecision::profile_tensor_types ? tensor_types_sample(l) : l.counters;
+        sample.passes = m_script.passes;
+        m_sink->on_counters(sample);
+    }
+
+    /// Tells the sink what a launch did for a sample by launches (fake_passes.hpp).
+    void report_pass(const LaunchEvent& event, const fake::PassOutcome& out) {
+        using Kind = fake::PassOutcome::Kind;
+        if (out.deferred) {
+            m_sink->on_sample_deferred(event.correlation_id);
+        }
+        if (out.kind == Kind::abandoned) {
+            m_sink->on_sample_abandoned(out.sample_id, k_discard_pass_refused);
+        } else if (out.kind == Kind::pass) {
+            m_sink->on_sample_pass(event.correlation_id, out.sample_id); // the first one's too
+            if (out.completed) {
+                m_sink->on_counters(*out.completed);
+            } else if (out.discard != nullptr) {
+                m_sink->on_discarded_sample(out.sample_id, out.discard);
+            }
+        }
     }
 
     /// The launch's duration on the fake clock.
@@ -325,6 +371,7 @@ private:
 
     std::string m_path;
     fake::Script m_script;
+    std::unique_ptr<fake::FakePasses> m_passes; ///< samples by launches (IRF_REPLAY)
     LaunchSink* m_sink = nullptr;
     std::vector<std::unique_ptr<Player>> m_players; ///< fixed before the first launch
     std::mutex m_flush_mutex;             ///< one reader of the players' logs; guards m_buffer

@@ -108,10 +108,10 @@ void parse_counters(const json& j, const char* key, const std::string& where,
 }
 
 ScriptLaunch parse_launch(const json& j, const std::string& where) {
-    static const char* const k_keys[] = {"kernel", "function",    "grid",           "block",
-                                         "smem",   "regs",        "device",         "thread",
-                                         "repeat", "duration_ns", "counters",       "graph",
-                                         "nvtx",   "profiler",    "tensor_counters"};
+    static const char* const k_keys[] = {
+        "kernel",          "function",    "grid",        "block",    "smem",  "regs", "device",
+        "thread",          "repeat",      "duration_ns", "counters", "graph", "nvtx", "profiler",
+        "tensor_counters", "refuse_pass", "ranges"};
     if (!j.is_object()) {
         fail(where, "expected an object");
     }
@@ -160,6 +160,13 @@ ScriptLaunch parse_launch(const json& j, const std::string& where) {
         }
         l.profiler = p.get<std::string>();
     }
+    if (j.contains("refuse_pass")) {
+        if (!j["refuse_pass"].is_boolean()) {
+            fail(where + ".refuse_pass", "expected true or false");
+        }
+        l.refuse_pass = j["refuse_pass"].get<bool>();
+    }
+    l.ranges = j.contains("ranges") ? get_u32(j["ranges"], where + ".ranges") : 1;
     return l;
 }
 
@@ -214,6 +221,9 @@ Script parse_script(const std::string& text) {
             fail("loop", "expected true or false");
         }
         s.loop = doc["loop"].get<bool>();
+    }
+    if (doc.contains("recur_bound")) {
+        s.recur_bound = get_uint(doc["recur_bound"], "recur_bound");
     }
     if (doc.contains("activity")) {
         s.activity = parse_activity(doc["activity"]);

@@ -29,6 +29,12 @@ struct ScriptLaunch {
     /// "start" or "stop": the thread calls cudaProfilerStart/Stop just before the first repeat
     /// of this launch; "" = neither.
     std::string profiler;
+    /// A later pass of a sample by launches (IRF_REPLAY) that this launch would run is refused,
+    /// as CUPTI's Start can be: the sample is given up.
+    bool refuse_pass = false;
+    /// Ranges a sample window around this launch records: 1, or another number when the kernel
+    /// launches a different number of kernels inside it than before (the sample is discarded).
+    std::uint32_t ranges = 1;
 };
 
 /// How durations reach the sink, modelled on CUPTI's activity buffers (docs/configuration.md,
@@ -51,6 +57,9 @@ struct Script {
     /// Every thread (0 included) plays on a backend thread, over and over, until stop(): start()
     /// returns at once, so the application keeps launching while it exits or is signalled.
     bool loop = false;
+    /// A sample by launches whose configuration has not recurred within this many launches is
+    /// given up (the CUPTI backend's bound, intercept/cupti/pass_samples.hpp).
+    std::uint64_t recur_bound = 4096;
     ActivityDelivery activity;
     std::vector<ScriptLaunch> launches;
 };

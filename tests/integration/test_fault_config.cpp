@@ -132,6 +132,8 @@ TEST_F(FaultConfig, EveryVariableWithInvalidValuesBehavesAsDocumented) {
         {"IRF_SAMPLES", "-1"},
         {"IRF_SAMPLES", "1001"},
         {"IRF_SAMPLES", "2.5"},
+        {"IRF_REPLAY", "user"},
+        {"IRF_REPLAY", "KERNEL"},
         {"IRF_CEILINGS", "/nonexistent/ceilings.yaml"},
         {"IRF_CEILINGS", malformed},
         {"IRF_CEILINGS", wrong_schema},

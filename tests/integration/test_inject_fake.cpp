@@ -24,8 +24,11 @@ protected:
     ProcessResult m_result;
 };
 
+// basic.json's axpy runs 5x apart durations (5000, 1000, 2000 in turn): its samples are kernel
+// replays here, whose accounting this test checks (IRF_REPLAY=auto would read the spread as
+// several shapes and give its sample by launches up; ASteadyKernelIsSampledOnePassPerLaunch).
 TEST_F(InjectFake, CountsEveryLaunchAndSamplesOncePerKernel) {
-    const nlohmann::json p = run_basic();
+    const nlohmann::json p = run_basic({{"IRF_REPLAY", "kernel"}});
     EXPECT_EQ(p["schema"], "irf.profile/v1");
     EXPECT_EQ(p["coverage"]["launches"], 14);
     EXPECT_EQ(p["coverage"]["kernels"], 3);
@@ -59,6 +62,35 @@ TEST_F(InjectFake, CountsEveryLaunchAndSamplesOncePerKernel) {
     EXPECT_EQ(p["kernels"][2]["mangled"], "_Z9transposePfPKf");
 }
 
+// Issue 55 item 1, the default IRF_REPLAY=auto: replay.json's gemm runs 8 launches of one shape
+// (3 passes). Launch 1 is replayed (it might be the only one); the sample runs one pass on each of
+// launches 2-4 and is marked so; every launch counts at its own duration but launch 1, which
+// counts at its sample's time_ns. The kernel launched once keeps its replayed first-launch sample.
+TEST_F(InjectFake, ASteadyKernelIsSampledOnePassPerLaunch) {
+    const nlohmann::json p = run_basic({}, "replay.json");
+    EXPECT_EQ(p["config"]["IRF_REPLAY"], "auto");
+    const nlohmann::json gemm = kernel_named(p, "gemm(");
+    ASSERT_FALSE(gemm.is_null());
+    EXPECT_EQ(gemm["profiled_launches"], 1);
+    EXPECT_EQ(gemm["replay"],
+              nlohmann::json({{"kernel", 0}, {"launches", 1}, {"pass_launches", 3}}));
+    EXPECT_EQ(gemm["counters"]["inst_warp"], 5000);
+    EXPECT_EQ(gemm["time_ns"]["total"], 9500 + 7 * 10000);
+    EXPECT_FALSE(gemm["time_ns"].contains("imputed"));
+    EXPECT_NE(gemm["notes"].dump().find("one pass per launch over 3 launches"), std::string::npos)
+        << gemm["notes"].dump();
+    const nlohmann::json once = kernel_named(p, "setup(");
+    EXPECT_EQ(once["profiled_launches"], 1);
+    EXPECT_FALSE(once.contains("replay"));
+    EXPECT_EQ(p["coverage"]["profiled_launches"], 3); // gemm's two samples, setup's one
+    EXPECT_FALSE(p["coverage"].contains("discarded_samples"));
+
+    const nlohmann::json kernel =
+        kernel_named(run_basic({{"IRF_REPLAY", "kernel"}}, "replay.json"), "gemm(");
+    EXPECT_FALSE(kernel.contains("replay"));
+    EXPECT_EQ(kernel["time_ns"]["total"], 2 * 9500 + 6 * 10000); // launch 2 replayed too
+}
+
 TEST_F(InjectFake, MpsActiveThreadLimitRecordsTheActiveSms) {
     // basic.json's GPU has 132 SMs; 25% of them rounds up to 33 (docs/trajectories.md).
     EXPECT_EQ(run_basic({{"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "25"}})["gpu"]["sms_active"], 33);
@@ -87,7 +119,7 @@ TEST_F(InjectFake, NcclCollectivesAreTimedButNotProfiledByDefault) {
 }
 
 TEST_F(InjectFake, SamplesPerKernel) {
-    const nlohmann::json p = run_basic({{"IRF_SAMPLES", "3"}});
+    const nlohmann::json p = run_basic({{"IRF_SAMPLES", "3"}, {"IRF_REPLAY", "kernel"}});
     const nlohmann::json axpy = kernel_named(p, "axpy(");
     EXPECT_EQ(axpy["profiled_launches"], 3);
     EXPECT_EQ(axpy["counters"]["inst_warp"], 300);
@@ -110,7 +142,8 @@ TEST_F(InjectFake, KernelsAndExcludeFilters) {
 TEST_F(InjectFake, LaunchSkipAndCount) {
     // Matching launches in order: axpy x10, transpose, (nccl excluded: not matching).
     // Skip 4 -> axpy launches 5..10 are warm: launch 5 sampled; count 1 stops there.
-    nlohmann::json p = run_basic({{"IRF_LAUNCH_SKIP", "4"}, {"IRF_LAUNCH_COUNT", "1"}});
+    nlohmann::json p =
+        run_basic({{"IRF_LAUNCH_SKIP", "4"}, {"IRF_LAUNCH_COUNT", "1"}, {"IRF_REPLAY", "kernel"}});
     EXPECT_EQ(p["coverage"]["profiled_launches"], 1);
     EXPECT_EQ(kernel_named(p, "axpy(")["profiled_launches"], 1);
     EXPECT_EQ(kernel_named(p, "transpose(")["profiled_launches"], 0);
@@ -235,9 +268,11 @@ TEST_F(InjectFake, DisableLoadsAndDoesNothing) {
     EXPECT_TRUE(files_in(m_tmp.path()).empty());
 }
 
-// Issue 41 item 3: launch 1 (cold) shows 200 tensor instructions without ops by type, so
-// launch 2 is the tensor-types sample (50 instructions, 4e6 bf16 ops) and launch 3 the kernel's
-// sample: its bf16 ops are 4e6 x 200 / 50. With IRF_TENSOR_TYPES=off launch 2 is the sample.
+// Issue 41 item 3: launch 1 (cold) shows 200 tensor instructions without ops by type, so a later
+// launch is the tensor-types sample (50 instructions, 4e6 bf16 ops) after the kernel's sample:
+// its bf16 ops are 4e6 x 200 / 50. With IRF_REPLAY=auto the kernel's sample runs its 4 passes on
+// launches 2-5 and the tensor-types one waits for them (launch 6). With IRF_TENSOR_TYPES=off
+// there is no second sample.
 TEST_F(InjectFake, ATensorKernelGetsItsTypesFromASecondSample) {
     nlohmann::json p = run_basic({}, "tensor_gemm.json");
     nlohmann::json gemm = kernel_named(p, "gemm_bf16(");

@@ -149,6 +149,7 @@ void JobMerge::add_kernel(const model::KernelRecord& k, const std::vector<int>& 
         p.record.regions.clear();
         p.record.ranks.reset();
         p.record.launches = p.record.profiled_launches = 0;
+        p.record.launch_samples = p.record.pass_launches = 0;
         p.record.time_ns = {};
         p.record.time_ns.min = k.time_ns.min;
         m_kernels.push_back(std::move(p));
@@ -157,6 +158,8 @@ void JobMerge::add_kernel(const model::KernelRecord& k, const std::vector<int>& 
     model::KernelRecord& r = p.record;
     m_sums.add(r.launches, k.launches);
     m_sums.add(r.profiled_launches, k.profiled_launches);
+    m_sums.add(r.launch_samples, k.launch_samples); // replay's modes, summed like the samples
+    m_sums.add(r.pass_launches, k.pass_launches);
     m_sums.add(r.time_ns.total, k.time_ns.total);
     add_regions(r.regions, k.regions);
     r.time_ns.min = std::min(r.time_ns.min, k.time_ns.min);

@@ -261,13 +261,29 @@ TEST(Env, CaptureRange) {
     EXPECT_TRUE(parse("IRF_CAPTURE_RANGE", "nvtx").disabled_by_error);
 }
 
+TEST(Env, ReplayTakesAutoKernelOrLaunches) {
+    EXPECT_EQ(Config{}.replay, ReplayMode::automatic);
+    EXPECT_EQ(Config{}.effective().at("IRF_REPLAY"), "auto");
+    EXPECT_EQ(parse("IRF_REPLAY", "kernel").config.replay, ReplayMode::kernel);
+    EXPECT_EQ(parse("IRF_REPLAY", "launches").config.effective().at("IRF_REPLAY"), "launches");
+    EXPECT_EQ(parse("IRF_REPLAY", "auto").config.replay, ReplayMode::automatic);
+    // An unknown mode is ignored with the one-line error: sampling by the default is safe.
+    EXPECT_EQ(error_of("IRF_REPLAY", "user"),
+              "[irf] IRF_REPLAY=user: expected auto, kernel or launches; ignored, using default");
+    EXPECT_EQ(parse("IRF_REPLAY", "Kernel").config.replay, ReplayMode::automatic);
+    EXPECT_FALSE(parse("IRF_REPLAY", "user").disabled_by_error);
+}
+
 TEST(Env, TableCoversDesignVariablesOnce) {
     const std::vector<std::string> design = {
-        "IRF_OUTPUT",       "IRF_SUMMARY",      "IRF_KERNELS",       "IRF_EXCLUDE",
-        "IRF_NVTX_INCLUDE", "IRF_NVTX_EXCLUDE", "IRF_CAPTURE_RANGE", "IRF_LAUNCH_SKIP",
-        "IRF_LAUNCH_COUNT", "IRF_SAMPLES",      "IRF_CEILINGS",      "IRF_TARGETS",
-        "IRF_GPUS_DIR",     "IRF_CALLSTACK",    "IRF_LOG",           "IRF_DISABLE",
-        "IRF_BACKEND",      "IRF_METRICS",      "IRF_TENSOR_TYPES"}; // the last: issue 41
+        "IRF_OUTPUT",        "IRF_SUMMARY",      "IRF_KERNELS",
+        "IRF_EXCLUDE",       "IRF_NVTX_INCLUDE", "IRF_NVTX_EXCLUDE",
+        "IRF_CAPTURE_RANGE", "IRF_LAUNCH_SKIP",  "IRF_LAUNCH_COUNT",
+        "IRF_SAMPLES",       "IRF_REPLAY",       "IRF_CEILINGS",
+        "IRF_TARGETS",       "IRF_GPUS_DIR",     "IRF_CALLSTACK",
+        "IRF_LOG",           "IRF_DISABLE",      "IRF_BACKEND",
+        "IRF_METRICS",       "IRF_TENSOR_TYPES"}; // IRF_TENSOR_TYPES: issue 41, IRF_REPLAY: issue
+                                                  // 55
     ASSERT_EQ(option_table().size(), design.size());
     for (std::size_t i = 0; i < design.size(); ++i) {
         EXPECT_EQ(option_table()[i].name, design[i]);

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "intercept/collector.hpp"
+#include "tests/unit/intercept/collector_profile.hpp"
 
 namespace irf::intercept {
 namespace {
@@ -40,7 +41,7 @@ public:
         e.launch.grid = {grid, 1, 1};
         e.correlation_id = ++m_next;
         const LaunchDecision d = m_collector.on_launch(e);
-        if (d == LaunchDecision::profile) {
+        if (test::sampled(d)) {
             m_collector.on_counters({e.correlation_id, {{"inst_warp", inst}}, 1});
         }
         m_collector.on_duration({e.correlation_id, 1000, 1000 + static_cast<std::uint64_t>(ns)});
@@ -87,8 +88,8 @@ TEST(Collector, AggregatesDurationsPerKernelAndConfiguration) {
 
 TEST(Collector, CountersOfTheFirstLaunchAreReplacedByALaterSample) {
     Driver d;
-    EXPECT_EQ(d.launch(1, "_Z1kv", 900, 1, 7), LaunchDecision::profile);
-    EXPECT_EQ(d.launch(1, "_Z1kv", 100, 1, 10), LaunchDecision::profile);
+    EXPECT_TRUE(test::sampled(d.launch(1, "_Z1kv", 900, 1, 7)));
+    EXPECT_TRUE(test::sampled(d.launch(1, "_Z1kv", 100, 1, 10)));
     EXPECT_EQ(d.launch(1, "_Z1kv", 100, 1, 10), LaunchDecision::time_only);
     const model::Profile p = d.profile();
     const model::KernelRecord& k = p.kernels[0];
@@ -125,7 +126,7 @@ TEST(Collector, DurationsAndCountersInAnyOrder) {
     e.mangled = "_Z1kv";
     e.correlation_id = 5;
     c.on_duration({5, 0, 50}); // before the launch is seen: kept and matched later
-    ASSERT_EQ(c.on_launch(e), LaunchDecision::profile);
+    ASSERT_TRUE(test::sampled(c.on_launch(e)));
     c.on_counters({5, {{"inst_warp", 3}}, 1});
     c.on_duration({99, 0, 1}); // never launched
     model::Profile p;
@@ -142,7 +143,7 @@ TEST(Collector, FilteredAndGraphLaunchesAreTimedOnly) {
     cfg.kernels = "^keep";
     Driver d(cfg);
     EXPECT_EQ(d.launch(1, "drop_me", 10), LaunchDecision::time_only);
-    EXPECT_EQ(d.launch(2, "keep_me", 10), LaunchDecision::profile);
+    EXPECT_TRUE(test::sampled(d.launch(2, "keep_me", 10)));
     LaunchEvent g;
     g.function = handle(3);
     g.mangled = "keep_graph";
@@ -159,16 +160,16 @@ TEST(Collector, CaptureRangeGatesProfiling) {
     Driver d(cfg);
     EXPECT_EQ(d.launch(1, "before", 10), LaunchDecision::time_only);
     d.m_collector.on_profiler_range(true);
-    EXPECT_EQ(d.launch(2, "inside", 10), LaunchDecision::profile);
+    EXPECT_TRUE(test::sampled(d.launch(2, "inside", 10)));
     d.m_collector.on_profiler_range(false);
     EXPECT_EQ(d.launch(3, "after", 10), LaunchDecision::time_only);
     d.m_collector.on_profiler_range(true); // a second range opens again
-    EXPECT_EQ(d.launch(4, "again", 10), LaunchDecision::profile);
+    EXPECT_TRUE(test::sampled(d.launch(4, "again", 10)));
     EXPECT_EQ(d.profile().coverage.launches, 4u);
 
     Driver plain; // without a capture range, start/stop change nothing
     plain.m_collector.on_profiler_range(false);
-    EXPECT_EQ(plain.launch(1, "any", 10), LaunchDecision::profile);
+    EXPECT_TRUE(test::sampled(plain.launch(1, "any", 10)));
 }
 
 TEST(Collector, MissingCountersAreReported) {
@@ -177,7 +178,7 @@ TEST(Collector, MissingCountersAreReported) {
     e.function = handle(1);
     e.mangled = "_Z1kv";
     e.correlation_id = 1;
-    ASSERT_EQ(c.on_launch(e), LaunchDecision::profile);
+    ASSERT_TRUE(test::sampled(c.on_launch(e)));
     c.on_warning("counters refused");
     c.on_warning("counters refused"); // kept once, with its count
     c.on_warning("counters refused");

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "intercept/collector.hpp"
+#include "tests/unit/intercept/collector_profile.hpp"
 
 namespace irf::intercept {
 namespace {
@@ -23,7 +24,7 @@ void launch(Collector& c, std::atomic<std::uint64_t>& next, std::uintptr_t fn, c
     e.mangled = name;
     e.launch.grid = {1, 1, 1};
     e.correlation_id = next.fetch_add(1);
-    if (c.on_launch(e) == LaunchDecision::profile) {
+    if (test::sampled(c.on_launch(e))) {
         c.on_counters({e.correlation_id, {{"inst_warp", 3}}, 1});
     }
     c.on_duration({e.correlation_id, 100, 200}); // 100 ns each

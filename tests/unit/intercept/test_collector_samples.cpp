@@ -32,11 +32,11 @@ TEST(CollectorSamples, DeclinedSampleIsTimedLikeAnOrdinaryLaunch) {
     config::Config cfg;
     cfg.samples = 2;
     Collector c(cfg);
-    ASSERT_EQ(c.on_launch(event(1)), LaunchDecision::profile); // cold, provisional
+    ASSERT_TRUE(test::sampled(c.on_launch(event(1)))); // cold, provisional
     c.on_counters({1, {{"inst_warp", 5}}, 1});
-    ASSERT_EQ(c.on_launch(event(2)), LaunchDecision::profile);
+    ASSERT_TRUE(test::sampled(c.on_launch(event(2))));
     c.on_sample_declined(2, nullptr); // e.g. no profiler for the context: ran unreplayed
-    ASSERT_EQ(c.on_launch(event(3)), LaunchDecision::profile);
+    ASSERT_TRUE(test::sampled(c.on_launch(event(3))));
     c.on_counters({3, {{"inst_warp", 5}}, 1});
     ASSERT_EQ(c.on_launch(event(4)), LaunchDecision::time_only);
     c.on_duration({1, 1000, 1000 + 9000}); // replayed, cold
@@ -56,7 +56,7 @@ TEST(CollectorSamples, DeclinedSampleIsTimedLikeAnOrdinaryLaunch) {
 
 TEST(CollectorSamples, KernelWhoseOnlySampleWasDeclinedGetsNoReplayNote) {
     Collector c(config::Config{});
-    ASSERT_EQ(c.on_launch(event(1)), LaunchDecision::profile);
+    ASSERT_TRUE(test::sampled(c.on_launch(event(1))));
     c.on_sample_declined(1, "lock_timeout");
     c.on_duration({1, 1000, 1700});
     const model::Profile p = profile_of(c);
@@ -70,7 +70,7 @@ TEST(CollectorSamples, ProfilingOffStopsChoosingLaunches) {
     config::Config cfg;
     cfg.samples = 3;
     Collector c(cfg);
-    ASSERT_EQ(c.on_launch(event(1)), LaunchDecision::profile);
+    ASSERT_TRUE(test::sampled(c.on_launch(event(1))));
     c.on_sample_declined(1, nullptr);
     c.on_profiling_off(); // counters not permitted: the commonest fallback
     for (std::uint64_t id = 2; id <= 6; ++id) {
@@ -87,7 +87,7 @@ TEST(CollectorSamples, DeclineBeforeTheLaunchIsDrainedStillApplies) {
     config::Config cfg;
     cfg.samples = 1;
     Collector c(cfg);
-    ASSERT_EQ(c.on_launch(event(1)), LaunchDecision::profile);
+    ASSERT_TRUE(test::sampled(c.on_launch(event(1))));
     c.on_sample_declined(1, nullptr); // the launch is still only in this thread's log
     c.on_duration({1, 1000, 1400});
     const model::Profile p = profile_of(c);
@@ -97,7 +97,7 @@ TEST(CollectorSamples, DeclineBeforeTheLaunchIsDrainedStillApplies) {
 
 TEST(CollectorSamples, DiscardedSampleRetiresOnceTimed) {
     Collector c(config::Config{});
-    ASSERT_EQ(c.on_launch(event(1)), LaunchDecision::profile);
+    ASSERT_TRUE(test::sampled(c.on_launch(event(1))));
     c.on_discarded_sample(1, "extra_ranges"); // replayed, but no counters will come
     c.on_duration({1, 1000, 1900});
     EXPECT_EQ(c.stats().pending, 0u) << "the discarded launch waits for counters forever";
@@ -120,7 +120,7 @@ TEST(CollectorSamples, ReplayedLaunchWithoutTimestampsIsNoInvalidDuration) {
     // As on the H100: the range profiler's replayed launch gets a record with no timestamps;
     // its time comes from its counters' time_ns.
     Collector c(config::Config{});
-    ASSERT_EQ(c.on_launch(event(1)), LaunchDecision::profile);
+    ASSERT_TRUE(test::sampled(c.on_launch(event(1))));
     c.on_counters({1, {{"inst_warp", 5}, {"time_ns", 800}}, 1});
     c.on_duration({1, 0, 0});
     const CollectorStats s = c.stats();

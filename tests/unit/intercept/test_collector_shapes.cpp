@@ -25,7 +25,7 @@ bool launch(Collector& c, std::uint64_t id, double own_ns, double activity_ns,
     e.mangled = name;
     e.correlation_id = id;
     e.graph = graph;
-    const bool profiled = c.on_launch(e) == LaunchDecision::profile;
+    const bool profiled = test::sampled(c.on_launch(e));
     if (profiled) {
         model::Counters counters{{"inst_warp", 10}};
         if (own_ns > 0) {

@@ -186,7 +186,7 @@ model::Profile run_collector(const config::Config& c) {
         e.function = reinterpret_cast<const void*>(std::uintptr_t{7});
         e.mangled = "_Z4gemmv";
         e.correlation_id = ++id;
-        if (collector.on_launch(e) == LaunchDecision::profile) {
+        if (profiles(collector.on_launch(e))) { // a standard sample, by replay or by launches
             collector.on_counters({e.correlation_id, {{"inst_warp", 100}}, 1});
         }
         collector.on_duration({e.correlation_id, 0, static_cast<std::uint64_t>(ns)});
