@@ -150,82 +150,8 @@ bool CuptiBackend::ignored_inside_sample(const CUpti_CallbackData& data) noexcep
     return true;
 }
 
-void CuptiBackend::on_guarded_call(GuardedCall kind, CUpti_CallbackId cbid,
-                                   const CUpti_CallbackData& data) noexcept {
-    if (data.callbackSite == CUPTI_API_ENTER) {
-        if (data.correlationData != nullptr) {
-            *data.correlationData = 0;
-        }
-        if (kind == GuardedCall::device_write) {
-            // A device write never lands inside another thread's sample window.
-            hold_shared(data, slot_of(context_ids(data.context).device));
-        } else if (kind == GuardedCall::capture_begin) {
-            // A global-mode capture bans synchronisation in every thread, whatever its device:
-            // no sample of any device may be open when it starts.
-            hold_every_slot(data);
-        }
-        return;
-    }
-    const auto result = static_cast<const CUresult*>(data.functionReturnValue);
-    if (kind == GuardedCall::capture_begin && result != nullptr && *result == CUDA_SUCCESS) {
-        ++m_open_captures; // before the shared lock is released: no sample starts in between
-        note_capture(true, capture_stream(cbid, data.functionParams));
-    } else if (kind == GuardedCall::capture_end && result != nullptr && capture_ended(*result)) {
-        std::uint32_t open = m_open_captures.load();
-        while (open > 0 && !m_open_captures.compare_exchange_weak(open, open - 1)) {
-        }
-        note_capture(false, capture_stream(cbid, data.functionParams));
-    }
-    on_launch_exit(data);
-}
-
-void CuptiBackend::note_capture(bool begun, std::optional<CUstream> stream) noexcept {
-    if (!stream) {
-        return;
-    }
-    try {
-        const std::lock_guard<std::mutex> lock(m_capture_mutex);
-        const auto it = std::find(m_capture_streams.begin(), m_capture_streams.end(), *stream);
-        if (!begun && it != m_capture_streams.end()) {
-            m_capture_streams.erase(it);
-        } else if (begun && it == m_capture_streams.end()) {
-            m_capture_streams.push_back(*stream);
-        }
-    } catch (...) { // out of memory: the driver's own answer (is_capturing) still stands
-    }
-}
-
-bool CuptiBackend::in_open_capture(CUstream stream) noexcept {
-    if (m_open_captures.load() == 0) {
-        return false; // the hot path: no capture open, no lock
-    }
-    const std::lock_guard<std::mutex> lock(m_capture_mutex);
-    return std::find(m_capture_streams.begin(), m_capture_streams.end(), stream) !=
-           m_capture_streams.end();
-}
-
 void CuptiBackend::decline(std::uint64_t correlation_id, const char* reason) noexcept {
     with_sink([&](LaunchSink& sink) { sink.on_sample_declined(correlation_id, reason); });
-}
-
-void CuptiBackend::hold_every_slot(const CUpti_CallbackData& data) noexcept {
-    if (data.correlationData == nullptr) {
-        return;
-    }
-    // One bounded wait in all; slots are taken in one order, and a sampler holds one slot
-    // only, so no cycle can form.
-    const auto deadline = std::chrono::steady_clock::now() + m_lock_wait;
-    std::uint64_t held = 0;
-    for (std::size_t slot = 0; slot < k_lock_slots; ++slot) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-            deadline - std::chrono::steady_clock::now());
-        if (m_sample_locks[slot].lock_shared_for(std::max(left, std::chrono::milliseconds{0}))) {
-            held |= std::uint64_t{1} << slot;
-        } else {
-            ++m_breaches[slot];
-        }
-    }
-    *data.correlationData = k_holds_slots | (held << k_mask_shift);
 }
 
 void CuptiBackend::hold_shared(const CUpti_CallbackData& data, std::size_t slot) noexcept {

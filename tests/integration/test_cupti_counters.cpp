@@ -3,8 +3,10 @@
 // profiler handing the counters back between bursts of samples. Through the CUPTI backend's
 // seam into a real collector.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <thread>
+#include <utility>
 
 #include <gtest/gtest.h>
 
@@ -189,6 +191,61 @@ TEST(CuptiCounters, ARefusedSetUpAgainAfterAReleaseIsTriedLaterNotTheEndOfProfil
     EXPECT_EQ(p.coverage.profiled_launches, 2u);
     EXPECT_EQ(warnings_with(p, "hardware counters disabled"), 0);
     EXPECT_EQ(warnings_with(p, "counters in use by another client on device 0"), 1);
+}
+
+/// Opens a sample, has a capture start and a stream memory write of two other threads try to
+/// get in, and closes the window after `open_for`. True for each call that got in before.
+std::pair<bool, bool> calls_inside_a_sample(SeamRig& rig, std::chrono::milliseconds open_for) {
+    FakeLaunch sampled(1, "_Z1pv");
+    sampled.enter(rig.backend);
+    std::atomic<bool> window_closed{false};
+    std::atomic<bool> capture_inside{false};
+    std::atomic<bool> write_inside{false};
+    std::thread capturer([&] {
+        FakeCall begin(CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2, 2);
+        begin.enter(rig.backend);
+        capture_inside = !window_closed.load();
+        begin.result = CUDA_ERROR_INVALID_VALUE; // opens nothing
+        begin.exit(rig.backend);
+    });
+    std::thread writer([&] {
+        FakeCall write(CUPTI_DRIVER_TRACE_CBID_cuStreamWriteValue32_v2, 3);
+        write.enter(rig.backend);
+        write_inside = !window_closed.load();
+        write.exit(rig.backend);
+    });
+    std::this_thread::sleep_for(open_for);
+    window_closed = true;
+    sampled.exit(rig.backend);
+    capturer.join();
+    writer.join();
+    return {capture_inside.load(), write_inside.load()};
+}
+
+TEST(CuptiSampleWindow, ACaptureStartOrADeviceWriteWaitsOutALongSample) {
+    // Issue 51 A2: a cold sample of a long kernel (replay and decode) outlasts the 100 ms lock
+    // wait (10 s by default). Before: the capture start and the write went on after it, inside
+    // the window: the capture would fail (replay and decode synchronise the context), the write
+    // be undone by the replay's restore. They wait as long as a sample may last, with one line.
+    SeamRig rig(std::chrono::milliseconds(100), std::chrono::seconds(60));
+    const auto [capture_inside, write_inside] =
+        calls_inside_a_sample(rig, std::chrono::milliseconds(400));
+    EXPECT_FALSE(capture_inside);
+    EXPECT_FALSE(write_inside);
+    EXPECT_EQ(rig.sink.samples.size(), 1u) << "the sample was not breached";
+    EXPECT_TRUE(rig.sink.warned("waited over 100 ms for another thread's sample"));
+}
+
+TEST(CuptiSampleWindow, AWaitThatRunsOutGoesOnAndSaysSo) {
+    // The wait is bounded (budget + lock wait: 300 ms here): a sample that never ends (its
+    // kernel waits for the very thread that waits here) must not hang the application.
+    SeamRig rig(std::chrono::milliseconds(100), std::chrono::milliseconds(200));
+    const auto [capture_inside, write_inside] =
+        calls_inside_a_sample(rig, std::chrono::milliseconds(900));
+    EXPECT_TRUE(capture_inside);
+    EXPECT_TRUE(write_inside);
+    EXPECT_TRUE(rig.sink.warned("went on inside another thread's sample after waiting 300 ms"));
+    EXPECT_EQ(rig.sink.discards, (std::vector<std::string>{k_discard_breach}));
 }
 
 } // namespace

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: Apache-2.0
+// Driver calls other than kernel launches on the sampled path (guarded_cbids.cpp): device writes
+// and capture starts wait out another thread's sample, and open stream captures are counted.
+#include <algorithm>
+#include <string>
+
+#include "intercept/cupti/cupti_backend_impl.hpp"
+
+namespace irf::intercept::cupti {
+namespace {
+
+std::chrono::milliseconds left_until(std::chrono::steady_clock::time_point deadline) noexcept {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    return std::max(left, std::chrono::milliseconds{0});
+}
+
+/// "250 ms" or "40 s".
+std::string duration_text(std::chrono::milliseconds ms) {
+    return ms.count() < 1000 ? std::to_string(ms.count()) + " ms"
+                             : std::to_string(ms.count() / 1000) + " s";
+}
+
+} // namespace
+
+void CuptiBackend::on_guarded_call(GuardedCall kind, CUpti_CallbackId cbid,
+                                   const CUpti_CallbackData& data) noexcept {
+    if (data.callbackSite == CUPTI_API_ENTER) {
+        if (data.correlationData != nullptr) {
+            *data.correlationData = 0;
+        }
+        if (kind == GuardedCall::device_write) {
+            // A device write never lands inside another thread's sample window.
+            hold_write(data, context_ids(data.context).device % k_lock_slots);
+        } else if (kind == GuardedCall::capture_begin) {
+            // A global-mode capture bans synchronisation in every thread, whatever its device:
+            // no sample of any device may be open when it starts.
+            hold_every_slot(data);
+        }
+        return;
+    }
+    const auto result = static_cast<const CUresult*>(data.functionReturnValue);
+    if (kind == GuardedCall::capture_begin && result != nullptr && *result == CUDA_SUCCESS) {
+        ++m_open_captures; // before the shared lock is released: no sample starts in between
+        note_capture(true, capture_stream(cbid, data.functionParams));
+    } else if (kind == GuardedCall::capture_end && result != nullptr && capture_ended(*result)) {
+        std::uint32_t open = m_open_captures.load();
+        while (open > 0 && !m_open_captures.compare_exchange_weak(open, open - 1)) {
+        }
+        note_capture(false, capture_stream(cbid, data.functionParams));
+    }
+    on_launch_exit(data);
+}
+
+void CuptiBackend::note_capture(bool begun, std::optional<CUstream> stream) noexcept {
+    if (!stream) {
+        return;
+    }
+    try {
+        const std::lock_guard<std::mutex> lock(m_capture_mutex);
+        const auto it = std::find(m_capture_streams.begin(), m_capture_streams.end(), *stream);
+        if (!begun && it != m_capture_streams.end()) {
+            m_capture_streams.erase(it);
+        } else if (begun && it == m_capture_streams.end()) {
+            m_capture_streams.push_back(*stream);
+        }
+    } catch (...) { // out of memory: the driver's own answer (is_capturing) still stands
+    }
+}
+
+bool CuptiBackend::in_open_capture(CUstream stream) noexcept {
+    if (m_open_captures.load() == 0) {
+        return false; // the hot path: no capture open, no lock
+    }
+    const std::lock_guard<std::mutex> lock(m_capture_mutex);
+    return std::find(m_capture_streams.begin(), m_capture_streams.end(), stream) !=
+           m_capture_streams.end();
+}
+
+bool CuptiBackend::hold_patiently(std::size_t slot,
+                                  std::chrono::steady_clock::time_point deadline) noexcept {
+    // A device write or a capture start must not land inside a sample: the replay's restore
+    // would undo the write, and replay and decode would break the capture (docs/cupti-notes.md,
+    // step 4). A sampler holds one slot and waits for no other irf lock, so waiting as long as
+    // a sample may last forms no cycle; only a wait the application itself closes (work the
+    // sample synchronises on waits for this very thread) would, hence the bound.
+    SampleLock& lock = m_sample_locks[slot];
+    if (lock.lock_shared_for(std::min(left_until(deadline), m_lock_wait))) {
+        return true;
+    }
+    warn_once("patient", "a device write or stream capture start waited over " +
+                             duration_text(m_lock_wait) +
+                             " for another thread's sample (kernel replay) and waits on, up to " +
+                             duration_text(m_sample_budget + m_lock_wait) +
+                             ", rather than land inside it (docs/cupti-notes.md)");
+    if (lock.lock_shared_for(left_until(deadline))) {
+        return true;
+    }
+    ++m_breaches[slot];
+    warn_once("went-inside", "a device write or stream capture start went on inside another "
+                             "thread's sample after waiting " +
+                                 duration_text(m_sample_budget + m_lock_wait) +
+                                 " (does that sample wait for this thread?); the sample is "
+                                 "discarded (docs/cupti-notes.md)");
+    return false;
+}
+
+void CuptiBackend::hold_write(const CUpti_CallbackData& data, std::size_t slot) noexcept {
+    if (data.correlationData == nullptr) {
+        return;
+    }
+    const auto deadline = std::chrono::steady_clock::now() + m_sample_budget + m_lock_wait;
+    if (hold_patiently(slot, deadline)) {
+        *data.correlationData = k_holds_shared | (std::uint64_t{slot} << k_slot_shift);
+    }
+}
+
+void CuptiBackend::hold_every_slot(const CUpti_CallbackData& data) noexcept {
+    if (data.correlationData == nullptr) {
+        return;
+    }
+    // One wait in all, as long as a sample may last; slots are taken in one order, and a
+    // sampler holds one slot only, so no cycle can form.
+    const auto deadline = std::chrono::steady_clock::now() + m_sample_budget + m_lock_wait;
+    std::uint64_t held = 0;
+    for (std::size_t slot = 0; slot < k_lock_slots; ++slot) {
+        if (hold_patiently(slot, deadline)) {
+            held |= std::uint64_t{1} << slot;
+        }
+    }
+    *data.correlationData = k_holds_slots | (held << k_mask_shift);
+}
+
+} // namespace irf::intercept::cupti
