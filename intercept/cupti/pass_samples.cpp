@@ -31,9 +31,16 @@ struct PassChoice {
 };
 thread_local PassChoice t_pass_choice;
 
-/// The bit of `function` in PassSink's mask of the functions with an open sample.
-std::uint64_t function_bit(std::uint64_t function) noexcept {
-    return std::uint64_t{1} << ((function * 0x9E3779B97F4A7C15ull) >> 58);
+/// Where `function` sits in PassSink's bit set of the functions with an open sample: 1,024 bits,
+/// so that with all 64 samples open about one launch in 16 of another kernel takes the lock
+/// (with 64 bits nearly all did: docs/performance.md).
+struct FunctionBit {
+    std::size_t word;
+    std::uint64_t bit;
+};
+FunctionBit function_bit(std::uint64_t function) noexcept {
+    const auto index = static_cast<std::size_t>((function * 0x9E3779B97F4A7C15ull) >> 54);
+    return {index / 64, std::uint64_t{1} << (index % 64)};
 }
 
 /// True when the calling thread's launch `id` was chosen by the sink numbered `sink`.
@@ -71,8 +78,8 @@ LaunchDecision PassSink::on_launch(const LaunchEvent& event) noexcept {
     // Graph nodes come from activity records (not launched now). The common case costs one
     // relaxed load: a time_only launch of a function with no open sample.
     const auto function = reinterpret_cast<std::uintptr_t>(event.function);
-    const bool maybe_open =
-        (m_functions.load(std::memory_order_relaxed) & function_bit(function)) != 0;
+    const FunctionBit at = function_bit(function);
+    const bool maybe_open = (m_functions[at.word].load(std::memory_order_relaxed) & at.bit) != 0;
     if (event.graph || (d == LaunchDecision::time_only && !maybe_open) ||
         d == LaunchDecision::profile ||
         (d == LaunchDecision::profile_tensor_types &&
@@ -131,11 +138,14 @@ LaunchDecision PassSink::route(const LaunchEvent& event, LaunchDecision d) noexc
 }
 
 void PassSink::note_open_locked() noexcept {
-    std::uint64_t mask = 0;
+    std::array<std::uint64_t, k_function_words> mask{};
     for (const auto& entry : m_open) {
-        mask |= function_bit(entry.first[1]);
+        const FunctionBit at = function_bit(entry.first[1]);
+        mask[at.word] |= at.bit;
     }
-    m_functions.store(mask, std::memory_order_relaxed);
+    for (std::size_t i = 0; i < k_function_words; ++i) {
+        m_functions[i].store(mask[i], std::memory_order_relaxed);
+    }
     m_open_count.store(m_open.size(), std::memory_order_relaxed);
 }
 

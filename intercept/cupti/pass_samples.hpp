@@ -113,9 +113,10 @@ private:
     mutable std::mutex m_mutex;
     std::map<Key, std::unique_ptr<Open>> m_open;
     std::atomic<std::size_t> m_open_count{0}; ///< m_open.size(), read without the lock
-    /// A bit per function with an open sample (hashed): a time_only launch of another function
-    /// passes without the lock.
-    std::atomic<std::uint64_t> m_functions{0};
+    /// A bit per function with an open sample (hashed, 1,024 bits): a time_only launch of
+    /// another function passes without the lock.
+    static constexpr std::size_t k_function_words = 16;
+    std::array<std::atomic<std::uint64_t>, k_function_words> m_functions{};
 };
 
 } // namespace irf::intercept::cupti
