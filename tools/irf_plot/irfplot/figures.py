@@ -229,6 +229,8 @@ def instruction_roofline(fig, ceilings, items, title):
                 (x0, y0), (x1, y1) = warp[lv], after[lv]
                 ax.plot([x0, x1], [y0, y1], linestyle=":", color=it.color, zorder=2)
                 marks.add_point(ax, it, warp[lv], LEVEL_MARKERS[lv], "white", 45, "warp")
+    note_left_out(ax, left_out(items, drawn, "irm"),
+                  None if drawn else "no selected kernel has an Instruction Roofline point")
     pipe_ys = draw_pipes(ax, ceilings, drawn, xlim)
     ys += pipe_ys
     region_items = [it for it, _ in regions]
@@ -299,6 +301,37 @@ def kernel_walls(items, wall):
     return out
 
 
+def left_out(items, drawn, prefix):
+    """Why kernels of `items` not in `drawn` have no point: "" when each issues none of what the
+    figure shows, else their numbers with the reason, so a figure never says a kernel issues
+    none when its counters or its time were simply not in the file. `prefix` picks the
+    analysis's own reason ("irm", "walls.global:")."""
+    ids = {id(it) for it in drawn}
+    reasons = {}
+    for it in items:
+        if id(it) in ids or not it.after:
+            continue
+        if get(it.after, "time_ns", "total") is None and isinstance(it.after.get("time_ns"), dict):
+            reasons.setdefault("no time in the file, so no GIPS", []).append(str(it.number))
+            continue
+        missing = get(it.after, "analysis", "missing")
+        reason = next((m for m in missing if isinstance(m, str) and m.startswith(prefix)),
+                      None) if isinstance(missing, list) else None
+        if reason and "counters absent" in reason:
+            reasons.setdefault(reason[reason.index("counters absent"):], []).append(str(it.number))
+    return "; ".join(f"kernel(s) {', '.join(n)} not drawn: {r}" for r, n in reasons.items())
+
+
+def note_left_out(ax, note, empty_text):
+    """The note inside the axes: centred when nothing is drawn, else along the bottom."""
+    if empty_text is not None:
+        ax.text(0.5, 0.2, note or empty_text, transform=ax.transAxes, ha="center", fontsize=10,
+                color="#666666", wrap=True)
+    elif note:
+        ax.text(0.01, 0.01, note, transform=ax.transAxes, ha="left", va="bottom", fontsize=8,
+                color="#666666", wrap=True)
+
+
 def memory_walls(fig, ceilings, items, title, wall):
     """Walls figure: the level's ceiling, the pattern walls, each kernel's ld/st point (open)
     and, for global, its total-instruction L1 point (filled), as in IRM Fig. 3-4 (docs/model.md)."""
@@ -338,9 +371,8 @@ def memory_walls(fig, ceilings, items, title, wall):
                 "their traffic is not in the LSU counters (TMA copies, or LDGSTS before Hopper), so "
                 "their ld/st point (often at the edge) shows only the rest", transform=ax.transAxes, fontsize=8,
                 color="#666666", va="top")
-    if not shown:
-        ax.text(0.5, 0.5, f"no selected kernel issues {wall}-memory instructions",
-                transform=ax.transAxes, ha="center", fontsize=10, color="#666666")
+    note_left_out(ax, left_out(items, [p[0] for p in shown], f"walls.{wall}:"),
+                  None if shown else f"no selected kernel issues {wall}-memory instructions")
     ax.set_xlim(*xlim)
     ax.set_ylim(*ylim)
     from matplotlib.lines import Line2D
