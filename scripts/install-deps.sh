@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(cmake g++ make libyaml-cpp-dev nlohmann-json3-dev libunwind-dev libre2-dev libgtest-dev
-          libbenchmark-dev libcli11-dev openmpi-bin libopenmpi-dev python3-matplotlib
+          libbenchmark-dev libcli11-dev openmpi-bin libopenmpi-dev python3-matplotlib python3-pandas
           clang-format chromium chromium-driver python3-selenium)
 if [[ "${IRF_SANITIZERS:-0}" == 1 ]]; then packages+=(clang-14 libclang-rt-14-dev); fi
 

@@ -64,6 +64,12 @@ class Load(unittest.TestCase):
                     accessor()
                 self.assertIn("needs pandas", str(caught.exception))
                 self.assertNotIn("\n", str(caught.exception))
+            # Issue 53 item 9: the message names functions that exist.
+            with self.assertRaises(irf.PandasMissing) as caught:
+                profile.kernels_frame()
+            self.assertIn("kernels_frame() needs pandas", str(caught.exception))
+            self.assertIn("kernel_rows() gives", str(caught.exception))
+            self.assertTrue(hasattr(profile, "kernel_rows"))
 
     def test_frames_with_pandas(self):
         try:
@@ -75,6 +81,19 @@ class Load(unittest.TestCase):
         self.assertEqual(len(kernels), len(profile.kernels))
         self.assertIn("time_ns.total", kernels.columns)
         self.assertEqual(list(profile.regions_frame()["path"]), ["train/step", "train/eval"])
+
+    def test_kernels_frame_has_the_same_columns_for_every_profile(self):
+        # Issue 53 item 9: a raw profile (no analysis) and an analysed one give one set of
+        # columns, NaN where a value is absent.
+        try:
+            import pandas  # noqa: F401
+        except ImportError:
+            self.skipTest("pandas is not installed (python3-pandas)")
+        raw = irf.load(os.path.join(os.path.dirname(GOLDEN), "..", "tools", "raw_before.json"))
+        analysed = self.with_regions()
+        for frame in (raw.kernels_frame(), analysed.kernels_frame()):
+            self.assertEqual(list(frame.columns), list(irf.KERNEL_COLUMNS))
+        self.assertTrue(raw.kernels_frame()["analysis.irm.gips_warp"].isna().all())
 
     def test_raw_profiles_load_too(self):
         raw = os.path.join(os.path.dirname(GOLDEN), "..", "tools", "raw_before.json")

@@ -11,7 +11,8 @@ Without pandas the lists and `kernel_rows()` / `region_rows()` (flat dicts) stil
 *_frame() accessors raise PandasMissing with a one-line explanation."""
 from irf.reader import MAX_PROFILE_BYTES, ProfileError, printable, read_json
 
-__all__ = ["load", "Profile", "ProfileError", "PandasMissing", "SCHEMA", "MAX_PROFILE_BYTES"]
+__all__ = ["load", "Profile", "ProfileError", "PandasMissing", "SCHEMA", "MAX_PROFILE_BYTES",
+           "KERNEL_COLUMNS"]
 
 SCHEMA = "irf.profile/v1"
 
@@ -32,14 +33,35 @@ def flatten(record, prefix=""):
     return flat
 
 
-def _data_frame(rows, what):
+# kernels_frame()'s columns, the same for every profile (docs/tools.md, "irf.load"), so a
+# notebook written for one profile runs on the next: NaN where a profile has no such value (an
+# import without time, a timing-only kernel). kernel_rows() keeps every key.
+KERNEL_COLUMNS = (
+    "name", "launch.grid", "launch.block", "launches", "profiled_launches",
+    "time_ns.total", "time_ns.mean", "time_ns.min", "time_ns.max",
+    "analysis.irm.gips_warp", "analysis.irm.gips_thread",
+    "analysis.irm.ii.l1", "analysis.irm.ii.l2", "analysis.irm.ii.hbm",
+    "analysis.irm.bound", "analysis.irm.roofline_pct",
+    "analysis.walls.global.intensity", "analysis.walls.global.pattern",
+    "analysis.walls.shared.intensity", "analysis.walls.shared.conflict_ways",
+    "analysis.predication",
+    "analysis.flops.gflops", "analysis.flops.fp64", "analysis.flops.fp32",
+    "analysis.flops.fp16", "analysis.flops.tensor",
+)
+
+
+def _data_frame(rows, frame, rows_name, columns=None):
     try:
         import pandas
     except ImportError:
-        raise PandasMissing(f"{what}_frame() needs pandas, which this Python cannot import "
-                            f"(apt-get install python3-pandas); {what}_rows() gives the same "
+        raise PandasMissing(f"{frame}() needs pandas, which this Python cannot import "
+                            f"(apt-get install python3-pandas); {rows_name}() gives the same "
                             "rows as a list of dicts") from None
-    return pandas.DataFrame(rows)
+    if columns is None:
+        return pandas.DataFrame(rows)
+    nan = float("nan")
+    table = [[nan if row.get(c) is None else row[c] for c in columns] for row in rows]
+    return pandas.DataFrame(table, columns=list(columns))
 
 
 class Profile(dict):
@@ -64,12 +86,13 @@ class Profile(dict):
         return [flatten(r) for r in self.regions if isinstance(r, dict)]
 
     def kernels_frame(self):
-        """kernel_rows() as a pandas DataFrame."""
-        return _data_frame(self.kernel_rows(), "kernels")
+        """kernel_rows() as a pandas DataFrame with the columns of KERNEL_COLUMNS, in that order,
+        whatever the profile holds (NaN where a kernel has no such value)."""
+        return _data_frame(self.kernel_rows(), "kernels_frame", "kernel_rows", KERNEL_COLUMNS)
 
     def regions_frame(self):
         """region_rows() as a pandas DataFrame."""
-        return _data_frame(self.region_rows(), "regions")
+        return _data_frame(self.region_rows(), "regions_frame", "region_rows")
 
 
 def load(path):
