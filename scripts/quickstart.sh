@@ -70,7 +70,8 @@ else
     # transpose on a V100S (thread-based points at L1/L2/HBM; v100-sxm2 stands in for the
     # unshipped V100S; tests/data/import/README.md).
     v100s="$root/tests/data/import/nvprof-%s-2022-v100s-transpose.csv"
-    echo "[irf] and an Instruction Roofline from real counters: nvprof, V100S transpose" >&2
+    echo "[irf] and an Instruction Roofline from real counters: nvprof, V100S transpose" \
+        "(V100 SXM2 ceilings stand in for the unshipped V100S: its points, another GPU's roofs)" >&2
     # shellcheck disable=SC2059 # the format names the three runs' files
     build/ci/tools/irf-report import "$(printf "$v100s" metrics)" "$(printf "$v100s" events)" \
         "$(printf "$v100s" gpu-summary)" --gpu v100-sxm2 --targets a100-sxm4-80gb,h100-sxm5 \
