@@ -24,6 +24,7 @@
 
 #include "config/metric_sets.hpp"
 #include "intercept/cupti/activity.hpp"
+#include "intercept/cupti/capture_set.hpp"
 #include "intercept/cupti/cupti_backend.hpp"
 #include "intercept/cupti/driver_api.hpp"
 #include "intercept/cupti/guarded_cbids.hpp"
@@ -189,10 +190,17 @@ private:
     bool ignored_inside_sample(const CUpti_CallbackData& data) noexcept;
     void on_guarded_call(GuardedCall kind, CUpti_CallbackId cbid,
                          const CUpti_CallbackData& data) noexcept;
-    /// Counts a capture begun or ended on `stream` (capture_streams_ below).
-    void note_capture(bool begun, std::optional<CUstream> stream) noexcept;
-    /// True when `stream` is one a cuStreamBeginCapture* in this process has opened.
-    bool in_open_capture(CUstream stream) noexcept;
+    /// CUPTI's key of `stream` as seen from `context` and the calling thread: context id and
+    /// stream id (nullopt when CUPTI cannot tell).
+    std::optional<std::uint64_t> stream_key(CUcontext context, const StreamArg& stream) noexcept;
+    /// Notes a capture begun or ended by the call (m_captures).
+    void note_capture(CUpti_CallbackId cbid, const CUpti_CallbackData& data, bool begun) noexcept;
+    /// Notes an event recorded in, or a stream joined to, an open capture.
+    void note_fork_or_join(GuardedCall kind, CUpti_CallbackId cbid,
+                           const CUpti_CallbackData& data) noexcept;
+    /// True when `stream` (of `context`, as the calling thread names it) belongs to a capture
+    /// opened in this process, or joined one.
+    bool in_open_capture(CUcontext context, const StreamArg& stream) noexcept;
     void decline(std::uint64_t correlation_id, const char* reason) noexcept;
     bool counters_refused(const ProfilerStatus& status, std::uint32_t device) noexcept;
     bool device_busy(std::uint32_t device) const noexcept;
@@ -265,8 +273,10 @@ private:
     // The streams of the open captures, from the capture calls' own params: the first H100 run
     // saw cuStreamIsCapturing answer "not capturing" inside a launch callback on a capturing
     // stream (tests/data/gpu/h100/hazards/capture_then_replay.json), so this is checked too.
+    // Matched by CUPTI stream key, not by handle: NULL through a _ptsz entry names another
+    // stream on every thread; side streams join through events (capture_set.hpp).
     std::mutex m_capture_mutex;
-    std::vector<CUstream> m_capture_streams;
+    CaptureSet m_captures;
     /// Per device: steady-clock ns until which its counters count as held by another client.
     std::array<std::atomic<std::int64_t>, k_device_slots> m_busy_until{};
     std::atomic<std::uint64_t> m_busy_warned{0};    ///< bit per device: its busy line was said

@@ -40,41 +40,83 @@ void CuptiBackend::on_guarded_call(GuardedCall kind, CUpti_CallbackId cbid,
         return;
     }
     const auto result = static_cast<const CUresult*>(data.functionReturnValue);
-    if (kind == GuardedCall::capture_begin && result != nullptr && *result == CUDA_SUCCESS) {
+    const bool succeeded = result != nullptr && *result == CUDA_SUCCESS;
+    if (kind == GuardedCall::capture_begin && succeeded) {
         ++m_open_captures; // before the shared lock is released: no sample starts in between
-        note_capture(true, capture_stream(cbid, data.functionParams));
+        note_capture(cbid, data, true);
     } else if (kind == GuardedCall::capture_end && result != nullptr && capture_ended(*result)) {
         std::uint32_t open = m_open_captures.load();
         while (open > 0 && !m_open_captures.compare_exchange_weak(open, open - 1)) {
         }
-        note_capture(false, capture_stream(cbid, data.functionParams));
+        note_capture(cbid, data, false);
+    } else if ((kind == GuardedCall::event_record || kind == GuardedCall::stream_wait) &&
+               succeeded && m_open_captures.load() > 0) {
+        note_fork_or_join(kind, cbid, data);
     }
     on_launch_exit(data);
 }
 
-void CuptiBackend::note_capture(bool begun, std::optional<CUstream> stream) noexcept {
-    if (!stream) {
+std::optional<std::uint64_t> CuptiBackend::stream_key(CUcontext context,
+                                                      const StreamArg& stream) noexcept {
+    // CUPTI's stream id is unique in its context and resolves a per-thread default stream to
+    // the calling thread's own: a handle (NULL, CU_STREAM_PER_THREAD) is not.
+    std::uint32_t id = 0;
+    if (!m_platform->stream_id(context, stream.stream, stream.per_thread, id)) {
+        return std::nullopt; // the driver's own answer (is_capturing) still stands
+    }
+    return (std::uint64_t{context_ids(context).context_id} << 32) | id;
+}
+
+void CuptiBackend::note_capture(CUpti_CallbackId cbid, const CUpti_CallbackData& data,
+                                bool begun) noexcept {
+    const std::optional<StreamArg> stream = capture_stream(cbid, data.functionParams);
+    const std::optional<std::uint64_t> key =
+        stream ? stream_key(data.context, *stream) : std::nullopt;
+    if (!key) {
         return;
     }
     try {
         const std::lock_guard<std::mutex> lock(m_capture_mutex);
-        const auto it = std::find(m_capture_streams.begin(), m_capture_streams.end(), *stream);
-        if (!begun && it != m_capture_streams.end()) {
-            m_capture_streams.erase(it);
-        } else if (begun && it == m_capture_streams.end()) {
-            m_capture_streams.push_back(*stream);
+        if (begun) {
+            m_captures.begin(*key);
+        } else {
+            m_captures.end(*key);
         }
     } catch (...) { // out of memory: the driver's own answer (is_capturing) still stands
     }
 }
 
-bool CuptiBackend::in_open_capture(CUstream stream) noexcept {
+void CuptiBackend::note_fork_or_join(GuardedCall kind, CUpti_CallbackId cbid,
+                                     const CUpti_CallbackData& data) noexcept {
+    const std::optional<EventOnStream> call = kind == GuardedCall::event_record
+                                                  ? event_record(cbid, data.functionParams)
+                                                  : stream_wait_event(cbid, data.functionParams);
+    const std::optional<std::uint64_t> key =
+        call ? stream_key(data.context, call->stream) : std::nullopt;
+    if (!key) {
+        return;
+    }
+    try {
+        const std::lock_guard<std::mutex> lock(m_capture_mutex);
+        if (kind == GuardedCall::event_record) {
+            m_captures.record(call->event, *key);
+        } else {
+            m_captures.wait(*key, call->event);
+        }
+    } catch (...) {
+    }
+}
+
+bool CuptiBackend::in_open_capture(CUcontext context, const StreamArg& stream) noexcept {
     if (m_open_captures.load() == 0) {
         return false; // the hot path: no capture open, no lock
     }
+    const std::optional<std::uint64_t> key = stream_key(context, stream);
+    if (!key) {
+        return false;
+    }
     const std::lock_guard<std::mutex> lock(m_capture_mutex);
-    return std::find(m_capture_streams.begin(), m_capture_streams.end(), stream) !=
-           m_capture_streams.end();
+    return m_captures.captured(*key);
 }
 
 bool CuptiBackend::hold_patiently(std::size_t slot,

@@ -181,6 +181,21 @@ constexpr CUpti_CallbackId k_capture_ends[] = {
     CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz,
 };
 
+// Fork and join of a multi-stream capture: a side stream joins by waiting for an event recorded
+// in a capturing stream (cuda.h, cuStreamBeginCapture), so both calls are watched while a
+// capture is open.
+constexpr CUpti_CallbackId k_event_records[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuEventRecord,
+    CUPTI_DRIVER_TRACE_CBID_cuEventRecord_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuEventRecordWithFlags,
+    CUPTI_DRIVER_TRACE_CBID_cuEventRecordWithFlags_ptsz,
+};
+
+constexpr CUpti_CallbackId k_stream_waits[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuStreamWaitEvent,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamWaitEvent_ptsz,
+};
+
 template <std::size_t N> bool contains(const CUpti_CallbackId (&list)[N], CUpti_CallbackId cbid) {
     return std::find(std::begin(list), std::end(list), cbid) != std::end(list);
 }
@@ -205,7 +220,13 @@ GuardedCall guarded_call(CUpti_CallbackId cbid) noexcept {
     if (contains(k_capture_begins, cbid)) {
         return GuardedCall::capture_begin;
     }
-    return contains(k_capture_ends, cbid) ? GuardedCall::capture_end : GuardedCall::none;
+    if (contains(k_capture_ends, cbid)) {
+        return GuardedCall::capture_end;
+    }
+    if (contains(k_event_records, cbid)) {
+        return GuardedCall::event_record;
+    }
+    return contains(k_stream_waits, cbid) ? GuardedCall::stream_wait : GuardedCall::none;
 }
 
 bool listed_harmless(CUpti_CallbackId cbid) noexcept {
@@ -216,6 +237,8 @@ std::vector<CUpti_CallbackId> guarded_cbids() {
     std::vector<CUpti_CallbackId> all(std::begin(k_device_writes), std::end(k_device_writes));
     all.insert(all.end(), std::begin(k_capture_begins), std::end(k_capture_begins));
     all.insert(all.end(), std::begin(k_capture_ends), std::end(k_capture_ends));
+    all.insert(all.end(), std::begin(k_event_records), std::end(k_event_records));
+    all.insert(all.end(), std::begin(k_stream_waits), std::end(k_stream_waits));
     return all;
 }
 

@@ -17,6 +17,8 @@ enum class GuardedCall : std::uint8_t {
     device_write,  ///< copies, sets, host functions, stream memory ops: held off during a sample
     capture_begin, ///< cuStreamBeginCapture* (and ToGraph): a capture opens at a successful EXIT
     capture_end,   ///< cuStreamEndCapture: the capture closes (see capture_ended)
+    event_record,  ///< cuEventRecord*: an event recorded in a capturing stream carries it
+    stream_wait,   ///< cuStreamWaitEvent: waiting for such an event joins the capture
 };
 
 /// The class of `cbid` (driver domain).

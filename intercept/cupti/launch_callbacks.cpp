@@ -110,7 +110,7 @@ void CuptiBackend::on_launch_enter(const DecodedLaunch& decoded,
         hold_shared(data, slot_of(ids.device));
         return;
     }
-    if (in_open_capture(decoded.stream) ||
+    if (in_open_capture(data.context, {decoded.stream, decoded.per_thread_stream}) ||
         m_platform->is_capturing(decoded.stream, decoded.per_thread_stream)) {
         return; // recorded into a graph, not run now: neither a launch nor a sample
     }

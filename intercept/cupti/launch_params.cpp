@@ -114,27 +114,71 @@ const std::vector<CUpti_CallbackId>& teardown_cbids() {
     return s_cbids;
 }
 
-std::optional<CUstream> capture_stream(CUpti_CallbackId cbid, const void* params) noexcept {
+std::optional<StreamArg> capture_stream(CUpti_CallbackId cbid, const void* params) noexcept {
     if (params == nullptr) {
         return std::nullopt;
     }
     switch (cbid) {
     case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture:
-        return as<cuStreamBeginCapture_params>(params).hStream;
+        return StreamArg{as<cuStreamBeginCapture_params>(params).hStream, false};
     case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz:
-        return as<cuStreamBeginCapture_ptsz_params>(params).hStream;
+        return StreamArg{as<cuStreamBeginCapture_ptsz_params>(params).hStream, true};
     case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2:
-        return as<cuStreamBeginCapture_v2_params>(params).hStream;
+        return StreamArg{as<cuStreamBeginCapture_v2_params>(params).hStream, false};
     case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz:
-        return as<cuStreamBeginCapture_v2_ptsz_params>(params).hStream;
+        return StreamArg{as<cuStreamBeginCapture_v2_ptsz_params>(params).hStream, true};
     case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph:
-        return as<cuStreamBeginCaptureToGraph_params>(params).hStream;
+        return StreamArg{as<cuStreamBeginCaptureToGraph_params>(params).hStream, false};
     case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz:
-        return as<cuStreamBeginCaptureToGraph_ptsz_params>(params).hStream;
+        return StreamArg{as<cuStreamBeginCaptureToGraph_ptsz_params>(params).hStream, true};
     case CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture:
-        return as<cuStreamEndCapture_params>(params).hStream;
+        return StreamArg{as<cuStreamEndCapture_params>(params).hStream, false};
     case CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz:
-        return as<cuStreamEndCapture_ptsz_params>(params).hStream;
+        return StreamArg{as<cuStreamEndCapture_ptsz_params>(params).hStream, true};
+    default:
+        return std::nullopt;
+    }
+}
+
+std::optional<EventOnStream> event_record(CUpti_CallbackId cbid, const void* params) noexcept {
+    if (params == nullptr) {
+        return std::nullopt;
+    }
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuEventRecord: {
+        const auto& p = as<cuEventRecord_params>(params);
+        return EventOnStream{p.hEvent, {p.hStream, false}};
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuEventRecord_ptsz: {
+        const auto& p = as<cuEventRecord_ptsz_params>(params);
+        return EventOnStream{p.hEvent, {p.hStream, true}};
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuEventRecordWithFlags: {
+        const auto& p = as<cuEventRecordWithFlags_params>(params);
+        return EventOnStream{p.hEvent, {p.hStream, false}};
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuEventRecordWithFlags_ptsz: {
+        const auto& p = as<cuEventRecordWithFlags_ptsz_params>(params);
+        return EventOnStream{p.hEvent, {p.hStream, true}};
+    }
+    default:
+        return std::nullopt;
+    }
+}
+
+std::optional<EventOnStream> stream_wait_event(CUpti_CallbackId cbid, const void* params) noexcept {
+    if (params == nullptr) {
+        return std::nullopt;
+    }
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamWaitEvent: {
+        const auto& p = as<cuStreamWaitEvent_params>(params);
+        return EventOnStream{p.hEvent, {p.hStream, false}};
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamWaitEvent_ptsz: {
+        const auto& p = as<cuStreamWaitEvent_ptsz_params>(params);
+        return EventOnStream{p.hEvent, {p.hStream, true}};
+    }
     default:
         return std::nullopt;
     }

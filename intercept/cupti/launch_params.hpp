@@ -43,10 +43,32 @@ struct DecodedLaunch {
 /// Driver cbids before which activity is flushed (context teardown).
 [[nodiscard]] const std::vector<CUpti_CallbackId>& teardown_cbids();
 
+/// A stream a driver call names: a NULL one is the calling thread's per-thread default stream
+/// when the call came through a `_ptsz` entry (or CU_STREAM_PER_THREAD).
+struct StreamArg {
+    CUstream stream = nullptr;
+    bool per_thread = false;
+};
+
 /// The stream of a cuStreamBeginCapture* or cuStreamEndCapture* call (every variant); nullopt
 /// for another cbid or null params.
-[[nodiscard]] std::optional<CUstream> capture_stream(CUpti_CallbackId cbid,
-                                                     const void* params) noexcept;
+[[nodiscard]] std::optional<StreamArg> capture_stream(CUpti_CallbackId cbid,
+                                                      const void* params) noexcept;
+
+/// An event and a stream: where cuEventRecord* records it, or which stream cuStreamWaitEvent
+/// makes wait for it.
+struct EventOnStream {
+    CUevent event = nullptr;
+    StreamArg stream;
+};
+
+/// cuEventRecord, cuEventRecordWithFlags (and `_ptsz`); nullopt for another cbid or no params.
+[[nodiscard]] std::optional<EventOnStream> event_record(CUpti_CallbackId cbid,
+                                                        const void* params) noexcept;
+
+/// cuStreamWaitEvent (and `_ptsz`); nullopt for another cbid or no params.
+[[nodiscard]] std::optional<EventOnStream> stream_wait_event(CUpti_CallbackId cbid,
+                                                             const void* params) noexcept;
 
 /// Decodes `params` for `cbid`; nullopt for a cbid that is not a launch or null params.
 [[nodiscard]] std::optional<DecodedLaunch> decode_launch(CUpti_CallbackId cbid,
