@@ -185,6 +185,24 @@ std::string own_stem(const RunInfo& run, const model::Profile& profile) {
                                      run.forked_from, static_cast<int>(::getpid()));
 }
 
+/// Without the summary on stderr (IRF_SUMMARY=none or file), a setting that let nothing be
+/// profiled (IRF_KERNELS, IRF_NVTX_INCLUDE) is said in one [irf] line at exit too, not only in
+/// the JSON's warnings (issue 53 item 10).
+void say_why_nothing_was_profiled(const RunInfo& run, const model::Profile& profile) {
+    const config::SummaryMode mode = run.config.summary;
+    if (mode == config::SummaryMode::stderr_only || mode == config::SummaryMode::both ||
+        profile.coverage.profiled_launches > 0 || profile.coverage.launches == 0) {
+        return;
+    }
+    std::vector<std::string> why = empty_run_notes(profile, run.config.kernels);
+    for (std::string& note : nvtx_filter_notes(profile, run.config.nvtx_include)) {
+        why.push_back(std::move(note));
+    }
+    if (!why.empty()) {
+        common::log_line(LogLevel::warn, why.front());
+    }
+}
+
 } // namespace
 
 void write_outputs(const RunInfo& run, intercept::Collector& collector,
@@ -205,6 +223,7 @@ void write_outputs(const RunInfo& run, intercept::Collector& collector,
         }
         const std::string stem = own_stem(run, profile);
         const WriteOutcome outcome = write_files(run, profile, stem);
+        say_why_nothing_was_profiled(run, profile);
         common::log_repeats(); // the counts of folded warnings, before the closing line
         common::log_line(outcome.failed ? LogLevel::error : LogLevel::warn, outcome.line);
     } catch (const std::exception& e) {

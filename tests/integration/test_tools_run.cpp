@@ -207,6 +207,28 @@ TEST_F(ToolsRun, NvtxFilterThatMatchedNoRangeIsSaid) {
     EXPECT_GE(profile("nvtx_ok")["coverage"]["profiled_launches"].get<int>(), 1);
 }
 
+TEST_F(ToolsRun, WithoutTheSummaryAFilterThatProfiledNothingIsStillOneLine) {
+    // Issue 53 item 10: IRF_SUMMARY=none printed only "profile written to ..." at exit.
+    const auto r = run({"--nvtx-include", "train_step/forward", "-o", "quiet_none", "--summary",
+                        "none", "--targets", "none"},
+                       "../fake/regions.json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("[irf] no launch ran inside a range matching --nvtx-include "
+                         "'train_step/forward' (IRF_NVTX_INCLUDE), so no kernel was profiled"),
+              std::string::npos)
+        << r.err;
+    const auto k = run({"-k", "gemm", "-o", "quiet_k", "--summary", "none", "--targets", "none"},
+                       "six_kernels.json");
+    ASSERT_EQ(k.exit_code, 0) << k.err;
+    EXPECT_NE(k.err.find("[irf] no kernel matched --kernels 'gemm' (IRF_KERNELS)"),
+              std::string::npos)
+        << k.err;
+    // A run that profiled something says nothing of the kind.
+    const auto ok = run({"-k", "third", "-o", "quiet_ok", "--summary", "none", "--targets", "none"},
+                        "six_kernels.json");
+    EXPECT_EQ(ok.err.find("no kernel matched"), std::string::npos) << ok.err;
+}
+
 } // namespace
 
 namespace {
