@@ -136,5 +136,51 @@ TEST_F(HostileRound3, AWriteOverAFileSizeLimitIsOneLineAndLeavesNoTemporary) {
     }
 }
 
+/// A fake `ncu` in `dir`: logs its arguments to dir/args.txt and runs `body` (sh).
+void write_fake_ncu(const fs::path& dir, const std::string& body) {
+    fs::create_directories(dir);
+    write_file(dir / "ncu",
+               "#!/bin/sh\nprintf '%s\\n' \"$@\" > '" + (dir / "args.txt").string() + "'\n" + body);
+    fs::permissions(dir / "ncu", fs::perms::owner_all);
+}
+
+TEST_F(HostileRound3, AnNcuReportIsReadAsAStreamFromTheFirstExecutableNcu) {
+    // A directory named ncu earlier in PATH (an unpacked Nsight Compute) is not ncu; the report
+    // is passed as --import=PATH, so a name like an option stays the report's.
+    fs::create_directories(m_tmp / "first" / "ncu");
+    write_fake_ncu(m_tmp / "bin", "cat '" + s_data + "/import/ncu-raw-a100.csv'\n");
+    write_file(m_tmp / "-x.ncu-rep", "binary");
+    RunOptions o;
+    o.cwd = m_tmp.path().string();
+    o.env["PATH"] = (m_tmp / "first").string() + ":" + (m_tmp / "bin").string() + ":/usr/bin:/bin";
+    const ProcessResult r =
+        run_process({IRF_REPORT_BIN, "import", "-o", "p.json", "--", "-x.ncu-rep"}, o);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(read_file(m_tmp / "bin" / "args.txt"), "--import=-x.ncu-rep\n--csv\n--page\nraw\n");
+    const auto p = nlohmann::json::parse(read_file(m_tmp / "p.json"));
+    EXPECT_FALSE(p.at("kernels").empty());
+}
+
+TEST_F(HostileRound3, NcuHasATimeLimitAndItsFailureIsOneLine) {
+    write_fake_ncu(m_tmp / "bin", "exec sleep 30\n");
+    write_file(m_tmp / "r.ncu-rep", "binary");
+    RunOptions o;
+    o.cwd = m_tmp.path().string();
+    o.env["PATH"] = (m_tmp / "bin").string() + ":/usr/bin:/bin";
+    o.expect_irf_error = true;
+    o.timeout_s = 20;
+    ProcessResult r = run_process(
+        {IRF_REPORT_BIN, "import", "r.ncu-rep", "-o", "p.json", "--ncu-timeout", "1"}, o);
+    EXPECT_FALSE(r.timed_out);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("`ncu --import` took longer than 1 s and was stopped"), std::string::npos)
+        << r.err;
+    EXPECT_FALSE(fs::exists(m_tmp / "p.json"));
+    write_fake_ncu(m_tmp / "bin", "echo '==ERROR== cannot read the report' >&2\nexit 3\n");
+    r = run_process({IRF_REPORT_BIN, "import", "r.ncu-rep", "-o", "p.json"}, o);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("--import` failed (exit 3)"), std::string::npos) << r.err;
+}
+
 } // namespace
 } // namespace irf::test

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <unordered_map>
 
 #include "common/kernel_identity.hpp"
 #include "common/text_safety.hpp"
@@ -18,9 +19,11 @@ namespace {
 // A kernel while files are joined: counters are per launch until the end.
 struct Joined {
     ImportedKernel kernel;
-    std::map<std::string, std::string> counter_file; ///< which file gave each counter
-    std::string file;                                ///< the file it was first seen in
-    std::vector<std::size_t> profiled_in;            ///< files (indices) that gave it counters
+    /// Which file (index) gave each counter: the first to give counters, else the exception
+    /// here; no path per kernel and counter (a million kernels, issue 52 item 4).
+    std::size_t counters_from = 0;
+    std::map<std::string, std::size_t> counters_elsewhere;
+    std::vector<std::size_t> profiled_in; ///< files (indices) that gave it counters
 };
 
 std::string per_launch(double value) {
@@ -39,9 +42,13 @@ bool is_run_measurement(const std::string& counter) {
     return counter == "time_ns" || counter == "clock_hz";
 }
 
-void add_counters(Joined& j, const ImportedKernel& k, const std::string& file) {
+void add_counters(Joined& j, const ImportedKernel& k, const std::vector<ImportedFile>& files,
+                  std::size_t file) {
     if (k.profiled_launches == 0) {
         return;
+    }
+    if (j.kernel.counters.empty()) {
+        j.counters_from = file;
     }
     const double n = static_cast<double>(k.profiled_launches);
     for (const auto& [name, sum] : k.counters) {
@@ -49,21 +56,27 @@ void add_counters(Joined& j, const ImportedKernel& k, const std::string& file) {
         const auto it = j.kernel.counters.find(name);
         if (it == j.kernel.counters.end()) {
             j.kernel.counters[name] = mean;
-            j.counter_file[name] = file;
+            if (file != j.counters_from) {
+                j.counters_elsewhere[name] = file;
+            }
             continue;
         }
         if (!is_run_measurement(name) && !agree(it->second, mean)) {
-            throw ImportError(file, k.line, 0,
+            const auto other = j.counters_elsewhere.find(name);
+            const std::size_t gave =
+                other == j.counters_elsewhere.end() ? j.counters_from : other->second;
+            throw ImportError(files[file].path, k.line, 0,
                               "kernel " + common::printable(k.name) + ": " + name + " is " +
                                   per_launch(mean) + " per launch here and " +
-                                  per_launch(it->second) + " in " + j.counter_file[name] +
+                                  per_launch(it->second) + " in " + files[gave].path +
                                   ": the files disagree (not runs of one application and input?)");
         }
     }
     j.kernel.profiled_launches = std::max(j.kernel.profiled_launches, k.profiled_launches);
 }
 
-void merge_into(Joined& j, const ImportedKernel& k, const std::string& file) {
+void merge_into(Joined& j, const ImportedKernel& k, const std::vector<ImportedFile>& files,
+                std::size_t file) {
     if (!j.kernel.launch && k.launch) {
         j.kernel.launch = k.launch;
     }
@@ -72,23 +85,48 @@ void merge_into(Joined& j, const ImportedKernel& k, const std::string& file) {
         j.kernel.time_ns = k.time_ns;
     }
     j.kernel.notes.insert(k.notes.begin(), k.notes.end());
-    add_counters(j, k, file);
+    add_counters(j, k, files, file);
 }
+
+// The joined kernels by kernel_key and by canonical name: a kernel is looked up among those of
+// its own name, where a scan of every joined kernel made the join quadratic (a million
+// kernels never finished; issue 52 item 4).
+struct JoinIndex {
+    std::unordered_map<std::string, std::size_t> by_key;
+    std::unordered_map<std::string, std::vector<std::size_t>> by_name;
+
+    void add(std::size_t i, const std::string& key, const std::string& name) {
+        by_key.emplace(key, i);
+        by_name[name].push_back(i);
+    }
+
+    // A kernel joined without a launch took one from a later file: its key changed.
+    void rekey(const std::string& old_key, const std::vector<Joined>& joined, std::size_t i) {
+        const ImportedKernel& k = joined[i].kernel;
+        const std::string key = kernel_key(k.name, k.launch);
+        if (key != old_key) {
+            by_key.erase(old_key);
+            by_key.emplace(key, i);
+        }
+    }
+};
 
 // The joined kernel `k` belongs to: same name and launch, else the one of that name when
 // either side has no launch and only one kernel has the name; nullopt for a new kernel.
-std::optional<std::size_t> find_match(const std::vector<Joined>& joined, const ImportedKernel& k,
-                                      const std::string& file) {
+// `key` and `name` are k's kernel_key and canonical name.
+std::optional<std::size_t> find_match(const std::vector<Joined>& joined, const JoinIndex& index,
+                                      const ImportedKernel& k, const std::string& key,
+                                      const std::string& name, const std::string& file) {
+    if (const auto exact = index.by_key.find(key); exact != index.by_key.end()) {
+        return exact->second;
+    }
+    const auto named = index.by_name.find(name);
+    if (named == index.by_name.end()) {
+        return std::nullopt;
+    }
     std::vector<std::size_t> same_name;
-    for (std::size_t i = 0; i < joined.size(); ++i) {
-        const ImportedKernel& other = joined[i].kernel;
-        if (common::canonical_kernel_name(other.name) != common::canonical_kernel_name(k.name)) {
-            continue;
-        }
-        if (kernel_key(other.name, other.launch) == kernel_key(k.name, k.launch)) {
-            return i;
-        }
-        if (!other.launch || !k.launch) {
+    for (const std::size_t i : named->second) {
+        if (!joined[i].kernel.launch || !k.launch) {
             same_name.push_back(i);
         }
     }
@@ -191,6 +229,7 @@ void warn_untimed(model::Profile& p, const std::vector<ImportedFile>& files,
 
 model::Profile join_files(const std::vector<ImportedFile>& files) {
     std::vector<Joined> joined;
+    JoinIndex by;
     model::Profile p;
     p.tool = "irf-report import";
     p.version = model::version();
@@ -204,30 +243,42 @@ model::Profile join_files(const std::vector<ImportedFile>& files) {
             info.version = f.version;
         }
         for (const ImportedKernel& k : f.kernels) {
-            const auto match = find_match(joined, k, f.path);
+            // Canonical names are costly (common/kernel_identity): once per kernel.
+            const std::string key = kernel_key(k.name, k.launch);
+            const std::string name = common::canonical_kernel_name(k.name);
+            const auto match = find_match(joined, by, k, key, name, f.path);
             if (!match) {
                 Joined j;
                 j.kernel = k;
                 j.kernel.counters.clear();
                 j.kernel.profiled_launches = 0;
-                j.file = f.path;
-                add_counters(j, k, f.path);
+                add_counters(j, k, files, index);
                 joined.push_back(std::move(j));
+                by.add(joined.size() - 1, key, name);
             } else {
-                merge_into(joined[*match], k, f.path);
+                const ImportedKernel& was = joined[*match].kernel;
+                const std::string old_key = was.launch ? "" : kernel_key(was.name, was.launch);
+                merge_into(joined[*match], k, files, index);
+                if (!old_key.empty()) {
+                    by.rekey(old_key, joined, *match);
+                }
             }
             if (k.profiled_launches > 0) {
                 joined[match.value_or(joined.size() - 1)].profiled_in.push_back(index);
             }
         }
     }
-    for (const Joined& j : joined) {
+    by = JoinIndex{};
+    warn_untimed(p, files, joined);
+    // Each joined kernel is freed once it is a record: the two are never all held at once.
+    p.kernels.reserve(joined.size());
+    for (Joined& j : joined) {
         p.kernels.push_back(to_record(j));
+        j = Joined{};
         p.coverage.launches += p.kernels.back().launches;
         p.coverage.profiled_launches += p.kernels.back().profiled_launches;
     }
     p.coverage.kernels = p.kernels.size();
-    warn_untimed(p, files, joined);
     for (const ImportedFile& f : files) {
         for (const std::string& message : f.profiler_messages) {
             p.warnings.push_back("import: " + common::printable(f.path) + ": " + message);

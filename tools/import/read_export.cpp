@@ -154,7 +154,7 @@ ImportedFile read_export(std::istream& in, const std::string& path) {
     return std::move(context.file);
 }
 
-ImportedFile read_export_file(const std::string& path) {
+ImportedFile read_export_file(const std::string& path, double ncu_limit_s) {
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) {
         throw ImportError(path, 0, 0, "cannot read: no such file");
@@ -163,7 +163,7 @@ ImportedFile read_export_file(const std::string& path) {
         throw ImportError(path, 0, 0, "not a regular file");
     }
     if (is_ncu_report(path)) {
-        return read_ncu_report(path);
+        return read_ncu_report(path, ncu_limit_s);
     }
     std::ifstream in(path, std::ios::binary);
     if (!in) {

@@ -15,8 +15,8 @@ namespace irf::import {
 [[nodiscard]] ImportedFile read_export(std::istream& in, const std::string& path);
 
 /// Reads the file at `path`: a CSV export, or an .ncu-rep report exported through `ncu --import
-/// R --csv --page raw` when ncu is on PATH (ImportError saying how to export it otherwise).
-/// Refuses what is not a regular file.
-[[nodiscard]] ImportedFile read_export_file(const std::string& path);
+/// R --csv --page raw` when ncu is on PATH (ImportError saying how to export it otherwise),
+/// given at most `ncu_limit_s` seconds. Refuses what is not a regular file.
+[[nodiscard]] ImportedFile read_export_file(const std::string& path, double ncu_limit_s = 1800);
 
 } // namespace irf::import

@@ -24,6 +24,7 @@ struct ImportOptions {
     std::string output;
     std::string gpu;
     std::vector<std::string> targets{"all"};
+    double ncu_timeout_s = 1800;
 };
 
 void warn(model::Profile& profile, const std::string& warning) {
@@ -68,7 +69,7 @@ int run_import(const ImportOptions& o) {
     refuse_output_over_inputs("irf-report import", o.output, inputs);
     std::vector<import::ImportedFile> files;
     for (const std::string& path : o.inputs) {
-        files.push_back(import::read_export_file(path));
+        files.push_back(import::read_export_file(path, o.ncu_timeout_s));
     }
     model::Profile profile = import::join_files(files);
     for (const std::string& w : profile.warnings) { // the join's own: files without durations
@@ -116,6 +117,10 @@ const bool s_import_registered = register_command(
          sub.add_option("--gpu", options->gpu,
                         "GPU the exports were recorded on: a shipped name or a ceilings YAML "
                         "(default: from the files' Device/CC)");
+         sub.add_option("--ncu-timeout", options->ncu_timeout_s,
+                        "Stop `ncu --import` of an .ncu-rep after this many seconds (default "
+                        "1800)")
+             ->check(CLI::PositiveNumber);
          sub.add_option("--targets", options->targets,
                         "GPUs to project onto: shipped names or files, all, none (default all)")
              ->delimiter(',');
