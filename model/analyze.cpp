@@ -244,7 +244,8 @@ KernelAnalysis analyze_prepared(const KernelRecord& kernel, const Prepared& prep
     scaled.next_kernel();
     KernelAnalysis a;
     // Tensor register moves (HFMA2.MMA) are no tensor work and no FP16 FLOPs (counters.hpp).
-    const std::optional<Counters> no_moves = without_tensor_moves(kernel.counters);
+    const double warps = profiled_warps(kernel);
+    const std::optional<Counters> no_moves = without_tensor_moves(kernel.counters, warps);
     const Counters& c = no_moves ? *no_moves : kernel.counters;
     const bool write_only = is_write_only(c);
     const double source_mhz = source_clock_mhz(kernel, prepared.source[write_only], a.notes);
@@ -258,7 +259,7 @@ KernelAnalysis analyze_prepared(const KernelRecord& kernel, const Prepared& prep
     a.pipes = pipe_ceilings(issue_mix(c, a.mix), a.irm ? a.irm->gips_warp : 0.0,
                             warp_gips_of(source), pipe_peaks(source), a.missing);
     a.kernel_ceilings = kernel_ceilings(c, source, a);
-    note_tensor_moves(kernel.counters, a);
+    note_tensor_moves(kernel.counters, warps, a);
     note_lsu_bypass(c, source.gpu.cc, a.notes);
     note_above_roofline(a, a.notes);
     note_underfilled_grid(kernel, source, a.notes);

@@ -60,7 +60,7 @@ bool has_tensor_types(const Counters& counters) {
     return first != counters.end() && first->first.rfind("tensor_ops_", 0) == 0;
 }
 
-double tensor_register_moves(const Counters& counters) {
+double tensor_register_moves(const Counters& counters, double warps_launched) {
     const auto inst = counter(counters, "inst_tensor");
     if (!inst || !(*inst > 0)) {
         return 0;
@@ -75,11 +75,18 @@ double tensor_register_moves(const Counters& counters) {
         return math ? 0 : *inst;
     }
     const auto hfma = counter(counters, "thread_hfma");
-    return hfma && std::fabs(*hfma - 32.0 * *inst) <= 0.01 * 32.0 * *inst ? *inst : 0;
+    if (!hfma) {
+        return 0;
+    }
+    if (std::fabs(*hfma - 32.0 * *inst) <= 0.01 * 32.0 * *inst) {
+        return *inst;
+    }
+    const bool few = warps_launched > 0 && *inst <= k_moves_per_warp * warps_launched;
+    return few && *hfma >= *inst && *hfma <= 32.0 * *inst ? *inst : 0;
 }
 
-std::optional<Counters> without_tensor_moves(const Counters& counters) {
-    const double moves = tensor_register_moves(counters);
+std::optional<Counters> without_tensor_moves(const Counters& counters, double warps_launched) {
+    const double moves = tensor_register_moves(counters, warps_launched);
     if (!(moves > 0)) {
         return std::nullopt;
     }

@@ -27,13 +27,21 @@ namespace irf::model {
 /// HFMA2.MMA moves are counted by the tensor pipe and as HFMA thread instructions, so a kernel's
 /// tensor instructions are moves when its measured tensor ops are all zero, or when its HFMA
 /// thread instructions are 32 x its tensor instructions within 1% (issue #53: the H100
-/// recording, a public A100 export). inst_tensor then, else 0.
-[[nodiscard]] double tensor_register_moves(const Counters& counters);
+/// recording, a public A100 export), or, given the warps the profiled launches ran
+/// (`warps_launched` > 0), when it issued at most k_moves_per_warp of them a warp and each had
+/// 1 to 32 HFMA thread instructions (moves under a partly predicated-off warp: the public BERT
+/// export's softmax, 160 for 160 warps with 3,200 HFMA). inst_tensor then, else 0.
+[[nodiscard]] double tensor_register_moves(const Counters& counters, double warps_launched = 0);
+
+/// Tensor-pipe instructions a warp may issue and still be read as moves: nvcc zeroes a few
+/// registers per warp (1 to 9 in the H100 recording's kernels); tensor math issues hundreds.
+inline constexpr double k_moves_per_warp = 16;
 
 /// `counters` with tensor register moves taken out (inst_tensor 0; their HFMA thread
 /// instructions, 32 per move, out of thread_hfma, so they are no FP16 FLOPs), or nullopt when
 /// the kernel has none. inst_pipe_tensor stays: the moves did issue on the tensor pipe.
-[[nodiscard]] std::optional<Counters> without_tensor_moves(const Counters& counters);
+[[nodiscard]] std::optional<Counters> without_tensor_moves(const Counters& counters,
+                                                           double warps_launched = 0);
 
 /// The sum of several counters, or nullopt when any of them is absent (a partial sum would be a
 /// wrong number, not a smaller one).

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 #include "common/string_printf.hpp"
 #include "model/counters.hpp"
@@ -287,8 +288,18 @@ std::optional<FlopsResult> flop_roofline(const Counters& counters, const config:
     return r;
 }
 
-void note_tensor_moves(const Counters& raw, KernelAnalysis& a) {
-    const double moves = tensor_register_moves(raw);
+double profiled_warps(const KernelRecord& kernel) {
+    const LaunchConfig& l = kernel.launch;
+    if (!launch_known(l)) {
+        return 0;
+    }
+    const double blocks = double(l.grid[0]) * l.grid[1] * l.grid[2];
+    const double threads = double(l.block[0]) * l.block[1] * l.block[2];
+    return blocks * std::ceil(threads / 32.0) * double(kernel.profiled_launches);
+}
+
+void note_tensor_moves(const Counters& raw, double warps_launched, KernelAnalysis& a) {
+    const double moves = tensor_register_moves(raw, warps_launched);
     if (!(moves > 0)) {
         return;
     }
@@ -301,7 +312,9 @@ void note_tensor_moves(const Counters& raw, KernelAnalysis& a) {
         "not tensor work; their %.0f HFMA thread instructions are not FP16 FLOPs",
         moves,
         has_tensor_types(raw) ? "every tensor op type measured 0"
-                              : "HFMA thread instructions = 32 x tensor instructions",
+        : std::fabs(counter(raw, "thread_hfma").value_or(0.0) - 32.0 * moves) <= 0.32 * moves
+            ? "HFMA thread instructions = 32 x tensor instructions"
+            : "at most 16 a warp, each with 1 to 32 HFMA thread instructions",
         hfma));
 }
 

@@ -60,7 +60,11 @@ tensor_pipe_pct(const std::map<std::string, PrecisionFlops>& by_precision);
 
 /// When `raw` holds tensor register moves (model/counters.hpp: the analysis then ran on the
 /// counters without them), records them in `a.flops` and says so in `a.notes`.
-void note_tensor_moves(const Counters& raw, KernelAnalysis& a);
+void note_tensor_moves(const Counters& raw, double warps_launched, KernelAnalysis& a);
+
+/// Warps the profiled launches of `kernel` ran: blocks x warps per block x profiled launches
+/// (0 when the launch is unknown), for tensor_register_moves.
+[[nodiscard]] double profiled_warps(const KernelRecord& kernel);
 
 /// FLOPs of a kernel per precision: fp64, fp32, fp16 from the thread FP counters (add + mul +
 /// 2 x fma) and tensor_<type> from tensor_ops_<type>. Precisions whose counters are absent are

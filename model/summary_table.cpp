@@ -30,7 +30,8 @@ std::string tensor_cell(const KernelRecord& k) {
     if (a && a->flops && a->flops->tensor_pipe_pct) {
         return string_printf("%.1f%%", *a->flops->tensor_pipe_pct);
     }
-    return issues_tensor_math(k.counters) ? "?" : "-";
+    const bool moves = a && a->flops && a->flops->tensor_register_moves > 0;
+    return !moves && issues_tensor_math(k.counters) ? "?" : "-";
 }
 
 std::string fill_cell(const KernelRecord& k) {

@@ -128,6 +128,21 @@ TEST_F(ImportMeaning, HfmaRegisterMovesOfAnFp32GemmAreNoTensorWorkNorFp16Flops) 
     EXPECT_EQ(text.out.find("      ?"), std::string::npos) << text.out;
 }
 
+TEST_F(ImportMeaning, TheBertShowcasesCopyAddAndSoftmaxRunNoTensorWork) {
+    // Copy and add: 640 and 320 tensor-pipe instructions = 20,480 and 10,240 HFMA / 32; the
+    // softmax 160 for its 160 warps with 3,200 HFMA (20 active threads a move).
+    const json p = import({"ncu-long-2022-a100-bert.csv"}, {"--gpu", "a100-sxm4-40gb"});
+    for (const auto& [name, moves] :
+         {std::pair{"direct_copy", 640.0}, std::pair{"CUDAFunctor_add", 320.0},
+          std::pair{"softmax_warp_forward", 160.0}}) {
+        const json& flops = kernel_named(p, name).at("analysis").at("flops");
+        EXPECT_DOUBLE_EQ(flops.at("tensor_register_moves").get<double>(), moves) << name;
+        EXPECT_DOUBLE_EQ(flops.at("fp16").get<double>(), 0) << name;
+    }
+    const ProcessResult text = run_report({"analyze", out().string()});
+    EXPECT_EQ(text.out.find("      ?"), std::string::npos) << text.out;
+}
+
 TEST_F(ImportMeaning, NcusOwnFailuresReachTheWarningsAndTheProfile) {
     // A file with no table because ncu could not read the counters: the reason is ncu's own.
     expect_refused({irf::test::s_import_data + "ncu-error-2024-counter-permission.csv"},

@@ -146,6 +146,27 @@ TEST(ModelTensor, HfmaThreadInstructionsOf32PerTensorInstructionAreRegisterMoves
     EXPECT_DOUBLE_EQ(tensor_register_moves(near), 0);
 }
 
+// The public BERT export's softmax: 160 tensor-pipe instructions for 40 x 128 threads = 160
+// warps, with 3,200 HFMA thread instructions (20 active threads a move, not 32).
+TEST(ModelTensor, AFewMovesAWarpUnderPredicationAreMovesGivenTheLaunch) {
+    Counters c = tensor_only_instructions();
+    c["inst_tensor"] = 160;
+    c["thread_hfma"] = 3200;
+    EXPECT_DOUBLE_EQ(tensor_register_moves(c), 0) << "without the launch: not explained";
+    EXPECT_DOUBLE_EQ(tensor_register_moves(c, 160), 160);
+    EXPECT_DOUBLE_EQ(tensor_register_moves(c, 160.0 / 16), 160); // 16 a warp: still moves
+    EXPECT_DOUBLE_EQ(tensor_register_moves(c, 160.0 / 17), 0);   // 17 a warp: tensor math
+    c["thread_hfma"] = 159;                                      // fewer HFMA than moves: not moves
+    EXPECT_DOUBLE_EQ(tensor_register_moves(c, 160), 0);
+    KernelRecord k;
+    k.launch.grid = {40, 1, 1};
+    k.launch.block = {128, 1, 1};
+    k.profiled_launches = 1;
+    EXPECT_DOUBLE_EQ(profiled_warps(k), 160);
+    k.launch.block = {100, 1, 1}; // 4 warps a block, the last partly filled
+    EXPECT_DOUBLE_EQ(profiled_warps(k), 160);
+}
+
 TEST(ModelTensor, RegisterMovesAreNoTensorWorkAndNoFp16Flops) {
     const Counters raw = hfma2_mma_moves();
     const auto fixed = without_tensor_moves(raw);
