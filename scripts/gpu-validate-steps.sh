@@ -131,3 +131,27 @@ print("coverage:", kept or "nothing discarded or lost")
 sys.exit(1 if bad else 0)
 PY
 }
+
+# --replay REGEX: the known-answer apps of the tests/gpu/expected.json cases whose id matches,
+# each run once (every variant) with 16 launches a kernel under IRF_REPLAY=kernel and then
+# =launches (one pass on each of a kernel's next launches), into replay/<mode>/<app>.{json,log};
+# tests/gpu/replay_compare.py holds both to the known answers and to each other (issue 56
+# item 3). Each step's seconds in summary.txt are the run's wall time under that mode.
+run_replay() {
+    local regex=$1 dir=$out/replay app mode
+    [ -n "$libirf" ] || { note "SKIPPED replay: libirf.so not found"; return; }
+    for app in $(python3 -c 'import json, re, sys
+print(" ".join(sorted({c["app"] for c in json.load(open(sys.argv[1]))["cases"]
+                       if re.search(sys.argv[2], c["id"])})))' "$src/tests/gpu/expected.json" "$regex"); do
+        for mode in kernel launches; do
+            mkdir -p "$dir/$mode"
+            step "replay $mode $app" "$dir/$mode/$app.log" env KA_LAUNCHES=16 IRF_REPLAY=$mode \
+                CUDA_INJECTION64_PATH="$libirf" IRF_OUTPUT="$dir/$mode/$app" IRF_SUMMARY=file \
+                IRF_LOG=info "$apps/$app"
+        done
+    done
+    python3 "$src/tests/gpu/replay_compare.py" --expected "$src/tests/gpu/expected.json" \
+        --only "$regex" --dir "$dir" --json "$dir/compare.json" >"$dir/compare.md" 2>&1 ||
+        { note "FAILED  replay compare (replay/compare.md)"; status=1; }
+    tail -n 4 "$dir/compare.md" | tee -a "$out/summary.txt"
+}

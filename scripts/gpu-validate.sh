@@ -42,7 +42,9 @@
 #        [--kit DIR]      the CUPTI cost kit built into DIR (DIR/run_quick.sh)
 #        [--hazards REGEX] the hazard cases (tests/gpu/hazards.json ids) under libirf.so
 #                         with IRF_LOG=debug, logs and profiles in hazards/ (unless ctest ran)
-#                         (these four: scripts/gpu-validate-steps.sh, issues 56-58)
+#        [--replay REGEX] the known-answer apps of those cases, 16 launches a kernel, under
+#                         IRF_REPLAY=kernel and =launches; counters against the known answers
+#                         and each other (replay/; these five: scripts/gpu-validate-steps.sh)
 #        [--pack DIR]     also copy summary.txt, compare.md and OUT_DIR as one .tar.gz to DIR
 #                         (the device tool returns at most 8 files from $OUT)
 #        [--deadline S]   skip or stop steps after S seconds (default 540: a device call is
@@ -57,7 +59,7 @@
 set -u
 
 usage() {
-    sed -n '3,56p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '3,59p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 }
 
@@ -100,7 +102,7 @@ out=$2
 shift 2
 run_ctest=1 run_ncu=1 run_calibrate=0 only=. ncu_only=. pack="" deadline=540 torch_rounds=0
 run_contention=0 torch_compile=0 timing_only=0 overhead_rounds=0 run_projection=0 run_refused=0
-operator_calls=0 graph_long=0 kit_dir="" hazard_ids=""
+operator_calls=0 graph_long=0 kit_dir="" hazard_ids="" replay_ids=""
 while [ $# -gt 0 ]; do
     case $1 in
     --no-ctest) run_ctest=0 ;;
@@ -119,6 +121,7 @@ while [ $# -gt 0 ]; do
     --graph-long) graph_long=${2:?--graph-long needs a number of launches}; shift ;;
     --kit) kit_dir=${2:?--kit needs a directory}; shift ;;
     --hazards) hazard_ids=${2:?--hazards needs a regex}; shift ;;
+    --replay) replay_ids=${2:?--replay needs a regex}; shift ;;
     --pack) pack=${2:?--pack needs a directory}; shift ;;
     --deadline) deadline=${2:?--deadline needs seconds}; shift ;;
     *) usage ;;
@@ -274,6 +277,7 @@ torch_step=$src/tests/gpu/torch/train_step.py
 # shellcheck source=scripts/gpu-validate-steps.sh
 . "$src/scripts/gpu-validate-steps.sh"
 [ -n "$hazard_ids" ] && run_hazards "$hazard_ids"
+[ -n "$replay_ids" ] && run_replay "$replay_ids"
 [ "$operator_calls" -gt 0 ] && run_operators "$operator_calls"
 for round in $(seq 1 "$torch_rounds"); do
     step "torch r$round baseline" "$out/torch/base-$round.log" python3 "$torch_step"

@@ -18,9 +18,26 @@ constexpr int k_exit_no_device = 77;
 constexpr int k_exit_wrong = 1;
 /// Exit code of a bad command line.
 constexpr int k_exit_usage = 2;
-/// Each kernel is launched this often, so that irf can sample a launch other than the first
-/// (whose duration includes lazy module loading).
-constexpr int k_launches = 3;
+/// Launches of each kernel: 3 (so that irf can sample a launch other than the first, whose
+/// duration includes lazy module loading), or KA_LAUNCHES (1 to 1000) where set: a sample by
+/// launches (IRF_REPLAY=launches) needs one launch a pass after the first (scripts'
+/// gpu-validate.sh --replay). Anything else in KA_LAUNCHES is refused with one line.
+inline int launches_from_env() {
+    const char* text = std::getenv("KA_LAUNCHES");
+    if (text == nullptr || *text == '\0') {
+        return 3;
+    }
+    char* end = nullptr;
+    const long value = std::strtol(text, &end, 10);
+    if (*end != '\0' || value < 1 || value > 1000) {
+        std::printf("KA_LAUNCHES=%s: not a whole number from 1 to 1000\n", text);
+        std::exit(k_exit_usage);
+    }
+    return static_cast<int>(value);
+}
+
+/// Each kernel is launched this often (launches_from_env()).
+inline const int k_launches = launches_from_env();
 
 /// Prints `<app>: no CUDA device: <reason>` and exits 77 when no device can be used.
 inline void require_device(const char* app) {
