@@ -78,10 +78,12 @@ struct KernelStats {
     DurationAccumulator own;          ///< own durations of profiled launches after the first
     DurationAccumulator cold;         ///< first launches (lazy module load inside)
     DurationAccumulator replayed;     ///< profiled launches (kernel replay): out of time stats
+    DurationAccumulator passes;       ///< of them, launches that ran a pass (IRF_REPLAY)
     model::Counters counters;         ///< summed over samples after the first launch
     std::uint64_t profiled = 0;       ///< samples in `counters`
     std::uint64_t launch_samples = 0; ///< of them, gathered one pass per launch (IRF_REPLAY)
     std::uint64_t pass_launches = 0;  ///< the launches those samples' passes ran on
+    std::uint64_t held_samples = 0;   ///< its samples by launches waiting (collector_replay.cpp)
     double profiled_ns = 0;           ///< activity durations of those samples
     model::Counters cold_counters;    ///< the provisional first-launch sample(s)
     std::uint64_t cold_profiled = 0;  ///< samples in `cold_counters`
@@ -230,16 +232,15 @@ private:
     static bool is_synthetic_id(std::uint64_t correlation_id) noexcept;
     /// Keeps a sample by launches until its pass launches are timed; false when it cannot.
     bool hold_locked(const CounterSample& sample);
-    /// A pass launch's duration: the spread of its sample's launches so far.
-    void note_pass_duration_locked(std::uint64_t correlation_id, double ns);
-    /// Applies held sample `sample_id` once complete: discarded when its launches' durations
-    /// spread over more than one duration cluster (several shapes merged).
+    /// A pass launch's duration came: its sample waits for one record fewer.
+    void note_pass_duration_locked(std::uint64_t correlation_id);
+    /// Applies held sample `sample_id` once complete: discarded when its kernel's unprofiled
+    /// launches spread over more than one duration cluster (several shapes merged).
     void release_if_ready_locked(std::uint64_t sample_id);
+    /// Releases the held samples of `stats` that waited for its unprofiled durations.
+    void release_waiting_locked(const KernelStats& stats);
     /// Applies every held sample that has its counters (at exit: records that never came).
     void release_held_locked();
-    struct HeldSample;
-    /// Widens `held`'s spread of durations by `ns` (0: unknown, ignored).
-    static void note_spread(HeldSample& held, double ns);
     /// Accounts a profiled launch's own duration from its counters (gpu__time_duration).
     void apply_own_time_locked(Pending& pending, double ns);
     /// Clusters an unprofiled launch's duration; asks for a sample when its cluster has none.
@@ -291,9 +292,11 @@ private:
     /// A sample by launches until its pass launches are timed (collector_replay.cpp).
     struct HeldSample {
         CounterSample sample;
-        bool arrived = false;      ///< its counters came
-        std::uint64_t untimed = 0; ///< its pass launches still without a duration
-        double min_ns = 0, max_ns = 0;
+        bool arrived = false;         ///< its counters came
+        std::uint64_t untimed = 0;    ///< its pass launches still without a duration
+        KernelStats* stats = nullptr; ///< its kernel (null: retired before it came)
+        std::uint64_t warm_goal = 0;  ///< unprofiled durations of the kernel it waits for
+        bool final = false;           ///< at exit: applied with what is known
     };
     std::unordered_map<std::uint64_t, HeldSample> m_held;       ///< by sample id
     std::unordered_map<std::uint64_t, std::uint64_t> m_pass_of; ///< pass launch -> sample id

@@ -110,8 +110,14 @@ bool Collector::apply_duration_locked(const DurationRecord& record) {
         record.end_ns > record.start_ns ? static_cast<double>(record.end_ns - record.start_ns) : 0;
     RegionStats& region = p.stats->regions[p.region];
     if (p.pass) {
-        apply_own_time_locked(p, ns); // not replayed: its own run, under counters
-        note_pass_duration_locked(record.correlation_id, ns);
+        // Under a pass's instrumentation: up to many times its unprofiled duration (H200:
+        // sw_align's 17.6 us took 2.79 ms over four passes, tests/data/gpu/h200/session-
+        // 2026-11-28/call1/replay). Imputed like a replayed launch, never clustered.
+        p.stats->replayed.add(ns);
+        p.stats->passes.add(ns);
+        region.replayed.add(ns);
+        p.replay_ns = ns;
+        note_pass_duration_locked(record.correlation_id);
     } else if (p.profiled) {
         // A replayed launch's duration is one replay pass (with save/restore around it), not
         // the application's kernel: it feeds time_ns of the counters and never min/mean/max.
@@ -133,6 +139,9 @@ bool Collector::apply_duration_locked(const DurationRecord& record) {
         if (!p.cold) {
             region.warm.add(ns);
             cluster_duration_locked(*p.stats, ns);
+            if (p.stats->held_samples > 0) {
+                release_waiting_locked(*p.stats);
+            }
         }
     }
     p.timed = true;
@@ -156,9 +165,8 @@ void Collector::apply_own_time_locked(Pending& p, double ns) {
     } else {
         region.own.add(ns);
         p.stats->own.add(ns);
-        if (p.tensor_types || p.pass) {
-            // No verdict counters of its own (a pass launch's are merged from other launches,
-            // which may be of other shapes): like an unprofiled launch, its cluster may ask
+        if (p.tensor_types) {
+            // No verdict counters of its own: like an unprofiled launch, its cluster may ask
             // for a sample.
             cluster_duration_locked(*p.stats, ns);
         } else {

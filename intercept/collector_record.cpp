@@ -80,10 +80,15 @@ void finish_counters(const KernelStats& k, model::KernelRecord& r) {
         r.pass_launches = k.pass_launches;
         r.notes.push_back(common::string_printf(
             "%llu of %llu sample%s gathered one pass per launch over %llu launches (IRF_REPLAY): "
-            "each counter was read on one of them",
+            "each counter was read on one of them; those launches ran %s a launch under their "
+            "passes and count at the mean of the launches without counters",
             static_cast<unsigned long long>(k.launch_samples),
             static_cast<unsigned long long>(r.profiled_launches),
-            r.profiled_launches == 1 ? "" : "s", static_cast<unsigned long long>(k.pass_launches)));
+            r.profiled_launches == 1 ? "" : "s", static_cast<unsigned long long>(k.pass_launches),
+            k.passes.count == 0
+                ? "an unknown time"
+                : common::format_time(k.passes.total / static_cast<double>(k.passes.count))
+                      .c_str()));
     }
     merge_tensor_types(k, r);
 }

@@ -17,6 +17,15 @@ constexpr std::size_t k_max_held = 4096;
 /// A shape's discard key (coverage.discarded_samples).
 constexpr const char* k_discard_mixed = "mixed_shapes";
 
+/// Unprofiled launches of a kernel, after a sample's passes, whose durations decide whether the
+/// kernel runs one shape (as many as the default set's passes on the H100 and H200).
+constexpr std::uint64_t k_shape_launches = 4;
+
+/// True when unprofiled durations spread over more than one duration cluster.
+bool several_shapes(const DurationAccumulator& warm) {
+    return warm.count >= 2 && warm.max > model::k_cluster_ratio * warm.min;
+}
+
 } // namespace
 
 // A pass launch (the sample's first included) ran once, as launched, but under counters (a pass
@@ -92,9 +101,12 @@ void Collector::on_sample_deferred(std::uint64_t correlation_id) noexcept {
 
 // One key can run several shapes (a GEMM's grid does not encode K), and each pass of a sample by
 // launches runs on another launch: counters merged from launches of different shapes describe
-// none of them. A pass launch's duration is known only when its record comes, so the sample is
-// held until then, and discarded (its kernel sampled again by kernel replay) when its launches
-// spread over more than one duration cluster (docs/configuration.md, IRF_REPLAY).
+// none of them. The pass launches' own durations cannot tell (each pass runs its own
+// instrumentation: on the H200 they differed by pass up to 40x, tests/data/gpu/h200/
+// session-2026-11-28/call1/replay), so the sample is held until its pass launches are timed and
+// k_shape_launches more unprofiled launches of its kernel are, and discarded (its kernel sampled
+// again by kernel replay) when the kernel's unprofiled durations spread over more than one
+// duration cluster (docs/configuration.md, IRF_REPLAY). At exit it is judged on what came.
 bool Collector::hold_locked(const CounterSample& sample) {
     const auto it = m_held.find(sample.correlation_id);
     if (it == m_held.end() && m_held.size() >= k_max_held) {
@@ -103,20 +115,18 @@ bool Collector::hold_locked(const CounterSample& sample) {
     HeldSample& held = m_held[sample.correlation_id];
     held.sample = sample;
     held.arrived = true;
+    if (it == m_held.end() || held.stats == nullptr) {
+        if (Pending* p = pending_locked(sample.correlation_id); p != nullptr) {
+            held.stats = p->stats;
+            held.warm_goal = p->stats->warm.count + k_shape_launches;
+            ++p->stats->held_samples;
+        }
+    }
     release_if_ready_locked(sample.correlation_id);
     return true;
 }
 
-void Collector::note_spread(HeldSample& held, double ns) {
-    if (!(ns > 0)) {
-        return;
-    }
-    const bool first = held.min_ns == 0;
-    held.min_ns = first ? ns : std::min(held.min_ns, ns);
-    held.max_ns = first ? ns : std::max(held.max_ns, ns);
-}
-
-void Collector::note_pass_duration_locked(std::uint64_t correlation_id, double ns) {
+void Collector::note_pass_duration_locked(std::uint64_t correlation_id) {
     const auto pass = m_pass_of.find(correlation_id);
     if (pass == m_pass_of.end()) {
         return;
@@ -129,18 +139,38 @@ void Collector::note_pass_duration_locked(std::uint64_t correlation_id, double n
     }
     HeldSample& held = it->second;
     held.untimed -= held.untimed > 0 ? 1 : 0;
-    note_spread(held, ns);
     release_if_ready_locked(sample_id);
+}
+
+void Collector::release_waiting_locked(const KernelStats& stats) {
+    std::vector<std::uint64_t> waiting;
+    for (const auto& [id, held] : m_held) {
+        if (held.stats == &stats) {
+            waiting.push_back(id);
+        }
+    }
+    for (const std::uint64_t id : waiting) {
+        release_if_ready_locked(id);
+    }
 }
 
 void Collector::release_if_ready_locked(std::uint64_t sample_id) {
     const auto it = m_held.find(sample_id);
-    if (it == m_held.end() || !it->second.arrived || it->second.untimed > 0) {
+    if (it == m_held.end() || !it->second.arrived) {
+        return;
+    }
+    const HeldSample& waiting = it->second;
+    const bool shapes_known =
+        waiting.stats == nullptr || waiting.stats->warm.count >= waiting.warm_goal;
+    if (!waiting.final && (waiting.untimed > 0 || !shapes_known)) {
         return;
     }
     const HeldSample held = std::move(it->second);
     m_held.erase(it);
-    if (held.min_ns > 0 && held.max_ns > model::k_cluster_ratio * held.min_ns) {
+    if (held.stats != nullptr) {
+        --held.stats->held_samples;
+    }
+    if (held.stats != nullptr && several_shapes(held.stats->warm)) {
         ++m_discarded[k_discard_mixed];
         ++m_stats.discarded;
         Pending* p = pending_locked(sample_id);
@@ -162,7 +192,7 @@ void Collector::release_held_locked() {
     std::vector<std::uint64_t> ready;
     for (auto& [id, held] : m_held) {
         if (held.arrived) {
-            held.untimed = 0; // no record is coming any more: applied unchecked
+            held.final = true; // no record is coming any more: judged on what came
             ready.push_back(id);
         }
     }

@@ -6,7 +6,8 @@
 // 2,048 hz_increment launches go to stream B, each launch call timed on the host: the release
 // (checked every 1,024 launches, or on a thread of irf's own) happens among them while the spin
 // runs. FAIL (exit 1) when one call waited more than 1 s, or when nothing was tested (the long
-// launch was sampled, or it ended before the launches).
+// launch was sampled, or it ended before the launches). Run with IRF_REPLAY=kernel (hazards.json):
+// under the default a sample by launches would run a pass on the long launch.
 // HZ_RELEASE_CONTEXTS=2: stream B belongs to a second context of the device (cuCtxCreate), current
 // on this thread during the launches, while the first context's profiler is the one to release.
 #include <thread>

@@ -79,9 +79,9 @@ TEST_F(FakeReplay, ARecurringKernelIsSampledOnePassPerLaunchByDefault) {
     EXPECT_EQ(k.counters.at("b"), 2);
     EXPECT_EQ(k.counters.at("c"), 3);
     // Launch 1 counts at its sample's own 900 ns (a replay pass is not the launch); launches
-    // 2-4 ran once each, under counters, and count at their own activity durations (1000 ns),
-    // as launches 5-10 do.
-    EXPECT_EQ(k.imputed_launches, 0u);
+    // 2-4 ran once each, under a pass's instrumentation, and count at the mean of launches
+    // 5-10 (1000 ns).
+    EXPECT_EQ(k.imputed_launches, 3u);
     EXPECT_DOUBLE_EQ(k.time_ns.total, 900 + 3 * 1000 + 6 * 1000);
     EXPECT_DOUBLE_EQ(k.time_ns.mean, 1000);      // launches 5-10 only
     EXPECT_EQ(p.coverage.profiled_launches, 2u); // the first-launch sample and the merged one
@@ -145,21 +145,53 @@ TEST_F(FakeReplay, AKernelThatChangesItsLaunchCountBetweenPassesIsDiscarded) {
     EXPECT_FALSE(k.notes.empty());
 }
 
-TEST_F(FakeReplay, ASampleWhosePassesRanOnSeveralShapesIsReplacedByAKernelReplay) {
-    // One key, two shapes: launches 1-2 run 1000 ns, launches 3-10 5000 ns (K differs under the
-    // same grid). The sample's passes ran on launch 2 (own time_ns 900) and launches 3-4
-    // (5000): 5000 > 1.5 x 900, so the merged counters describe no launch and are discarded
-    // once the records come; launch 5 is then sampled by kernel replay.
-    const std::string wide = R"({"kernel": "_Z1kv", "function": 1, "grid": [4, 1, 1], )"
-                             R"("repeat": 8, "duration_ns": 5000, "counters": {"a": 40, )"
-                             R"("b": 50, "c": 60, "time_ns": 4500}})";
-    const model::Profile p =
-        play(launch(2, 1, 2, 3) + "," + wide, settings(), R"("activity": {"early_every": 1}, )");
+/// `repeat` launches of _Z1kv running `ns` each, with counters a = `a` (b, c: a + 1, a + 2).
+std::string shaped(int repeat, int ns, int a) {
+    return R"({"kernel": "_Z1kv", "function": 1, "grid": [4, 1, 1], "repeat": )" +
+           std::to_string(repeat) + R"(, "duration_ns": )" + std::to_string(ns) +
+           R"(, "counters": {"a": )" + std::to_string(a) + R"(, "b": )" + std::to_string(a + 1) +
+           R"(, "c": )" + std::to_string(a + 2) + R"(, "time_ns": )" + std::to_string(ns) + "}}";
+}
+
+TEST_F(FakeReplay, ASampleOfAKernelThatRunsSeveralShapesIsReplacedByAKernelReplay) {
+    // One key, two shapes (K differs under the same grid): 1000 ns and 5000 ns launches in
+    // turns. The sample's passes ran on launches 2-4; the next four unprofiled launches (5-8)
+    // run both shapes, so the merged counters describe no launch and are discarded; a later
+    // launch is then sampled by kernel replay (a 5000 ns one: a = 40).
+    const model::Profile p = play(shaped(2, 1000, 1) + "," + shaped(3, 5000, 40) + "," +
+                                      shaped(3, 1000, 1) + "," + shaped(3, 5000, 40),
+                                  settings(), R"("activity": {"early_every": 1}, )");
     const model::KernelRecord& k = kernel(p, "_Z1kv");
     EXPECT_EQ(p.coverage.discarded_samples.at("mixed_shapes"), 1u);
     EXPECT_EQ(k.launch_samples, 0u);
     EXPECT_EQ(k.profiled_launches, 1u);
-    EXPECT_EQ(k.counters.at("a"), 40); // launch 5's, by kernel replay
+    EXPECT_EQ(k.counters.at("a"), 40);
+}
+
+TEST_F(FakeReplay, PassLaunchesSlowedByTheirInstrumentationStillMakeOneShape) {
+    // On the H200 a pass launch ran up to 40x its unprofiled duration (the pass's own
+    // instrumentation): launch 3 here. The unprofiled launches all run 1000 ns: one shape, and
+    // the sample by launches is kept (it was discarded as mixed_shapes when the pass launches'
+    // own durations decided).
+    const model::Profile p =
+        play(shaped(2, 1000, 1) + "," + shaped(1, 40000, 1) + "," + shaped(8, 1000, 1), settings(),
+             R"("activity": {"early_every": 1}, )");
+    const model::KernelRecord& k = kernel(p, "_Z1kv");
+    EXPECT_TRUE(p.coverage.discarded_samples.empty());
+    EXPECT_EQ(k.launch_samples, 1u);
+    EXPECT_EQ(k.pass_launches, 3u);
+    // the pass launches count at the mean of the unprofiled ones, not at 40 us
+    EXPECT_DOUBLE_EQ(k.time_ns.total, 11 * 1000.0);
+    EXPECT_EQ(k.imputed_launches, 3u);
+}
+
+TEST_F(FakeReplay, ASampleWaitingForUnprofiledLaunchesAtExitIsJudgedOnWhatCame) {
+    // The kernel stops after its passes (launches 2-4) and one more launch: the sample is
+    // applied at exit on the one unprofiled duration known.
+    const model::Profile p = play(launch(5, 1, 2, 3), settings());
+    const model::KernelRecord& k = kernel(p, "_Z1kv");
+    EXPECT_TRUE(p.coverage.discarded_samples.empty());
+    EXPECT_EQ(k.launch_samples, 1u);
 }
 
 TEST_F(FakeReplay, LaunchesModeTakesNoFirstLaunchSample) {
