@@ -293,13 +293,14 @@ const std::vector<OptionSpec>& option_table() {
          "0 to 1000.",
          "ignored, default used", false, apply_samples,
          [](const Config& c) { return std::to_string(c.samples); }},
-        {"IRF_REPLAY", "`auto`",
+        {"IRF_REPLAY", "`kernel`",
          "How a sample's replay passes run: `kernel` (all on the sampled launch, by kernel "
          "replay: the device memory is saved and restored per pass), `launches` (one pass on "
          "each of the kernel configuration's next launches, nothing saved or restored: a "
          "configuration launched once gets no counters), `auto` (`launches` for a sample after "
          "a kernel's first launch, kernel replay for that first launch and for a configuration "
-         "that stopped recurring).",
+         "that stopped recurring). `launches` and `auto` are experimental: on an H200 their "
+         "instrumented counters (instruction mix, bytes) read 0 (docs/configuration.md).",
          "ignored, default used", false, apply_replay, show_replay},
         {"IRF_CEILINGS", "auto",
          "Ceilings of this GPU: a YAML file or a shipped name (`config/gpus/*.yaml` stem); else "

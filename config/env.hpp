@@ -63,7 +63,7 @@ struct Config {
     bool metrics_tensor_types = false;         ///< IRF_METRICS: add tensor ops by input type
     /// IRF_TENSOR_TYPES=auto: kernels with tensor instructions get a second, tensor-types sample.
     bool tensor_types_auto = true;
-    ReplayMode replay = ReplayMode::automatic; ///< IRF_REPLAY
+    ReplayMode replay = ReplayMode::kernel; ///< IRF_REPLAY
 
     /// Effective settings by variable name (IRF_OUTPUT -> "irf-%a-%h-%p", ...), for the
     /// profile's `config` object.

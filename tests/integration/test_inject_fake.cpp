@@ -62,12 +62,13 @@ TEST_F(InjectFake, CountsEveryLaunchAndSamplesOncePerKernel) {
     EXPECT_EQ(p["kernels"][2]["mangled"], "_Z9transposePfPKf");
 }
 
-// Issue 55 item 1, the default IRF_REPLAY=auto: replay.json's gemm runs 8 launches of one shape
-// (3 passes). Launch 1 is replayed (it might be the only one); the sample runs one pass on each of
-// launches 2-4 and is marked so; every launch counts at its own duration but launch 1, which
-// counts at its sample's time_ns. The kernel launched once keeps its replayed first-launch sample.
+// Issue 55 item 1, IRF_REPLAY=auto: replay.json's gemm runs 8 launches of one shape (3 passes).
+// Launch 1 is replayed (it might be the only one); the sample runs one pass on each of launches
+// 2-4 and is marked so; launch 1 counts at its sample's time_ns, launches 2-4 (under their
+// passes' instrumentation) at the mean of launches 5-8. The kernel launched once keeps its
+// replayed first-launch sample.
 TEST_F(InjectFake, ASteadyKernelIsSampledOnePassPerLaunch) {
-    const nlohmann::json p = run_basic({}, "replay.json");
+    const nlohmann::json p = run_basic({{"IRF_REPLAY", "auto"}}, "replay.json");
     EXPECT_EQ(p["config"]["IRF_REPLAY"], "auto");
     const nlohmann::json gemm = kernel_named(p, "gemm(");
     ASSERT_FALSE(gemm.is_null());
@@ -76,7 +77,7 @@ TEST_F(InjectFake, ASteadyKernelIsSampledOnePassPerLaunch) {
               nlohmann::json({{"kernel", 0}, {"launches", 1}, {"pass_launches", 3}}));
     EXPECT_EQ(gemm["counters"]["inst_warp"], 5000);
     EXPECT_EQ(gemm["time_ns"]["total"], 9500 + 7 * 10000);
-    EXPECT_FALSE(gemm["time_ns"].contains("imputed"));
+    EXPECT_EQ(gemm["time_ns"]["imputed"], 3);
     EXPECT_NE(gemm["notes"].dump().find("one pass per launch over 3 launches"), std::string::npos)
         << gemm["notes"].dump();
     const nlohmann::json once = kernel_named(p, "setup(");
@@ -274,7 +275,7 @@ TEST_F(InjectFake, DisableLoadsAndDoesNothing) {
 // launches 2-5 and the tensor-types one waits for them (launch 6). With IRF_TENSOR_TYPES=off
 // there is no second sample.
 TEST_F(InjectFake, ATensorKernelGetsItsTypesFromASecondSample) {
-    nlohmann::json p = run_basic({}, "tensor_gemm.json");
+    nlohmann::json p = run_basic({{"IRF_REPLAY", "auto"}}, "tensor_gemm.json");
     nlohmann::json gemm = kernel_named(p, "gemm_bf16(");
     ASSERT_FALSE(gemm.is_null());
     EXPECT_EQ(p["coverage"]["profiled_launches"], 3);
@@ -287,7 +288,7 @@ TEST_F(InjectFake, ATensorKernelGetsItsTypesFromASecondSample) {
     EXPECT_NE(gemm["notes"].dump().find(note), std::string::npos) << gemm["notes"].dump();
     EXPECT_NE(read_file(m_tmp / "out.txt").find("  1    " + note), std::string::npos);
 
-    p = run_basic({{"IRF_TENSOR_TYPES", "off"}}, "tensor_gemm.json");
+    p = run_basic({{"IRF_TENSOR_TYPES", "off"}, {"IRF_REPLAY", "auto"}}, "tensor_gemm.json");
     gemm = kernel_named(p, "gemm_bf16(");
     EXPECT_EQ(p["coverage"]["profiled_launches"], 2);
     EXPECT_EQ(gemm["profiled_launches"], 1);

@@ -262,15 +262,15 @@ TEST(Env, CaptureRange) {
 }
 
 TEST(Env, ReplayTakesAutoKernelOrLaunches) {
-    EXPECT_EQ(Config{}.replay, ReplayMode::automatic);
-    EXPECT_EQ(Config{}.effective().at("IRF_REPLAY"), "auto");
+    EXPECT_EQ(Config{}.replay, ReplayMode::kernel);
+    EXPECT_EQ(Config{}.effective().at("IRF_REPLAY"), "kernel");
     EXPECT_EQ(parse("IRF_REPLAY", "kernel").config.replay, ReplayMode::kernel);
     EXPECT_EQ(parse("IRF_REPLAY", "launches").config.effective().at("IRF_REPLAY"), "launches");
     EXPECT_EQ(parse("IRF_REPLAY", "auto").config.replay, ReplayMode::automatic);
     // An unknown mode is ignored with the one-line error: sampling by the default is safe.
     EXPECT_EQ(error_of("IRF_REPLAY", "user"),
               "[irf] IRF_REPLAY=user: expected auto, kernel or launches; ignored, using default");
-    EXPECT_EQ(parse("IRF_REPLAY", "Kernel").config.replay, ReplayMode::automatic);
+    EXPECT_EQ(parse("IRF_REPLAY", "Kernel").config.replay, ReplayMode::kernel);
     EXPECT_FALSE(parse("IRF_REPLAY", "user").disabled_by_error);
 }
 

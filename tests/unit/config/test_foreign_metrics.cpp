@@ -81,7 +81,9 @@ TEST(ForeignMetrics, NvprofNamesOfTheIrmWorkflow) {
     }
     EXPECT_LT(nvprof_metric("not_predicated_off_thread_inst_executed").at(0).rank,
               nvprof_metric("thread_inst_executed").at(0).rank);
-    EXPECT_TRUE(nvprof_metric("flop_count_sp").empty()); // a total: no add/mul/fma split
+    // a total (no add/mul/fma split): the precision's FLOPs, used where the split is absent
+    ASSERT_EQ(nvprof_metric("flop_count_sp").size(), 1u);
+    EXPECT_EQ(nvprof_metric("flop_count_sp").front().canonical, "flops_fp32");
 }
 
 TEST(ForeignMetrics, ChipOfComputeCapability) {
