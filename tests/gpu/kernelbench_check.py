@@ -8,11 +8,16 @@ For each GPU of the published file it runs `irf-report check-projection PROFILE 
 OUT/table.md and OUT/table.json): headline operators (measured >= 20 us) with the model's MAPE,
 time-weighted MAPE, interval coverage and the three naive MAPEs, and the launch-bound operators
 apart. --ours compares the runner's own times without irf (operators.py --json) with the
-published ones of --ours-gpu. --expect compares the table with a recorded one and exits 1 when a
+published ones of --ours-gpu, and adds a second table over the comparable operators only: those
+whose kernels fill at least 80% of the call on our GPU (the published times are CUDA-event times
+of eager calls: host time no kernel model projects) and whose time on our GPU is within
+0.8-1.25x of the published one of --ours-gpu (the same kernels ran: the published set used
+another PyTorch and CUDA). A PROFILE ending in .xz is decompressed into OUT first. --expect compares the table with a recorded one and exits 1 when a
 target got worse (CI replays the H100 recording this way: tests/gpu/CMakeLists.txt).
 """
 import argparse
 import json
+import lzma
 import os
 import statistics
 import subprocess
@@ -90,6 +95,54 @@ def ours_vs_published(ours_path, published, gpu):
             "within_10pct": sum(e <= 0.10 for e in errors) / len(errors)}
 
 
+def comparable_names(ours_path, check):
+    """The operators of `check` (--ours-gpu's check-projection JSON) that are comparable: kernels
+    >= 80% of our call time, published time >= 20 us and within 0.8-1.25x of ours."""
+    with open(ours_path, encoding="utf-8") as f:
+        ours = {op["name"]: op for op in json.load(f).get("results", [])}
+    names = set()
+    for op in check.get("operators", []):
+        mine = ours.get(op["name"], {}).get("median_ms", 0) * 1e6
+        if mine <= 0:
+            continue
+        share, ratio = op["recorded_ns"] / mine, op["measured_ns"] / mine
+        if share >= 0.8 and op["measured_ns"] >= 20000 and 0.8 <= ratio <= 1.25:
+            names.add(op["name"])
+    return names
+
+
+def comparable_row(key, check, names):
+    """row_of's fields over the comparable operators of one target's check."""
+    if "error" in check:
+        return {"target": key, "error": check["error"][0]}
+    ops = [op for op in check["operators"] if op["name"] in names]
+
+    def mape(field):
+        return (sum(abs(op[field] - op["measured_ns"]) / op["measured_ns"] for op in ops) /
+                len(ops)) if ops else 0.0
+
+    weight = sum(op["measured_ns"] for op in ops)
+    naive = [mape("sm_clock_ns"), mape("dram_ns"), mape("by_bound_ns")]
+    return {"target": key, "operators": len(ops), "mape": mape("predicted_ns"),
+            "weighted_mape": (sum(abs(op["predicted_ns"] - op["measured_ns"]) for op in ops) /
+                              weight) if weight else 0.0,
+            "inside": (sum(op["low_ns"] <= op["measured_ns"] <= op["high_ns"] for op in ops) /
+                       len(ops)) if ops else 0.0,
+            "mape_sm_clock": naive[0], "mape_dram": naive[1], "mape_by_bound": naive[2],
+            "beats_all": bool(ops) and all(mape("predicted_ns") < n for n in naive),
+            "launch_bound": 0, "launch_bound_mape": 0.0, "left_out": 0}
+
+
+def profile_path(profile, out_dir):
+    """`profile`, or its decompressed copy in out_dir when it ends in .xz."""
+    if not profile.endswith(".xz"):
+        return profile
+    path = os.path.join(out_dir, os.path.basename(profile)[:-3])
+    with lzma.open(profile, "rb") as src, open(path, "wb") as dst:
+        dst.write(src.read())
+    return path
+
+
 def worse(row, expected):
     """Why `row` is worse than `expected`, or ""."""
     if "error" in row:
@@ -121,14 +174,22 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     with open(args.published, encoding="utf-8") as f:
         published = json.load(f)
-    rows = [row_of(key, run_check(args.report, args.profile, args.published, key, args.calls,
-                                  args.out)) for key in sorted(published["gpus"])]
+    profile = profile_path(args.profile, args.out)
+    checks = {key: run_check(args.report, profile, args.published, key, args.calls, args.out)
+              for key in sorted(published["gpus"])}
+    rows = [row_of(key, check) for key, check in checks.items()]
     result = {"rows": rows}
     if args.ours:
         result["ours_vs_published"] = ours_vs_published(args.ours, published, args.ours_gpu)
+        names = comparable_names(args.ours, checks.get(args.ours_gpu, {}))
+        result["comparable"] = [comparable_row(key, check, names) for key, check in checks.items()]
     with open(os.path.join(args.out, "table.json"), "w", encoding="utf-8") as f:
         json.dump(result, f, indent=1, sort_keys=True)
     text = table_md(rows)
+    if "comparable" in result:
+        text += ("\nComparable operators only (kernels >= 80% of the call on our GPU, within "
+                 f"0.8-1.25x of the published {args.ours_gpu} time):\n\n" +
+                 table_md(result["comparable"]))
     with open(os.path.join(args.out, "table.md"), "w", encoding="utf-8") as f:
         f.write(text)
     print(text, end="")
@@ -136,9 +197,13 @@ def main():
         print("ours vs published:", json.dumps(result["ours_vs_published"]))
     if args.expect:
         with open(args.expect, encoding="utf-8") as f:
-            expected = {r["target"]: r for r in json.load(f)["rows"]}
+            recorded = json.load(f)
+        expected = {r["target"]: r for r in recorded["rows"]}
         failures = [f"{r['target']}: {why}" for r in rows if r["target"] in expected
                     for why in [worse(r, expected[r["target"]])] if why]
+        kept = {r["target"]: r for r in recorded.get("comparable", [])}
+        failures += [f"{r['target']} (comparable): {why}" for r in result.get("comparable", [])
+                     if r["target"] in kept for why in [worse(r, kept[r["target"]])] if why]
         missing = sorted(set(expected) - {r["target"] for r in rows})
         failures += [f"{key}: no longer checked" for key in missing]
         for line in failures:

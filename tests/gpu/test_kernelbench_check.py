@@ -64,5 +64,43 @@ class OursVsPublished(unittest.TestCase):
         self.assertAlmostEqual(result["within_10pct"], 0.5)  # 1.05 is within 10%, 0.5 is not
 
 
+
+def operator(name, recorded, measured, predicted, low=0.0, high=0.0):
+    return {"name": name, "recorded_ns": recorded, "measured_ns": measured,
+            "predicted_ns": predicted, "low_ns": low, "high_ns": high,
+            "sm_clock_ns": measured * 1.5, "dram_ns": measured * 2, "by_bound_ns": measured}
+
+
+class Comparable(unittest.TestCase):
+    def test_only_kernel_filled_calls_that_agree_with_the_published_time_count(self):
+        # our call times (median, ms): a 100 us, b 100 us, c 100 us, d 10 us
+        ours = {"results": [{"name": n, "median_ms": ms} for n, ms in
+                            (("a", 0.1), ("b", 0.1), ("c", 0.1), ("d", 0.01))]}
+        check = {"operators": [
+            operator("a", 90e3, 110e3, 0),   # kernels 90% of the call, published 1.1x: kept
+            operator("b", 50e3, 100e3, 0),   # kernels 50% of the call: host-bound, out
+            operator("c", 95e3, 30e3, 0),    # published 0.3x ours: other kernels ran, out
+            operator("d", 9e3, 12e3, 0)]}    # published 12 us: launch-bound, out
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+            json.dump(ours, f)
+        try:
+            self.assertEqual(kc.comparable_names(f.name, check), {"a"})
+        finally:
+            os.unlink(f.name)
+
+    def test_a_comparable_row_is_worked_out_over_those_operators_only(self):
+        check = {"operators": [operator("a", 1, 100.0, 110.0, 90, 120),
+                               operator("b", 1, 200.0, 140.0, 210, 250),
+                               operator("x", 1, 100.0, 900.0)]}
+        row = kc.comparable_row("t", check, {"a", "b"})
+        self.assertEqual(row["operators"], 2)
+        self.assertAlmostEqual(row["mape"], (0.10 + 0.30) / 2)       # 20%
+        self.assertAlmostEqual(row["weighted_mape"], (10 + 60) / 300)  # 23.3%
+        self.assertAlmostEqual(row["inside"], 0.5)                    # a inside; b (200) below 210-250
+        self.assertAlmostEqual(row["mape_sm_clock"], 0.5)
+        self.assertAlmostEqual(row["mape_by_bound"], 0.0)
+        self.assertFalse(row["beats_all"])                            # by-bound is exact here
+        self.assertEqual(kc.comparable_row("t", {"error": ["no"]}, set())["error"], "no")
+
 if __name__ == "__main__":
     unittest.main()
