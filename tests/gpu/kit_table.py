@@ -14,10 +14,13 @@ import re
 import statistics
 import sys
 
-EAGER = re.compile(r"^\[(\d+)\] (\S+): eager .*?median wall ([\d.]+) ns/launch, "
+# The kit's own lines put its counts between the name and the figures ("cb: [ovh] mode=cb
+# callbacks=304000 records=0 eager n=..."), as the H200 log of 2026-11-28 shows.
+EAGER = re.compile(r"^\[(\d+)\] (\S+): (?:.*? )?eager .*?median wall ([\d.]+) ns/launch, "
                    r"thread CPU ([\d.]+) ns/launch")
-THREADS = re.compile(r"^(\S+): threads=(\d+) .*?median thread CPU ([\d.]+) ns/launch")
-GRAPH = re.compile(r"^(\S+): graph nodes=(\d+) .*?GPU ([\d.]+) ns/node, host ([\d.]+) ns/replay")
+THREADS = re.compile(r"^(\S+): (?:.*? )?threads=(\d+) .*?median thread CPU ([\d.]+) ns/launch")
+GRAPH = re.compile(r"^(\S+): (?:.*? )?graph nodes=(\d+) .*?GPU ([\d.]+) ns/node, "
+                   r"host ([\d.]+) ns/replay")
 SAMPLE_SETUP = re.compile(r"^chip (\S+), (\d+) metrics, (\d+) passes, extra (\d+) GiB;")
 SAMPLE = re.compile(r"^kernel replay, median of \d+ samples \(ms\): Start ([\d.]+) \| launch "
                     r"\(replays\) ([\d.]+) \| Stop ([\d.]+) \| Decode ([\d.]+) \| "

@@ -61,5 +61,32 @@ class KitTable(unittest.TestCase):
         self.assertIn("| cb | 4 | ? | 5 | ? |", kit_table.markdown(figures))
 
 
+
+class RecordedH200Log(unittest.TestCase):
+    """The kit's log from the H200 of 2026-11-28, whose lines carry the kit's counts between
+    the mechanism's name and its figures."""
+
+    def setUp(self):
+        here = os.path.dirname(os.path.abspath(__file__))
+        path = os.path.join(here, "..", "data", "gpu", "h200", "session-2026-11-28", "call1",
+                            "kit", "kit.log")
+        with open(path, encoding="utf-8") as f:
+            self.figures = kit_table.parse(f.read().splitlines())
+
+    def test_every_mechanism_is_read(self):
+        self.assertEqual(sorted(self.figures["eager"]),
+                         ["cb", "cbck", "cbdom", "ck", "ckpool", "drv", "drvck", "gpa-wrapper",
+                          "k", "none"])
+        self.assertEqual(sorted(self.figures["threads"]), ["cb", "cbck", "ck", "none"])
+        self.assertEqual(sorted(self.figures["graph"]), ["ck", "graph", "none"])
+
+    def test_callbacks_cost_the_rounds_median_over_none(self):
+        costs = kit_table.eager_costs(self.figures["eager"])
+        # CPU: cb (5529.2 + 5132.3) / 2 = 5330.75, none (5113.5 + 4293.9) / 2 = 4703.7
+        self.assertAlmostEqual(costs["cb"]["cpu_added"], 627.05, places=2)
+        # graph: 1132.9 - 778.3 ns a node with kernel records
+        self.assertAlmostEqual(self.figures["graph"]["ck"] - self.figures["graph"]["none"],
+                               354.6, places=1)
+
 if __name__ == "__main__":
     unittest.main()
