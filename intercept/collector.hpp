@@ -7,6 +7,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -227,6 +228,10 @@ private:
     bool replayed_without_timestamps_locked(const DurationRecord& record);
     std::map<const KernelStats*, std::uint64_t> untimed_launches_locked() const;
     void retire_stale_locked();
+    /// Keeps retired launch `id` (unprofiled, untimed) for a record that may still come.
+    void remember_late_locked(std::uint64_t id, const Pending& pending);
+    /// Counts `record` for a launch retired as lost; false when it is not one.
+    bool apply_late_locked(const DurationRecord& record);
     /// Moves the newest-timed mark to `correlation_id` when it is a newer CUPTI id (wrap-safe).
     void note_timed_locked(std::uint64_t correlation_id);
     static bool is_synthetic_id(std::uint64_t correlation_id) noexcept;
@@ -316,8 +321,12 @@ private:
     double m_aggregate_ns = 0;
     std::uint64_t m_next_sweep;
     std::uint64_t m_unmatched_retired = 0; ///< early durations retired without their launch
-    std::uint64_t m_newest_timed = 0;      ///< newest CUPTI id whose duration came (32-bit serial)
-    bool m_have_newest_timed = false;      ///< m_newest_timed is set
+    /// Unprofiled launches retired as lost, by correlation id, oldest first in m_late_order: a
+    /// record that comes after all is still counted (collector_retire.cpp). Bounded.
+    std::unordered_map<std::uint64_t, Pending> m_late;
+    std::deque<std::uint64_t> m_late_order;
+    std::uint64_t m_newest_timed = 0; ///< newest CUPTI id whose duration came (32-bit serial)
+    bool m_have_newest_timed = false; ///< m_newest_timed is set
 };
 
 } // namespace irf::intercept

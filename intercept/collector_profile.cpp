@@ -110,9 +110,8 @@ bool Collector::apply_duration_locked(const DurationRecord& record) {
         record.end_ns > record.start_ns ? static_cast<double>(record.end_ns - record.start_ns) : 0;
     RegionStats& region = p.stats->regions[p.region];
     if (p.pass) {
-        // Under a pass's instrumentation: up to many times its unprofiled duration (H200:
-        // sw_align's 17.6 us took 2.79 ms over four passes, tests/data/gpu/h200/session-
-        // 2026-11-28/call1/replay). Imputed like a replayed launch, never clustered.
+        // Under a pass's instrumentation, up to 40x its unprofiled duration (H200, docs/
+        // configuration.md, IRF_REPLAY): imputed like a replayed launch, never clustered.
         p.stats->replayed.add(ns);
         p.stats->passes.add(ns);
         region.replayed.add(ns);
@@ -263,13 +262,14 @@ void Collector::on_duration(const DurationRecord& record) noexcept {
             return;
         }
         if (stopped_and_drained_locked()) {
-            if (!apply_duration_locked(record)) {
+            if (!apply_duration_locked(record) && !apply_late_locked(record)) {
                 (void)aggregate_locked(record);
             }
             return;
         }
         drain_locked();
-        if (apply_duration_locked(record) || aggregate_locked(record)) {
+        if (apply_duration_locked(record) || apply_late_locked(record) ||
+            aggregate_locked(record)) {
             return;
         }
         if (m_early_durations.size() < k_max_early) {

@@ -55,6 +55,9 @@ void Collector::retire_stale_locked() {
         }
         if (!it->second.timed) {
             ++m_stats.lost_durations;
+            if (!it->second.profiled) {
+                remember_late_locked(it->first, it->second);
+            }
         }
         it = m_pending.erase(it); // timed but its counters never came: counted at exit
     }
@@ -67,6 +70,39 @@ void Collector::retire_stale_locked() {
         it = m_early_durations.erase(it);
     }
     m_next_sweep = now + m_lost_after;
+}
+
+/// On the H200 a training step's 300,000 tiny launches after its graph replays lost 5,347
+/// durations that came after all, more than 2^17 launches late (tests/data/gpu/h200/
+/// session-2026-11-28/call1/graph-long): so the last k_max_late launches retired without a
+/// duration are remembered, and such a record still counts for its kernel.
+void Collector::remember_late_locked(std::uint64_t id, const Pending& pending) {
+    constexpr std::size_t k_max_late = std::size_t{1} << 16;
+    if (m_late_order.size() >= k_max_late) {
+        m_late.erase(m_late_order.front()); // forgotten: it stays lost
+        m_late_order.pop_front();
+    }
+    m_late[id] = pending;
+    m_late_order.push_back(id);
+}
+
+bool Collector::apply_late_locked(const DurationRecord& record) {
+    const auto found = m_late.find(record.correlation_id);
+    if (found == m_late.end()) {
+        return false;
+    }
+    const Pending late = found->second;
+    m_late.erase(found); // its m_late_order entry goes when it reaches the front
+    const double ns = static_cast<double>(record.end_ns - record.start_ns);
+    RegionStats& region = late.stats->regions[late.region];
+    region.time_ns += ns;
+    (late.cold ? late.stats->cold : late.stats->warm).add(ns);
+    if (!late.cold) {
+        region.warm.add(ns);
+        cluster_duration_locked(*late.stats, ns);
+    }
+    m_stats.lost_durations -= m_stats.lost_durations > 0 ? 1 : 0;
+    return true;
 }
 
 void Collector::try_drain() noexcept {

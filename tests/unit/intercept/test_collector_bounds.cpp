@@ -61,6 +61,31 @@ TEST(CollectorBounds, ALaunchWhoseDurationNeverComesRetiresAfterTheBoundAndIsCou
     EXPECT_EQ(p.kernels.at(0).launches, 1000u);
 }
 
+TEST(CollectorBounds, ARecordThatComesAfterItsLaunchWasRetiredStillCounts) {
+    // As on the H200 (a training step's tiny launches): the records of launches 1-50 come only
+    // after launch 400's, more than the bound of 100 ids late. Their launches were retired as
+    // lost; the late records still count for the kernel, and nothing is lost at exit.
+    Collector c{timing_only(), 100};
+    for (std::uint64_t id = 1; id <= 400; ++id) {
+        launch(c, id);
+        if (id > 50) {
+            c.on_duration({id, 0, 500});
+        }
+    }
+    EXPECT_GT(c.stats().lost_durations, 0u); // retired on the way
+    for (std::uint64_t id = 1; id <= 50; ++id) {
+        c.on_duration({id, 0, 700});
+    }
+    const CollectorStats s = c.stats();
+    EXPECT_EQ(s.lost_durations, 0u);
+    EXPECT_EQ(s.unmatched_durations, 0u);
+    model::Profile p;
+    c.fill_profile(p);
+    EXPECT_EQ(p.coverage.lost_durations, 0u);
+    // launch 1 is the first (700, out of min/mean/max), 49 more at 700, 350 at 500
+    EXPECT_DOUBLE_EQ(p.kernels.at(0).time_ns.total, 50 * 700.0 + 350 * 500.0);
+}
+
 TEST(CollectorBounds, ADurationWithoutLaunchIsRetiredAndStillReported) {
     Collector c{timing_only(), 100};
     for (std::uint64_t id = 1; id <= 5; ++id) {
