@@ -15,6 +15,7 @@ a case has no data in either mode, 2 on bad usage.
 """
 import argparse
 import json
+import lzma
 import os
 import re
 import sys
@@ -25,11 +26,15 @@ COUNT_PREFIXES = ("inst_", "sectors_", "bytes_", "thread_", "ctas_")
 
 
 def load_profile(path):
-    """The profile at path, or None when it is missing or not JSON."""
+    """The profile at path (or at path.xz, as recordings are kept), or None when it is missing
+    or not JSON."""
     try:
+        if not os.path.exists(path) and os.path.exists(path + ".xz"):
+            with lzma.open(path + ".xz", "rt", encoding="utf-8") as f:
+                return json.load(f)
         with open(path, encoding="utf-8") as f:
             return json.load(f)
-    except (OSError, ValueError):
+    except (OSError, ValueError, lzma.LZMAError):
         return None
 
 
