@@ -11,6 +11,7 @@
 #include "common/environment.hpp"
 #include "common/file_io.hpp"
 #include "common/log.hpp"
+#include "common/terminal.hpp"
 #include "config/ceilings_choice.hpp"
 #include "config/gpu_database.hpp"
 #include "config/output_path.hpp"
@@ -157,7 +158,12 @@ WriteOutcome write_files(const RunInfo& run, const model::Profile& profile,
                 error.empty() ? " and " + stem + ".txt" : " (summary not written: " + error + ")";
         }
         if (mode != config::SummaryMode::file) {
-            std::fputs(text.c_str(), stderr);
+            // On a terminal the table fits its width (the file keeps every column).
+            model::SummaryView view;
+            view.max_width = common::terminal_columns(STDERR_FILENO);
+            const std::string shown =
+                view.max_width > 0 ? model::text_summary(profile, view) : text;
+            std::fputs(shown.c_str(), stderr);
             std::fflush(stderr);
         }
     }

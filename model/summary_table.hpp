@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/profile.hpp"
@@ -35,9 +36,27 @@ struct RowLayout {
 /// The global wall's pattern and width label ("-" without a global wall).
 [[nodiscard]] std::string global_cell(const KernelRecord& k);
 
-/// One line of the kernel table for kernel `k`, ranked `rank`, named `label`.
-[[nodiscard]] std::string row(const KernelRecord& k, const std::string& label,
-                              const RowLayout& layout, std::size_t rank, double total_ns,
-                              const std::vector<std::string>& targets);
+/// The cells of kernel `k`'s line of the kernel table, ranked `rank`, named `label`, each with
+/// its leading separator, in header_cells' order.
+[[nodiscard]] std::vector<std::string> row_cells(const KernelRecord& k, const std::string& label,
+                                                 const RowLayout& layout, std::size_t rank,
+                                                 double total_ns,
+                                                 const std::vector<std::string>& targets);
+
+/// The header's columns: each one's name ("kernel", "total", ..., "->h100-sxm5") and cell.
+[[nodiscard]] std::vector<std::pair<std::string, std::string>>
+header_cells(const RowLayout& layout, const std::vector<std::string>& targets);
+
+/// Which columns to keep so that every line of `lines` (header and rows, as cells) is at most
+/// `max_width` characters (0: all), dropping the least needed first (projections, recover, min,
+/// max, mean, ...; kernel, total, bound and roof% always stay); their names go to `dropped`.
+[[nodiscard]] std::vector<bool> fit_columns(const std::vector<std::vector<std::string>>& lines,
+                                            const std::vector<std::string>& names,
+                                            std::size_t max_width,
+                                            std::vector<std::string>& dropped);
+
+/// The kept cells joined into one line, trailing spaces cut, with its newline.
+[[nodiscard]] std::string join_cells(const std::vector<std::string>& cells,
+                                     const std::vector<bool>& keep);
 
 } // namespace irf::model

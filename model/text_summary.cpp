@@ -118,27 +118,33 @@ std::string text_summary(const Profile& p, const SummaryView& view) {
         layout.fill = layout.fill || fill_cell(*order[i]) != "-";
         layout.tensor = layout.tensor || tensor_cell(*order[i]) != "-";
     }
-    std::string header = string_printf(
-        "%3s  %-*s %9s %6s %8s %9s %9s %9s %-6s %7s %9s %-*s %8s %7s %-9s", "#", name_width,
-        "kernel", "total", "time%", "launches", "mean", "min", "max", "bound", "roof%", "recover",
-        layout.global_width, "global", "shared", "active%", "pipe");
-    header += layout.fill ? string_printf(" %9s", "fill") : "";
-    header += layout.tensor ? string_printf(" %6s", "tensor") : "";
     // A merged job (irf-report merge) has per-rank statistics: how unevenly the ranks ran it.
     const bool job = std::any_of(order.begin(), order.end(),
                                  [](const KernelRecord* k) { return k->ranks.has_value(); });
     layout.job = job;
-    header += job ? string_printf(" %5s", "imbal") : "";
-    for (const std::string& t : targets) {
-        header +=
-            string_printf(" %*s", target_width(t), ("->" + utf8_prefix(printable(t), 30)).c_str());
+    const auto columns = header_cells(layout, targets);
+    std::vector<std::string> names;
+    std::vector<std::vector<std::string>> lines(1);
+    for (const auto& [name, cell] : columns) {
+        names.push_back(name);
+        lines[0].push_back(cell);
     }
-    while (!header.empty() && header.back() == ' ') {
-        header.pop_back();
-    }
-    out << header << "\n";
     for (std::size_t i = 0; i < shown; ++i) {
-        out << row(*order[i], label[order[i]], layout, i + 1, total, targets);
+        lines.push_back(row_cells(*order[i], label[order[i]], layout, i + 1, total, targets));
+    }
+    // The table fits the terminal (view.max_width): columns left out are named below it.
+    std::vector<std::string> dropped;
+    const std::vector<bool> keep = fit_columns(lines, names, view.max_width, dropped);
+    for (const auto& line : lines) {
+        out << join_cells(line, keep);
+    }
+    if (!dropped.empty()) {
+        std::string list;
+        for (const std::string& d : dropped) {
+            list += (list.empty() ? "" : ", ") + d;
+        }
+        out << "(left out to fit " << view.max_width << " columns: " << list
+            << "; a wider terminal, COLUMNS or irf-report csv shows them)\n";
     }
     if (job) {
         out << "(imbal: the slowest rank's time / the mean over the job's ranks; 1 = balanced)\n";

@@ -21,6 +21,9 @@ struct SummaryView {
     /// 0 cuts nothing: the column is as wide as the longest name.
     std::size_t name_width = k_label_width;
     std::size_t region_depth = 0; ///< levels of the NVTX region tree shown (0: all)
+    /// Widest kernel-table line (the terminal's width); 0: no limit. Columns that do not fit
+    /// are left out, least needed first, and named under the table.
+    std::size_t max_width = 0;
 };
 
 /// A table of the `top` kernels by total time (time %, launches, per-launch mean/min/max, bound,

@@ -3,10 +3,13 @@
 // [--sort S] [--names M] [--width N] [--depth N] [--format md]`:
 // redo the model on a saved profile with other ceilings or targets (default: the profile's
 // targets); text verdict to stdout.
+#include <unistd.h>
+
 #include <iostream>
 
 #include "common/cli.hpp"
 #include "common/file_io.hpp"
+#include "common/terminal.hpp"
 #include "model/profile_json.hpp"
 #include "model/text_summary.hpp"
 #include "tools/irf_report/command.hpp"
@@ -57,8 +60,9 @@ int run_analyze(const AnalyzeOptions& o) {
             throw InputError(error);
         }
     }
-    const model::SummaryView view{o.view.top, o.view.order(), o.view.name_mode(),
-                                  o.view.name_width(), o.depth};
+    model::SummaryView view{o.view.top, o.view.order(), o.view.name_mode(), o.view.name_width(),
+                            o.depth};
+    view.max_width = common::terminal_columns(STDOUT_FILENO); // the table fits the terminal
     std::cout << (o.view.format == "md" ? summary_markdown(profile, view)
                                         : model::text_summary(profile, view));
     report_gaps(profile);

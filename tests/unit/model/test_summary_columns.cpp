@@ -107,5 +107,39 @@ TEST(ModelSummaryColumns, NoFillColumnWithoutSmLimits) {
     EXPECT_EQ(text_summary(p).find(" fill"), std::string::npos);
 }
 
+// Issue 53 item 10: the table fits the terminal. The full table of cast_and_gemm is wider than
+// 100 columns; at 100 the least needed columns go (recover, min, max, ...), every table line
+// fits, the kernel, total, bound and roof% stay, and a line names what was left out.
+TEST(ModelSummaryColumns, TheTableFitsTheTerminalAndSaysWhatItLeftOut) {
+    Profile p = cast_and_gemm();
+    analyze(p, test::v100(), {});
+    const std::string full = text_summary(p);
+    const std::size_t header = full.find("  #  kernel");
+    ASSERT_NE(header, std::string::npos) << full;
+    const std::size_t full_width = full.find('\n', header) - header;
+    EXPECT_GT(full_width, 100u);
+    SummaryView view;
+    view.max_width = 100;
+    const std::string fitted = text_summary(p, view);
+    const std::size_t start = fitted.find("  #  kernel");
+    const std::size_t end = fitted.find("(left out to fit 100 columns: recover, min, max");
+    ASSERT_NE(end, std::string::npos) << fitted;
+    std::size_t widest = 0;
+    for (std::size_t at = start; at < end;) {
+        const std::size_t next = fitted.find('\n', at);
+        widest = std::max(widest, next - at);
+        at = next + 1;
+    }
+    EXPECT_LE(widest, 100u) << fitted;
+    for (const char* kept : {"kernel", "total", "bound", "roof%"}) {
+        EXPECT_NE(fitted.find(kept, start), std::string::npos) << kept;
+    }
+    EXPECT_EQ(fitted.substr(start, end - start).find("recover"), std::string::npos);
+    // No limit: the table as before, nothing said.
+    view.max_width = 0;
+    EXPECT_EQ(text_summary(p, view), full);
+    EXPECT_EQ(full.find("left out to fit"), std::string::npos);
+}
+
 } // namespace
 } // namespace irf::model
