@@ -2,6 +2,7 @@
 // Counter-by-counter comparison of two profiles (docs/tools.md, "irf-report compare").
 #include "tools/irf_report/compare_counters.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <set>
 
@@ -48,10 +49,13 @@ void kernel_table(std::string& out, const model::KernelRecord& a, const model::K
     for (const std::string& name : names) {
         const auto va = per_launch(a, name);
         const auto vb = per_launch(b, name);
-        std::snprintf(line, sizeof line, "  %-26s %14s %14s  %s\n", name.c_str(),
-                      format_number(va, 6).c_str(), format_number(vb, 6).c_str(),
-                      difference_text(va, vb).c_str());
-        out += line;
+        // A counter name is the file's: escaped, and never cut into a fixed buffer (a name over
+        // 160 bytes lost the rest of its row, line end included; issue 52 item 10).
+        std::string shown = common::printable(name);
+        shown.resize(std::max<std::size_t>(shown.size(), 26), ' ');
+        std::snprintf(line, sizeof line, " %14s %14s  %s\n", format_number(va, 6).c_str(),
+                      format_number(vb, 6).c_str(), difference_text(va, vb).c_str());
+        out += "  " + shown + line;
     }
 }
 

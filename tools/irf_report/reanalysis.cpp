@@ -6,6 +6,7 @@
 #include <iostream>
 #include <thread>
 
+#include "common/text_safety.hpp"
 #include "config/ceilings_choice.hpp"
 #include "config/ceilings_yaml.hpp"
 #include "config/gpu_database.hpp"
@@ -145,7 +146,8 @@ void reanalyze(model::Profile& profile, const AnalysisOptions& o, const std::str
 void analyze_if_needed(model::Profile& profile, const AnalysisOptions& o, const std::string& input,
                        const std::string& tool, bool projection_details, bool fold_projections) {
     if (!is_analysed(profile)) {
-        std::cerr << tool << ": " << input << " has no analysis (a raw profile); analysed now"
+        std::cerr << tool << ": " << common::printable(input)
+                  << " has no analysis (a raw profile); analysed now"
                   << (o.ceilings.empty() ? " with the ceilings of its GPU" : "") << "\n";
         reanalyze(profile, o, input, tool, projection_details, fold_projections);
     } else if (!o.ceilings.empty() || !o.targets.empty()) {
