@@ -171,6 +171,12 @@ PassSink::Armed PassSink::arm(RangeProfiler& profiler, std::uint64_t correlation
     std::uint64_t gone = 0;
     try {
         const std::lock_guard<std::mutex> lock(m_mutex);
+        if (c.kind == PassKind::begin && m_open.count(c.key) != 0) {
+            // Another thread's launch began a sample of this configuration after this one was
+            // chosen (the device's sample lock kept them apart): this one is a kernel replay.
+            c.kind = PassKind::kernel;
+            return Armed::kernel;
+        }
         if (c.kind == PassKind::begin) {
             auto open = std::make_unique<Open>();
             open->sample_id = correlation_id;
