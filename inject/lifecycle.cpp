@@ -223,8 +223,12 @@ void install_handlers() noexcept {
             ((current.sa_flags & SA_SIGINFO) == 0 && current.sa_handler == SIG_IGN)) {
             continue; // an ignored signal does not end the process: nothing to finalize
         }
-        if (k_signals[i] == SIGINT && has_own_handler(current)) {
-            continue; // Python, Jupyter: Ctrl-C is theirs (KeyboardInterrupt, then a normal exit)
+        if (has_own_handler(current)) {
+            // The application's own handler runs at once, as without irf: Python's Ctrl-C
+            // (KeyboardInterrupt, then a normal exit), a SIGTERM handler that checkpoints within
+            // Slurm's KillWait, a crash reporter's SIGABRT. irf writes at the exit that follows,
+            // if there is one; finalizing first would take from the application's window.
+            continue;
         }
         struct sigaction ours {};
         ours.sa_handler = on_signal;

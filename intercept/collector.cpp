@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "common/demangle.hpp"
+#include "common/inside_irf.hpp"
 #include "common/log.hpp"
 #include "intercept/nvtx_stack.hpp"
 
@@ -105,6 +106,7 @@ Collector::Function* Collector::find_function(const void* handle,
 }
 
 Collector::Function* Collector::add_function(const LaunchEvent& event) noexcept {
+    const common::InsideIrf inside; // holds m_mutex on an application thread: see on_warning
     try {
         const std::lock_guard<std::mutex> lock(m_mutex);
         if (Function* existing = find_function(event.function, event.module_epoch)) {
@@ -152,6 +154,7 @@ Collector::add_variant(Function& function, const LaunchEvent& event) noexcept {
         // A graph node is reported from CUPTI's activity thread: its stack is not the
         // application's launch site (and unwinding there costs that thread, not the app).
         RawStack stack = event.graph ? RawStack{} : capture_call_stack(m_callstack, k_own_frames);
+        const common::InsideIrf inside;
         const std::lock_guard<std::mutex> lock(m_mutex);
         if (Variant* v = find_variant(function, key)) {
             return v;
@@ -185,6 +188,7 @@ Collector::add_variant(Function& function, const LaunchEvent& event) noexcept {
 }
 
 LaunchLog* Collector::register_thread() noexcept {
+    const common::InsideIrf inside;
     try {
         const std::lock_guard<std::mutex> lock(m_mutex);
         m_logs.push_back(std::make_unique<LaunchLog>());
@@ -323,6 +327,10 @@ void Collector::unsaturate_locked(const KernelStats& stats) {
 }
 
 void Collector::on_warning(const std::string& message) noexcept {
+    // Every section that takes the collector's locks on an application thread is marked: a
+    // fatal signal landing there gives the profile up at once, where the finalizer would wait
+    // for a lock that the stopped thread never releases (inject/lifecycle.cpp).
+    const common::InsideIrf inside;
     try {
         {
             // A repeated warning is kept once with its count (the profile says "(xN)").

@@ -3,6 +3,7 @@
 // the kernels and coverage of the profile.
 #include <algorithm>
 
+#include "common/inside_irf.hpp"
 #include "common/log.hpp"
 #include "common/repeats.hpp"
 #include "common/time_format.hpp"
@@ -84,9 +85,8 @@ void Collector::drain_locked(bool sweep) {
     }
 }
 
-/// Records that arrived before their launch was drained (a writer between its append and its
-/// publish) are looked up by the launch just drained: a scan of every waiting record on each
-/// drain made each unmatched record cost O(waiting), quadratic with records that never match.
+/// Records that came before their launch was drained are looked up by the launch just drained:
+/// a scan of every waiting record on each drain was quadratic with records that never match.
 void Collector::apply_early_locked(std::uint64_t correlation_id) {
     if (const auto d = m_early_durations.find(correlation_id); d != m_early_durations.end()) {
         const DurationRecord record = d->second.record;
@@ -149,12 +149,10 @@ bool Collector::apply_duration_locked(const DurationRecord& record) {
     return true;
 }
 
-/// ncu reports a profiled kernel's duration as gpu__time_duration inside its sample: the
-/// launch's own time, counted in totals (docs/output-schema.md, time_ns), so a key whose launches
-/// run different shapes sums right. It runs longer than the kernel does unprofiled (on the H100
-/// by about 1 us, and 3x where the replay's restore left the caches cold: tests/data/gpu/h100/
-/// call3/irf, bank-ways1 2.50 vs 1.41 us, stride-fp32-s32 13.1 vs 3.8 us), so it is kept apart
-/// from min/mean/max, which use it only for a kernel without unprofiled launches (to_record).
+/// A profiled launch's own duration, gpu__time_duration in its sample as ncu reports it, counts
+/// in totals (docs/output-schema.md, time_ns), so a key of several shapes sums right. It runs
+/// longer than unprofiled (H100: about 1 us, 3x with caches the restore left cold, tests/data/
+/// gpu/h100/call3/irf), so min/mean/max use it only for a kernel without unprofiled launches.
 void Collector::apply_own_time_locked(Pending& p, double ns) {
     RegionStats& region = p.stats->regions[p.region];
     p.measured = true;
@@ -248,6 +246,7 @@ bool Collector::replayed_without_timestamps_locked(const DurationRecord& record)
 }
 
 void Collector::on_duration(const DurationRecord& record) noexcept {
+    const common::InsideIrf inside; // see on_warning
     try {
         const std::lock_guard<std::mutex> lock(m_agg_mutex);
         if ((record.start_ns == 0 && record.end_ns == 0) || record.end_ns < record.start_ns) {
@@ -281,6 +280,7 @@ void Collector::on_duration(const DurationRecord& record) noexcept {
 }
 
 void Collector::on_counters(const CounterSample& sample) noexcept {
+    const common::InsideIrf inside;
     try {
         const std::lock_guard<std::mutex> lock(m_agg_mutex);
         if (sample.by_launches && hold_locked(sample)) {

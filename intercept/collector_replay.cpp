@@ -58,6 +58,7 @@ void Collector::on_sample_abandoned(std::uint64_t sample_id, const char* reason)
         const std::lock_guard<std::mutex> lock(m_agg_mutex);
         ++m_discarded[reason != nullptr ? reason : "unknown"];
         ++m_stats.discarded;
+        m_held.erase(sample_id); // its counters will not come
         Pending* p = pending_locked(sample_id);
         if (p == nullptr) {
             return; // retired already: the discard is counted, the kernel not asked again

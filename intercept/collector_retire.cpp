@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <string>
 
+#include "common/inside_irf.hpp"
 #include "common/log.hpp"
 
 namespace irf::intercept {
@@ -106,6 +107,7 @@ bool Collector::apply_late_locked(const DurationRecord& record) {
 }
 
 void Collector::try_drain() noexcept {
+    const common::InsideIrf inside; // see on_warning
     try {
         const std::unique_lock<std::mutex> lock(m_agg_mutex, std::try_to_lock);
         if (lock.owns_lock() && m_recording.load(std::memory_order_relaxed)) {

@@ -6,12 +6,15 @@
 
 #include <cmath>
 
+#include "common/inside_irf.hpp"
+
 #include "model/counters.hpp"
 #include "model/duration_clusters.hpp"
 
 namespace irf::intercept {
 
 void Collector::on_discarded_sample(std::uint64_t correlation_id, const char* reason) noexcept {
+    const common::InsideIrf inside; // see on_warning
     try {
         const std::lock_guard<std::mutex> lock(m_agg_mutex);
         ++m_discarded[reason != nullptr ? reason : "unknown"];
@@ -22,6 +25,7 @@ void Collector::on_discarded_sample(std::uint64_t correlation_id, const char* re
 }
 
 void Collector::on_sample_declined(std::uint64_t correlation_id, const char* reason) noexcept {
+    const common::InsideIrf inside;
     try {
         const std::lock_guard<std::mutex> lock(m_agg_mutex);
         if (reason != nullptr) {

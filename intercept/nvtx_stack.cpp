@@ -4,6 +4,8 @@
 // release stores: readers never lock, writers (a path seen for the first time) do.
 #include "intercept/nvtx_stack.hpp"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <deque>
 #include <mutex>
@@ -45,10 +47,38 @@ struct Registry {
     std::unordered_map<std::uint64_t, std::string> open;
     std::uint64_t next_range = 1;
 };
+Registry* s_registry = nullptr;
+
+// A child forked while another thread held the registry's lock would hang at its first new path
+// or start/end range (irf's NVTX callbacks stay installed in it): the lock is taken around
+// fork() and made anew in the child (issue 51 A10, the review's L1).
+void lock_for_fork() {
+    s_registry->mutex.lock();
+}
+void unlock_after_fork() {
+    s_registry->mutex.unlock();
+}
+void reset_in_child() {
+    new (&s_registry->mutex) std::mutex();
+}
+
 Registry& registry() {
-    static Registry* r = new Registry;
+    static Registry* r = [] {
+        s_registry = new Registry;
+        (void)pthread_atfork(lock_for_fork, unlock_after_fork, reset_in_child);
+        return s_registry;
+    }();
     return *r;
 }
+
+} // namespace
+
+void with_registry_locked_for_test(const std::function<void()>& fn) {
+    const std::lock_guard<std::mutex> lock(registry().mutex);
+    fn();
+}
+
+namespace {
 
 /// The calling thread's open ranges; trivially constructed, so reading it needs no guard.
 struct ThreadStack {

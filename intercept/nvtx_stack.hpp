@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -53,6 +54,9 @@ int pop() noexcept;
 /// Pops the innermost open range of `domain` (NVTX keeps one stack per domain), even below
 /// another domain's ranges; returns its level in that domain, or -1 when it has none open.
 int pop_domain(std::uint32_t domain) noexcept;
+
+/// Test seam: runs `fn` while holding the lock of the registry of paths, domains and ranges.
+void with_registry_locked_for_test(const std::function<void()>& fn);
 
 /// The calling thread's current path id (k_root outside every range).
 [[nodiscard]] std::uint32_t current_path() noexcept;

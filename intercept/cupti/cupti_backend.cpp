@@ -69,7 +69,7 @@ std::string refused_line(CUptiResult r, const char* holder) {
 bool CuptiBackend::start(LaunchSink& sink) noexcept {
     try {
         {
-            std::unique_lock<std::shared_mutex> lock(m_lifecycle);
+            std::unique_lock<std::shared_timed_mutex> lock(m_lifecycle);
             m_pass_sink.attach(&sink, &m_launches_seen);
             m_sink = &m_pass_sink;
         }
@@ -189,10 +189,16 @@ void CuptiBackend::flush() noexcept {
 }
 
 void CuptiBackend::stop() noexcept {
+    m_stopping.store(true, std::memory_order_release); // no sink call begins from here
     stop_release_thread(); // first: it makes CUPTI calls, and none may follow the unsubscribe
-    {
-        std::unique_lock<std::shared_mutex> lock(m_lifecycle);
-        m_sink = nullptr;
+    try {
+        // Bounded: a thread that a fatal signal stopped inside a sink call never leaves it, and
+        // the finalizer that called this must not wait for it (docs/reliability.md, signals).
+        std::unique_lock<std::shared_timed_mutex> lock(m_lifecycle, std::defer_lock);
+        if (lock.try_lock_for(k_stop_wait)) {
+            m_sink = nullptr;
+        }
+    } catch (...) {
     }
     const bool was_running = m_running.exchange(false);
     if (was_running && !m_cupti_failed) {

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -72,6 +73,10 @@ constexpr std::chrono::seconds k_busy_retry{30};
 /// Per-device slots of the busy clock (ordinals beyond share one).
 constexpr std::size_t k_device_slots = 64;
 
+/// Longest stop() waits for sink calls in flight: one that takes longer is a thread stopped
+/// inside it (by the very signal being handled), which m_stopping already keeps out.
+constexpr std::chrono::milliseconds k_stop_wait{1000};
+
 /// Sample locks: one per device (ordinals beyond share a slot; sharing only serializes more).
 constexpr std::size_t k_lock_slots = 16;
 
@@ -134,7 +139,7 @@ public:
     /// Test seam: attaches `sink` without subscribing, so tests can drive on_callback and
     /// on_kernel_record directly on a machine without a GPU.
     void attach_sink_for_test(LaunchSink& sink) noexcept {
-        std::unique_lock<std::shared_mutex> lock(m_lifecycle);
+        std::unique_lock<std::shared_timed_mutex> lock(m_lifecycle);
         m_pass_sink.attach(&sink, &m_launches_seen);
         m_sink = &m_pass_sink;
     }
@@ -249,7 +254,10 @@ private:
     CuptiOptions m_options;
 
     // Sink access: shared by every sink call, exclusive in stop() which clears m_sink.
-    mutable std::shared_mutex m_lifecycle;
+    mutable std::shared_timed_mutex m_lifecycle;
+    /// Set first in stop(): no sink call begins after it, so stop() never waits for a thread
+    /// that a signal stopped inside one (its shared hold would never end).
+    std::atomic<bool> m_stopping{false};
     LaunchSink* m_sink = nullptr; ///< m_pass_sink, in front of the collector, while running
     PassSink m_pass_sink;         ///< samples by launches (IRF_REPLAY)
     CUpti_SubscriberHandle m_subscriber = nullptr;
@@ -326,11 +334,15 @@ private:
     std::mutex m_graph_mutex; ///< guards m_graph_regions (launching and activity threads)
     /// NVTX path of each cuGraphLaunch by its correlation id, which its kernel records share.
     std::unordered_map<std::uint64_t, std::uint32_t> m_graph_regions;
+    std::deque<std::uint64_t> m_graph_order; ///< m_graph_regions' ids, oldest first
 };
 
 template <class Fn> void CuptiBackend::with_sink(Fn&& fn) noexcept {
-    std::shared_lock<std::shared_mutex> lock(m_lifecycle);
-    if (m_sink != nullptr) {
+    if (m_stopping.load(std::memory_order_acquire)) {
+        return;
+    }
+    std::shared_lock<std::shared_timed_mutex> lock(m_lifecycle);
+    if (m_sink != nullptr && !m_stopping.load(std::memory_order_acquire)) {
         fn(*m_sink);
     }
 }

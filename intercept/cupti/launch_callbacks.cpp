@@ -294,7 +294,9 @@ void CuptiBackend::deliver_sample(const CUpti_CallbackData& data, const ContextS
             discard(data.correlationId, problem);
             return;
         }
-        m_passes = std::max(m_passes.load(), sample.passes);
+        if (session.set == SampleSet::standard) { // coverage.passes: the standard set's, not
+            m_passes = std::max(m_passes.load(), sample.passes); // the tensor-types sample's
+        }
         with_sink([&sample](LaunchSink& sink) { sink.on_counters(sample); });
     } catch (...) {
         warn("counters of a sampled launch were lost: out of memory");

@@ -229,15 +229,19 @@ bool CuptiBackend::first_duration(std::uint64_t correlation_id) noexcept {
 
 void CuptiBackend::remember_graph_region(std::uint64_t correlation_id) noexcept {
     // Bounded: a run of graph launches whose records never arrive must not grow memory; past
-    // the bound the oldest are forgotten and their kernels fall to the top-level region.
+    // the bound the oldest is forgotten (its kernels fall to the top-level region). Clearing the
+    // whole map there lost the regions of launches whose records were still in CUPTI's buffers.
     constexpr std::size_t k_max_graph_launches = std::size_t{1} << 16;
     try {
         const std::uint32_t path = nvtx::current_path();
         const std::lock_guard<std::mutex> lock(m_graph_mutex);
-        if (m_graph_regions.size() >= k_max_graph_launches) {
-            m_graph_regions.clear();
+        if (m_graph_order.size() >= k_max_graph_launches) {
+            m_graph_regions.erase(m_graph_order.front());
+            m_graph_order.pop_front();
         }
-        m_graph_regions[correlation_id] = path;
+        if (m_graph_regions.emplace(correlation_id, path).second) {
+            m_graph_order.push_back(correlation_id);
+        }
     } catch (...) { // out of memory: the graph's kernels lose their region, not the app
     }
 }
@@ -274,7 +278,13 @@ void CuptiBackend::on_kernel_record(const KernelActivity& record) noexcept {
         event.stream = record.stream;
         event.correlation_id = correlation_id;
         event.graph = true;
-        event.region_given = graph_region(record.correlation_id, event.region);
+        // A graph launch whose region was forgotten (or a device-launched graph) runs at the top
+        // level: the delivering thread's own NVTX path, an application thread's inside a flush,
+        // says nothing of it.
+        if (!graph_region(record.correlation_id, event.region)) {
+            event.region = 0;
+        }
+        event.region_given = true;
         with_sink([&event](LaunchSink& sink) { static_cast<void>(sink.on_launch(event)); });
     } else if (correlation_id == 0 || !first_duration(correlation_id)) {
         return;

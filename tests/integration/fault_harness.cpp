@@ -18,6 +18,8 @@
 //   abort            std::abort()
 //   segv             write through a null pointer
 //   handler:SIG:N    the application's own handler for SIG: prints and _exit(N)
+//   handler-return:SIG  the application's own handler for SIG: prints and returns (a graceful
+//                    shutdown that lets main go on to its normal exit)
 //   ignore:SIG       set SIG to SIG_IGN
 //   disposition:SIG  print "SIGX: default", "ignored", "application's handler" or "another
 //                    handler" (irf's): the positive control of rows where irf must stay out
@@ -86,17 +88,25 @@ void app_handler(int sig) {
     ::_exit(s_handler_exit);
 }
 
+void app_handler_returning(int sig) {
+    const char text[] = "application handler ran and returned\n";
+    (void)!::write(STDOUT_FILENO, text, sizeof text - 1);
+    (void)sig;
+}
+
 /// Prints who handles `sig` now. After `init`, "another handler" can only be irf's, so a row
 /// that expects irf to do nothing visible shows with it that irf was loaded and active.
 void print_disposition(const std::string& name) {
     struct sigaction current {};
     ::sigaction(signal_named(name), nullptr, &current);
     const bool info = (current.sa_flags & SA_SIGINFO) != 0;
-    const char* who = info                                ? "another handler"
-                      : current.sa_handler == SIG_DFL     ? "default"
-                      : current.sa_handler == SIG_IGN     ? "ignored"
-                      : current.sa_handler == app_handler ? "application's handler"
-                                                          : "another handler";
+    const char* who =
+        info                            ? "another handler"
+        : current.sa_handler == SIG_DFL ? "default"
+        : current.sa_handler == SIG_IGN ? "ignored"
+        : current.sa_handler == app_handler || current.sa_handler == app_handler_returning
+            ? "application's handler"
+            : "another handler";
     std::printf("SIG%s: %s\n", name.c_str(), who);
     std::fflush(stdout);
 }
@@ -285,6 +295,8 @@ int run_mode(const std::string& mode, const std::string& arg) {
         const std::size_t colon = arg.find(':');
         s_handler_exit = std::atoi(arg.c_str() + colon + 1);
         std::signal(signal_named(arg.substr(0, colon)), app_handler);
+    } else if (mode == "handler-return") {
+        std::signal(signal_named(arg), app_handler_returning);
     } else if (mode == "atexit-raise") {
         s_atexit_signal = signal_named(arg);
         std::atexit(raise_at_exit);

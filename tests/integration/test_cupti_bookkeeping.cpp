@@ -1,12 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 // The CUPTI backend's launch bookkeeping into a real collector (issue 51): graph nodes' own ids
-// and the launches after them; kernel timing that stops and resumes.
+// and the launches after them; kernel timing that stops and resumes; stop() beside a thread
+// stopped inside a sink call.
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <string>
+#include <thread>
 
 #include <gtest/gtest.h>
 
 #include "intercept/collector.hpp"
+#include "intercept/nvtx_stack.hpp"
 #include "tests/integration/cupti_fake_platform.hpp"
 
 namespace irf::intercept::cupti::test {
@@ -76,6 +83,26 @@ TEST(CuptiBookkeeping, LaunchesAfterAGraphReplayKeepTheirDurations) {
     EXPECT_EQ(p.coverage.lost_durations, 0u);
 }
 
+// A graph node whose launch's region is not known (forgotten past the bound, or a graph
+// launched from the device) is delivered by whichever thread flushes CUPTI's buffers, here one
+// inside an NVTX range of its own: the node runs at the top level, not in that thread's range
+// (issue 51 A10, the review's L2).
+TEST(CuptiBookkeeping, AGraphNodeOfAnUnknownRegionRunsAtTheTopLevel) {
+    CollectorRig rig;
+    nvtx::set_stack({"flushing_thread"});
+    KernelActivity node = kernel_record(7, 10, 4010);
+    node.graph_id = 1;
+    node.name = "_Z4nodev";
+    rig.backend.on_kernel_record(node);
+    nvtx::set_stack({});
+    const model::Profile p = rig.profile();
+    ASSERT_EQ(p.kernels.size(), 1u);
+    const auto& regions = p.kernels.at(0).regions; // the top level alone lists none
+    EXPECT_TRUE(std::none_of(regions.begin(), regions.end(), [](const model::KernelRegion& r) {
+        return r.path == "flushing_thread";
+    }));
+}
+
 bool warned(const model::Profile& p, const std::string& text) {
     return std::any_of(p.warnings.begin(), p.warnings.end(),
                        [&text](const std::string& w) { return w.find(text) != std::string::npos; });
@@ -109,6 +136,72 @@ TEST(CuptiBookkeeping, TimingResumesWhenRecordsComeAgain) {
     EXPECT_TRUE(warned(p, "kernel timing stopped"));
     EXPECT_TRUE(warned(p, "kernel timing resumed"));
     EXPECT_TRUE(warned(p, "953 launches after kernel timing stopped were counted only"));
+}
+
+/// A sink whose launches block until released: a thread that a signal stopped inside a sink call.
+class BlockingSink final : public LaunchSink {
+public:
+    LaunchDecision on_launch(const LaunchEvent& /*event*/) noexcept override {
+        std::unique_lock<std::mutex> lock(m_mutex);
+        ++m_launches;
+        m_changed.notify_all();
+        m_changed.wait(lock, [this] { return m_released; });
+        return LaunchDecision::time_only;
+    }
+    void on_counters(const CounterSample& /*sample*/) noexcept override {}
+    void on_duration(const DurationRecord& /*record*/) noexcept override {}
+    void on_warning(const std::string& /*message*/) noexcept override {}
+    /// Waits up to 5 s for `n` launches to have begun.
+    bool wait_for_launches(int n) {
+        std::unique_lock<std::mutex> lock(m_mutex);
+        return m_changed.wait_for(lock, std::chrono::seconds(5), [&] { return m_launches >= n; });
+    }
+    int launches() {
+        const std::lock_guard<std::mutex> lock(m_mutex);
+        return m_launches;
+    }
+    void release() {
+        {
+            const std::lock_guard<std::mutex> lock(m_mutex);
+            m_released = true;
+        }
+        m_changed.notify_all();
+    }
+
+private:
+    std::mutex m_mutex;
+    std::condition_variable m_changed;
+    int m_launches = 0;
+    bool m_released = false;
+};
+
+TEST(CuptiLifecycle, StopDoesNotWaitForASinkCallThatNeverEnds) {
+    // Issue 51 A5: a fatal signal stops a thread inside a sink call (the launch path holds the
+    // lifecycle lock shared), and the finalizer's stop() took that lock exclusively without a
+    // bound: 20 s, then "profile abandoned". Now no sink call begins once stop() has begun, and
+    // stop() waits for the ones in flight for a bounded time (1 s).
+    FakeScript script;
+    BlockingSink sink;
+    CuptiBackend backend{CuptiOptions{}};
+    backend.set_sampling_seam_for_test(quiet_seam({std::make_unique<FakePlatform>(script)}));
+    backend.attach_sink_for_test(sink);
+    std::thread stuck([&backend] { FakeLaunch(1, "_Z1kv").run(backend); });
+    ASSERT_TRUE(sink.wait_for_launches(1));
+    std::atomic<bool> stopped{false};
+    const auto start = std::chrono::steady_clock::now();
+    std::thread stopper([&] {
+        backend.stop();
+        stopped = true;
+    });
+    while (!stopped && std::chrono::steady_clock::now() - start < std::chrono::seconds(5)) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    EXPECT_TRUE(stopped.load()) << "stop() waited for the stopped thread";
+    FakeLaunch(2, "_Z1kv").run(backend); // after stop(): no sink call
+    EXPECT_EQ(sink.launches(), 1);
+    sink.release();
+    stuck.join();
+    stopper.join();
 }
 
 } // namespace

@@ -95,10 +95,29 @@ TEST_F(FaultExit, SegfaultDiesOfSigsegvLeavingNoHalfFile) {
 }
 
 TEST_F(FaultExit, ApplicationHandlerInstalledBeforeIrfStillRuns) {
-    // irf finalizes, restores the application's handler and re-raises: the handler decides.
-    const ProcessResult r = run({"handler:TERM:42", "init", "kill:TERM"});
+    // irf installs no handler over the application's (issue 51 A5): the handler runs at once
+    // and decides; this one _exits, so nothing is written. Before: irf finalized first (up to
+    // 20 s of the application's shutdown window), then restored the handler and re-raised.
+    const ProcessResult r =
+        run({"handler:TERM:42", "init", "disposition:TERM", "disposition:INT", "kill:TERM"});
     EXPECT_EQ(r.exit_code, 42) << r.err;
+    EXPECT_NE(r.out.find("SIGTERM: application's handler"), std::string::npos) << r.out;
+    // Positive control: irf was active (SIGINT, which the application does not handle, is its).
+    EXPECT_NE(r.out.find("SIGINT: another handler"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("application handler ran"), std::string::npos);
+    expect_nothing();
+}
+
+TEST_F(FaultExit, ApplicationsGracefulShutdownHandlerRunsAtOnceAndTheExitWrites) {
+    // A SIGTERM handler installed before cuInit that checkpoints and lets main return (Slurm
+    // requeue, a server's graceful shutdown): it runs at once, with irf not in the way, and
+    // the profile is written at the normal exit that follows (issue 51 A5).
+    const ProcessResult r =
+        run({"handler-return:TERM", "init", "disposition:TERM", "raise:TERM", "return:0"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.signal, 0);
+    EXPECT_NE(r.out.find("SIGTERM: application's handler"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("application handler ran and returned"), std::string::npos);
     expect_profile();
 }
 

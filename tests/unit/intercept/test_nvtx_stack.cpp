@@ -1,6 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // NVTX capture without CUDA: per-thread stacks, interned paths, domains, misuse counts, many
-// names, and the collector's attribution of launches and the NVTX filters.
+// names, the collector's attribution of launches and the NVTX filters, and a fork while the
+// registry is locked.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
 #include <string>
 #include <thread>
 #include <vector>
@@ -247,3 +254,47 @@ TEST(NvtxCollector, IncludeFilterSamplesOnlyInsideMatchingRangesButTimesAll) {
 
 } // namespace
 } // namespace irf::intercept
+
+namespace irf::intercept::nvtx {
+namespace {
+
+// A fork while another thread holds the registry's lock (registering a new path, domain or
+// range): the child's first new path must not hang on a lock no thread of it will release
+// (issue 51 A10, the review's L1). The child is given 10 s; it takes microseconds.
+TEST(NvtxFork, AChildForkedWhileAnotherThreadRegistersDoesNotHang) {
+    std::atomic<bool> held{false};
+    std::thread holder([&held] {
+        with_registry_locked_for_test([&held] {
+            held = true;
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        });
+    });
+    while (!held) {
+        std::this_thread::yield();
+    }
+    const pid_t child = fork();
+    if (child == 0) {
+        (void)push(k_default_domain, "a_path_only_the_child_makes");
+        _exit(pop() == 0 ? 0 : 3);
+    }
+    holder.join();
+    ASSERT_GT(child, 0);
+    int status = 0;
+    pid_t done = 0;
+    for (int waited_ms = 0; waited_ms < 10000 && done == 0; waited_ms += 10) {
+        done = waitpid(child, &status, WNOHANG);
+        if (done == 0) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+    }
+    if (done == 0) {
+        kill(child, SIGKILL);
+        (void)waitpid(child, &status, 0);
+        FAIL() << "the forked child hung at its first NVTX push";
+    }
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+} // namespace
+} // namespace irf::intercept::nvtx
