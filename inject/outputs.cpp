@@ -116,6 +116,7 @@ model::Profile build_profile(const RunInfo& run, intercept::Collector& collector
         p.gpu = backend->gpu_info();
         p.gpu.sms_active = mps_active_sms(p.gpu.sms);
         p.coverage.passes = backend->passes();
+        p.coverage.sample_phases = backend->sample_phases();
     }
     collector.fill_profile(p);
     for (std::string& note : empty_run_notes(p, run.config.kernels)) {

@@ -152,6 +152,8 @@ public:
     [[nodiscard]] virtual model::GpuInfo gpu_info() const noexcept = 0;
     /// Replay passes per profiled launch (0 when nothing was profiled).
     [[nodiscard]] virtual int passes() const noexcept = 0;
+    /// Where the samples' wall time went (all zero when the backend does not time them).
+    [[nodiscard]] virtual model::SamplePhases sample_phases() const noexcept { return {}; }
     /// "cupti" or "fake".
     [[nodiscard]] virtual std::string name() const = 0;
 };

@@ -102,6 +102,14 @@ struct GpuInfo {
 };
 
 /// How much of the application irf saw and profiled.
+/// Where the samples' wall time went (CUPTI backend; issue 55 item 2): summed over samples.
+struct SamplePhases {
+    std::uint64_t samples = 0; ///< samples timed
+    double setup_ms = 0;       ///< the context's profiler set up (when needed) and Start
+    double launch_ms = 0;      ///< the sampled launch call: the kernel and its replay passes
+    double decode_ms = 0;      ///< Stop, DecodeData and evaluation of the counters
+};
+
 struct Coverage {
     std::uint64_t launches = 0;          ///< launches intercepted
     std::uint64_t kernels = 0;           ///< distinct kernels
@@ -111,6 +119,7 @@ struct Coverage {
     std::map<std::string, std::uint64_t> discarded_samples;
     std::uint64_t invalid_durations = 0; ///< activity records with zero or reversed timestamps
     std::uint64_t lost_durations = 0;    ///< launches whose activity record never came
+    SamplePhases sample_phases;          ///< absent from JSON when no sample was timed
 };
 
 /// Where an imported profile came from (irf-report import, docs/import.md).

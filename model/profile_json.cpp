@@ -180,6 +180,12 @@ json profile_header_json(const Profile& p) {
     if (p.coverage.lost_durations > 0) {
         out["coverage"]["lost_durations"] = p.coverage.lost_durations;
     }
+    if (const SamplePhases& s = p.coverage.sample_phases; s.samples > 0) {
+        out["coverage"]["sample_phases"] = {{"samples", s.samples},
+                                            {"setup_ms", s.setup_ms},
+                                            {"launch_ms", s.launch_ms},
+                                            {"decode_ms", s.decode_ms}};
+    }
     if (p.ceilings) {
         out["ceilings_used"] = ceilings_used_to_json(*p.ceilings);
     }
@@ -255,7 +261,14 @@ Profile profile_from_parts(const json& document, const std::function<void(Profil
                               static_cast<int>(c.integer("passes")),
                               {},
                               c.count("invalid_durations"),
-                              c.count("lost_durations")};
+                              c.count("lost_durations"),
+                              {}};
+        if (c.has("sample_phases")) {
+            const JsonNode s = c.at("sample_phases");
+            s.expect_object();
+            p.coverage.sample_phases = {s.count("samples"), s.num("setup_ms"), s.num("launch_ms"),
+                                        s.num("decode_ms")};
+        }
         if (c.has("discarded_samples")) {
             const JsonNode d = c.at("discarded_samples");
             d.expect_object();

@@ -134,6 +134,11 @@ public:
     void detach_after_fork() noexcept override { m_detached = true; }
     [[nodiscard]] model::GpuInfo gpu_info() const noexcept override;
     [[nodiscard]] int passes() const noexcept override { return m_passes.load(); }
+    [[nodiscard]] model::SamplePhases sample_phases() const noexcept override;
+    /// Adds one sample's phases (begun, after Start, at Stop, now) and logs them at debug.
+    void note_sample_phases(std::chrono::steady_clock::time_point begun,
+                            std::chrono::steady_clock::time_point launched,
+                            std::chrono::steady_clock::time_point stopping) noexcept;
     [[nodiscard]] std::string name() const override { return "cupti"; }
 
     /// Test seam: attaches `sink` without subscribing, so tests can drive on_callback and
@@ -328,6 +333,8 @@ private:
     std::atomic<bool> m_timing_stopped{false}; ///< kernel records stopped coming
 
     std::atomic<int> m_passes{0};
+    mutable std::mutex m_phases_mutex;
+    model::SamplePhases m_phases; ///< under m_phases_mutex (sample_phases.cpp)
     std::atomic<std::uint64_t> m_context_epoch{1};
     std::atomic<std::uint64_t> m_graph_launches{0};
     std::atomic<std::uint64_t> m_next_graph_id{k_first_synthetic_id}; ///< beyond 32-bit ids

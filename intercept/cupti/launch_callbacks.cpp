@@ -20,6 +20,7 @@ struct OpenSample {
     CUfunction function = nullptr;
     std::chrono::steady_clock::time_point started;
     std::uint32_t device = 0;
+    std::chrono::steady_clock::time_point launched; ///< after the profiler's setup and Start
 };
 thread_local OpenSample t_open_sample;
 
@@ -204,8 +205,10 @@ CuptiBackend::Begin CuptiBackend::begin_sample(const CUpti_CallbackData& data,
                      grid_ctas(decoded.config),
                      decoded.function,
                      std::chrono::steady_clock::now(),
-                     device};
+                     device,
+                     {}};
     start_profiler(data, device, set);
+    t_open_sample.launched = std::chrono::steady_clock::now();
     return Begin::sampling;
 }
 
@@ -247,7 +250,9 @@ void CuptiBackend::end_sample(const CUpti_CallbackData& data) noexcept {
     }
     std::vector<double> values;
     RangeReport report;
+    const auto stopping = std::chrono::steady_clock::now();
     const ProfilerStatus status = session->profiler->stop_and_evaluate(values, report);
+    note_sample_phases(t_open_sample.started, t_open_sample.launched, stopping);
     const auto took = std::chrono::steady_clock::now() - t_open_sample.started;
     if (took > m_sample_budget) {
         try {

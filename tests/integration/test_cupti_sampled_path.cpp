@@ -29,6 +29,21 @@ TEST(SampledPath, BeginEndDeliversCounters) {
     EXPECT_TRUE(rig.sink.discards.empty());
 }
 
+// Where a sample's wall time went (issue 55 item 2): a 20 ms setup and a 30 ms Stop/decode in
+// the fake profiler show up in their phases, the launch between them in its own.
+TEST(SampledPath, EachSamplesPhasesAreTimed) {
+    Rig rig;
+    rig.script.during_setup = [] { std::this_thread::sleep_for(20ms); };
+    rig.script.during_stop = [] { std::this_thread::sleep_for(30ms); };
+    EXPECT_EQ(rig.backend.sample_phases().samples, 0u);
+    FakeLaunch(1, "_Z1pv").run(rig.backend);
+    const model::SamplePhases phases = rig.backend.sample_phases();
+    EXPECT_EQ(phases.samples, 1u);
+    EXPECT_GE(phases.setup_ms, 20.0);
+    EXPECT_GE(phases.decode_ms, 30.0);
+    EXPECT_LT(phases.launch_ms, 20.0); // nothing waits between ENTER and EXIT here
+}
+
 TEST(SampledPath, DroppedRangeIsDiscarded) {
     Rig rig;
     rig.script.report = {1, 1};

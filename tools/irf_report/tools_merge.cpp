@@ -137,6 +137,11 @@ void JobMerge::add_header(const model::Profile& p) {
     m_sums.add(m_job.coverage.launches, p.coverage.launches);
     m_sums.add(m_job.coverage.profiled_launches, p.coverage.profiled_launches);
     m_sums.add(m_job.coverage.lost_durations, p.coverage.lost_durations);
+    model::SamplePhases& phases = m_job.coverage.sample_phases; // the job's samples together
+    m_sums.add(phases.samples, p.coverage.sample_phases.samples);
+    m_sums.add(phases.setup_ms, p.coverage.sample_phases.setup_ms);
+    m_sums.add(phases.launch_ms, p.coverage.sample_phases.launch_ms);
+    m_sums.add(phases.decode_ms, p.coverage.sample_phases.decode_ms);
     m_job.coverage.passes = std::max(m_job.coverage.passes, p.coverage.passes);
 }
 

@@ -30,7 +30,7 @@ Profile sample_profile() {
     p.gpu.sms = 80;
     p.gpu.clock_hz = 1.53e9;
     p.gpu.l2_bytes = 6ull << 20;
-    p.coverage = Coverage{12, 3, 3, 4, {}, 0};
+    p.coverage = Coverage{12, 3, 3, 4, {}, 0, 0, {}};
     KernelRecord triad;
     triad.name = "void triad<double>(double*, double const*, double const*, double)";
     triad.mangled = "_Z5triadIdEvPT_PKS0_S3_S0_";
@@ -93,6 +93,20 @@ TEST(ModelJson, RoundTripKeepsEveryField) {
 
 // dump_profile builds its text one kernel at a time; it must be the whole document's dump byte
 // for byte, for no kernel, one, and several with a name that is not UTF-8.
+TEST(ModelJson, SamplePhasesAreWrittenOnlyWhenASampleWasTimedAndReadBack) {
+    Profile p;
+    EXPECT_FALSE(profile_to_json(p).at("coverage").contains("sample_phases"));
+    p.coverage.sample_phases = {3, 1.5, 480.25, 0.75};
+    const nlohmann::json j = profile_to_json(p);
+    EXPECT_EQ(j.at("coverage").at("sample_phases").at("samples"), 3);
+    EXPECT_EQ(j.at("coverage").at("sample_phases").at("launch_ms"), 480.25);
+    const SamplePhases back = profile_from_json(j).coverage.sample_phases;
+    EXPECT_EQ(back.samples, 3u);
+    EXPECT_DOUBLE_EQ(back.setup_ms, 1.5);
+    EXPECT_DOUBLE_EQ(back.launch_ms, 480.25);
+    EXPECT_DOUBLE_EQ(back.decode_ms, 0.75);
+}
+
 TEST(ModelJson, DumpKernelByKernelIsTheWholeDocumentsDump) {
     Profile p = sample_profile();
     analyze(p, test::v100(), {h_target()});
