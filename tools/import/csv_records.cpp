@@ -90,7 +90,7 @@ bool CsvReader::next_line(std::string& line) {
 
 namespace {
 
-// The state of one record being split; `text` grows when a quoted field spans lines.
+// The state of one field being split (a quoted field may span physical lines).
 struct Splitter {
     std::string field;
     bool in_quotes = false;
@@ -105,18 +105,19 @@ void CsvReader::parse(const std::string& line, CsvRecord& record) {
     record.columns.clear();
     record.line = m_line;
     Splitter s;
-    std::string text = line;
+    // The line is read in place; only a continuation line of a quoted field is held beside it.
+    const std::string* text = &line;
+    std::string more;
     std::size_t column = 0; // 1-based column of text[i] on the current physical line
-    std::size_t total = text.size();
+    std::size_t total = text->size();
     for (std::size_t i = 0;; ++i) {
-        if (i == text.size()) {
+        if (i == text->size()) {
             if (!s.in_quotes) {
                 record.fields.push_back(std::move(s.field));
                 record.columns.push_back(s.start_column);
                 return;
             }
             // A line break inside quotes belongs to the field.
-            std::string more;
             if (!next_line(more)) {
                 throw ImportError(m_file, record.line, s.start_column,
                                   "a quoted field is not closed before the end of the file");
@@ -127,17 +128,17 @@ void CsvReader::parse(const std::string& line, CsvRecord& record) {
                                   "a record longer than 16 MiB (an unclosed quote?)");
             }
             s.field += '\n';
-            text = std::move(more);
+            text = &more;
             i = static_cast<std::size_t>(-1);
             column = 0;
             continue;
         }
         ++column;
-        const char c = text[i];
+        const char c = (*text)[i];
         if (s.in_quotes) {
             if (c != '"') {
                 s.field += c;
-            } else if (i + 1 < text.size() && text[i + 1] == '"') {
+            } else if (i + 1 < text->size() && (*text)[i + 1] == '"') {
                 s.field += '"'; // "" inside quotes is one quote (a kernel name's quote)
                 ++i;
                 ++column;
