@@ -131,6 +131,16 @@ TEST_F(ToolChoices, CsvAnalysesARawProfileFirst) {
     // An analysed profile is left as it is: no note.
     const auto analysed = report({"csv", s_golden});
     EXPECT_EQ(analysed.err.find("has no analysis"), std::string::npos) << analysed.err;
+    // The note names the file escaped: a terminal escape in its name is not sent to the
+    // terminal (issue 52 item 10).
+    const std::string hostile = "raw\x1b]0;owned\x07.json";
+    irf::test::write_file(m_tmp / hostile, raw.dump());
+    const auto escaped = report({"csv", hostile, "--targets", m_l4_file, "-o", "h.csv"});
+    ASSERT_EQ(escaped.exit_code, 0) << escaped.err;
+    EXPECT_NE(escaped.err.find("irf-report csv: raw\\x1B]0;owned\\x07.json has no analysis"),
+              std::string::npos)
+        << escaped.err;
+    EXPECT_EQ(escaped.err.find('\x1b'), std::string::npos) << escaped.err;
 }
 
 TEST_F(ToolChoices, CsvAndCompareTakeShippedNamesAndFiles) {

@@ -53,6 +53,29 @@ TEST(CompareCounters, PerProfiledLaunchSoRunsOfDifferentSamplesCompare) {
     EXPECT_NE(text.find("only in A"), std::string::npos) << text; // dram_sectors_read
 }
 
+TEST(CompareCounters, ALongOrHostileCounterNameKeepsItsWholeRow) {
+    // issue 52 item 10: a name over 160 bytes was cut into a fixed buffer with the rest of its
+    // row and its line end; terminal escapes in a name were printed raw.
+    const std::string long_name = "x" + std::string(200, 'y');
+    const std::string hostile = "evil\x1b[2J";
+    model::Profile a, b;
+    model::KernelRecord k;
+    k.name = "k";
+    k.profiled_launches = 1;
+    k.counters = {{long_name, 100}, {hostile, 4}};
+    a.kernels = {k};
+    k.counters = {{long_name, 110}, {hostile, 4}};
+    b.kernels = {k};
+    const std::string text = compare_counters_text(a, "a.json", b, "b.json");
+    // (110 - 100) / 100 = +10%, on the name's own line, which ends there.
+    const std::size_t row = text.find("  " + long_name + " ");
+    ASSERT_NE(row, std::string::npos) << text;
+    const std::string line = text.substr(row, text.find('\n', row) - row);
+    EXPECT_NE(line.find("+10.00%"), std::string::npos) << line;
+    EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
+    EXPECT_NE(text.find("evil\\x1B[2J"), std::string::npos) << text;
+}
+
 model::KernelRecord kernel(const std::string& name, std::uint32_t grid) {
     model::KernelRecord k;
     k.name = name;
