@@ -4,6 +4,7 @@
 // keeps a profile's targets unless --targets is given; csv analyses a raw profile first;
 // -o/--output writes where each tool is told.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 
@@ -230,10 +231,31 @@ TEST_F(ToolChoices, MergeReadsInParallelAlikeAndRefusesWhatWouldNotFit) {
     EXPECT_EQ(refused.exit_code, 2);
     EXPECT_EQ(std::count(refused.err.begin(), refused.err.end(), '\n'), 1) << refused.err;
     EXPECT_NE(refused.err.find(need), std::string::npos) << need << "\n" << refused.err;
-    // Reading alone is over the limit: a group of one rank is the least that can be said.
-    EXPECT_NE(refused.err.find("merge in stages of at most 1 ranks"), std::string::npos)
-        << refused.err;
+    // Reading one input alone is over the limit: stages of one rank would merge nothing, so the
+    // line names the least limit for stages of two ranks (2 x K x 200 + 12 S, rounded up to the
+    // tenth of a GB), and that limit is enough (issue 52 item 10).
+    const double least = std::ceil((2 * kernels * 200 + 12 * bytes) / 1e8) / 10;
+    char raise[64];
+    std::snprintf(raise, sizeof raise, "raise --max-memory to at least %g", least);
+    EXPECT_NE(refused.err.find(raise), std::string::npos) << raise << "\n" << refused.err;
+    EXPECT_EQ(refused.err.find("stages of at most 1 ranks"), std::string::npos) << refused.err;
     EXPECT_FALSE(std::filesystem::exists(m_tmp / "tiny.json")) << "nothing is half-written";
+    char enough[32];
+    std::snprintf(enough, sizeof enough, "%g", least);
+    ASSERT_EQ(merge({"-o", "least.json", "--max-memory", enough}).exit_code, 0);
+    // Three inputs read at once are over a limit that one at a time fits (after the first
+    // input: K x 600 + 12 S each, S the largest of the three): --jobs 1 is the advice, and works.
+    double largest = 0;
+    for (const std::string& rank : ranks) {
+        largest = std::max(largest, static_cast<double>(std::filesystem::file_size(m_tmp / rank)));
+    }
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%.9g", 1.01 * (kernels * 600 + 12 * largest) / 1e9);
+    const auto jobs = merge({"-o", "jobs.json", "--jobs", "3", "--max-memory", limit}, true);
+    EXPECT_EQ(jobs.exit_code, 2);
+    EXPECT_NE(jobs.err.find("reading 3 inputs at once needs about"), std::string::npos) << jobs.err;
+    EXPECT_NE(jobs.err.find("merge with --jobs 1"), std::string::npos) << jobs.err;
+    ASSERT_EQ(merge({"-o", "jobs.json", "--jobs", "1", "--max-memory", limit}).exit_code, 0);
 }
 
 TEST_F(ToolChoices, RangeErrorsReadAsPeopleWriteThem) {

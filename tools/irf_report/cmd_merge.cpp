@@ -72,7 +72,8 @@ const bool s_merge_registered = register_command(
              ->check(common::whole_number(1, 64));
          sub.add_option("--max-memory", options->run.max_memory_gb,
                         "Refuse a merge that would need more than this many GB (default: 2); "
-                        "the refusal says how many ranks to merge per stage")
+                        "the refusal says what fits (ranks per stage, --jobs 1, or the least "
+                        "limit)")
              ->check(CLI::PositiveNumber);
          return [options] { return run_merge(*options); };
      }});

@@ -32,26 +32,47 @@ std::string gigabytes(double bytes) {
 
 /// Refuses the merge, before it runs out of memory, once the kernels seen so far times the ranks
 /// of the job (at least one more for each input still to read) need more than --max-memory; the
-/// line says how large a group of ranks fits.
+/// line says what would fit: stages of so many ranks, else fewer --jobs, else the least
+/// --max-memory that merges stages of two ranks (a stage of one rank merges nothing).
 void check_memory(const JobMerge& merge, const MergeRun& run, std::size_t inputs_left,
                   double largest_input_bytes) {
     const double ranks = static_cast<double>(merge.ranks() + inputs_left);
     const double kernels = static_cast<double>(merge.kernels());
-    const double reading = run.jobs * largest_input_bytes * k_bytes_per_input_byte;
+    const double per_rank = std::max(1.0, kernels) * k_bytes_per_rank_entry;
+    const double alone = largest_input_bytes * k_bytes_per_input_byte;
+    const double reading = run.jobs * alone;
     const double need = kernels * ranks * k_bytes_per_rank_entry + reading;
     const double limit = run.max_memory_gb * 1e9;
     if (need <= limit) {
         return;
     }
-    const double group = std::max(1.0, (limit - reading) / (kernels * k_bytes_per_rank_entry));
-    char line[600];
-    std::snprintf(line, sizeof line,
-                  "merging %.0f ranks x %.0f kernels needs about %s, over --max-memory %g (GB): "
-                  "merge in stages of at most %.0f ranks each (irf-report merge <their files> "
-                  "-o part-N.json) and analyse each part, or raise --max-memory (merging the parts "
-                  "holds every rank again)",
-                  ranks, kernels, gigabytes(need).c_str(), run.max_memory_gb, std::floor(group));
-    throw InputError(line);
+    char head[200];
+    std::snprintf(head, sizeof head,
+                  "merging %.0f ranks x %.0f kernels needs about %s, over --max-memory %g (GB): ",
+                  ranks, kernels, gigabytes(need).c_str(), run.max_memory_gb);
+    char advice[400];
+    const double group = std::floor((limit - reading) / per_rank);
+    if (group >= 2) {
+        std::snprintf(advice, sizeof advice,
+                      "merge in stages of at most %.0f ranks each (irf-report merge <their files> "
+                      "-o part-N.json) and analyse each part, or raise --max-memory (merging the "
+                      "parts holds every rank again)",
+                      group);
+    } else if (run.jobs > 1 && std::floor((limit - alone) / per_rank) >= 2) {
+        std::snprintf(advice, sizeof advice,
+                      "reading %u inputs at once needs about %s of it; merge with --jobs 1, or "
+                      "raise --max-memory",
+                      run.jobs, gigabytes(reading).c_str());
+    } else {
+        // Rounded up to the tenth of a GB, so the figure given is enough.
+        const double least = std::ceil((2 * per_rank + alone) / 1e8) / 10;
+        std::snprintf(advice, sizeof advice,
+                      "reading the largest input (%s) alone needs about %s; raise --max-memory "
+                      "to at least %g%s",
+                      gigabytes(largest_input_bytes).c_str(), gigabytes(alone).c_str(), least,
+                      run.jobs > 1 ? " with --jobs 1" : "");
+    }
+    throw InputError(std::string(head) + advice);
 }
 
 double file_bytes(const std::string& path) {
