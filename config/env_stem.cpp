@@ -2,6 +2,7 @@
 // Output stem placeholders (%a %h %p %r %j %q{VAR} %%) and the batch job id.
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "config/env.hpp"
 
@@ -97,12 +98,20 @@ std::string expand_stem(const std::string& stem, const StemContext& context) {
     // component written with placeholders that expands to nothing would turn "%q{V}/p" into
     // "/p" (the root) or "%q{V}" into "" (a hidden ".json"), so it is refused.
     std::size_t component_in = 0, component_out = 0;
+    bool named = false; // the component holds an %a, %h or %j value
     const auto end_component = [&](std::size_t in_pos) {
         if (in_pos > component_in && out.size() == component_out) {
             throw std::invalid_argument(
                 "IRF_OUTPUT=" + stem + ": \"" + stem.substr(component_in, in_pos - component_in) +
                 "\" expands to an empty path component (unset or empty variable?)");
         }
+        // A job id or app name of "." or ".." would make the component this directory or its
+        // parent, so "prof/%j/x" could write outside prof (issue 52 item 10).
+        const std::string_view part = std::string_view(out).substr(component_out);
+        if (named && (part == "." || part == "..")) {
+            out.replace(component_out, part.size(), part.size(), '_');
+        }
+        named = false;
     };
     for (std::size_t i = 0; i < stem.size(); ++i) {
         if (stem[i] == '/') {
@@ -117,6 +126,7 @@ std::string expand_stem(const std::string& stem, const StemContext& context) {
             continue;
         }
         const char kind = stem[++i];
+        named = named || kind == 'a' || kind == 'h' || kind == 'j';
         switch (kind) {
         case 'a':
             out += path_safe(context.app);

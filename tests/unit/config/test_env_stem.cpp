@@ -32,6 +32,24 @@ TEST(Stem, EveryPlaceholder) {
     EXPECT_EQ(expand_stem("100%%-%p", context()), "100%-4242");
 }
 
+TEST(Stem, AJobIdOrAppNameOfDotsStaysInTheDirectory) {
+    // issue 52 item 10: SLURM_JOB_ID=".." made "prof/%j/run" write prof/../run.
+    const StemContext dots = context(std::nullopt, {{"SLURM_JOB_ID", ".."}});
+    EXPECT_EQ(expand_stem("prof/%j/run", dots), "prof/__/run");
+    EXPECT_EQ(expand_stem("%j/run", dots), "__/run");
+    EXPECT_EQ(expand_stem("prof/%j", dots), "prof/__");
+    const StemContext dot = context(std::nullopt, {{"SLURM_JOB_ID", "."}});
+    EXPECT_EQ(expand_stem("prof/%j%j/run", dot), "prof/__/run"); // two values make ".."
+    EXPECT_EQ(expand_stem("prof/%j/run", dot), "prof/_/run");
+    StemContext app = context();
+    app.app = "..";
+    EXPECT_EQ(expand_stem("out/%a/x", app), "out/__/x");
+    // Dots beside other text are a file name, kept; %q is inserted as is (it may name "..").
+    EXPECT_EQ(expand_stem("prof/%j.x/run", dots), "prof/...x/run");
+    EXPECT_EQ(expand_stem("p-%j", dots), "p-..");
+    EXPECT_EQ(expand_stem("%q{UP}/run", context(std::nullopt, {{"UP", ".."}})), "../run");
+}
+
 TEST(Stem, AComponentThatExpandsToNothingIsRefused) {
     // "%q{UNSET}/p" would write /p.json at the root, "%q{EMPTY}" a hidden ".json" in the cwd,
     // "dir/%q{UNSET}" a hidden "dir/.json" (issue 22 item 12).
