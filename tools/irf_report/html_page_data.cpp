@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <numeric>
 
+#include "common/text_safety.hpp"
 #include "model/kernel_labels.hpp"
 #include "model/profile_json.hpp"
 #include "tools/irf_report/html_page.hpp"
@@ -70,10 +71,6 @@ json flop_points(const json& analysis, const json& counters) {
     return out;
 }
 
-// The tools match names on their first 4096 characters (docs/tools.md, "Kernel regexes"); the
-// page keeps as much, so a filter matches there as in irf run -k.
-constexpr std::size_t k_name_chars = 4096;
-
 const std::vector<std::string>& kernel_columns() {
     static const std::vector<std::string> columns = {
         "label",     "name",        "time",      "share",       "launches", "profiled",   "mean",
@@ -95,7 +92,7 @@ json kernel_row(const json& k, const std::string& label, double total_time) {
     const bool bounded = bound.is_string() && !bound.get<std::string>().empty();
     return json::array(
         {label,
-         k.value("name", ""),
+         page_name(k.value("name", "")),
          timed ? time : json(),
          timed && total_time > 0 ? json(time.get<double>() / total_time) : json(),
          k.value("launches", 0),
@@ -167,6 +164,10 @@ std::vector<std::size_t> by_time(const model::Profile& profile) {
 
 } // namespace
 
+std::string page_name(const std::string& name) {
+    return name.size() <= k_page_name_chars ? name : common::utf8_prefix(name, k_page_name_chars);
+}
+
 void round_numbers(json& j, int digits) {
     if (j.is_number_float()) {
         const double v = j.get<double>();
@@ -197,7 +198,16 @@ json html_page_data(const model::Profile& profile, const std::string& source,
     for (std::size_t i : order) {
         json detail;
         if (detail_bytes < limits.details_bytes) {
-            std::vector<ShowSection> s = kernel_sections(profile.kernels[i], labels[i]);
+            const model::KernelRecord* kernel = &profile.kernels[i];
+            model::KernelRecord cut;
+            if (kernel->name.size() > k_page_name_chars ||
+                kernel->mangled.size() > k_page_name_chars) {
+                cut = *kernel;
+                cut.name = page_name(kernel->name);
+                cut.mangled = page_name(kernel->mangled);
+                kernel = &cut;
+            }
+            std::vector<ShowSection> s = kernel_sections(*kernel, labels[i]);
             for (ShowSection& v : verdict_sections(profile, profile.kernels[i])) {
                 s.push_back(std::move(v));
             }

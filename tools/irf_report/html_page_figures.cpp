@@ -89,12 +89,13 @@ json trajectory_json(const std::optional<json>& trajectory, const json& kernels,
     }
     std::map<std::string, std::size_t> row_of;
     for (std::size_t row = order.size(); row-- > 0;) {
-        row_of[kernels[order[row]].value("name", "")] = row;
+        row_of[page_name(kernels[order[row]].value("name", ""))] = row;
     }
     json out = json::array();
     for (const json& k : trajectory->value("kernels", json::array())) {
-        const auto found = row_of.find(k.value("name", ""));
-        out.push_back({{"name", k.value("name", "")},
+        const std::string name = page_name(k.value("name", ""));
+        const auto found = row_of.find(name);
+        out.push_back({{"name", name},
                        {"row", found == row_of.end() ? json() : json(found->second)},
                        {"verdict", k.value("verdict", json())},
                        {"points", k.value("points", json::array())}});

@@ -19,6 +19,13 @@ inline nlohmann::json json_at(const nlohmann::json& j, const char* pointer) {
     return j.contains(p) ? j.at(p) : nlohmann::json();
 }
 
+/// Characters of a kernel name the page keeps: the tools match names on their first 4096
+/// (docs/tools.md, "Kernel regexes"), so a filter matches there as in irf run -k.
+inline constexpr std::size_t k_page_name_chars = 4096;
+
+/// `name` cut to k_page_name_chars UTF-8 characters (a 4 MiB name made a 16 MiB page).
+std::string page_name(const std::string& name);
+
 /// Rounds every non-integer number in `j` to `digits` significant digits (the page shows 3).
 void round_numbers(nlohmann::json& j, int digits);
 

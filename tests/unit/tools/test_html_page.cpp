@@ -40,6 +40,38 @@ TEST(HtmlPage, SlotsAreFilledOnceInOrder) {
               "<style>css</style>lib|\"@IRF_SCRIPT@\"|js");
 }
 
+TEST(HtmlPage, KernelNamesAreCutAt4096Characters) {
+    // issue 52 item 10: a 4 MiB name made a 16 MiB page. 'k' then 5000 two-byte characters:
+    // 4096 characters kept are 'k' and 4095 of them, never half of one.
+    std::string name = "k";
+    for (int i = 0; i < 5000; ++i) {
+        name += "\xc3\xa9";
+    }
+    std::string cut = "k";
+    for (int i = 0; i < 4095; ++i) {
+        cut += "\xc3\xa9";
+    }
+    irf::model::Profile profile;
+    irf::model::KernelRecord k;
+    k.name = name;
+    k.mangled = "_Z" + std::string(100000, 'x');
+    k.launches = 1;
+    k.time_ns.total = 1000;
+    profile.kernels = {k};
+    // A trajectory of the same kernel still finds its row by the cut name.
+    const nlohmann::json trajectory = {
+        {"kernels", {{{"name", name}, {"points", nlohmann::json::array()}}}}};
+    const nlohmann::json data = irf::report::html_page_data(profile, "p.json", trajectory);
+    EXPECT_EQ(data["kernels"][0][1], cut);
+    EXPECT_EQ(data["trajectory"][0]["name"], cut);
+    EXPECT_EQ(data["trajectory"][0]["row"], 0);
+    const std::string text = data.dump();
+    EXPECT_EQ(text.find(name), std::string::npos);
+    EXPECT_EQ(text.find(std::string(4095, 'x')), std::string::npos); // mangled: "_Z" and 4094
+    EXPECT_NE(text.find(std::string(4094, 'x')), std::string::npos);
+    EXPECT_LT(text.size(), 60000u) << "three names of at most 8,191 bytes, and the rest";
+}
+
 TEST(HtmlPage, MissingSlotIsABrokenInstall) {
     HtmlAssets assets;
     assets.page = "@IRF_STYLE@";
