@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "tests/integration/tools_import_support.hpp"
+#include "tests/support/golden.hpp"
 
 namespace {
 
@@ -192,3 +193,65 @@ TEST_F(ImportMeaning, TheFilesOwnBankConflictCountersDecideTheSharedWall) {
 }
 
 } // namespace
+
+// The BERT export without its elapsed cycles: FLOPs and no time. show's FLOP roofline and the
+// CSV's gflops say nothing rather than 0 GFLOP/s (issue 53 item 7).
+TEST_F(ImportMeaning, FlopRatesOfAKernelWithoutTimeAreUnknownNotZero) {
+    std::ifstream in(irf::test::s_import_data + "ncu-long-2022-a100-bert.csv");
+    const std::string csv = (m_tmp / "bert-untimed.csv").string();
+    std::ofstream copy(csv);
+    for (std::string line; std::getline(in, line);) {
+        if (line.find("\"sm__cycles_elapsed.avg\"") == std::string::npos) {
+            copy << line << "\n";
+        }
+    }
+    copy.close();
+    ASSERT_EQ(run_report({"import", csv, "--gpu", "a100-sxm4-40gb", "--targets", "none", "-o",
+                          out().string()})
+                  .exit_code,
+              0);
+    const ProcessResult show = run_report({"show", out().string(), "regex:sgemm"});
+    // 8,388,608 FFMA x 2 + 262,144 FMUL = 17,039,360 FP32 FLOPs; no rate without a time.
+    EXPECT_NE(show.out.find("fp32       17039360  -"), std::string::npos) << show.out;
+    EXPECT_EQ(show.out.find("nan"), std::string::npos) << show.out;
+    const ProcessResult csv_out = run_report({"csv", out().string(), "-k", "sgemm"});
+    std::istringstream rows(csv_out.out);
+    std::string header, row;
+    std::getline(rows, header);
+    std::getline(rows, row);
+    std::size_t column = 0;
+    for (std::size_t at = 0; at < header.find(",gflops,"); at = header.find(',', at + 1)) {
+        ++column;
+    }
+    std::istringstream cells(row);
+    std::string cell;
+    for (std::size_t i = 0; i <= column; ++i) {
+        std::getline(cells, cell, ',');
+    }
+    EXPECT_EQ(cell, "") << header << "\n" << row;
+}
+
+// A kernel with Instruction Roofline counters and no time: show gives its intensities, "-" for
+// its share of each roofline and says why GIPS are unknown, never "nan%" (issue 53 item 7).
+TEST_F(ImportMeaning, ShowNeverPrintsNanForAKernelWithoutTime) {
+    json p = json::parse(irf::test::read_file(irf::test::data_path("examples/demo-profile.json")));
+    for (json& k : p.at("kernels")) {
+        if (k.at("name").get<std::string>().find("stream_triad") != std::string::npos) {
+            k["time_ns"] = {
+                {"total", nullptr}, {"mean", nullptr}, {"min", nullptr}, {"max", nullptr}};
+            k["counters"].erase("time_ns");
+            k["samples"] = json::array();
+        }
+        k.erase("analysis");
+    }
+    const std::string raw = (m_tmp / "untimed-triad.json").string();
+    std::ofstream(raw) << p.dump();
+    ASSERT_EQ(run_report({"analyze", raw, "--targets", "none", "-o", out().string()}).exit_code, 0);
+    const ProcessResult show = run_report({"show", out().string(), "stream_triad"});
+    ASSERT_EQ(show.exit_code, 0) << show.err;
+    EXPECT_NE(show.out.find("Instruction Roofline"), std::string::npos) << show.out;
+    EXPECT_EQ(show.out.find("nan"), std::string::npos) << show.out;
+    EXPECT_NE(show.out.find("GIPS not known: the kernel's time is not in the file"),
+              std::string::npos)
+        << show.out;
+}

@@ -73,12 +73,28 @@ json flop_points(const json& analysis, const json& counters) {
 
 const std::vector<std::string>& kernel_columns() {
     static const std::vector<std::string> columns = {
-        "label",     "name",        "time",      "share",       "launches", "profiled",   "mean",
-        "gips_warp", "gips_thread", "ii_l1",     "ii_l2",       "ii_hbm",   "iit_l1",     "iit_l2",
-        "iit_hbm",   "bound",       "roof_pct",  "predication", "gw_ii",    "gw_pattern", "gw_unit",
-        "gw_bytes",  "gw_gips",     "sw_ii",     "sw_ways",     "sw_free",  "sw_gips",    "pipe",
-        "gflops",    "flops",       "imbalance", "slowest_rank"};
+        "label",     "name",         "time",        "share",    "launches", "profiled",
+        "mean",      "gips_warp",    "gips_thread", "ii_l1",    "ii_l2",    "ii_hbm",
+        "iit_l1",    "iit_l2",       "iit_hbm",     "bound",    "roof_pct", "predication",
+        "gw_ii",     "gw_pattern",   "gw_unit",     "gw_bytes", "gw_gips",  "sw_ii",
+        "sw_ways",   "sw_free",      "sw_gips",     "pipe",     "gflops",   "flops",
+        "imbalance", "slowest_rank", "irm_missing"};
     return columns;
+}
+
+/// Why a kernel with counters has no Instruction Roofline point: the analysis's own "irm:"
+/// reason ("irm: counters absent: inst_warp, inst_thread"); null with a point or no counters
+/// (a timing-only kernel), so the page never calls a profile with counters "timing-only".
+json irm_missing(const json& k, const json& a) {
+    if (a.value("irm", json()).is_object() || k.value("counters", json::object()).empty()) {
+        return json();
+    }
+    for (const json& m : a.value("missing", json::array())) {
+        if (m.is_string() && m.get<std::string>().rfind("irm", 0) == 0) {
+            return m;
+        }
+    }
+    return json("irm: not computed");
 }
 
 /// One kernel's row, in kernel_columns() order.
@@ -122,7 +138,8 @@ json kernel_row(const json& k, const std::string& label, double total_time) {
          json_at(a, "/flops/gflops"),
          flop_points(a, c),
          json_at(k, "/ranks/imbalance"),
-         json_at(k, "/ranks/slowest_rank")});
+         json_at(k, "/ranks/slowest_rank"),
+         irm_missing(k, a)});
 }
 
 /// show's sections as [title, header, rows, lines] arrays.
@@ -137,8 +154,9 @@ json sections_json(const std::vector<ShowSection>& sections) {
 /// The header: what ran where, with which ceilings, and how much of it irf saw.
 json header_json(const json& p, std::size_t warning_limit) {
     json h = json::object();
-    for (const char* key : {"app", "argv", "host", "pid", "rank", "start_time", "end_time", "tool",
-                            "version", "gpu", "ceilings_used", "coverage", "job", "config"}) {
+    for (const char* key :
+         {"app", "argv", "host", "pid", "rank", "start_time", "end_time", "tool", "version", "gpu",
+          "ceilings_used", "coverage", "job", "config", "import"}) {
         if (p.contains(key)) {
             h[key] = p[key];
         }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // `irf-report show`: every verdict of one kernel with the numbers it was derived from.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "common/time_format.hpp"
@@ -15,7 +16,12 @@ namespace {
 using common::format_significant;
 using common::format_time;
 
+// A share that is not known (a kernel without time: NaN GIPS) reads "-", never "nan%"
+// (docs/tools.md).
 std::string percent(double share) {
+    if (!std::isfinite(share)) {
+        return "-";
+    }
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%.1f%%", 100.0 * share);
     return buffer;
@@ -23,12 +29,18 @@ std::string percent(double share) {
 
 /// Conflict degree as "N-way", never with the "x" of a speedup (as the summary table).
 std::string ways(double conflict_ways) {
+    if (!std::isfinite(conflict_ways)) {
+        return "-";
+    }
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%.1f-way", conflict_ways);
     return buffer;
 }
 
 std::string speedup(double value) {
+    if (!std::isfinite(value)) {
+        return "-";
+    }
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%.2fx", value);
     return buffer;
@@ -59,8 +71,13 @@ ShowSection instruction_roofline(const model::Profile& p, const model::IrmResult
         s.rows.push_back(
             {level, optional_value(at_level(irm.ii, level)), gtxn, optional_value(roof), share});
     }
-    s.lines.push_back("kernel: " + format_significant(irm.gips_warp) + " warp GIPS, " +
-                      format_significant(irm.gips_thread) + " thread GIPS (inst_thread / 32)");
+    if (std::isfinite(irm.gips_warp) || std::isfinite(irm.gips_thread)) {
+        s.lines.push_back("kernel: " + format_significant(irm.gips_warp) + " warp GIPS, " +
+                          format_significant(irm.gips_thread) + " thread GIPS (inst_thread / 32)");
+    } else {
+        s.lines.push_back("kernel: GIPS not known: the kernel's time is not in the file (the "
+                          "intensities stand alone)");
+    }
     if (p.ceilings) {
         s.lines.push_back("peak issue: " + format_significant(p.ceilings->warp_gips) +
                           " warp GIPS (ceilings: " + p.ceilings->source + ")");
@@ -143,20 +160,24 @@ ShowSection predication(double ratio) {
             {}};
 }
 
-ShowSection flop_roofline(const model::FlopsResult& f) {
+/// `timed`: the kernel's time is known; without it GFLOP/s read "-", never 0 (issue 53 item 7).
+ShowSection flop_roofline(const model::FlopsResult& f, bool timed) {
+    const auto rate = [timed](double gflops) {
+        return timed ? format_significant(gflops) : std::string("-");
+    };
     ShowSection s{"FLOP roofline",
                   {"precision", "FLOPs", "GFLOP/s", "AI l1 (FLOP/B)", "AI l2 (FLOP/B)",
                    "AI hbm (FLOP/B)", "ceiling (GFLOP/s)"},
                   {},
                   {}};
     for (const auto& [name, pf] : f.by_precision) {
-        s.rows.push_back({name, format_significant(pf.flops), format_significant(pf.gflops),
+        s.rows.push_back({name, format_significant(pf.flops), rate(pf.gflops),
                           optional_value(pf.ai.l1), optional_value(pf.ai.l2),
                           optional_value(pf.ai.hbm), optional_value(pf.ceiling_gflops)});
     }
     s.rows.push_back({"all", format_significant(f.fp64 + f.fp32 + f.fp16 + f.tensor),
-                      format_significant(f.gflops), optional_value(f.ai.l1),
-                      optional_value(f.ai.l2), optional_value(f.ai.hbm), "-"});
+                      rate(f.gflops), optional_value(f.ai.l1), optional_value(f.ai.l2),
+                      optional_value(f.ai.hbm), "-"});
     s.lines.push_back("CUDA-core precision with most FLOPs: " +
                       (f.precision.empty() ? std::string("none") : f.precision));
     if (f.fma_mix_ceiling_gflops) {
@@ -307,7 +328,7 @@ std::vector<ShowSection> verdict_sections(const model::Profile& profile,
         sections.push_back(predication(*a.predication));
     }
     if (a.flops) {
-        sections.push_back(flop_roofline(*a.flops));
+        sections.push_back(flop_roofline(*a.flops, !kernel.untimed));
     }
     if (const auto inst_tensor = model::counter(kernel.counters, "inst_tensor");
         inst_tensor && *inst_tensor > 0) {

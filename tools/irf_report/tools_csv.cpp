@@ -118,7 +118,11 @@ std::vector<std::pair<std::string, Cell>> base_columns() {
         {"flops_fp32", flops([](const F& f) { return num(f.fp32); })},
         {"flops_fp16", flops([](const F& f) { return num(f.fp16); })},
         {"flops_tensor", flops([](const F& f) { return num(f.tensor); })},
-        {"gflops", flops([](const F& f) { return num(f.gflops); })},
+        {"gflops",
+         [](const KernelRecord& k) {
+             return k.analysis && k.analysis->flops && !k.untimed ? num(k.analysis->flops->gflops)
+                                                                  : std::string();
+         }},
         {"ai_l1", flops([](const F& f) { return num(f.ai.l1); })},
         {"ai_l2", flops([](const F& f) { return num(f.ai.l2); })},
         {"ai_hbm", flops([](const F& f) { return num(f.ai.hbm); })},

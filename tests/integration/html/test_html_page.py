@@ -6,6 +6,8 @@ import html.parser
 import json
 import os
 import re
+import shutil
+import subprocess
 import unittest
 
 import html_support as hs
@@ -181,6 +183,74 @@ class BadInput(unittest.TestCase):
                              check=False)
         self.assertEqual(proc.returncode, 2, proc.stderr)
         self.assertEqual(len(proc.stderr.strip().splitlines()), 1, proc.stderr)
+
+
+def page_data(page):
+    """The page's data block (the JSON the scripts read)."""
+    _, parsed = parse(page)
+    return json.loads(next(text for attrs, text in parsed.scripts if attrs.get("id") == "irf-data"))
+
+
+def empty_roofline_note(page):
+    """IRF.noPointsReason() as the page's library computes it, run by node on the page's data."""
+    _, parsed = parse(page)
+    # Part 1 of the page's script (report_util.js) holds the data and IRF.noPointsReason; the
+    # later parts draw into the DOM.
+    script_text = parsed.scripts[2][1]
+    library = script_text[:script_text.index("// irf's HTML report, part 2 of 5")]
+    data = next(text for attrs, text in parsed.scripts if attrs.get("id") == "irf-data")
+    script = ("globalThis.performance = { now: () => 0 };\n"
+              "globalThis.document = { getElementById: () => ({ textContent: %s }) };\n"
+              "%s\nprocess.stdout.write(IRF.noPointsReason());\n" % (json.dumps(data), library))
+    proc = subprocess.run(["node", "-e", script], capture_output=True, text=True, timeout=60)
+    if proc.returncode != 0:
+        raise AssertionError(proc.stderr)
+    return proc.stdout
+
+
+@unittest.skipUnless(shutil.which("node"), "node is not installed")
+class EmptyRooflineSaysWhy(unittest.TestCase):
+    """A profile with counters but none of the Instruction Roofline's is not "timing-only"
+    (issue 53 item 7): the page says the analysis's reason; an import without counters says
+    its files had none, and only irf's own run without counters is called --samples 0."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = hs.workdir()
+
+    def profile(self, name, strip, imported=False):
+        p = hs.load(hs.EXAMPLE)
+        for k in p["kernels"]:
+            k.pop("analysis", None)
+            for c in strip(k["counters"]):
+                k["counters"].pop(c, None)
+        if imported:
+            p["import"] = {"tool": "ncu", "version": "", "files": ["run.csv"],
+                           "formats": ["ncu-long"]}
+        raw = hs.save(p, self.dir, name + "-raw.json")
+        out = os.path.join(self.dir, name + ".json")
+        hs.run_report("analyze", raw, "--targets", "none", "-o", out)
+        return hs.html(out, os.path.join(self.dir, name + ".html"))
+
+    def test_counters_without_instructions_give_the_analysis_reason(self):
+        page = self.profile("noinst", lambda c: ["inst_warp", "inst_thread"], imported=True)
+        rows = page_data(page)
+        column = rows["columns"].index("irm_missing")
+        self.assertEqual({k[column] for k in rows["kernels"]},
+                         {"irm: counters absent: inst_warp, inst_thread"})
+        note = empty_roofline_note(page)
+        self.assertIn("irm: counters absent: inst_warp, inst_thread", note)
+        self.assertNotIn("timing-only", note)
+        self.assertNotIn("--samples 0", note)
+
+    def test_an_import_without_counters_says_its_files_had_none(self):
+        note = empty_roofline_note(self.profile("nocounters", lambda c: list(c), imported=True))
+        self.assertIn("the imported files have none", note)
+        self.assertNotIn("--samples 0", note)
+
+    def test_irfs_own_run_without_counters_is_timing_only(self):
+        note = empty_roofline_note(self.profile("timing", lambda c: list(c)))
+        self.assertIn("timing-only profile: --samples 0", note)
 
 
 if __name__ == "__main__":

@@ -159,8 +159,7 @@ IRF.drawInstructionRoofline = () => {
     "GIPS: not drawn" : "";
   const annotations = count && !left ? [] : [{ xref: "paper", yref: "paper", x: 0.5,
     y: count ? 0.02 : 0.3, showarrow: false, font: { size: 13, color: "#666" },
-    text: count ? left : left || "no kernel has Instruction Roofline counters (a timing-only " +
-      "profile: --samples 0)" }];
+    text: count ? left : left || IRF.noPointsReason() }];
   const traces = IRF.LEVELS.filter((lv) => rates[lv] > 0).map((lv) => IRF.bandwidthCeiling(peak,
     rates[lv], IRF.LEVEL_NAMES[lv] + " " + IRF.formatNumber(rates[lv], 4) + " GTXN/s", xRange,
     annotations));

@@ -122,3 +122,17 @@ IRF.timings.data = performance.now();
 
 // Peak warp GIPS and per-level GTXN/s of the ceilings the profile was analysed with.
 IRF.ceilings = () => (IRF.data.header.ceilings_used || {});
+// Why the Instruction Roofline has no point, as the profile says: kernels with counters give
+// the analysis's reason; "timing-only" (--samples 0) only for a run of irf, an import whose
+// files had no counters says so (issue 53 item 7).
+IRF.noPointsReason = () => {
+  const why = {};
+  for (const k of IRF.kernels) if (k.irm_missing) (why[k.irm_missing] = why[k.irm_missing] || []).push(k.label);
+  const reasons = Object.entries(why).map(([r, labels]) => "kernel(s) " +
+    IRF.plotlyText(labels.slice(0, 3).join(", ")) + (labels.length > 3 ? " and " +
+    (labels.length - 3) + " more" : "") + ": " + IRF.plotlyText(r));
+  if (reasons.length) return "no Instruction Roofline point: " + reasons.join("; ");
+  return IRF.data.header.import ? "no kernel has Instruction Roofline counters: the imported " +
+    "files have none (durations only)" :
+    "no kernel has Instruction Roofline counters (a timing-only profile: --samples 0)";
+};
