@@ -130,6 +130,9 @@ void add_memory_variants(Table& t) {
     for (const char* op : {"read", "write"}) {
         add(t, std::string("dram__bytes_") + op + ".sum",
             from_bytes(std::string("dram_sectors_") + op, 1));
+        // The same bytes under the name ncu 2026 gives them on GB20x (a public RTX 5070 export).
+        add(t, std::string("dram__bytes_op_") + op + ".sum",
+            from_bytes(std::string("dram_sectors_") + op, 2));
     }
     // Totals (NERSC's dram__bytes.sum, lts__t_bytes.sum): the level is right, its split is not
     // known, so the total is counted as reads and the note says so.
