@@ -55,4 +55,44 @@ TEST_F(ToolsImportExports, Ncu2026Rtx5070SaxpyReadsGb20xDramBytesAndItsUnnamedSc
     EXPECT_FALSE(k.contains("analysis"));
 }
 
+TEST_F(ToolsImportExports, Ncu2026Rtx5070TiledGemmSectorsAreTheTilingsArithmetic) {
+    // The same tool's run of a 32 x 32 shared-memory tiled FP32 GEMM: grid 64 x 64 of 32 x 32
+    // threads, so N = 2048.
+    const json p = import({"ncu-long-2026-rtx5070-gemm-tiled.csv"});
+    const json& k = only_kernel(p);
+    EXPECT_EQ(k.at("name"), "void <unnamed>::gemm_tiled_kernel<32>(const float *, const float "
+                            "*, float *, int, int, int)");
+    EXPECT_EQ(k.at("launch").at("grid"), json::array({64, 64, 1}));
+    EXPECT_DOUBLE_EQ(k.at("time_ns").at("total").get<double>(), 10195552);
+    const json& c = k.at("counters");
+    // Each of the N^2 threads loads one float of A and one of B per step of 32 along k, N/32
+    // steps: 2 x N^2 x N/32 x 4 B = 2 GiB = 67,108,864 sectors; C is written once: N^2 x 4 B =
+    // 524,288 sectors.
+    const double n = 2048;
+    EXPECT_DOUBLE_EQ(c.at("sectors_global_ld").get<double>(), 2 * n * n * (n / 32) * 4 / 32);
+    EXPECT_DOUBLE_EQ(c.at("sectors_global_st").get<double>(), n * n * 4 / 32);
+    EXPECT_DOUBLE_EQ(c.at("dram_sectors_read").get<double>(), 53261312.0 / 32);
+    EXPECT_DOUBLE_EQ(c.at("dram_sectors_write").get<double>(), 3377920.0 / 32);
+    // ncu's bank-conflict total without its load/store split is not used, and says so.
+    EXPECT_TRUE(warns(p, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum"));
+    EXPECT_FALSE(c.contains("bank_conflicts_shared_ld"));
+}
+
+TEST_F(ToolsImportExports, Ncu2026Rtx5070NaiveTransposeStoresASectorPerThread) {
+    // A naive 2048 x 2048 FP32 transpose, grid 64 x 64 of 32 x 32 threads: a warp reads 32
+    // consecutive floats of a row (4 sectors) and writes them down a column, 2048 floats apart
+    // (32 sectors, one per thread).
+    const json p = import({"ncu-long-2026-rtx5070-transpose-naive.csv"});
+    const json& k = only_kernel(p);
+    EXPECT_EQ(k.at("name"), "<unnamed>::transpose_naive_kernel(const float *, float *, int, int)");
+    EXPECT_EQ(k.at("display_name"), "transpose_naive_kernel");
+    EXPECT_DOUBLE_EQ(k.at("time_ns").at("total").get<double>(), 163072);
+    const double warps = 2048.0 * 2048 / 32;
+    const json& c = k.at("counters");
+    EXPECT_DOUBLE_EQ(c.at("sectors_global_ld").get<double>(), warps * 4);
+    EXPECT_DOUBLE_EQ(c.at("sectors_global_st").get<double>(), warps * 32);
+    EXPECT_DOUBLE_EQ(c.at("dram_sectors_read").get<double>(), 19001600.0 / 32);
+    EXPECT_DOUBLE_EQ(c.at("dram_sectors_write").get<double>(), 4399616.0 / 32);
+}
+
 } // namespace
