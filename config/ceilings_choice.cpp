@@ -61,8 +61,9 @@ CeilingsChoice choose_ceilings(const std::string& requested, const std::string& 
     } catch (const std::exception& e) {
         choice.notes.push_back(std::string("shipped ceilings unusable: ") + e.what());
     }
-    choice.notes.push_back("no shipped ceilings for " + gpu.name + " (cc " + gpu.cc + ", " +
-                           std::to_string(gpu.sms) +
+    choice.notes.push_back("no shipped ceilings for " +
+                           (gpu.name.empty() ? std::string("an unnamed GPU") : gpu.name) + " (cc " +
+                           gpu.cc + ", " + std::to_string(gpu.sms) +
                            " SMs): derived from device properties (run irf-calibrate)");
     choice.ceilings =
         derive_ceilings(gpu.name, gpu.chip, gpu.cc, gpu.sms, gpu.clock_mhz, gpu.l2_bytes);

@@ -76,7 +76,9 @@ Ceilings derive_ceilings(const std::string& name, const std::string& chip, const
                          int sms, double clock_mhz, std::uint64_t l2_bytes) {
     Ceilings c;
     c.source = "derived";
-    c.gpu.name = name;
+    // Files that give only a compute capability and an SM count (an ncu details page whose
+    // Device column is "0") still name the GPU they describe.
+    c.gpu.name = !name.empty() ? name : "cc " + cc + " GPU with " + std::to_string(sms) + " SMs";
     c.gpu.key = "derived";
     c.gpu.chip = chip;
     c.gpu.cc = cc;
@@ -94,7 +96,7 @@ Ceilings derive_ceilings(const std::string& name, const std::string& chip, const
         }
     }
     // HBM, L2 and PCIe need the memory clock, bus width and L2 slice count: left unknown.
-    validate_ceilings(c, "derived:" + name);
+    validate_ceilings(c, "derived:" + c.gpu.name);
     return c;
 }
 

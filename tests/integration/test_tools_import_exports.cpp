@@ -95,4 +95,43 @@ TEST_F(ToolsImportExports, Ncu2026Rtx5070NaiveTransposeStoresASectorPerThread) {
     EXPECT_DOUBLE_EQ(c.at("dram_sectors_write").get<double>(), 4399616.0 / 32);
 }
 
+TEST_F(ToolsImportExports, Ncu2025Cc10DetailsPageGivesTheSmCountFromLaunchStatistics) {
+    // ncu 2025 details page (default sections and their rules; metric rows end after their
+    // value) of a cuBLASLt FP8 GEMM on a cc 10.0 GPU; units "hz", "ns", "byte/block".
+    const std::vector<std::string> args{
+        "import",    irf::test::s_import_data + "ncu-long-2025-cc10-cublaslt-rules.csv",
+        "-o",        out().string(),
+        "--targets", "none"};
+    const irf::test::ProcessResult r = irf::test::run_report(args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    // No device name: the ceilings are derived from cc 10.0 and the 152 SMs, and say so.
+    EXPECT_NE(r.err.find("ceilings derived from what the files say"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("no shipped ceilings for an unnamed GPU (cc 10.0, 152 SMs)"),
+              std::string::npos)
+        << r.err;
+    const json p = json::parse(irf::test::read_file(out()));
+    EXPECT_FALSE(warns(p, "not analysed"));
+    const json& k = only_kernel(p);
+    EXPECT_EQ(k.at("launch").at("grid"), json::array({9, 32, 1}));
+    EXPECT_EQ(k.at("launch").at("block"), json::array({384, 1, 1}));
+    EXPECT_EQ(k.at("launch").at("regs"), 168);
+    // Dynamic 205,696 B + static 0 B per block (the driver's 1,024 B is not the kernel's).
+    EXPECT_EQ(k.at("launch").at("smem"), 205696);
+    // Duration 406,240 ns; SM Frequency 1,239,496,049.13 hz.
+    EXPECT_DOUBLE_EQ(k.at("time_ns").at("total").get<double>(), 406240);
+    EXPECT_DOUBLE_EQ(k.at("counters").at("clock_hz").get<double>(), 1239496049.13);
+    // Launch Statistics' "# SMs" is the device's SM count.
+    EXPECT_EQ(p.at("gpu").at("sms"), 152);
+    EXPECT_EQ(p.at("gpu").at("cc"), "10.0");
+    // 168 registers x 384 threads = 64,512 of the SM's 65,536: one block per SM. 9 x 32 = 288
+    // blocks on 152 SMs: 1 full wave and a tail of 288 - 152 = 136 blocks, as the file's own
+    // LaunchConfiguration rule says ("1 full waves and a partial wave of 136 thread blocks").
+    const json& waves = k.at("analysis").at("waves");
+    EXPECT_EQ(waves.at("blocks"), 288);
+    EXPECT_EQ(waves.at("blocks_per_sm"), 1);
+    EXPECT_EQ(waves.at("limiter"), "registers");
+    EXPECT_EQ(waves.at("full_waves"), 1);
+    EXPECT_EQ(waves.at("tail_blocks"), 136);
+}
+
 } // namespace

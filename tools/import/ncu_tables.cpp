@@ -136,7 +136,10 @@ bool device_attribute(FileContext& context, const std::string& name, const std::
         context.file.display_name = value;
         return true;
     }
-    if (name == "device__attribute_multiprocessor_count") {
+    // Launch Statistics' "# SMs" (launch__sm_count) is the SM count of the launch's device; a
+    // details page without device attributes has no other (a public ncu 2025 export, cc 10.0).
+    if (name == "device__attribute_multiprocessor_count" || name == "# SMs" ||
+        name == "launch__sm_count") {
         context.file.sms = whole(value, 1).value_or(0);
         return true;
     }
