@@ -95,6 +95,39 @@ TEST_F(ToolsImportExports, Ncu2026Rtx5070NaiveTransposeStoresASectorPerThread) {
     EXPECT_DOUBLE_EQ(c.at("dram_sectors_write").get<double>(), 4399616.0 / 32);
 }
 
+TEST_F(ToolsImportExports, Ncu2026Rtx5070NaiveGemmLoadsFiveSectorsPerWarpAndStep) {
+    // A naive FP32 GEMM, N = 2048, one thread per element of C (threadIdx.x the column): at
+    // each of the N steps along k a warp reads one A element (the same address for its 32
+    // threads: 1 sector) and 32 consecutive B elements (4 sectors).
+    const json p = import({"ncu-long-2026-rtx5070-gemm-naive.csv"});
+    const json& k = only_kernel(p);
+    EXPECT_EQ(k.at("display_name"), "gemm_naive_kernel");
+    EXPECT_DOUBLE_EQ(k.at("time_ns").at("total").get<double>(), 9589248);
+    const double n = 2048;
+    const double warps = n * n / 32;
+    const json& c = k.at("counters");
+    EXPECT_DOUBLE_EQ(c.at("sectors_global_ld").get<double>(), warps * n * (1 + 4));
+    EXPECT_DOUBLE_EQ(c.at("sectors_global_st").get<double>(), warps * 4);
+    EXPECT_DOUBLE_EQ(c.at("dram_sectors_read").get<double>(), 54207744.0 / 32);
+}
+
+TEST_F(ToolsImportExports, Ncu2026Rtx5070TiledTransposeCoalescesBothSides) {
+    // The transpose through a 32 x 32 shared tile: a warp reads a row segment and writes a row
+    // segment, 4 sectors each; ncu's 40,532 bank conflicts have no load/store split and are
+    // named as unused.
+    const json p = import({"ncu-long-2026-rtx5070-transpose-tiled.csv"});
+    const json& k = only_kernel(p);
+    EXPECT_EQ(k.at("name"), "void <unnamed>::transpose_tiled_kernel<32>(const float *, float *, "
+                            "int, int)");
+    EXPECT_DOUBLE_EQ(k.at("time_ns").at("total").get<double>(), 85824);
+    const double warps = 2048.0 * 2048 / 32;
+    const json& c = k.at("counters");
+    EXPECT_DOUBLE_EQ(c.at("sectors_global_ld").get<double>(), warps * 4);
+    EXPECT_DOUBLE_EQ(c.at("sectors_global_st").get<double>(), warps * 4);
+    EXPECT_DOUBLE_EQ(c.at("dram_sectors_write").get<double>(), 13000960.0 / 32);
+    EXPECT_TRUE(warns(p, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum"));
+}
+
 TEST_F(ToolsImportExports, Ncu2025Cc10DetailsPageGivesTheSmCountFromLaunchStatistics) {
     // ncu 2025 details page (default sections and their rules; metric rows end after their
     // value) of a cuBLASLt FP8 GEMM on a cc 10.0 GPU; units "hz", "ns", "byte/block".
