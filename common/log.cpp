@@ -61,6 +61,10 @@ void set_log_level(LogLevel level) noexcept {
     s_level.store(static_cast<int>(level), std::memory_order_relaxed);
 }
 
+void mute_log() noexcept {
+    s_level.store(-1, std::memory_order_relaxed); // below every level
+}
+
 bool log_enabled(LogLevel level) noexcept {
     return static_cast<int>(level) <= s_level.load(std::memory_order_relaxed);
 }

@@ -13,6 +13,9 @@ enum class LogLevel : std::uint8_t { error, warn, info, debug };
 /// Sets the most verbose level that is printed (IRF_LOG).
 void set_log_level(LogLevel level) noexcept;
 
+/// Prints nothing from now on, at any level (stderr no longer goes where it went at start).
+void mute_log() noexcept;
+
 /// True when a message at `level` would be printed.
 [[nodiscard]] bool log_enabled(LogLevel level) noexcept;
 

@@ -103,6 +103,7 @@ int initialize() noexcept {
         }
         state->run.start_time = now_iso8601();
         state->run.start_dir = current_dir();
+        note_stderr(state->run);
         state->run.library_dir = library_dir();
         check_settings_at_start(state->run); // before the backend's GPU and CUPTI checks
         state->collector = std::make_unique<intercept::Collector>(state->run.config);

@@ -3,6 +3,7 @@
 // and the atomic writes of <stem>.json and <stem>.txt.
 #include "inject/outputs.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -142,8 +143,20 @@ struct WriteOutcome {
 };
 
 /// Writes the files; returns the log line.
-WriteOutcome write_files(const RunInfo& run, const model::Profile& profile,
-                         const std::string& stem) {
+/// True when fd 2 is no longer the file it was at start (or is closed): an application that
+/// reopened it on a data file must not get irf's summary and lines appended to its data.
+bool stderr_moved(const RunInfo& run) {
+    if (run.stderr_dev == 0 && run.stderr_ino == 0) {
+        return false; // unknown at start: as before
+    }
+    struct stat now {};
+    return ::fstat(STDERR_FILENO, &now) != 0 ||
+           static_cast<std::uint64_t>(now.st_dev) != run.stderr_dev ||
+           static_cast<std::uint64_t>(now.st_ino) != run.stderr_ino;
+}
+
+WriteOutcome write_files(const RunInfo& run, const model::Profile& profile, const std::string& stem,
+                         bool to_stderr) {
     const config::SummaryMode mode = run.config.summary;
     std::string error = model::write_profile_file(stem + ".json", profile, note_temporary);
     if (!error.empty()) {
@@ -158,7 +171,7 @@ WriteOutcome write_files(const RunInfo& run, const model::Profile& profile,
             where +=
                 error.empty() ? " and " + stem + ".txt" : " (summary not written: " + error + ")";
         }
-        if (mode != config::SummaryMode::file) {
+        if (mode != config::SummaryMode::file && to_stderr) {
             // On a terminal the table fits its width (the file keeps every column).
             model::SummaryView view;
             view.max_width = common::terminal_columns(STDERR_FILENO);
@@ -228,8 +241,15 @@ void write_outputs(const RunInfo& run, intercept::Collector& collector,
         } catch (const std::exception& e) {
             profile.warnings.push_back(std::string("analysis failed: ") + e.what());
         }
+        const bool moved = stderr_moved(run);
+        if (moved) {
+            profile.warnings.push_back(
+                "stderr was reopened on another file during the run: irf wrote nothing to it "
+                "(the summary is in the .txt when IRF_SUMMARY writes one)");
+            common::mute_log();
+        }
         const std::string stem = own_stem(run, profile);
-        const WriteOutcome outcome = write_files(run, profile, stem);
+        const WriteOutcome outcome = write_files(run, profile, stem, !moved);
         say_why_nothing_was_profiled(run, profile);
         common::log_repeats(); // the counts of folded warnings, before the closing line
         common::log_line(outcome.failed ? LogLevel::error : LogLevel::warn, outcome.line);
@@ -237,6 +257,14 @@ void write_outputs(const RunInfo& run, intercept::Collector& collector,
         common::log_line(LogLevel::error, std::string("profile not written: ") + e.what());
     } catch (...) {
         common::log_line(LogLevel::error, "profile not written: unknown error");
+    }
+}
+
+void note_stderr(RunInfo& run) noexcept {
+    struct stat now {};
+    if (::fstat(STDERR_FILENO, &now) == 0) {
+        run.stderr_dev = static_cast<std::uint64_t>(now.st_dev);
+        run.stderr_ino = static_cast<std::uint64_t>(now.st_ino);
     }
 }
 

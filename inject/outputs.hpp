@@ -2,6 +2,7 @@
 // At exit: the profile header, ceilings and targets, the model, and the output files.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,7 +21,12 @@ struct RunInfo {
     std::string start_dir;   ///< a relative IRF_OUTPUT resolves against it
     std::string library_dir; ///< anchor of the shipped ceilings database
     int forked_from = 0;     ///< in a forked child, the parent's pid (0: not a forked child)
+    /// What fd 2 was at start (device and inode; both 0 when fstat failed).
+    std::uint64_t stderr_dev = 0, stderr_ino = 0;
 };
+
+/// Notes what fd 2 is now into `run` (at start: irf writes to stderr only while it is the same).
+void note_stderr(RunInfo& run) noexcept;
 
 /// Builds the profile from the collector and backend, analyses it and writes <stem>.json and
 /// the text summary (IRF_SUMMARY); logs one line saying where it went or why not. A forked

@@ -31,6 +31,8 @@
 //   umask:OOO        set the umask (octal)
 //   fsize:N          limit file size to N bytes (RLIMIT_FSIZE) and ignore SIGXFSZ: "disk full"
 //   chdir:DIR        change the working directory
+//   stderr-to:FILE   reopen fd 2 on FILE (an application that writes data there) and write
+//                    "data" to it
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -318,6 +320,14 @@ int run_mode(const std::string& mode, const std::string& arg) {
         const rlimit limit{std::strtoul(arg.c_str(), nullptr, 10),
                            std::strtoul(arg.c_str(), nullptr, 10)};
         ::setrlimit(RLIMIT_FSIZE, &limit);
+    } else if (mode == "stderr-to") {
+        std::FILE* data = std::freopen(arg.c_str(), "w", stderr);
+        if (data == nullptr) {
+            std::perror("fault_harness: freopen");
+            return 2;
+        }
+        std::fputs("data\n", data);
+        std::fflush(data);
     } else if (mode == "chdir") {
         if (::chdir(arg.c_str()) != 0) {
             std::perror("fault_harness: chdir");

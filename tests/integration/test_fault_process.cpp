@@ -127,3 +127,25 @@ TEST_F(FaultProcess, ManyThreadsLaunchingConcurrentlyLoseNothing) {
 
 } // namespace
 } // namespace irf::test
+
+namespace irf::test {
+namespace {
+
+// Issue 52 item 10: an application that reopened fd 2 on a data file got irf's summary and
+// closing line appended to its data. Now irf writes nothing to a stderr that is no longer the
+// file it was at start, and says so in the profile.
+TEST(FaultStderr, ARedirectedStderrGetsNothingFromIrf) {
+    TempDir dir;
+    const std::string data = (dir.path() / "data.txt").string();
+    const ProcessResult r =
+        run_fault_harness(fake_run_env(dir.path(), "out"), {"init", "stderr-to:" + data});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(read_file(data), "data\n");
+    const nlohmann::json p = read_json(dir.path() / "out.json");
+    EXPECT_NE(p["warnings"].dump().find("stderr was reopened on another file"), std::string::npos)
+        << p["warnings"].dump();
+    EXPECT_EQ(p["coverage"]["launches"], 14);
+}
+
+} // namespace
+} // namespace irf::test
