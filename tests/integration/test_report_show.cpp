@@ -236,3 +236,49 @@ TEST(ReportTables, FootnoteWhenFirstLaunchesAreLeftOutOfTheMean) {
 }
 
 } // namespace
+
+namespace {
+
+// An import whose files gave grid and block but no register count leaves 0: `show` and `csv`
+// say it is unknown instead of "0 per thread" (issue 53 item 7).
+TEST(ReportShow, RegistersNotInTheFilesAreNotZero) {
+    irf::test::TempDir dir;
+    nlohmann::json p = nlohmann::json::parse(
+        irf::test::read_file(IRF_TEST_DATA_DIR "/golden/tools_profile_before.json"));
+    for (auto& k : p["kernels"]) {
+        k["launch"]["regs"] = 0;
+    }
+    const std::string path = (dir.path() / "noregs.json").string();
+    irf::test::write_file(path, p.dump());
+    const auto shown = report({"show", path, "transpose_naive<float>"});
+    ASSERT_EQ(shown.exit_code, 0) << shown.err;
+    EXPECT_TRUE(has(shown.out, "registers      not in the files")) << shown.out;
+    EXPECT_FALSE(has(shown.out, "0 per thread")) << shown.out;
+    const auto csv = report({"csv", path});
+    ASSERT_EQ(csv.exit_code, 0) << csv.err;
+    // CSV cells of the header and the first row (quotes kept out of the split)
+    const auto cells = [](const std::string& line) {
+        std::vector<std::string> out(1);
+        bool quoted = false;
+        for (const char c : line) {
+            if (c == '"') {
+                quoted = !quoted;
+            } else if (c == ',' && !quoted) {
+                out.emplace_back();
+            } else {
+                out.back() += c;
+            }
+        }
+        return out;
+    };
+    const std::size_t end = csv.out.find('\n');
+    const auto header = cells(csv.out.substr(0, end));
+    const auto row = cells(csv.out.substr(end + 1, csv.out.find('\n', end + 1) - end - 1));
+    const auto regs = std::find(header.begin(), header.end(), "regs");
+    ASSERT_NE(regs, header.end());
+    const auto column = static_cast<std::size_t>(regs - header.begin());
+    ASSERT_LT(column, row.size());
+    EXPECT_EQ(row[column], "");
+}
+
+} // namespace

@@ -48,7 +48,10 @@ ShowSection launch_config(const model::LaunchConfig& l) {
     }
     s.rows.push_back({"grid", dims(l.grid) + " = " + count(blocks) + " blocks"});
     s.rows.push_back({"block", dims(l.block) + " = " + count(threads) + " threads"});
-    s.rows.push_back({"registers", std::to_string(l.regs) + " per thread"});
+    // An import with grid and block but no register column leaves 0: unknown, not zero (a
+    // kernel runs on registers).
+    s.rows.push_back({"registers", l.regs > 0 ? std::to_string(l.regs) + " per thread"
+                                              : std::string("not in the files")});
     s.rows.push_back({"shared memory", std::to_string(l.smem_bytes) + " B per block"});
     return s;
 }

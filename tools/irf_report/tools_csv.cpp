@@ -85,7 +85,9 @@ std::vector<std::pair<std::string, Cell>> base_columns() {
         {"block", launch([](const model::LaunchConfig& l) { return dim3(l.block); })},
         {"smem_bytes",
          launch([](const model::LaunchConfig& l) { return std::to_string(l.smem_bytes); })},
-        {"regs", launch([](const model::LaunchConfig& l) { return std::to_string(l.regs); })},
+        {"regs", launch([](const model::LaunchConfig& l) {
+             return l.regs > 0 ? std::to_string(l.regs) : std::string(); // 0: not in the files
+         })},
         {"launches", [](const KernelRecord& k) { return std::to_string(k.launches); }},
         {"profiled_launches",
          [](const KernelRecord& k) { return std::to_string(k.profiled_launches); }},
