@@ -205,6 +205,10 @@ private:
     std::optional<std::uint64_t> stream_key(CUcontext context, const StreamArg& stream) noexcept;
     /// Notes a capture begun or ended by the call (m_captures).
     void note_capture(CUpti_CallbackId cbid, const CUpti_CallbackData& data, bool begun) noexcept;
+    /// At IRF_LOG=debug: a launch found captured, with the tracked set's and the driver's answers
+    /// and its CUPTI stream key (issue 58 item 3 reads them on a GPU).
+    void log_captured_launch(const CUpti_CallbackData& data, const StreamArg& stream,
+                             bool tracked) noexcept;
     /// Notes an event recorded in, or a stream joined to, an open capture.
     void note_fork_or_join(GuardedCall kind, CUpti_CallbackId cbid,
                            const CUpti_CallbackData& data) noexcept;

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <string>
 
+#include "common/log.hpp"
+#include "common/string_printf.hpp"
 #include "intercept/cupti/cupti_backend_impl.hpp"
 
 namespace irf::intercept::cupti {
@@ -67,11 +69,32 @@ std::optional<std::uint64_t> CuptiBackend::stream_key(CUcontext context,
     return (std::uint64_t{context_ids(context).context_id} << 32) | id;
 }
 
+void CuptiBackend::log_captured_launch(const CUpti_CallbackData& data, const StreamArg& stream,
+                                       bool tracked) noexcept {
+    try {
+        const bool raw = m_platform->is_capturing(stream.stream, stream.per_thread);
+        const std::optional<std::uint64_t> key = stream_key(data.context, stream);
+        common::log_line(common::LogLevel::debug,
+                         common::string_printf("launch %u captured, not run: tracked capture %s, "
+                                               "cuStreamIsCapturing %s, CUPTI stream key %s",
+                                               data.correlationId, tracked ? "yes" : "no",
+                                               raw ? "yes" : "no",
+                                               key ? std::to_string(*key).c_str() : "unknown"));
+    } catch (...) {
+    }
+}
+
 void CuptiBackend::note_capture(CUpti_CallbackId cbid, const CUpti_CallbackData& data,
                                 bool begun) noexcept {
     const std::optional<StreamArg> stream = capture_stream(cbid, data.functionParams);
     const std::optional<std::uint64_t> key =
         stream ? stream_key(data.context, *stream) : std::nullopt;
+    if (common::log_enabled(common::LogLevel::debug)) {
+        common::log_line(common::LogLevel::debug,
+                         common::string_printf("stream capture %s: CUPTI stream key %s",
+                                               begun ? "begun" : "ended",
+                                               key ? std::to_string(*key).c_str() : "unknown"));
+    }
     if (!key) {
         return;
     }

@@ -2,6 +2,7 @@
 // CUPTI backend launch path: build the LaunchEvent, ask the sink, profile one launch per range.
 #include <algorithm>
 
+#include "common/log.hpp"
 #include "intercept/cupti/counter_map.hpp"
 #include "intercept/cupti/cupti_backend_impl.hpp"
 
@@ -111,8 +112,12 @@ void CuptiBackend::on_launch_enter(const DecodedLaunch& decoded,
         hold_shared(data, slot_of(ids.device));
         return;
     }
-    if (in_open_capture(data.context, {decoded.stream, decoded.per_thread_stream}) ||
-        m_platform->is_capturing(decoded.stream, decoded.per_thread_stream)) {
+    const StreamArg stream{decoded.stream, decoded.per_thread_stream};
+    const bool tracked = in_open_capture(data.context, stream);
+    if (tracked || m_platform->is_capturing(decoded.stream, decoded.per_thread_stream)) {
+        if (common::log_enabled(common::LogLevel::debug)) {
+            log_captured_launch(data, stream, tracked);
+        }
         return; // recorded into a graph, not run now: neither a launch nor a sample
     }
     if (const std::uint64_t seen = ++m_launches_seen; (seen & m_timing_mask) == 0) {

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "common/log.hpp"
 #include "intercept/cupti/launch_params.hpp"
 #include "intercept/cupti/sample_check.hpp"
 #include "tests/integration/cupti_fake_platform.hpp"
@@ -78,6 +79,21 @@ TEST(SampledPath, CapturedLaunchIsNeitherSampledNorCounted) {
     FakeLaunch(2, "_Z1pv").run(rig.backend); // the same kernel run normally is sampled
     EXPECT_EQ(rig.sink.launches.size(), 1u);
     EXPECT_EQ(rig.sink.samples.size(), 1u);
+}
+
+// At IRF_LOG=debug a captured launch says which check found it (issue 58 item 3: on the H100
+// the driver's answer inside callbacks was in doubt; a GPU run reads these lines).
+TEST(SampledPath, ACapturedLaunchSaysWhoFoundItAtDebug) {
+    Rig rig;
+    rig.script.capturing = true;
+    common::set_log_level(common::LogLevel::debug);
+    testing::internal::CaptureStderr();
+    FakeLaunch(7, "_Z1pv").run(rig.backend);
+    const std::string err = testing::internal::GetCapturedStderr();
+    common::set_log_level(common::LogLevel::warn);
+    EXPECT_NE(err.find("launch 7 captured, not run: tracked capture no, cuStreamIsCapturing yes"),
+              std::string::npos)
+        << err;
 }
 
 TEST(SampledPath, BreachAfterTimeoutDiscardsTheOpenSample) {
