@@ -30,6 +30,9 @@ std::vector<std::string> child_environment(const RunOptions& options) {
             env[entry.substr(0, eq)] = entry.substr(eq + 1);
         }
     }
+    // The kernel table fits $COLUMNS (common/terminal.hpp): a test's output must not depend on
+    // the terminal of whoever runs it; a test that wants a width sets it in options.env.
+    env.erase("COLUMNS");
     for (const auto& name : options.unset) {
         env.erase(name);
     }
