@@ -112,9 +112,14 @@ void CuptiBackend::on_launch_enter(const DecodedLaunch& decoded,
         hold_shared(data, slot_of(ids.device));
         return;
     }
+    // Every capture begins through a watched cuStreamBeginCapture* (guarded_cbids.cpp), counted
+    // before it returns, so with none open no launch is captured: no driver query then
+    // (issue 55 item 2). With one open the driver is still asked, as its side streams may be.
+    const bool any_capture = m_open_captures.load(std::memory_order_relaxed) > 0;
     const StreamArg stream{decoded.stream, decoded.per_thread_stream};
-    const bool tracked = in_open_capture(data.context, stream);
-    if (tracked || m_platform->is_capturing(decoded.stream, decoded.per_thread_stream)) {
+    const bool tracked = any_capture && in_open_capture(data.context, stream);
+    if (tracked ||
+        (any_capture && m_platform->is_capturing(decoded.stream, decoded.per_thread_stream))) {
         if (common::log_enabled(common::LogLevel::debug)) {
             log_captured_launch(data, stream, tracked);
         }

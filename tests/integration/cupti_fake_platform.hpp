@@ -124,6 +124,7 @@ struct FakeScript {
     ProfilerStatus metric_failure{ProfilerFailure::other, "metric not available"};
     ProfilerStatus start_status; ///< every start answers this
     bool capturing = false;
+    int capturing_queries = 0; ///< is_capturing calls
     std::map<CUcontext, std::uint32_t> devices;
     std::vector<std::thread::id> teardown_threads; ///< the thread of each teardown
     void log(const std::string& what, CUcontext context) {
@@ -221,6 +222,7 @@ public:
         return std::make_unique<FakeProfiler>(m_script);
     }
     bool is_capturing(CUstream /*stream*/, bool /*per_thread*/) noexcept override {
+        ++m_script.capturing_queries;
         return m_script.capturing;
     }
     bool stream_id(CUcontext /*context*/, CUstream stream, bool per_thread,

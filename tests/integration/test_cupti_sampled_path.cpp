@@ -71,11 +71,13 @@ TEST(SampledPath, BlockCountOtherThanTheGridIsDiscarded) {
 
 TEST(SampledPath, CapturedLaunchIsNeitherSampledNorCounted) {
     Rig rig;
-    rig.script.capturing = true;
+    FakeCall(CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2).run(rig.backend); // stream unknown
+    rig.script.capturing = true; // the driver says the launch's stream is capturing
     FakeLaunch(1, "_Z1pv").run(rig.backend);
     EXPECT_TRUE(rig.sink.launches.empty());
     EXPECT_TRUE(rig.script.journal.empty());
     rig.script.capturing = false;
+    FakeCall(CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture).run(rig.backend);
     FakeLaunch(2, "_Z1pv").run(rig.backend); // the same kernel run normally is sampled
     EXPECT_EQ(rig.sink.launches.size(), 1u);
     EXPECT_EQ(rig.sink.samples.size(), 1u);
@@ -83,8 +85,22 @@ TEST(SampledPath, CapturedLaunchIsNeitherSampledNorCounted) {
 
 // At IRF_LOG=debug a captured launch says which check found it (issue 58 item 3: on the H100
 // the driver's answer inside callbacks was in doubt; a GPU run reads these lines).
+TEST(SampledPath, NoCaptureOpenNoDriverQuery) {
+    // issue 55 item 2: the common launch asks the driver nothing about captures
+    Rig rig;
+    for (std::uint32_t id = 1; id <= 100; ++id) {
+        FakeLaunch(id, "_Z1pv").run(rig.backend);
+    }
+    EXPECT_EQ(rig.script.capturing_queries, 0);
+    EXPECT_EQ(rig.sink.launches.size(), 100u);
+    FakeCall(CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2).run(rig.backend);
+    FakeLaunch(101, "_Z1pv").run(rig.backend);
+    EXPECT_EQ(rig.script.capturing_queries, 1); // a capture is open: asked
+}
+
 TEST(SampledPath, ACapturedLaunchSaysWhoFoundItAtDebug) {
     Rig rig;
+    FakeCall(CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2).run(rig.backend);
     rig.script.capturing = true;
     common::set_log_level(common::LogLevel::debug);
     testing::internal::CaptureStderr();
