@@ -244,7 +244,9 @@ const std::vector<OptionSpec>& option_table() {
          "a parallel job a stem without `%r` gets `-r%r` appended.",
          "ignored, default used", false, apply_output, [](const Config& c) { return c.output; }},
         {"IRF_SUMMARY", "`both`",
-         "Where the text summary goes: `stderr`, `file` (`<stem>.txt`), `both`, `none`.",
+         "Where the text summary goes: `stderr`, `file` (`<stem>.txt`), `both`, `none`. On "
+         "stderr its kernel table fits `$COLUMNS` or the terminal (docs/model.md, \"Text "
+         "summary\"); the file keeps every column.",
          "ignored, default used", false, apply_summary,
          [](const Config& c) { return std::string(to_string(c.summary)); }},
         {"IRF_KERNELS", "all kernels",

@@ -17,11 +17,17 @@ done
 ls "$prefix"/share/irf/gpus/*.yaml >/dev/null 2>&1 || { echo "missing: share/irf/gpus/*.yaml"; missing=1; }
 ((missing == 0)) || exit 1
 # The installed tools must find the installed database, not the source tree's.
-IRF_GPUS_DIR= "$prefix/bin/irf-report" ceilings | grep -q h100-sxm5 ||
+# Each output is kept whole before it is searched: `grep -q` stops reading at the first match,
+# and under pipefail the writer's SIGPIPE (37 GPUs are more than a pipe takes at once) failed
+# the check.
+IRF_GPUS_DIR= "$prefix/bin/irf-report" ceilings >"$prefix/ceilings.txt"
+grep -q h100-sxm5 "$prefix/ceilings.txt" ||
     { echo "installed irf-report does not list the installed database"; exit 1; }
-"$prefix/bin/irf-report" version | grep -q "profile schema: irf.profile/v1"
+"$prefix/bin/irf-report" version >"$prefix/version.txt"
+grep -q "profile schema: irf.profile/v1" "$prefix/version.txt"
 # irf-report loads CUPTI's host API from <prefix>/lib only for `metrics` (no GPU needed).
-"$prefix/bin/irf-report" metrics --chip GH100 | grep -q "^default passes: [0-9]" ||
+"$prefix/bin/irf-report" metrics --chip GH100 >"$prefix/metrics.txt" &&
+    grep -q "^default passes: [0-9]" "$prefix/metrics.txt" ||
     { echo "installed irf-report metrics cannot load lib/libirf_metrics_host.so"; exit 1; }
 # irf.load from the installed package only (docs/tools.md: PYTHONPATH=<prefix>/share/irf/irf_plot).
 if [[ -x /usr/bin/python3 ]]; then
