@@ -156,7 +156,7 @@ void CuptiBackend::release_idle_profilers() noexcept {
     for (const auto& [device, context] : enabled) {
         SampleLock& sample = m_sample_locks[device % k_lock_slots];
         // No wait: launches or a sample in flight on this device mean "later", not a stall.
-        if (!sample.lock_for(std::chrono::milliseconds{0})) {
+        if (!sample.try_lock()) {
             kept = true;
             continue;
         }
