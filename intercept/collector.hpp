@@ -232,6 +232,9 @@ private:
     void remember_late_locked(std::uint64_t id, const Pending& pending);
     /// Counts `record` for a launch retired as lost; false when it is not one.
     bool apply_late_locked(const DurationRecord& record);
+    /// An unprofiled launch's duration: its region's time, warm or cold accumulator, clusters,
+    /// and the samples by launches waiting for its kernel's unprofiled durations.
+    void add_unprofiled_duration_locked(const Pending& pending, double ns);
     /// Moves the newest-timed mark to `correlation_id` when it is a newer CUPTI id (wrap-safe).
     void note_timed_locked(std::uint64_t correlation_id);
     static bool is_synthetic_id(std::uint64_t correlation_id) noexcept;

@@ -133,15 +133,7 @@ bool Collector::apply_duration_locked(const DurationRecord& record) {
             region.measured_replay_ns += ns;
         }
     } else {
-        region.time_ns += ns;
-        (p.cold ? p.stats->cold : p.stats->warm).add(ns);
-        if (!p.cold) {
-            region.warm.add(ns);
-            cluster_duration_locked(*p.stats, ns);
-            if (p.stats->held_samples > 0) {
-                release_waiting_locked(*p.stats);
-            }
-        }
+        add_unprofiled_duration_locked(p, ns);
     }
     p.timed = true;
     note_timed_locked(record.correlation_id);

@@ -94,16 +94,22 @@ bool Collector::apply_late_locked(const DurationRecord& record) {
     }
     const Pending late = found->second;
     m_late.erase(found); // its m_late_order entry goes when it reaches the front
-    const double ns = static_cast<double>(record.end_ns - record.start_ns);
-    RegionStats& region = late.stats->regions[late.region];
-    region.time_ns += ns;
-    (late.cold ? late.stats->cold : late.stats->warm).add(ns);
-    if (!late.cold) {
-        region.warm.add(ns);
-        cluster_duration_locked(*late.stats, ns);
-    }
+    add_unprofiled_duration_locked(late, static_cast<double>(record.end_ns - record.start_ns));
     m_stats.lost_durations -= m_stats.lost_durations > 0 ? 1 : 0;
     return true;
+}
+
+void Collector::add_unprofiled_duration_locked(const Pending& p, double ns) {
+    RegionStats& region = p.stats->regions[p.region];
+    region.time_ns += ns;
+    (p.cold ? p.stats->cold : p.stats->warm).add(ns);
+    if (!p.cold) {
+        region.warm.add(ns);
+        cluster_duration_locked(*p.stats, ns);
+        if (p.stats->held_samples > 0) {
+            release_waiting_locked(*p.stats);
+        }
+    }
 }
 
 void Collector::try_drain() noexcept {
