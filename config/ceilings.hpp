@@ -83,7 +83,7 @@ struct GpuIdentity {
 };
 
 /// All ceilings of one GPU. Optional values are absent when unknown; GTXN/s are never stored:
-/// the model derives them (model/transactions.hpp).
+/// the model derives them (model/roofline/transactions.hpp).
 struct Ceilings {
     GpuIdentity gpu;
     std::string

@@ -21,9 +21,9 @@
 #include "inject/process_info.hpp"
 #include "inject/run_notes.hpp"
 #include "model/analyze.hpp"
-#include "model/profile_json.hpp"
-#include "model/text_summary.hpp"
-#include "model/version.hpp"
+#include "model/profile/profile_json.hpp"
+#include "model/profile/version.hpp"
+#include "model/summary/text_summary.hpp"
 
 namespace irf::inject {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "model/profile.hpp"
+#include "model/profile/profile.hpp"
 
 namespace irf::inject {
 

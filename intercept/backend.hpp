@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "model/profile.hpp"
+#include "model/profile/profile.hpp"
 
 namespace irf::intercept {
 

@@ -24,7 +24,7 @@
 #include "intercept/launch_log.hpp"
 #include "intercept/nvtx_filter.hpp"
 #include "intercept/sampler.hpp"
-#include "model/profile.hpp"
+#include "model/profile/profile.hpp"
 
 namespace irf::intercept {
 

@@ -10,8 +10,8 @@
 #include "intercept/collector.hpp"
 #include "intercept/collector_record.hpp"
 #include "intercept/nvtx_stack.hpp"
-#include "model/duration_clusters.hpp"
-#include "model/regions.hpp"
+#include "model/profile/duration_clusters.hpp"
+#include "model/roofline/regions.hpp"
 
 namespace irf::intercept {
 namespace {

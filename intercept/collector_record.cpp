@@ -5,8 +5,8 @@
 #include "common/string_printf.hpp"
 #include "common/time_format.hpp"
 #include "intercept/nvtx_stack.hpp"
-#include "model/counters.hpp"
-#include "model/summary_samples.hpp"
+#include "model/roofline/counters.hpp"
+#include "model/summary/summary_samples.hpp"
 
 namespace irf::intercept {
 namespace {

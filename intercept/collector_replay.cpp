@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "model/duration_clusters.hpp"
+#include "model/profile/duration_clusters.hpp"
 
 namespace irf::intercept {
 namespace {

@@ -8,8 +8,8 @@
 
 #include "common/inside_irf.hpp"
 
-#include "model/counters.hpp"
-#include "model/duration_clusters.hpp"
+#include "model/profile/duration_clusters.hpp"
+#include "model/roofline/counters.hpp"
 
 namespace irf::intercept {
 

@@ -14,7 +14,7 @@
 #include <unordered_set>
 
 #include "common/log.hpp"
-#include "model/region_tree.hpp"
+#include "model/roofline/region_tree.hpp"
 
 namespace irf::intercept::nvtx {
 namespace {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Runs the whole model over a profile (docs/model.md).
 #include "model/analyze.hpp"
-#include "model/regions.hpp"
+#include "model/roofline/regions.hpp"
 
 #include <algorithm>
 #include <array>
@@ -12,20 +12,20 @@
 #include <utility>
 
 #include "common/parallel.hpp"
-#include "model/counters.hpp"
-#include "model/flop_roofline.hpp"
-#include "model/instruction_mix.hpp"
-#include "model/instruction_roofline.hpp"
-#include "model/kernel_ceilings.hpp"
-#include "model/measured_ceilings.hpp"
-#include "model/pipe_ceilings.hpp"
-#include "model/predication.hpp"
-#include "model/projection.hpp"
-#include "model/projection_bounds.hpp"
-#include "model/sm_clock.hpp"
-#include "model/transactions.hpp"
-#include "model/walls.hpp"
-#include "model/waves.hpp"
+#include "model/projection/measured_ceilings.hpp"
+#include "model/projection/projection.hpp"
+#include "model/projection/projection_bounds.hpp"
+#include "model/projection/waves.hpp"
+#include "model/roofline/counters.hpp"
+#include "model/roofline/flop_roofline.hpp"
+#include "model/roofline/instruction_mix.hpp"
+#include "model/roofline/instruction_roofline.hpp"
+#include "model/roofline/kernel_ceilings.hpp"
+#include "model/roofline/pipe_ceilings.hpp"
+#include "model/roofline/predication.hpp"
+#include "model/roofline/sm_clock.hpp"
+#include "model/roofline/transactions.hpp"
+#include "model/roofline/walls.hpp"
 
 namespace irf::model {
 

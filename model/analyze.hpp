@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "config/ceilings.hpp"
-#include "model/profile.hpp"
+#include "model/profile/profile.hpp"
 
 namespace irf::model {
 

@@ -8,7 +8,7 @@
 
 #include <cupti_activity.h>
 
-#include "model/profile.hpp"
+#include "model/profile/profile.hpp"
 
 namespace irf::intercept::cupti {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "config/metric_sets.hpp"
-#include "model/profile.hpp"
+#include "model/profile/profile.hpp"
 
 namespace irf::intercept::cupti {
 

@@ -7,7 +7,7 @@
 
 #include <cuda.h>
 
-#include "model/profile.hpp"
+#include "model/profile/profile.hpp"
 
 namespace irf::intercept::cupti {
 

@@ -9,7 +9,7 @@
 #include <cuda.h>
 #include <cupti_callbacks.h>
 
-#include "model/profile.hpp"
+#include "model/profile/profile.hpp"
 
 namespace irf::intercept::cupti {
 

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "model/profile.hpp"
+#include "model/profile/profile.hpp"
 
 namespace irf::intercept::cupti {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "model/profile.hpp"
+#include "model/profile/profile.hpp"
 
 namespace irf::intercept::fake {
 

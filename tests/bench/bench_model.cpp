@@ -4,8 +4,8 @@
 #include <benchmark/benchmark.h>
 
 #include "model/analyze.hpp"
-#include "model/profile_json.hpp"
-#include "model/text_summary.hpp"
+#include "model/profile/profile_json.hpp"
+#include "model/summary/text_summary.hpp"
 
 namespace {
 

@@ -16,8 +16,8 @@
 
 #include "intercept/collector.hpp"
 #include "intercept/fake/fake_backend.hpp"
-#include "model/profile_json.hpp"
-#include "model/text_summary.hpp"
+#include "model/profile/profile_json.hpp"
+#include "model/summary/text_summary.hpp"
 
 namespace {
 

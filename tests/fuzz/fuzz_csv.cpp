@@ -7,7 +7,7 @@
 #include <string>
 
 #include "common/text_safety.hpp"
-#include "model/profile.hpp"
+#include "model/profile/profile.hpp"
 #include "tools/irf_report/tools_csv.hpp"
 
 namespace {

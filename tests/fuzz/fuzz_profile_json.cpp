@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // libFuzzer target: the profile JSON loaders (what irf-report and merge read) on any bytes: the
-// streaming reader (full and lean, model/profile_load.cpp) and the document reader must agree.
+// streaming reader (full and lean, model/profile/profile_load.cpp) and the document reader must
+// agree.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -9,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "model/profile_json.hpp"
+#include "model/profile/profile_json.hpp"
 
 namespace {
 

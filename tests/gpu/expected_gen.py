@@ -52,7 +52,7 @@ def global_sectors(stride, word_bytes):
 
 
 # The global wall each access pattern sits on, stated from the access rather than computed (a
-# copy of model/walls.cpp here would agree with the model whatever its rules said; the numbers
+# copy of model/roofline/walls.cpp here would agree with the model whatever its rules said; the numbers
 # behind each name are worked out in tests/gpu/test_expected_vs_model.cpp). Stride app: lane l
 # reads word l x stride. Stride 0 is one sector a load (stride-0); stride 1 reads exactly the
 # requested bytes (unit); stride 2 and 4 (fp32) or 2 (fp64) touch 2-4x the sectors (strided);

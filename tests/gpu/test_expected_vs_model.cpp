@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-#include "model/walls.hpp"
+#include "model/roofline/walls.hpp"
 #include "tests/gpu/expected_cases.hpp"
 
 namespace irf::test {

@@ -14,7 +14,7 @@
 #include "config/ceilings_choice.hpp"
 #include "config/gpu_database.hpp"
 #include "model/analyze.hpp"
-#include "model/profile_json.hpp"
+#include "model/profile/profile_json.hpp"
 #include "tests/gpu/expected_cases.hpp"
 #include "tests/gpu/known_answer_checks.hpp"
 

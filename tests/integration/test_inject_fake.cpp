@@ -3,7 +3,7 @@
 // the tests read the written profile (launch counts, sampling, filters, skip/count, naming).
 #include <gtest/gtest.h>
 
-#include "model/profile_json.hpp"
+#include "model/profile/profile_json.hpp"
 #include "tests/integration/harness_support.hpp"
 
 namespace irf::test {

@@ -10,8 +10,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "model/profile.hpp"
-#include "model/profile_json.hpp"
+#include "model/profile/profile.hpp"
+#include "model/profile/profile_json.hpp"
 #include "tests/support/run_process.hpp"
 #include "tests/support/temp_dir.hpp"
 #include "tools/irf/trajectory.hpp"

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "model/profile.hpp"
+#include "model/profile/profile.hpp"
 #include "tools/import/imported.hpp"
 
 namespace irf::import {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "config/foreign_metrics.hpp"
-#include "model/profile.hpp"
+#include "model/profile/profile.hpp"
 
 namespace irf::import {
 

@@ -10,7 +10,7 @@
 
 #include "common/kernel_identity.hpp"
 #include "common/text_safety.hpp"
-#include "model/version.hpp"
+#include "model/profile/version.hpp"
 #include "tools/import/import_error.hpp"
 
 namespace irf::import {

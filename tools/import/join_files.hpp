@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "model/profile.hpp"
+#include "model/profile/profile.hpp"
 #include "tools/import/imported.hpp"
 
 namespace irf::import {

@@ -12,7 +12,7 @@
 
 #include "common/cli.hpp"
 #include "common/text_safety.hpp"
-#include "model/version.hpp"
+#include "model/profile/version.hpp"
 #include "tools/irf/command_split.hpp"
 #include "tools/irf/html_run.hpp"
 #include "tools/irf/launch.hpp"

@@ -16,7 +16,7 @@
 #include <set>
 
 #include "config/text_list.hpp"
-#include "model/profile_json.hpp"
+#include "model/profile/profile_json.hpp"
 
 extern char** environ;
 

@@ -9,7 +9,7 @@
 
 #include "config/ceilings_yaml.hpp"
 #include "config/gpu_database.hpp"
-#include "model/transactions.hpp"
+#include "model/roofline/transactions.hpp"
 #include "tools/irf_report/command.hpp"
 #include "tools/irf_report/reanalysis.hpp"
 

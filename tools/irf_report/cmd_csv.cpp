@@ -3,7 +3,7 @@
 // profile is analysed first).
 #include <numeric>
 
-#include "model/kernel_labels.hpp"
+#include "model/profile/kernel_labels.hpp"
 #include "tools/irf_report/command.hpp"
 #include "tools/irf_report/reanalysis.hpp"
 #include "tools/irf_report/tools_common.hpp"

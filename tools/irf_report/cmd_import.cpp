@@ -8,7 +8,7 @@
 #include "common/file_io.hpp"
 #include "common/text_safety.hpp"
 #include "config/ceilings_yaml.hpp"
-#include "model/profile_json.hpp"
+#include "model/profile/profile_json.hpp"
 #include "tools/import/import_gpu.hpp"
 #include "tools/import/join_files.hpp"
 #include "tools/import/read_export.hpp"

@@ -7,8 +7,8 @@
 
 #include "common/text_safety.hpp"
 #include "config/kernel_regex.hpp"
-#include "model/kernel_labels.hpp"
-#include "model/profile_json.hpp"
+#include "model/profile/kernel_labels.hpp"
+#include "model/profile/profile_json.hpp"
 #include "tools/irf_report/command.hpp"
 #include "tools/irf_report/show_kernel.hpp"
 #include "tools/irf_report/tools_common.hpp"

@@ -6,8 +6,8 @@
 #include <stdexcept>
 
 #include "common/file_io.hpp"
-#include "model/trajectory.hpp"
-#include "model/trajectory_report.hpp"
+#include "model/projection/trajectory.hpp"
+#include "model/projection/trajectory_report.hpp"
 #include "tools/irf_report/command.hpp"
 #include "tools/irf_report/tools_common.hpp"
 

@@ -2,7 +2,7 @@
 // `irf-report version`: the version and the profile schema this build reads and writes.
 #include <iostream>
 
-#include "model/version.hpp"
+#include "model/profile/version.hpp"
 #include "tools/irf_report/command.hpp"
 
 namespace irf::report {

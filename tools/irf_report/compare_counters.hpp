@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "model/profile.hpp"
+#include "model/profile/profile.hpp"
 
 namespace irf::report {
 

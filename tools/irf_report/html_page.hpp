@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "model/profile.hpp"
+#include "model/profile/profile.hpp"
 
 namespace irf::report {
 

@@ -8,8 +8,8 @@
 #include <numeric>
 
 #include "common/text_safety.hpp"
-#include "model/kernel_labels.hpp"
-#include "model/profile_json.hpp"
+#include "model/profile/kernel_labels.hpp"
+#include "model/profile/profile_json.hpp"
 #include "tools/irf_report/html_page.hpp"
 #include "tools/irf_report/html_page_parts.hpp"
 #include "tools/irf_report/show_kernel.hpp"

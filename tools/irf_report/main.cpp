@@ -8,7 +8,7 @@
 #include "common/cli.hpp"
 #include "common/nearest_name.hpp"
 #include "common/text_safety.hpp"
-#include "model/version.hpp"
+#include "model/profile/version.hpp"
 #include "tools/irf_report/command.hpp"
 
 namespace irf::report {

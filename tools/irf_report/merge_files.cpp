@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <future>
 
-#include "model/profile_json.hpp"
+#include "model/profile/profile_json.hpp"
 #include "tools/irf_report/command.hpp"
 #include "tools/irf_report/tools_common.hpp"
 #include "tools/irf_report/tools_merge.hpp"

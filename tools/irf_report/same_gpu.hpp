@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "model/profile.hpp"
+#include "model/profile/profile.hpp"
 
 namespace irf::report {
 

@@ -7,7 +7,7 @@
 
 #include "common/text_safety.hpp"
 #include "common/time_format.hpp"
-#include "model/summary_samples.hpp"
+#include "model/summary/summary_samples.hpp"
 #include "tools/irf_report/summary_markdown.hpp"
 #include "tools/irf_report/tools_common.hpp"
 

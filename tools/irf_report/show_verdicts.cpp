@@ -5,9 +5,9 @@
 #include <cstdio>
 
 #include "common/time_format.hpp"
-#include "model/counters.hpp"
-#include "model/flop_roofline.hpp"
-#include "model/walls.hpp"
+#include "model/roofline/counters.hpp"
+#include "model/roofline/flop_roofline.hpp"
+#include "model/roofline/walls.hpp"
 #include "tools/irf_report/show_kernel.hpp"
 
 namespace irf::report {

@@ -6,9 +6,9 @@
 
 #include "common/text_safety.hpp"
 #include "common/time_format.hpp"
-#include "model/kernel_labels.hpp"
-#include "model/pipe_ceilings.hpp"
-#include "model/walls.hpp"
+#include "model/profile/kernel_labels.hpp"
+#include "model/roofline/pipe_ceilings.hpp"
+#include "model/roofline/walls.hpp"
 #include "tools/irf_report/reanalysis.hpp"
 #include "tools/irf_report/tools_common.hpp"
 

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "model/profile.hpp"
-#include "model/text_summary.hpp"
+#include "model/profile/profile.hpp"
+#include "model/summary/text_summary.hpp"
 
 namespace irf::report {
 

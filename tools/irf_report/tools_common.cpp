@@ -15,8 +15,8 @@
 #include "common/kernel_identity.hpp"
 #include "common/text_safety.hpp"
 #include "config/kernel_regex.hpp"
-#include "model/kernel_labels.hpp"
-#include "model/profile_json.hpp"
+#include "model/profile/kernel_labels.hpp"
+#include "model/profile/profile_json.hpp"
 #include "tools/irf_report/command.hpp"
 #include "tools/irf_report/reanalysis.hpp"
 

@@ -11,8 +11,8 @@
 #include "common/file_io.hpp"
 #include "common/kernel_name.hpp"
 #include "common/time_format.hpp"
-#include "model/kernel_labels.hpp"
-#include "model/profile.hpp"
+#include "model/profile/kernel_labels.hpp"
+#include "model/profile/profile.hpp"
 
 namespace irf::report {
 

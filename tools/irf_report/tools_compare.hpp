@@ -5,8 +5,8 @@
 #include <string>
 
 #include "common/kernel_name.hpp"
-#include "model/kernel_labels.hpp"
-#include "model/profile.hpp"
+#include "model/profile/kernel_labels.hpp"
+#include "model/profile/profile.hpp"
 
 namespace irf::report {
 

@@ -16,8 +16,8 @@
 
 #include "common/parallel.hpp"
 #include "common/text_safety.hpp"
-#include "model/pipe_ceilings.hpp"
-#include "model/summary_projection.hpp"
+#include "model/roofline/pipe_ceilings.hpp"
+#include "model/summary/summary_projection.hpp"
 
 namespace irf::report {
 namespace {

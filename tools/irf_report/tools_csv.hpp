@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "model/profile.hpp"
+#include "model/profile/profile.hpp"
 
 namespace irf::report {
 

@@ -9,7 +9,7 @@
 #include <limits>
 #include <stdexcept>
 
-#include "model/regions.hpp"
+#include "model/roofline/regions.hpp"
 #include "tools/irf_report/command.hpp"
 #include "tools/irf_report/reanalysis.hpp"
 #include "tools/irf_report/same_gpu.hpp"

@@ -10,7 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "model/profile.hpp"
+#include "model/profile/profile.hpp"
 #include "tools/irf_report/merge_warnings.hpp"
 
 namespace irf::report {

@@ -10,7 +10,7 @@
 namespace irf::report {
 namespace {
 
-/// Characters of the kernel table other than the name column (model/text_summary.cpp).
+/// Characters of the kernel table other than the name column (model/summary/text_summary.cpp).
 constexpr long k_other_columns = 140;
 
 } // namespace

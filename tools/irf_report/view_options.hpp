@@ -8,7 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "common/kernel_name.hpp"
-#include "model/kernel_labels.hpp"
+#include "model/profile/kernel_labels.hpp"
 
 namespace irf::report {
 

@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 
 #include "intercept/collector.hpp"
-#include "model/profile_json.hpp"
-#include "model/text_summary.hpp"
+#include "model/profile/profile_json.hpp"
+#include "model/summary/text_summary.hpp"
 
 namespace irf::intercept {
 namespace {

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "intercept/collector.hpp"
-#include "model/profile_json.hpp"
+#include "model/profile/profile_json.hpp"
 #include "tests/unit/intercept/collector_profile.hpp"
 
 namespace irf::intercept {

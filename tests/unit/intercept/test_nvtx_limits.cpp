@@ -9,7 +9,7 @@
 
 #include "intercept/collector.hpp"
 #include "intercept/nvtx_stack.hpp"
-#include "model/profile_json.hpp"
+#include "model/profile/profile_json.hpp"
 
 namespace irf::intercept {
 namespace {

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "config/ceilings.hpp"
-#include "model/profile.hpp"
+#include "model/profile/profile.hpp"
 #include "tests/support/design_counters.hpp"
 
 namespace irf::test {

@@ -9,8 +9,8 @@
 
 #include "config/gpu_database.hpp"
 #include "model/analyze.hpp"
-#include "model/profile_json.hpp"
-#include "model/text_summary.hpp"
+#include "model/profile/profile_json.hpp"
+#include "model/summary/text_summary.hpp"
 
 namespace irf::model {
 namespace {

@@ -3,8 +3,8 @@
 // worked by hand: a 60:40 FP32:INT32 mix on TU102, GA102 and GA100 per SM per clock.
 #include <gtest/gtest.h>
 
-#include "model/datapath_issue.hpp"
-#include "model/resource_times.hpp"
+#include "model/projection/resource_times.hpp"
+#include "model/roofline/datapath_issue.hpp"
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// Duration clusters (model/duration_clusters.hpp): spans within 1.5x, at most four, and the share
-// of time in clusters holding a sample.
+// Duration clusters (model/profile/duration_clusters.hpp): spans within 1.5x, at most four, and the
+// share of time in clusters holding a sample.
 #include <gtest/gtest.h>
 
-#include "model/duration_clusters.hpp"
+#include "model/profile/duration_clusters.hpp"
 
 namespace irf::model {
 namespace {

@@ -11,8 +11,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "model/profile_json.hpp"
-#include "model/profile_json_stream.hpp"
+#include "model/profile/profile_json.hpp"
+#include "model/profile/profile_json_stream.hpp"
 #include "tests/support/temp_dir.hpp"
 
 namespace irf::test {

@@ -10,7 +10,7 @@
 
 #include "config/gpu_database.hpp"
 #include "model/analyze.hpp"
-#include "model/transactions.hpp"
+#include "model/roofline/transactions.hpp"
 #include "tests/unit/model/findings_fixtures.hpp"
 
 namespace irf::model {

@@ -5,9 +5,9 @@
 
 #include <gtest/gtest.h>
 
-#include "model/flop_roofline.hpp"
-#include "model/instruction_mix.hpp"
-#include "model/kernel_ceilings.hpp"
+#include "model/roofline/flop_roofline.hpp"
+#include "model/roofline/instruction_mix.hpp"
+#include "model/roofline/kernel_ceilings.hpp"
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {

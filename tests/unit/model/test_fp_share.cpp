@@ -3,10 +3,10 @@
 // 40 item 9) against hand-computed values.
 #include <gtest/gtest.h>
 
-#include "model/flop_roofline.hpp"
-#include "model/kernel_ceilings.hpp"
-#include "model/predication.hpp"
-#include "model/resource_times.hpp"
+#include "model/projection/resource_times.hpp"
+#include "model/roofline/flop_roofline.hpp"
+#include "model/roofline/kernel_ceilings.hpp"
+#include "model/roofline/predication.hpp"
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "model/analyze.hpp"
-#include "model/sm_clock.hpp"
+#include "model/roofline/sm_clock.hpp"
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {

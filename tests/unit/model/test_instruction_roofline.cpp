@@ -9,8 +9,8 @@
 #include <gtest/gtest.h>
 
 #include "model/analyze.hpp"
-#include "model/instruction_roofline.hpp"
-#include "model/transactions.hpp"
+#include "model/roofline/instruction_roofline.hpp"
+#include "model/roofline/transactions.hpp"
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {

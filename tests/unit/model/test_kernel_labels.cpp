@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "model/analyze.hpp"
-#include "model/kernel_labels.hpp"
+#include "model/profile/kernel_labels.hpp"
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {

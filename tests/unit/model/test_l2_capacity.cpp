@@ -7,7 +7,7 @@
 #include <string>
 
 #include "model/analyze.hpp"
-#include "model/l2_capacity.hpp"
+#include "model/projection/l2_capacity.hpp"
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "model/analyze.hpp"
-#include "model/measured_ceilings.hpp"
+#include "model/projection/measured_ceilings.hpp"
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {

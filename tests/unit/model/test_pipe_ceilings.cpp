@@ -3,10 +3,10 @@
 // H100 SXM5's derived pipe rates: 132 SMs x 1980 MHz x (4, 2, 2, 1) warp-inst/clk/SM.
 #include <gtest/gtest.h>
 
-#include "model/analysis_json.hpp"
-#include "model/json_reader.hpp"
-#include "model/pipe_ceilings.hpp"
-#include "model/profile_json.hpp"
+#include "model/profile/analysis_json.hpp"
+#include "model/profile/json_reader.hpp"
+#include "model/profile/profile_json.hpp"
+#include "model/roofline/pipe_ceilings.hpp"
 
 namespace irf::model {
 namespace {

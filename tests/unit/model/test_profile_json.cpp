@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "model/analyze.hpp"
-#include "model/profile_json.hpp"
-#include "model/text_summary.hpp"
+#include "model/profile/profile_json.hpp"
+#include "model/summary/text_summary.hpp"
 #include "tests/support/golden.hpp"
 #include "tests/support/temp_dir.hpp"
 #include "tests/unit/model/model_fixtures.hpp"

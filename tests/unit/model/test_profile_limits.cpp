@@ -11,7 +11,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "model/profile_json.hpp"
+#include "model/profile/profile_json.hpp"
 #include "tests/support/temp_dir.hpp"
 
 namespace irf::test {

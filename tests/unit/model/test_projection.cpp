@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "model/analyze.hpp"
-#include "model/projection.hpp"
+#include "model/projection/projection.hpp"
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {

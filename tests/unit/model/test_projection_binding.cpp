@@ -7,8 +7,8 @@
 #include <string>
 
 #include "model/analyze.hpp"
-#include "model/projection.hpp"
-#include "model/resource_times.hpp"
+#include "model/projection/projection.hpp"
+#include "model/projection/resource_times.hpp"
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "model/projection_bounds.hpp"
+#include "model/projection/projection_bounds.hpp"
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {

@@ -8,9 +8,9 @@
 #include <gtest/gtest.h>
 
 #include "model/analyze.hpp"
-#include "model/projection.hpp"
-#include "model/projection_bounds.hpp"
-#include "model/projection_partial.hpp"
+#include "model/projection/projection.hpp"
+#include "model/projection/projection_bounds.hpp"
+#include "model/projection/projection_partial.hpp"
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {

@@ -3,8 +3,8 @@
 // siblings folded, inclusive totals per level, the share of time with counters.
 #include <gtest/gtest.h>
 
-#include "model/region_tree.hpp"
-#include "model/summary_regions.hpp"
+#include "model/roofline/region_tree.hpp"
+#include "model/summary/summary_regions.hpp"
 
 namespace irf::model {
 namespace {

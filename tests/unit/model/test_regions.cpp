@@ -2,9 +2,9 @@
 // Region rollup against hand-computed values, and the regions' JSON round trip and text section.
 #include <gtest/gtest.h>
 
-#include "model/profile_json.hpp"
-#include "model/regions.hpp"
-#include "model/text_summary.hpp"
+#include "model/profile/profile_json.hpp"
+#include "model/roofline/regions.hpp"
+#include "model/summary/text_summary.hpp"
 
 namespace irf::model {
 namespace {

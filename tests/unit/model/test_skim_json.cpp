@@ -12,8 +12,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "model/json_reader.hpp"
-#include "model/profile_json_stream.hpp"
+#include "model/profile/json_reader.hpp"
+#include "model/profile/profile_json_stream.hpp"
 
 namespace irf::test {
 namespace {

@@ -4,7 +4,7 @@
 // trusted. Below, at and above each clock, worked by hand on the test V100 (boost 1530 MHz).
 #include <gtest/gtest.h>
 
-#include "model/sm_clock.hpp"
+#include "model/roofline/sm_clock.hpp"
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {

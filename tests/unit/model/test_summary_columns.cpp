@@ -6,9 +6,9 @@
 #include <nlohmann/json.hpp>
 
 #include "model/analyze.hpp"
-#include "model/profile_json.hpp"
-#include "model/summary_table.hpp"
-#include "model/text_summary.hpp"
+#include "model/profile/profile_json.hpp"
+#include "model/summary/summary_table.hpp"
+#include "model/summary/text_summary.hpp"
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {

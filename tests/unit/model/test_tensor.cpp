@@ -4,9 +4,9 @@
 #include <gtest/gtest.h>
 
 #include "model/analyze.hpp"
-#include "model/counters.hpp"
-#include "model/flop_roofline.hpp"
-#include "model/resource_times.hpp"
+#include "model/projection/resource_times.hpp"
+#include "model/roofline/counters.hpp"
+#include "model/roofline/flop_roofline.hpp"
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {

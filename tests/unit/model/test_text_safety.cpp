@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include "common/text_safety.hpp"
-#include "model/profile_json.hpp"
-#include "model/text_summary.hpp"
+#include "model/profile/profile_json.hpp"
+#include "model/summary/text_summary.hpp"
 
 namespace irf::model {
 

@@ -5,8 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "model/trajectory.hpp"
-#include "model/trajectory_report.hpp"
+#include "model/projection/trajectory.hpp"
+#include "model/projection/trajectory_report.hpp"
 
 namespace irf::model {
 namespace {

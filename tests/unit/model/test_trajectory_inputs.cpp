@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "model/trajectory.hpp"
+#include "model/projection/trajectory.hpp"
 
 namespace irf::model {
 namespace {

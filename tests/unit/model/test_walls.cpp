@@ -2,8 +2,8 @@
 // Memory walls and predication (docs/model.md: IRM 3.1-3.2) against hand-computed values.
 #include <gtest/gtest.h>
 
-#include "model/predication.hpp"
-#include "model/walls.hpp"
+#include "model/roofline/predication.hpp"
+#include "model/roofline/walls.hpp"
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {

@@ -5,9 +5,9 @@
 
 #include <string>
 
-#include "model/analysis_json.hpp"
 #include "model/analyze.hpp"
-#include "model/waves.hpp"
+#include "model/profile/analysis_json.hpp"
+#include "model/projection/waves.hpp"
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {

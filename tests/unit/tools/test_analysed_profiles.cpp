@@ -9,8 +9,8 @@
 
 #include "config/ceilings.hpp"
 #include "model/analyze.hpp"
-#include "model/pipe_ceilings.hpp"
-#include "model/profile_json.hpp"
+#include "model/profile/profile_json.hpp"
+#include "model/roofline/pipe_ceilings.hpp"
 #include "tests/support/golden.hpp"
 #include "tests/unit/tools/tools_ceilings.hpp"
 

@@ -10,7 +10,7 @@
 
 #include "config/gpu_database.hpp"
 #include "model/analyze.hpp"
-#include "model/profile_json.hpp"
+#include "model/profile/profile_json.hpp"
 #include "tools/irf_report/tools_csv.hpp"
 
 namespace irf::test {

@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "common/text_safety.hpp"
-#include "model/text_summary.hpp"
+#include "model/summary/text_summary.hpp"
 #include "tools/irf_report/tools_compare.hpp"
 
 namespace {
@@ -27,7 +27,7 @@ Profile with_region(const std::string& path) {
     r.launches = 1;
     r.kernels = 1;
     p.regions.push_back(r);
-    // The summary's region tree is built from the kernels' parts (model/region_tree.hpp).
+    // The summary's region tree is built from the kernels' parts (model/roofline/region_tree.hpp).
     KernelRecord k;
     k.name = "k";
     k.launches = 1;

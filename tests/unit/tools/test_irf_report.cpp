@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "model/profile_json.hpp"
+#include "model/profile/profile_json.hpp"
 #include "tools/irf_report/command.hpp"
 #include "tools/irf_report/tools_common.hpp"
 #include "tools/irf_report/tools_compare.hpp"

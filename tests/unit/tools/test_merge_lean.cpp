@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "model/profile_json.hpp"
+#include "model/profile/profile_json.hpp"
 #include "tests/support/golden.hpp"
 #include "tests/support/temp_dir.hpp"
 #include "tools/irf_report/command.hpp"

@@ -3,7 +3,7 @@
 // per-rank statistic of one flat merge, numbers computed by hand.
 #include <gtest/gtest.h>
 
-#include "model/profile_json.hpp"
+#include "model/profile/profile_json.hpp"
 #include "tools/irf_report/merge_warnings.hpp"
 #include "tools/irf_report/tools_merge.hpp"
 

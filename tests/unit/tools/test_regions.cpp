@@ -2,7 +2,7 @@
 // NVTX regions in irf-report: merged across ranks by path, compared by path, listed as CSV.
 #include <gtest/gtest.h>
 
-#include "model/regions.hpp"
+#include "model/roofline/regions.hpp"
 #include "tools/irf_report/tools_compare.hpp"
 #include "tools/irf_report/tools_csv.hpp"
 #include "tools/irf_report/tools_merge.hpp"

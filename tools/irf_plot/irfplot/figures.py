@@ -244,7 +244,7 @@ def instruction_roofline(fig, ceilings, items, title):
            reg.legend_handles(region_items))
 
 
-# The instructions each wall's intensity counts (model/walls.cpp): the shared wall includes
+# The instructions each wall's intensity counts (model/roofline/walls.cpp): the shared wall includes
 # LDSM and STSM, whose wavefronts are in the shared ld/st ones.
 WALL_INSTRUCTIONS = {"global": ("inst_global_ld", "inst_global_st"),
                      "shared": ("inst_shared_ld", "inst_shared_st", "inst_ldsm", "inst_stsm")}

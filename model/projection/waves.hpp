@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: Apache-2.0
+// Blocks per SM from a launch and a GPU's SM limits, and the waves a grid takes on a GPU
+// (docs/model.md, "Waves").
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "config/ceilings.hpp"
+#include "model/profile/profile.hpp"
+
+namespace irf::model {
+
+/// Resident blocks per SM and the resource that caps them.
+struct Occupancy {
+    int blocks_per_sm = 0; ///< 0: one block does not fit on an SM of this GPU
+    std::string limiter;   ///< "warps", "blocks", "registers", "shared" or "block size"
+};
+
+/// Blocks per SM of `launch` under `limits`, as the CUDA occupancy calculation does it: the
+/// least of warps/SM / warps per block, blocks/SM, registers (a warp's registers rounded up to
+/// the allocation unit, allocated per scheduler sub-partition) and shared memory (static +
+/// dynamic + the per-block reserve, rounded up to the allocation unit). Registers 0 (not
+/// recorded) do not limit. `sub_partitions` is the warp schedulers per SM.
+[[nodiscard]] Occupancy occupancy(const LaunchConfig& launch, const config::SmLimits& limits,
+                                  int sub_partitions);
+
+/// The waves of `launch` on `gpu`; nullopt when the GPU has no SM limits or no SMs, or one block
+/// does not fit on its SM (then `why` says so).
+[[nodiscard]] std::optional<WaveCount> wave_count(const LaunchConfig& launch,
+                                                  const config::GpuIdentity& gpu, std::string& why);
+
+/// The launch of a persistent kernel on `target`: a grid of k x the source's SMs with k at most
+/// its blocks per SM (exactly one full wave, as persistent GEMM and attention kernels size their
+/// grid) becomes min(k, the target's blocks per SM) x the target's SMs blocks. nullopt when the
+/// grid is not of that form, or the waves of either GPU cannot be counted.
+[[nodiscard]] std::optional<LaunchConfig> persistent_launch(const LaunchConfig& launch,
+                                                            const config::GpuIdentity& source,
+                                                            const config::GpuIdentity& target);
+
+} // namespace irf::model
