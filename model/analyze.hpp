@@ -8,6 +8,7 @@
 
 #include "config/ceilings.hpp"
 #include "model/profile/profile.hpp"
+#include "model/summary/summary_projection.hpp"
 
 namespace irf::model {
 
@@ -27,9 +28,6 @@ struct AnalyzeSettings {
     /// JSON, the Markdown summary or `show`.
     bool fold_projections = false;
 };
-
-/// The text summary shows per-kernel projection columns for at most this many targets.
-inline constexpr std::size_t k_summary_target_columns = 4;
 
 /// Fills each kernel's `analysis` (Instruction Roofline, walls, predication, FLOP roofline, mix,
 /// kernel ceilings, projection onto each of `targets`) from its counters and the `source`

@@ -24,14 +24,6 @@ double projected_time_ns(double source_time_ns, double roofline_source, double r
     return source_time_ns * roofline_source / roofline_target; // Eq. 9
 }
 
-double warp_gips_of(const config::Ceilings& ceilings) {
-    if (ceilings.warp_gips.value > 0) {
-        return ceilings.warp_gips.value;
-    }
-    return peak_warp_gips(ceilings.gpu.sms, ceilings.gpu.schedulers_per_sm,
-                          ceilings.gpu.boost_clock_mhz / 1000.0);
-}
-
 std::string target_name(const config::Ceilings& c) {
     if (!c.gpu.key.empty()) {
         return c.gpu.key;

@@ -19,9 +19,6 @@ namespace irf::model {
 [[nodiscard]] double projected_time_ns(double source_time_ns, double roofline_source,
                                        double roofline_target);
 
-/// Peak warp GIPS of a ceilings entry: its warp_gips value, else SMs x schedulers x boost clock.
-[[nodiscard]] double warp_gips_of(const config::Ceilings& ceilings);
-
 /// The mean of a projected time interval as PROJ's red line (docs/model.md): the interval is of
 /// performance (work / time), so in time it is the harmonic mean 2 / (1/low + 1/high).
 [[nodiscard]] double interval_mean_ns(double low_ns, double high_ns);

@@ -101,31 +101,6 @@ double issue_ceiling(const KernelWork& work, const config::Ceilings& c) {
 
 } // namespace
 
-std::string flop_pipe(const std::string& precision) {
-    if (precision.rfind(s_tensor_prefix, 0) == 0) {
-        return "tensor";
-    }
-    return precision == "fp64" ? "fp64" : "fma"; // FP32 and FP16 (HFMA2) share the FMA pipe
-}
-
-std::optional<double> precision_ceiling_gflops(const Counters& counters,
-                                               const config::Ceilings& ceilings,
-                                               const std::string& precision, double predication) {
-    if (precision.rfind(s_tensor_prefix, 0) == 0) {
-        const auto it = ceilings.tensor_tflops.find(precision.substr(7));
-        if (it == ceilings.tensor_tflops.end() || it->second.value <= 0) {
-            return std::nullopt;
-        }
-        return it->second.value * 1e3; // TFLOP/s -> GFLOP/s
-    }
-    const auto mix = fma_mix_ceiling(counters, ceilings, precision);
-    if (!mix || !(*mix > 0)) {
-        return std::nullopt;
-    }
-    // Projection Eq. 3 with the FP pipe's own active share when measured (docs/model.md).
-    return perf_ceil(fp_ceiling_share(counters, precision, predication), *mix);
-}
-
 KernelWork kernel_work(const Counters& counters, const std::map<std::string, double>& mix) {
     KernelWork w;
     w.counters = &counters;

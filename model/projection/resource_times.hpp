@@ -77,18 +77,6 @@ struct KernelWork {
 [[nodiscard]] KernelWork kernel_work(const Counters& counters,
                                      const std::map<std::string, double>& mix = {});
 
-/// The ceiling in GFLOP/s a precision's FLOPs run at on `ceilings`: Perf_ceil = active share x
-/// Perf_mix (projection Eq. 2-3; fp_ceiling_share: the FP pipe's share, else `predication`) for
-/// fp64/fp32/fp16, the dense tensor TFLOP/s x 1e3 for tensor_<type>. nullopt when unknown.
-[[nodiscard]] std::optional<double> precision_ceiling_gflops(const Counters& counters,
-                                                             const config::Ceilings& ceilings,
-                                                             const std::string& precision,
-                                                             double predication);
-
-/// The pipe a precision's FLOPs run on: "fp64", "fma" (fp32 and fp16) or "tensor" (every
-/// tensor_<type>).
-[[nodiscard]] std::string flop_pipe(const std::string& precision);
-
 /// Compute time = the longest over pipes of the sum of FLOPs_p / Perf_p of its precisions
 /// (hierarchical Eq. 2-3, one roofline per precision; the FP64, FMA and tensor pipes run at
 /// once). nullopt, with the reason in `unknown`, when a precision with FLOPs has no ceiling.

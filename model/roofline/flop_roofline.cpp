@@ -7,9 +7,9 @@
 #include <cmath>
 
 #include "common/string_printf.hpp"
-#include "model/projection/resource_times.hpp"
 #include "model/roofline/counters.hpp"
 #include "model/roofline/instruction_roofline.hpp"
+#include "model/roofline/kernel_ceilings.hpp"
 #include "model/roofline/predication.hpp"
 
 namespace irf::model {
@@ -316,6 +316,31 @@ void note_tensor_moves(const Counters& raw, double warps_launched, KernelAnalysi
             ? "HFMA thread instructions = 32 x tensor instructions"
             : "at most 16 a warp, each with 1 to 32 HFMA thread instructions",
         hfma));
+}
+
+std::string flop_pipe(const std::string& precision) {
+    if (precision.rfind("tensor_", 0) == 0) {
+        return "tensor";
+    }
+    return precision == "fp64" ? "fp64" : "fma"; // FP32 and FP16 (HFMA2) share the FMA pipe
+}
+
+std::optional<double> precision_ceiling_gflops(const Counters& counters,
+                                               const config::Ceilings& ceilings,
+                                               const std::string& precision, double predication) {
+    if (precision.rfind("tensor_", 0) == 0) {
+        const auto it = ceilings.tensor_tflops.find(precision.substr(7));
+        if (it == ceilings.tensor_tflops.end() || it->second.value <= 0) {
+            return std::nullopt;
+        }
+        return it->second.value * 1e3; // TFLOP/s -> GFLOP/s
+    }
+    const auto mix = fma_mix_ceiling(counters, ceilings, precision);
+    if (!mix || !(*mix > 0)) {
+        return std::nullopt;
+    }
+    // Projection Eq. 3 with the FP pipe's own active share when measured (docs/model.md).
+    return perf_ceil(fp_ceiling_share(counters, precision, predication), *mix);
 }
 
 } // namespace irf::model

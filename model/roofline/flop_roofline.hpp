@@ -92,4 +92,16 @@ struct FmaCounts {
                                                     const config::Ceilings& ceilings,
                                                     const std::string& precision);
 
+/// The ceiling in GFLOP/s a precision's FLOPs run at on `ceilings`: Perf_ceil = active share x
+/// Perf_mix (projection Eq. 2-3; fp_ceiling_share: the FP pipe's share, else `predication`) for
+/// fp64/fp32/fp16, the dense tensor TFLOP/s x 1e3 for tensor_<type>. nullopt when unknown.
+[[nodiscard]] std::optional<double> precision_ceiling_gflops(const Counters& counters,
+                                                             const config::Ceilings& ceilings,
+                                                             const std::string& precision,
+                                                             double predication);
+
+/// The pipe a precision's FLOPs run on: "fp64", "fma" (fp32 and fp16) or "tensor" (every
+/// tensor_<type>).
+[[nodiscard]] std::string flop_pipe(const std::string& precision);
+
 } // namespace irf::model

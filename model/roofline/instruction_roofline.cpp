@@ -15,6 +15,14 @@ double peak_warp_gips(int sms, int schedulers_per_sm, double clock_ghz) {
     return static_cast<double>(sms) * static_cast<double>(schedulers_per_sm) * clock_ghz;
 }
 
+double warp_gips_of(const config::Ceilings& ceilings) {
+    if (ceilings.warp_gips.value > 0) {
+        return ceilings.warp_gips.value;
+    }
+    return peak_warp_gips(ceilings.gpu.sms, ceilings.gpu.schedulers_per_sm,
+                          ceilings.gpu.boost_clock_mhz / 1000.0);
+}
+
 std::optional<double> gips(double instructions, double time_ns) {
     return safe_ratio(instructions, time_ns);
 }

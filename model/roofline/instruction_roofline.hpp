@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "config/ceilings.hpp"
 #include "model/profile/analysis.hpp"
 #include "model/profile/profile.hpp"
 
@@ -20,6 +21,9 @@ struct IrmCeilings {
 /// Peak warp GIPS = SMs x schedulers x 1 instruction/cycle x clock (section 3.1):
 /// 80 x 4 x 1.53 GHz = 489.6 on V100.
 [[nodiscard]] double peak_warp_gips(int sms, int schedulers_per_sm, double clock_ghz);
+
+/// Peak warp GIPS of a ceilings entry: its warp_gips value, else SMs x schedulers x boost clock.
+[[nodiscard]] double warp_gips_of(const config::Ceilings& ceilings);
 
 /// Performance in GIPS (Eq. 2): instructions / (1e9 x seconds) = instructions / nanoseconds;
 /// nullopt when time is not positive.

@@ -5,8 +5,8 @@
 #include <algorithm>
 
 #include "common/string_printf.hpp"
-#include "model/projection/projection.hpp"
 #include "model/roofline/counters.hpp"
+#include "model/roofline/instruction_roofline.hpp"
 
 namespace irf::model {
 

@@ -2,12 +2,16 @@
 // The projected-time section of the text summary (model/summary/text_summary.cpp, docs/model.md).
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
 #include "model/profile/profile.hpp"
 
 namespace irf::model {
+
+/// The text summary shows per-kernel projection columns for at most this many targets.
+inline constexpr std::size_t k_summary_target_columns = 4;
 
 /// Calls visit(target name, brief) for each projection of `k`: its projections, or its briefs
 /// when analyze folded them (AnalyzeSettings::fold_projections, Profile::brief_targets).

@@ -11,7 +11,6 @@
 #include "common/string_printf.hpp"
 #include "common/text_safety.hpp"
 #include "common/time_format.hpp"
-#include "model/analyze.hpp"
 #include "model/profile/kernel_labels.hpp"
 #include "model/roofline/flop_roofline.hpp"
 #include "model/summary/summary_missing.hpp"
