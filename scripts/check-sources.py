@@ -4,7 +4,8 @@
 unit). The code that runs inside the application (inject, intercept, config, model) never
 shells out or starts programs, and every printf-style call has a literal format, so nothing
 read from the environment can become a format string. model/ includes no config/ header but
-config/ceilings.hpp (docs/architecture.md, "Arrows"), and no source file of the repository is
+config/ceilings.hpp (docs/architecture.md, "Arrows"), a room of model/ includes no higher room
+(profile <- roofline <- projection <- summary <- analyze), and no source file of the repository is
 over 400 lines. Exit 0 when clean, 1 with one line per
 finding. `--self-test` checks the argument extractor itself."""
 import os
@@ -165,6 +166,37 @@ def arrow_findings():
     return findings
 
 
+# model/'s rooms, lowest first (docs/architecture.md, "model/ rooms"); analyze.* sits above all.
+MODEL_ROOMS = ("profile", "roofline", "projection", "summary")
+MODEL_INCLUDE = re.compile(r'#\s*include\s*"model/([^"]+)"')
+
+
+def model_rank(relative):
+    """The rank of a path under model/: its room's index, len(MODEL_ROOMS) for the top (analyze),
+    None for a file in no room."""
+    room = relative.split("/", 1)[0] if "/" in relative else None
+    if room is None:
+        return len(MODEL_ROOMS)
+    return MODEL_ROOMS.index(room) if room in MODEL_ROOMS else None
+
+
+def room_findings(path, code):
+    """An include from a lower room of model/ up to a higher one (profile <- roofline <-
+    projection <- summary <- analyze), or a file of model/ outside the rooms."""
+    if not path.startswith("model/") or not path.endswith(EXTENSIONS):
+        return []
+    own = model_rank(path[len("model/"):])
+    if own is None:
+        return [f"{path}: in no room of model/ ({', '.join(MODEL_ROOMS)})"]
+    findings = []
+    for m in MODEL_INCLUDE.finditer(code):
+        target = model_rank(m.group(1))
+        if target is None or target > own:
+            findings.append(f"{path}:{line_of(code, m.start())}: includes model/{m.group(1)}, "
+                            f"a higher room (docs/architecture.md, \"model/ rooms\")")
+    return findings
+
+
 CUDA_HEADER = re.compile(r'#\s*include\s*[<"]((cuda|cupti|nvperf|nvtx|nvToolsExt)[^>"]*)[>"]')
 CUDA_FOLDERS = ("intercept/cupti/", "calibrate/", "tests/")
 
@@ -197,6 +229,7 @@ def cuda_placement_findings():
         with open(os.path.join(ROOT, path), encoding="utf-8", errors="replace") as f:
             code = strip_comments(f.read())
         findings += cuda_findings(path, code) + regex_findings(path, code)
+        findings += room_findings(path, code)
     return findings
 
 
@@ -230,6 +263,16 @@ def self_test():
         "std::regex is missed"
     assert not regex_findings("t.cpp", strip_comments("RE2 re; // std::regex\n")), \
         "a comment is not a use"
+    assert len(room_findings("model/profile/a.cpp", '#include "model/roofline/b.hpp"\n')) == 1, \
+        "an include up from a lower room is missed"
+    assert len(room_findings("model/summary/a.cpp", '#include "model/analyze.hpp"\n')) == 1, \
+        "an include of analyze from a room is missed"
+    assert not room_findings("model/analyze.cpp", '#include "model/summary/t.hpp"\n'), \
+        "analyze may include every room"
+    assert not room_findings("model/projection/a.hpp", '#include "model/profile/p.hpp"\n'), \
+        "an include down is allowed"
+    assert len(room_findings("model/stray.hpp", "")) == 0 and \
+        len(room_findings("model/misc/x.hpp", "")) == 1, "a file outside the rooms is missed"
     print("check-sources: self-test ok")
 
 
