@@ -99,7 +99,7 @@ MUTANTS = [
            ["test_tools_report", "test_projection_recorded"],
            r"ProjectionCheckMape\.|ProjectionRecorded\.HighConfidenceMape",
            "check-projection's high-confidence MAPE divided by every compared kernel"),
-    Mutant("csv-quote-unquoted", "tools/irf_report/tools_csv.cpp", PLAIN_CELL,
+    Mutant("csv-quote-unquoted", "tools/irf_report/csv_kernels.cpp", PLAIN_CELL,
            "return ch >= 0x20 && ch < 0x7f && ch != ',';", ["test_tools_cli"],
            r"ToolsCsvQuoting\.", "the CSV writer's plain-cell path lets a quote through unquoted"),
     Mutant("nvtx-exclude-start-end-ignored", "intercept/nvtx_filter.cpp", DYNAMIC_LISTS,

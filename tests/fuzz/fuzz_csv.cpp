@@ -8,7 +8,7 @@
 
 #include "common/text_safety.hpp"
 #include "model/profile/profile.hpp"
-#include "tools/irf_report/tools_csv.hpp"
+#include "tools/irf_report/csv_kernels.hpp"
 
 namespace {
 

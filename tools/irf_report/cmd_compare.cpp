@@ -3,9 +3,9 @@
 // [--top N] [--format md]`: how each kernel moved (text or Markdown to stdout).
 #include "tools/irf_report/command.hpp"
 #include "tools/irf_report/compare_counters.hpp"
+#include "tools/irf_report/compare_kernels.hpp"
 #include "tools/irf_report/reanalysis.hpp"
 #include "tools/irf_report/tools_common.hpp"
-#include "tools/irf_report/tools_compare.hpp"
 #include "tools/irf_report/view_options.hpp"
 
 namespace irf::report {

@@ -5,9 +5,9 @@
 
 #include "model/profile/kernel_labels.hpp"
 #include "tools/irf_report/command.hpp"
+#include "tools/irf_report/csv_kernels.hpp"
 #include "tools/irf_report/reanalysis.hpp"
 #include "tools/irf_report/tools_common.hpp"
-#include "tools/irf_report/tools_csv.hpp"
 
 namespace irf::report {
 namespace {

@@ -11,8 +11,8 @@
 
 #include "model/profile/profile_json.hpp"
 #include "tools/irf_report/command.hpp"
+#include "tools/irf_report/merge_profiles.hpp"
 #include "tools/irf_report/tools_common.hpp"
-#include "tools/irf_report/tools_merge.hpp"
 
 namespace irf::report {
 namespace {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+// Whether two profiles ran on one GPU model (tools/irf_report/same_gpu.hpp).
 #include "tools/irf_report/same_gpu.hpp"
 
 #include <algorithm>

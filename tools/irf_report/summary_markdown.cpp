@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+// The kernel table of `irf-report analyze --format md` (tools/irf_report/summary_markdown.hpp).
 #include "tools/irf_report/summary_markdown.hpp"
 
 #include <algorithm>

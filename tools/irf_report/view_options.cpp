@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+// The slicing options of irf-report's kernel tables (tools/irf_report/view_options.hpp).
 #include "tools/irf_report/view_options.hpp"
 
 #include <algorithm>

@@ -11,7 +11,7 @@
 #include "config/gpu_database.hpp"
 #include "model/analyze.hpp"
 #include "model/profile/profile_json.hpp"
-#include "tools/irf_report/tools_csv.hpp"
+#include "tools/irf_report/csv_kernels.hpp"
 
 namespace irf::test {
 namespace {

@@ -9,7 +9,7 @@
 
 #include "common/text_safety.hpp"
 #include "model/summary/text_summary.hpp"
-#include "tools/irf_report/tools_compare.hpp"
+#include "tools/irf_report/compare_kernels.hpp"
 
 namespace {
 

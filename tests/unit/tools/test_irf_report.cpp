@@ -9,10 +9,10 @@
 
 #include "model/profile/profile_json.hpp"
 #include "tools/irf_report/command.hpp"
+#include "tools/irf_report/compare_kernels.hpp"
+#include "tools/irf_report/csv_kernels.hpp"
+#include "tools/irf_report/merge_profiles.hpp"
 #include "tools/irf_report/tools_common.hpp"
-#include "tools/irf_report/tools_compare.hpp"
-#include "tools/irf_report/tools_csv.hpp"
-#include "tools/irf_report/tools_merge.hpp"
 
 namespace {
 

@@ -13,7 +13,7 @@
 #include "tests/support/temp_dir.hpp"
 #include "tools/irf_report/command.hpp"
 #include "tools/irf_report/merge_files.hpp"
-#include "tools/irf_report/tools_merge.hpp"
+#include "tools/irf_report/merge_profiles.hpp"
 
 namespace irf::test {
 namespace {

@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "model/profile/profile_json.hpp"
+#include "tools/irf_report/merge_profiles.hpp"
 #include "tools/irf_report/merge_warnings.hpp"
-#include "tools/irf_report/tools_merge.hpp"
 
 namespace {
 

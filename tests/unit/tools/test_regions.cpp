@@ -3,9 +3,9 @@
 #include <gtest/gtest.h>
 
 #include "model/roofline/regions.hpp"
-#include "tools/irf_report/tools_compare.hpp"
-#include "tools/irf_report/tools_csv.hpp"
-#include "tools/irf_report/tools_merge.hpp"
+#include "tools/irf_report/compare_kernels.hpp"
+#include "tools/irf_report/csv_kernels.hpp"
+#include "tools/irf_report/merge_profiles.hpp"
 
 namespace irf::report {
 namespace {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // irf-report merge: rank profiles of one job -> one job profile with per-rank statistics.
-#include "tools/irf_report/tools_merge.hpp"
+#include "tools/irf_report/merge_profiles.hpp"
 
 #include <algorithm>
 #include <array>

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <set>
 
-#include "tools/irf_report/tools_csv.hpp"
+#include "tools/irf_report/csv_kernels.hpp"
 
 namespace irf::report {
 namespace {

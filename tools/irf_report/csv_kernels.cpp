@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // irf-report csv: one row per kernel with the analysed values (RFC 4180).
-#include "tools/irf_report/tools_csv.hpp"
+#include "tools/irf_report/csv_kernels.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // irf-report compare: how each kernel moved between two profiles.
-#include "tools/irf_report/tools_compare.hpp"
+#include "tools/irf_report/compare_kernels.hpp"
 
 #include <algorithm>
 #include <cmath>
