@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # The unit and integration suites under AddressSanitizer + UndefinedBehaviorSanitizer and under
-# ThreadSanitizer (presets asan and tsan). Builds only the test programs and what they run, for
+# ThreadSanitizer (presets asan and tsan). Builds only the test programs and what they run (TSan:
+# the programs that start threads, tests/CMakeLists.txt irf_thread_tests), for
 # one CUDA architecture, without benchmarks or GPU tests. Prints the time of each stage.
 #   scripts/test-sanitizers.sh [asan|tsan ...]     (default: asan tsan)
 set -euo pipefail
@@ -45,7 +46,11 @@ for preset in "${presets[@]}"; do
     stage "$preset configure" cmake --preset "$preset" -DCMAKE_CUDA_ARCHITECTURES=90 \
         -DIRF_ENABLE_GPU_TESTS=OFF -DIRF_BUILD_BENCH=OFF -DIRF_WERROR=OFF >/dev/null
     # irf_host_tests: every unit and integration test program and the binaries they execute.
-    stage "$preset build" cmake --build "$build" -j "$jobs" --target irf_host_tests
+    # TSan needs two threads to find a race: it builds the programs that start them
+    # (tests/CMakeLists.txt, irf_thread_tests); ASan checks every program.
+    target=irf_host_tests
+    [[ "$preset" == tsan ]] && target=irf_thread_tests
+    stage "$preset build" cmake --build "$build" -j "$jobs" --target "$target"
     # install_layout builds and installs everything (not sanitizer material); fuzzing has its
     # own sanitized build. The CUPTI host-API tests are left out because libcupti dlopens
     # libnvperf_host with RTLD_DEEPBIND, which the sanitizer runtimes refuse; under TSan also the
