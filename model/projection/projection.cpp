@@ -12,6 +12,7 @@
 #include "model/projection/projection_bounds.hpp"
 #include "model/projection/projection_partial.hpp"
 #include "model/projection/resource_times.hpp"
+#include "model/projection/target_estimate.hpp"
 #include "model/projection/waves.hpp"
 #include "model/roofline/counters.hpp"
 #include "model/roofline/flop_roofline.hpp"
@@ -321,6 +322,9 @@ std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a
     mark_absent_flops(absent, rs);
     mark_absent_flops(absent, rt);
     apply_waves(k, s, t, p, rs, rt, work.details);
+    const KernelWork& on_target = work_t ? *work_t : work.resources;
+    const auto estimates =
+        estimate_target_ceilings(rs, rt, on_target.l2_transactions.value_or(-1.0), s, t);
     const auto c_s = compute_time(rs);
     const auto c_t = compute_time(rt);
     if (!c_s || !c_t || !(*c_s > 0) || !(*c_t > 0)) {
@@ -339,6 +343,10 @@ std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a
     set_interval(p, level_times(partial.bytes, bytes_t, partial.complete, s, t, *c_s, *c_t, total),
                  *c_s, *c_t, total);
     set_point(p, rs, rt, absent, total);
+    if (!estimates.empty() && p.point_method != "interval-mean") {
+        p.point_method = "estimated-ceiling";
+    }
+    widen_for_estimates(estimates, rs, rt, total, p);
     const bool latency_bound = mark_latency_bound(p, rs, *time);
     const double fill_s = p.waves_source ? p.waves_source->fill : 1.0;
     const double fill_t = p.waves_target ? p.waves_target->fill : 1.0;
