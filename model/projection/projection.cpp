@@ -355,7 +355,7 @@ std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a
         bracket_unmeasured_tensor(k, s, t, total, p);
     }
     if (latency_bound) {
-        apply_latency_floor(s, t, total, p);
+        apply_latency_floor(s, t, total, *time / std::max<double>(1.0, k.profiled_launches), p);
     }
     return p;
 }

@@ -15,6 +15,11 @@ namespace {
 
 constexpr std::array<const char*, 3> s_fp_classes{{"fp32", "fp64", "fp16"}};
 
+// A latency-bound launch up to this many launch floors long takes the floors' ratio; a longer
+// one is a chain of dependent latencies (a LayerNorm of 16 blocks ran 7 ms on an RTX A6000,
+// docs/validation/projection.md) and takes the SM clocks' ratio.
+constexpr double s_floor_launches = 4.0;
+
 bool has_fp_counters(const KernelWork& work) {
     return std::any_of(s_fp_classes.begin(), s_fp_classes.end(),
                        [&work](const char* p) { return work.flops.count(p) != 0; });
@@ -191,26 +196,40 @@ void widen_for_absent(const AbsentCounters& absent, const config::Ceilings& sour
 }
 
 void apply_latency_floor(const config::Ceilings& source, const config::Ceilings& target,
-                         double total_ns, Projection& p) {
+                         double total_ns, double launch_ns, Projection& p) {
     const auto floor_us = [](const config::Ceilings& c) {
         const auto it = c.latency.find("launch_floor");
         return it != c.latency.end() ? it->second.value : 0.0;
     };
     const double floor_s = floor_us(source);
     const double floor_t = floor_us(target);
-    if (!(floor_s > 0) || !(floor_t > 0) || !(total_ns > 0)) {
+    if (!(total_ns > 0)) {
         return;
     }
-    const double at_floor = total_ns * floor_t / floor_s;
-    p.time_low_ns = std::min(p.time_low_ns, at_floor);
-    p.time_high_ns = std::max(p.time_high_ns, at_floor);
-    p.time_point_ns = at_floor;
-    p.point_method = "latency-floor";
-    p.speedup_point = total_ns / at_floor;
-    p.notes.push_back(common::string_printf(
-        "latency floor: t = t_s x the target's launch floor / the source's (%.4g / %.4g us); the "
-        "interval holds the resource ratio's point too",
-        floor_t, floor_s));
+    const bool near_floor =
+        floor_s > 0 && floor_t > 0 && launch_ns <= s_floor_launches * floor_s * 1e3;
+    const double clock_s = sustained_clock_mhz(source);
+    const double clock_t = sustained_clock_mhz(target);
+    if (!near_floor && !(clock_s > 0 && clock_t > 0)) {
+        return;
+    }
+    const double at = near_floor ? total_ns * floor_t / floor_s : total_ns * clock_s / clock_t;
+    p.time_low_ns = std::min(p.time_low_ns, at);
+    p.time_high_ns = std::max(p.time_high_ns, at);
+    p.time_point_ns = at;
+    p.point_method = near_floor ? "latency-floor" : "latency-clock";
+    p.speedup_point = total_ns / at;
+    p.notes.push_back(
+        near_floor
+            ? common::string_printf("latency floor: t = t_s x the target's launch floor / the "
+                                    "source's (%.4g / %.4g us); the interval holds the "
+                                    "resource ratio's point too",
+                                    floor_t, floor_s)
+            : common::string_printf("latency clock: t = t_s x the source's SM clock / the "
+                                    "target's (%.0f / %.0f MHz): dependent latencies run at "
+                                    "the SM clock; the interval holds the resource ratio's "
+                                    "point too",
+                                    clock_s, clock_t));
 }
 
 } // namespace irf::model

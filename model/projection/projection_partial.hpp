@@ -59,11 +59,12 @@ void widen_for_absent(const AbsentCounters& absent, const config::Ceilings& sour
                       const config::Ceilings& target, const std::map<std::string, double>& mix,
                       std::array<double, 2> fills, double total_ns, Projection& p);
 
-/// A latency-bound kernel (its busiest resource under a tenth of its time) takes t_s x the
-/// target's launch floor / the source's (ceilings latency.launch_floor; docs/model.md, "Latency
-/// floor"): the point moves there (point_method "latency-floor"), the interval holds it and the
-/// resource ratio's point, with a note. Without a floor on both GPUs nothing changes.
+/// A latency-bound kernel (its busiest resource under a tenth of its time; docs/model.md,
+/// "Latency floor"): a launch of at most 4 launch floors takes t_s x the target's launch floor /
+/// the source's (ceilings latency.launch_floor; point_method "latency-floor"), a longer one, or
+/// one without a floor on both GPUs, t_s x the source's sustained SM clock / the target's
+/// ("latency-clock"). The interval holds it and the resource ratio's point, with a note.
 void apply_latency_floor(const config::Ceilings& source, const config::Ceilings& target,
-                         double total_ns, Projection& p);
+                         double total_ns, double launch_ns, Projection& p);
 
 } // namespace irf::model

@@ -198,7 +198,29 @@ TEST(ModelProjectionPartial, ALatencyBoundKernelTakesTheLaunchFloorRatio) {
     config::Ceilings no_floor = test::v100();
     no_floor.gpu.key = "v100-nofloor";
     const KernelAnalysis b = analyze_kernel(k, s, {no_floor});
-    EXPECT_EQ(the_projection(b).point_method, "binding-resource"); // one floor unknown
+    // One floor unknown: the SM clocks' ratio, here 1530 / 1530.
+    EXPECT_EQ(the_projection(b).point_method, "latency-clock");
+    EXPECT_NEAR(the_projection(b).time_point_ns, 1164, 1e-9);
+}
+
+TEST(ModelProjectionPartial, ALongLatencyBoundLaunchTakesTheSmClockRatio) {
+    // 10 ms with 16 blocks and almost no work: a chain of dependent latencies, far over 4 launch
+    // floors (4 x 0.8964 us), so the floors do not apply: 1e7 x 1530 / 2040 = 7.5e6 ns.
+    KernelRecord k = test::kernel_record(1e7, 16);
+    k.counters["inst_warp"] = 1000;
+    config::Ceilings s = test::v100();
+    config::Ceilings t = test::v100();
+    t.gpu.key = "v100-2040";
+    s.latency["launch_floor"] = test::qty(0.8964, "us");
+    t.latency["launch_floor"] = test::qty(0.7389, "us");
+    t.clocks["sustained"] = test::qty(2040, "MHz");
+    const KernelAnalysis a = analyze_kernel(k, s, {t});
+    const Projection& p = the_projection(a);
+    EXPECT_EQ(p.point_method, "latency-clock");
+    EXPECT_NEAR(p.time_point_ns, 7.5e6, 1e-6);
+    EXPECT_EQ(p.confidence, "low");
+    EXPECT_TRUE(test::has_note(p, "latency clock: t = t_s x the source's SM clock / the target's "
+                                  "(1530 / 2040 MHz)"));
 }
 
 } // namespace

@@ -25,7 +25,8 @@ TEST(ModelTargetEstimate, L2BandwidthScalesBySmsTimesClock) {
     // 2996 GB/s x (40 x 1530) / (80 x 1530) = 1498, between DRAM 828 and L1 14000.
     EXPECT_NEAR(estimated_l2_gbs(test::v100(), half_v100_without_l2()), 1498.0, 1e-9);
     config::Ceilings faster_clock = half_v100_without_l2();
-    faster_clock.clocks["sustained"] = {2040, "MHz"}; // 2996 x (40 x 2040) / (80 x 1530) = 1997.33
+    faster_clock.clocks["sustained"] =
+        test::qty(2040, "MHz"); // 2996 x (40 x 2040) / (80 x 1530) = 1997.33
     EXPECT_NEAR(estimated_l2_gbs(test::v100(), faster_clock), 2996.0 * 40 * 2040 / (80 * 1530),
                 1e-9);
 }
