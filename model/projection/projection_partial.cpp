@@ -210,26 +210,33 @@ void apply_latency_floor(const config::Ceilings& source, const config::Ceilings&
         floor_s > 0 && floor_t > 0 && launch_ns <= s_floor_launches * floor_s * 1e3;
     const double clock_s = sustained_clock_mhz(source);
     const double clock_t = sustained_clock_mhz(target);
-    if (!near_floor && !(clock_s > 0 && clock_t > 0)) {
+    const bool waves = p.waves_source && p.waves_target && p.waves_source->waves > 0 &&
+                       p.waves_target->waves > 0 && clock_s > 0 && clock_t > 0;
+    if (!near_floor && !waves) {
         return;
     }
-    const double at = near_floor ? total_ns * floor_t / floor_s : total_ns * clock_s / clock_t;
+    const double at = near_floor
+                          ? total_ns * floor_t / floor_s
+                          : total_ns * static_cast<double>(p.waves_target->waves) /
+                                static_cast<double>(p.waves_source->waves) * clock_s / clock_t;
     p.time_low_ns = std::min(p.time_low_ns, at);
     p.time_high_ns = std::max(p.time_high_ns, at);
     p.time_point_ns = at;
     p.point_method = near_floor ? "latency-floor" : "latency-clock";
     p.speedup_point = total_ns / at;
-    p.notes.push_back(
-        near_floor
-            ? common::string_printf("latency floor: t = t_s x the target's launch floor / the "
-                                    "source's (%.4g / %.4g us); the interval holds the "
-                                    "resource ratio's point too",
-                                    floor_t, floor_s)
-            : common::string_printf("latency clock: t = t_s x the source's SM clock / the "
-                                    "target's (%.0f / %.0f MHz): dependent latencies run at "
-                                    "the SM clock; the interval holds the resource ratio's "
-                                    "point too",
-                                    clock_s, clock_t));
+    if (near_floor) {
+        p.notes.push_back(common::string_printf(
+            "latency floor: t = t_s x the target's launch floor / the source's (%.4g / %.4g us); "
+            "the interval holds the resource ratio's point too",
+            floor_t, floor_s));
+        return;
+    }
+    p.notes.push_back(common::string_printf(
+        "latency clock: t = t_s x the waves on the target / on the source x the source's SM clock "
+        "/ the target's (%llu / %llu x %.0f / %.0f MHz): each wave's chain of dependent latencies "
+        "runs at the SM clock; the interval holds the resource ratio's point too",
+        static_cast<unsigned long long>(p.waves_target->waves),
+        static_cast<unsigned long long>(p.waves_source->waves), clock_s, clock_t));
 }
 
 } // namespace irf::model

@@ -61,9 +61,10 @@ void widen_for_absent(const AbsentCounters& absent, const config::Ceilings& sour
 
 /// A latency-bound kernel (its busiest resource under a tenth of its time; docs/model.md,
 /// "Latency floor"): a launch of at most 4 launch floors takes t_s x the target's launch floor /
-/// the source's (ceilings latency.launch_floor; point_method "latency-floor"), a longer one, or
-/// one without a floor on both GPUs, t_s x the source's sustained SM clock / the target's
-/// ("latency-clock"). The interval holds it and the resource ratio's point, with a note.
+/// the source's (ceilings latency.launch_floor; point_method "latency-floor"); a longer one, or
+/// one without a floor on both GPUs, t_s x waves on the target / on the source x the source's
+/// sustained SM clock / the target's when both waves are counted ("latency-clock"). The interval
+/// holds it and the resource ratio's point, with a note.
 void apply_latency_floor(const config::Ceilings& source, const config::Ceilings& target,
                          double total_ns, double launch_ns, Projection& p);
 

@@ -198,29 +198,45 @@ TEST(ModelProjectionPartial, ALatencyBoundKernelTakesTheLaunchFloorRatio) {
     config::Ceilings no_floor = test::v100();
     no_floor.gpu.key = "v100-nofloor";
     const KernelAnalysis b = analyze_kernel(k, s, {no_floor});
-    // One floor unknown: the SM clocks' ratio, here 1530 / 1530.
-    EXPECT_EQ(the_projection(b).point_method, "latency-clock");
-    EXPECT_NEAR(the_projection(b).time_point_ns, 1164, 1e-9);
+    // One floor unknown, and no SM limits to count waves with: the resource ratio stays.
+    EXPECT_EQ(the_projection(b).point_method, "binding-resource");
 }
 
-TEST(ModelProjectionPartial, ALongLatencyBoundLaunchTakesTheSmClockRatio) {
-    // 10 ms with 16 blocks and almost no work: a chain of dependent latencies, far over 4 launch
-    // floors (4 x 0.8964 us), so the floors do not apply: 1e7 x 1530 / 2040 = 7.5e6 ns.
-    KernelRecord k = test::kernel_record(1e7, 16);
+// A latency-bound launch of `blocks` blocks of 1024 threads (2 a cc 7.0 SM by warps), 10 ms with
+// almost no work, from the V100 onto `t`, both with cc 7.0 SM limits and launch floors.
+Projection latency_bound_onto(std::uint32_t blocks, config::Ceilings t) {
+    KernelRecord k = test::kernel_record(1e7, blocks);
+    k.launch.block = {1024, 1, 1};
     k.counters["inst_warp"] = 1000;
     config::Ceilings s = test::v100();
-    config::Ceilings t = test::v100();
-    t.gpu.key = "v100-2040";
+    s.gpu.sm_limits = test::cc70();
+    t.gpu.sm_limits = test::cc70();
     s.latency["launch_floor"] = test::qty(0.8964, "us");
     t.latency["launch_floor"] = test::qty(0.7389, "us");
-    t.clocks["sustained"] = test::qty(2040, "MHz");
     const KernelAnalysis a = analyze_kernel(k, s, {t});
-    const Projection& p = the_projection(a);
+    EXPECT_EQ(a.projection.size(), 1u);
+    return a.projection.empty() ? Projection{} : a.projection.front();
+}
+
+TEST(ModelProjectionPartial, ALongLatencyBoundLaunchTakesTheWavesAndSmClockRatio) {
+    // 16 blocks: one wave on both, far over 4 launch floors (4 x 0.8964 us), so a chain of
+    // dependent latencies at the SM clock: 1e7 x 1 / 1 x 1530 / 2040 = 7.5e6 ns.
+    config::Ceilings t = test::v100();
+    t.gpu.key = "v100-2040";
+    t.clocks["sustained"] = test::qty(2040, "MHz");
+    const Projection p = latency_bound_onto(16, t);
     EXPECT_EQ(p.point_method, "latency-clock");
     EXPECT_NEAR(p.time_point_ns, 7.5e6, 1e-6);
     EXPECT_EQ(p.confidence, "low");
-    EXPECT_TRUE(test::has_note(p, "latency clock: t = t_s x the source's SM clock / the target's "
-                                  "(1530 / 2040 MHz)"));
+    EXPECT_TRUE(test::has_note(p, "(1 / 1 x 1530 / 2040 MHz)"));
+    // 1000 blocks, 2 an SM: 7 waves on 80 SMs (6 x 160 + 40), 13 on 40 (12 x 80 + 40):
+    // 1e7 x 13 / 7 x 1530 / 1530 = 18,571,428.6 ns.
+    config::Ceilings half = test::v100();
+    half.gpu.key = "v100-half";
+    half.gpu.sms = 40;
+    const Projection q = latency_bound_onto(1000, half);
+    EXPECT_EQ(q.point_method, "latency-clock");
+    EXPECT_NEAR(q.time_point_ns, 1e7 * 13.0 / 7.0, 1e-3);
 }
 
 } // namespace
