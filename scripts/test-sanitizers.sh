@@ -66,7 +66,7 @@ for preset in "${presets[@]}"; do
     # The KernelBench replay projects a 22 MB recording onto 11 GPUs: over its 120 s under TSan
     # (2026-11-28), and irf-report's projection is under both sanitizers in the model and
     # check-projection tests.
-    exclude+='|kernelbench_check_replay'
+    exclude+='|kernelbench_check_replay|fit_interval_check'
     # Fifty processes of six launching threads (86 s under ASan): the slowest fault row runs
     # once, in the plain build; the signal hand-off stays under both sanitizers in the other
     # FaultSignals and FaultExit rows (docs/reliability.md).

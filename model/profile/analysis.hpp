@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace irf::model {
@@ -128,6 +129,9 @@ struct Projection {
     std::string basis;  ///< compute side on the source: "flops" or "instructions" (issue)
     double time_low_ns = 0, time_point_ns = 0, time_high_ns = 0; ///< low <= point <= high
     double time_eq9_low_ns = 0, time_eq9_high_ns = 0; ///< PROJ's Eq. 9 interval, unwidened
+    /// low/high widened by the residual spread of the benchmark sets, holding about 90% of
+    /// measured times (docs/model.md, Projection item 7); 0: no fitted spread.
+    double time_calibrated_low_ns = 0, time_calibrated_high_ns = 0;
     double time_mean_ns = 0;  ///< the Eq. 9 interval's mean (PROJ's red line), docs/model.md
     double speedup_point = 0; ///< source time / projected point time
     std::string point_method; ///< "binding-resource" or "interval-mean"
@@ -141,6 +145,15 @@ struct Projection {
     std::optional<WaveCount> waves_target;
     std::optional<L2Fit> l2; ///< absent: an L2 size or a traffic counter is unknown
 };
+
+/// The interval a check of measured times reads: the calibrated one when a spread was fitted,
+/// else low/high (docs/tools.md, check-projection).
+[[nodiscard]] inline std::pair<double, double> checked_interval(const Projection& p) {
+    if (p.time_calibrated_low_ns > 0 && p.time_calibrated_high_ns > 0) {
+        return {p.time_calibrated_low_ns, p.time_calibrated_high_ns};
+    }
+    return {p.time_low_ns, p.time_high_ns};
+}
 
 /// `p` as the text summary and the CSV read it; `target` indexes Profile::brief_targets.
 [[nodiscard]] inline ProjectionBrief brief_of(const Projection& p, std::uint16_t target = 0) {

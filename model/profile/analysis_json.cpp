@@ -160,7 +160,7 @@ FlopsResult flops_from(const JsonNode& n) {
 }
 
 json projection_json(const Projection& p) {
-    return json{
+    json out{
         {"target", p.target},
         {"basis", p.basis},
         {"time_ns",
@@ -181,6 +181,11 @@ json projection_json(const Projection& p) {
         {"waves", waves_json(p)},
         {"l2", l2_fit_json(p.l2)},
         {"notes", p.notes}};
+    if (p.time_calibrated_low_ns > 0 && p.time_calibrated_high_ns > 0) { // absent: no fit
+        out["time_ns"]["calibrated_low"] = finite_or_null(p.time_calibrated_low_ns);
+        out["time_ns"]["calibrated_high"] = finite_or_null(p.time_calibrated_high_ns);
+    }
+    return out;
 }
 
 Projection projection_from(const JsonNode& n) {
@@ -196,6 +201,8 @@ Projection projection_from(const JsonNode& n) {
         p.time_mean_ns = t.num("mean");
         p.time_eq9_low_ns = t.num("eq9_low", p.time_low_ns);
         p.time_eq9_high_ns = t.num("eq9_high", p.time_high_ns);
+        p.time_calibrated_low_ns = t.num("calibrated_low", 0.0);
+        p.time_calibrated_high_ns = t.num("calibrated_high", 0.0);
     }
     p.point_method = n.str("point_method");
     if (n.has("bound")) {

@@ -74,8 +74,9 @@ void add_kernel(RangeSum& sum, const KernelRecord& k, double region_ns,
     }
     const double scale = region_ns / k.time_ns.total;
     sum.op.predicted_ns += p->time_point_ns * scale;
-    sum.op.low_ns += p->time_low_ns * scale;
-    sum.op.high_ns += p->time_high_ns * scale;
+    const auto [low, high] = model::checked_interval(*p);
+    sum.op.low_ns += low * scale;
+    sum.op.high_ns += high * scale;
     sum.op.by_bound_ns += region_ns * by_bound_factor(p->bound_source, s.factors);
     if (region_ns > sum.longest_kernel_ns) {
         sum.longest_kernel_ns = region_ns;

@@ -52,8 +52,9 @@ ProjectedKernel compare_one(const KernelRecord& recorded, const KernelRecord& me
     out.recorded_mean_ns = recorded.time_ns.mean;
     const double per_launch = recorded.time_ns.mean / recorded.time_ns.total;
     out.predicted_mean_ns = p.time_point_ns * per_launch;
-    out.low_ns = p.time_low_ns * per_launch;
-    out.high_ns = p.time_high_ns * per_launch;
+    const auto [low, high] = model::checked_interval(p);
+    out.low_ns = low * per_launch;
+    out.high_ns = high * per_launch;
     out.measured_mean_ns = measured.time_ns.mean;
     out.measured_total_ns = std::max(measured.time_ns.total, measured.time_ns.mean);
     out.error = (out.predicted_mean_ns - out.measured_mean_ns) / out.measured_mean_ns;

@@ -202,12 +202,14 @@ TEST(ModelProjectionBinding, UndecidedBoundUsesTheIntervalMean) {
     k.counters["sectors_global_ld"] = 1e6;
     k.counters["l2_sectors_read"] = 1e6;
     k.counters["dram_sectors_read"] = 1e5;
-    config::Ceilings target = test::v100();
-    target.gpu.key = "no-l2";
-    target.l2_gbs.reset(); // the target's L2 might bind: unknown
-    const Projection p = project_onto(k, target);
-    EXPECT_EQ(p.bound_source, "l2");
-    EXPECT_EQ(p.bound_target, "");
+    // The source's L2 might bind: unknown, so its bound is undecided. (A target without an L2
+    // figure gets an estimated one instead: unit.ModelTargetEstimate.)
+    config::Ceilings source = test::v100();
+    source.l2_gbs.reset();
+    const KernelAnalysis a = analyze_kernel(k, source, {test::v100()});
+    ASSERT_EQ(a.projection.size(), 1u);
+    const Projection& p = a.projection[0];
+    EXPECT_EQ(p.bound_source, "");
     EXPECT_EQ(p.point_method, "interval-mean");
     EXPECT_EQ(p.confidence, "low");
     // Only the HBM level projects (Eq. 7 needs the L2): 1e5 x max(3864.7, 2042.5) / 3864.7 = 1e5

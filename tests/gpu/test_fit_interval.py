@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: Apache-2.0
+"""scripts/fit_interval.py's arithmetic (issue 54 item 6): the split conformal ends, the fit per
+class, the coverage per set and the fitted block it writes, on hand-made residuals."""
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+import fit_interval  # noqa: E402
+
+
+class SpreadTest(unittest.TestCase):
+    def test_ends_are_the_conformal_ranks(self):
+        # n = 39: rank ceil(40 x 0.95) = 38, so the 2nd smallest and the 38th (2nd largest).
+        values = [float(v) for v in range(1, 40)]
+        self.assertEqual(fit_interval.spread(values), (2.0, 38.0))
+        # n = 19: rank ceil(20 x 0.95) = 19: the extremes.
+        self.assertEqual(fit_interval.spread([float(v) for v in range(1, 20)]), (1.0, 19.0))
+
+    def test_too_few_residuals_give_no_spread(self):
+        # n = 18: rank ceil(19 x 0.95) = 19 > 18: no end holds 95% with confidence.
+        self.assertIsNone(fit_interval.spread([1.0] * 18))
+
+    def test_fit_and_coverage_by_class(self):
+        rows = [("a", True, float(v)) for v in range(1, 40)]
+        rows += [("b", False, v / 10) for v in range(1, 20)]
+        spreads = fit_interval.fit(rows)
+        self.assertEqual(spreads[True], (2.0, 38.0, 39))
+        self.assertEqual(spreads[False], (0.1, 1.9, 19))
+        cover = fit_interval.coverage(rows, spreads)
+        self.assertEqual(cover["a"], (39, 37 / 39))
+        self.assertEqual(cover["b"], (19, 1.0))
+
+    def test_the_fitted_block_replaces_only_itself(self):
+        text = "x\n// BEGIN fitted (old)\nconstexpr int a = 1;\n// END fitted\ny\n"
+        block = fit_interval.fitted_block({True: (0.5, 2.0, 40), False: (0.25, 4.0, 90)})
+        out = fit_interval.replace_block(text, block)
+        self.assertTrue(out.startswith("x\n// BEGIN fitted") and out.endswith("// END fitted\ny\n"))
+        self.assertIn("constexpr ResidualSpread s_same_cc{0.5000, 2.0000, 40};", out)
+        self.assertIn("constexpr ResidualSpread s_cross_cc{0.2500, 4.0000, 90};", out)
+
+
+if __name__ == "__main__":
+    unittest.main()

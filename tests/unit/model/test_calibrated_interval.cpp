@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: Apache-2.0
+// The calibrated interval (issue 54 item 6; docs/model.md, "Calibrated interval"): the point x the
+// residual spread of its class widens the interval; the class is the compute capabilities'.
+#include <utility>
+
+#include <gtest/gtest.h>
+
+#include "model/projection/calibrated_interval.hpp"
+#include "tests/unit/model/model_fixtures.hpp"
+
+namespace irf::model {
+namespace {
+
+Projection projected(double point, double low, double high) {
+    Projection p;
+    p.time_point_ns = point;
+    p.time_low_ns = low;
+    p.time_high_ns = high;
+    p.time_eq9_low_ns = low;
+    p.time_eq9_high_ns = high;
+    return p;
+}
+
+TEST(ModelCalibratedInterval, TheSpreadWidensAroundThePoint) {
+    // Point 1e5 in [8e4, 1.2e5]; spread x0.5 .. x2.0: calibrated [5e4, 2e5]; the interval, the
+    // eq9 ends and the point stay.
+    Projection p = projected(1e5, 8e4, 1.2e5);
+    widen_by_spread({0.5, 2.0, 100}, false, p);
+    EXPECT_NEAR(p.time_calibrated_low_ns, 5e4, 1e-9);
+    EXPECT_NEAR(p.time_calibrated_high_ns, 2e5, 1e-9);
+    EXPECT_NEAR(p.time_low_ns, 8e4, 1e-9);
+    EXPECT_NEAR(p.time_high_ns, 1.2e5, 1e-9);
+    EXPECT_NEAR(p.time_point_ns, 1e5, 1e-9);
+    EXPECT_EQ(checked_interval(p), std::make_pair(5e4, 2e5));
+    EXPECT_TRUE(test::has_note(p, "calibrated: the calibrated interval holds x0.50-x2.00 of the "
+                                  "point, 90% of 100 measured times across compute capabilities"));
+}
+
+TEST(ModelCalibratedInterval, AWiderIntervalIsKept) {
+    // x0.9 .. x1.1 of 1e5 lies inside [8e4, 1.2e5]: the calibrated interval is the interval.
+    Projection p = projected(1e5, 8e4, 1.2e5);
+    widen_by_spread({0.9, 1.1, 100}, true, p);
+    EXPECT_NEAR(p.time_calibrated_low_ns, 8e4, 1e-9);
+    EXPECT_NEAR(p.time_calibrated_high_ns, 1.2e5, 1e-9);
+    EXPECT_TRUE(test::has_note(p, "of the same compute capability"));
+}
+
+TEST(ModelCalibratedInterval, AnUnfittedSpreadChangesNothing) {
+    Projection p = projected(1e5, 8e4, 1.2e5);
+    widen_by_spread({0.5, 2.0, 0}, true, p);
+    EXPECT_EQ(p.time_calibrated_low_ns, 0.0); // absent from the JSON
+    EXPECT_EQ(checked_interval(p), std::make_pair(8e4, 1.2e5));
+    EXPECT_TRUE(p.notes.empty());
+}
+
+TEST(ModelCalibratedInterval, TheClassIsTheComputeCapability) {
+    config::Ceilings a = test::v100(), b = test::v100();
+    a.gpu.cc = "7.0";
+    b.gpu.cc = "7.0";
+    EXPECT_TRUE(same_compute_capability(a, b));
+    b.gpu.cc = "8.0";
+    EXPECT_FALSE(same_compute_capability(a, b));
+    a.gpu.cc.clear();
+    b.gpu.cc.clear();
+    EXPECT_FALSE(same_compute_capability(a, b)); // unknown: the wider class
+}
+
+} // namespace
+} // namespace irf::model
