@@ -61,6 +61,11 @@ struct KernelRecord {
     std::optional<double> first_launch_ns;
     /// Profiled launches counted at an imputed duration (JSON time_ns.imputed).
     std::uint64_t imputed_launches = 0;
+    /// Launches left untimed by IRF_TIMING=sampled, in time_ns.total at an estimate (JSON
+    /// time_ns.estimated.launches); 0: the total is measured.
+    std::uint64_t estimated_launches = 0;
+    /// One standard error of that estimate (time_ns.estimated.error_ns); nullopt: unknown.
+    std::optional<double> estimate_error_ns;
     /// Of the samples in `counters`, those gathered one pass per launch (IRF_REPLAY; JSON
     /// replay.launches), and the launches their passes ran on (replay.pass_launches).
     std::uint64_t launch_samples = 0;

@@ -18,6 +18,11 @@ void add_sampling_fields(const KernelRecord& k, nlohmann::json& out) {
     if (k.imputed_launches > 0) {
         out["time_ns"]["imputed"] = k.imputed_launches;
     }
+    if (k.estimated_launches > 0) {
+        out["time_ns"]["estimated"] = {
+            {"launches", k.estimated_launches},
+            {"error_ns", k.estimate_error_ns ? finite_or_null(*k.estimate_error_ns) : nullptr}};
+    }
     if (!k.duration_clusters.empty()) {
         nlohmann::json clusters = nlohmann::json::array();
         for (const DurationCluster& c : k.duration_clusters) {
@@ -53,6 +58,14 @@ void read_sampling_fields(const JsonNode& n, KernelRecord& k) {
             k.first_launch_ns = t.num("first");
         }
         k.imputed_launches = t.count("imputed");
+        if (t.has("estimated")) {
+            const JsonNode e = t.at("estimated");
+            e.expect_object();
+            k.estimated_launches = e.count("launches");
+            if (e.has("error_ns") && !e.at("error_ns").value().is_null()) {
+                k.estimate_error_ns = e.num("error_ns");
+            }
+        }
     }
     if (n.has("duration_clusters")) {
         const JsonNode list = n.at("duration_clusters");

@@ -38,6 +38,20 @@ std::string sample_spread(const KernelRecord& k) {
                          k.duration_clusters.size(), sampled, 100.0 * *share);
 }
 
+std::string estimate_text(const KernelRecord& k) {
+    if (k.estimated_launches == 0) {
+        return "";
+    }
+    const std::string error =
+        k.estimate_error_ns ? "+/- " + format_time(*k.estimate_error_ns) + " (one standard error)"
+                            : "error unknown (fewer than two timed launches)";
+    return string_printf("total %s is an estimate: %llu untimed launch%s (IRF_TIMING=sampled) "
+                         "at the mean of the timed ones, %s",
+                         format_time(k.time_ns.total).c_str(),
+                         static_cast<unsigned long long>(k.estimated_launches),
+                         k.estimated_launches == 1 ? "" : "es", error.c_str());
+}
+
 std::string sampling_section(const std::vector<const KernelRecord*>& shown) {
     std::string out;
     for (std::size_t i = 0; i < shown.size(); ++i) {
@@ -45,6 +59,10 @@ std::string sampling_section(const std::vector<const KernelRecord*>& shown) {
         const std::string spread = sample_spread(k);
         if (!spread.empty()) {
             out += string_printf("  %-4zu %s\n", i + 1, spread.c_str());
+        }
+        const std::string estimate = estimate_text(k);
+        if (!estimate.empty()) {
+            out += string_printf("  %-4zu %s\n", i + 1, estimate.c_str());
         }
         if (k.imputed_launches > 0) {
             out += string_printf("  %-4zu %llu profiled launch%s imputed at the mean of the "

@@ -32,4 +32,8 @@ inline constexpr const char* k_tensor_types_note = "tensor ops by input type fro
 [[nodiscard]] std::string collectives_section(const std::vector<const KernelRecord*>& kernels,
                                               const std::vector<std::string>& labels);
 
+/// What a kernel's estimated total stands for (IRF_TIMING=sampled): its untimed launches and
+/// the estimate's standard error; "" when its total is measured.
+[[nodiscard]] std::string estimate_text(const KernelRecord& k);
+
 } // namespace irf::model

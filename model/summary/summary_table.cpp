@@ -66,8 +66,11 @@ std::vector<std::string> row_cells(const KernelRecord& k, const std::string& lab
     const auto time = [&k](double ns) { return k.untimed ? std::string("-") : format_time(ns); };
     std::vector<std::string> c;
     c.push_back(string_printf("%3zu  %-*s", rank, name_width, label.c_str()));
-    c.push_back(
-        string_printf(" %9s", k.untimed ? "no time" : format_time(k.time_ns.total).c_str()));
+    // "~": an estimated total (IRF_TIMING=sampled); the samples section gives its error.
+    const std::string total =
+        k.untimed ? "no time"
+                  : (k.estimated_launches > 0 ? "~" : "") + format_time(k.time_ns.total);
+    c.push_back(string_printf(" %9s", total.c_str()));
     c.push_back(string_printf(" %6s", k.untimed ? "-" : string_printf("%5.1f%%", pct).c_str()));
     c.push_back(string_printf(" %8llu", static_cast<unsigned long long>(k.launches)));
     c.push_back(string_printf(" %9s", time(k.time_ns.mean).c_str()));

@@ -191,6 +191,11 @@ std::string text_summary(const Profile& p, const SummaryView& view) {
                "total keeps them; max with * = a longer first launch)\n";
     }
     if (std::any_of(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(shown),
+                    [](const KernelRecord* k) { return k->estimated_launches > 0; })) {
+        out << "(total with ~ = estimated from the timed launches, IRF_TIMING=sampled; its error "
+               "is in the samples section)\n";
+    }
+    if (std::any_of(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(shown),
                     [](const KernelRecord* k) {
                         return k->analysis && k->analysis->irm &&
                                k->analysis->irm->above_roofline();

@@ -77,6 +77,9 @@ ShowSection launches_and_time(const model::KernelRecord& k) {
                                          " profiled launch(es) counted at the mean of the others "
                                          "(no gpu__time_duration in the sample)"});
     }
+    if (const std::string estimate = model::estimate_text(k); !estimate.empty()) {
+        s.rows.push_back({"estimated", estimate});
+    }
     if (!k.no_counters.empty()) {
         s.rows.push_back({"counters", "none: " + k.no_counters});
     }
