@@ -304,6 +304,13 @@ const std::vector<OptionSpec>& option_table() {
          "that stopped recurring). `launches` and `auto` are experimental: on an H200 their "
          "instrumented counters (instruction mix, bytes) read 0 (docs/configuration.md).",
          "ignored, default used", false, apply_replay, show_replay},
+        {"IRF_TIMING", "`all`",
+         "Which launches get their duration: `all`; `sampled` (= `sampled:100:100`) or "
+         "`sampled:K:N`: the first K launches of each kernel configuration, then 1 in N. Launch "
+         "counts stay exact; a kernel with untimed launches has its total estimated (count x "
+         "mean of its timed launches) with its standard error (`time_ns.estimated`). "
+         "Experimental: off until measured on a GPU (docs/configuration.md, \"Sampled timing\").",
+         "ignored, default used", false, apply_timing, show_timing},
         {"IRF_CEILINGS", "auto",
          "Ceilings of this GPU: a YAML file or a shipped name (`config/gpus/*.yaml` stem); else "
          "the shipped entry matching the detected GPU, else "

@@ -23,6 +23,12 @@ enum class ReplayMode : std::uint8_t {
     launches,  ///< one pass per launch only: a kernel launched once gets no counters
 };
 
+/// Which launches get their duration (IRF_TIMING, docs/configuration.md).
+enum class TimingMode : std::uint8_t {
+    all,     ///< every launch is timed
+    sampled, ///< the first timing_first launches of each configuration, then 1 in timing_every
+};
+
 /// How much irf logs to stderr (IRF_LOG); defined with the log in common/.
 using LogLevel = common::LogLevel;
 
@@ -64,6 +70,9 @@ struct Config {
     /// IRF_TENSOR_TYPES=auto: kernels with tensor instructions get a second, tensor-types sample.
     bool tensor_types_auto = true;
     ReplayMode replay = ReplayMode::kernel; ///< IRF_REPLAY
+    TimingMode timing = TimingMode::all;    ///< IRF_TIMING
+    std::uint64_t timing_first = 100;       ///< IRF_TIMING=sampled:K: launches timed first
+    std::uint64_t timing_every = 100;       ///< IRF_TIMING=sampled:K:N: then 1 launch in N
 
     /// Effective settings by variable name (IRF_OUTPUT -> "irf-%a-%h-%p", ...), for the
     /// profile's `config` object.

@@ -1,11 +1,37 @@
 // SPDX-License-Identifier: Apache-2.0
 // IRF_METRICS and IRF_TENSOR_TYPES: which counter groups a sample holds; IRF_REPLAY: how its
-// passes run (config/env_metrics.hpp).
+// passes run; IRF_TIMING: which launches are timed (config/env_metrics.hpp).
 #include "config/env_metrics.hpp"
 
+#include <charconv>
+
+#include "common/whole_number.hpp"
 #include "config/text_list.hpp"
 
 namespace irf::config {
+namespace {
+
+/// Bounds of IRF_TIMING=sampled:K:N: N of 1 times every launch; past a million the estimate
+/// rests on too few launches to be worth its error.
+constexpr std::uint64_t k_max_timing_first = 1000000000;
+constexpr std::uint64_t k_max_timing_every = 1000000;
+
+/// `text` as a whole number in [min, max]; false with `problem` naming `what` otherwise.
+bool parse_bounded(const std::string& text, std::uint64_t min, std::uint64_t max, const char* what,
+                   std::uint64_t& out, std::string& problem) {
+    std::uint64_t value = 0;
+    const char* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    if (text.empty() || ec != std::errc() || ptr != end || value < min || value > max) {
+        problem = std::string(what) + " " +
+                  common::whole_number_rule(static_cast<std::int64_t>(min), max);
+        return false;
+    }
+    out = value;
+    return true;
+}
+
+} // namespace
 
 // IRF_METRICS: `default`, `all`, or a comma list of optional groups.
 bool apply_metrics(Config& c, const std::string& v, std::string& problem) {
@@ -72,6 +98,35 @@ std::string show_replay(const Config& c) {
     default:
         return "auto";
     }
+}
+
+// IRF_TIMING: `all`, `sampled`, or `sampled:K:N`.
+bool apply_timing(Config& c, const std::string& v, std::string& problem) {
+    if (v == "all" || v == "sampled") {
+        c.timing = v == "all" ? TimingMode::all : TimingMode::sampled;
+        return true;
+    }
+    const std::vector<std::string> parts = split(v, ':');
+    if (parts.size() != 3 || parts[0] != "sampled") {
+        problem = "expected all, sampled or sampled:K:N (K launches timed first, then 1 in N)";
+        return false;
+    }
+    std::uint64_t first = 0, every = 0;
+    if (!parse_bounded(parts[1], 0, k_max_timing_first, "K", first, problem) ||
+        !parse_bounded(parts[2], 1, k_max_timing_every, "N", every, problem)) {
+        return false;
+    }
+    c.timing = TimingMode::sampled;
+    c.timing_first = first;
+    c.timing_every = every;
+    return true;
+}
+
+std::string show_timing(const Config& c) {
+    if (c.timing == TimingMode::all) {
+        return "all";
+    }
+    return "sampled:" + std::to_string(c.timing_first) + ":" + std::to_string(c.timing_every);
 }
 
 } // namespace irf::config

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// IRF_METRICS, IRF_TENSOR_TYPES and IRF_REPLAY: the option table's parsers and shows
+// IRF_METRICS, IRF_TENSOR_TYPES, IRF_REPLAY and IRF_TIMING: the option table's parsers and shows
 // (config/env.cpp).
 #pragma once
 
@@ -26,5 +26,11 @@ bool apply_replay(Config& c, const std::string& v, std::string& problem);
 
 /// The effective IRF_REPLAY.
 [[nodiscard]] std::string show_replay(const Config& c);
+
+/// IRF_TIMING: `all`, `sampled` or `sampled:K:N` (K launches timed first, then 1 in N).
+bool apply_timing(Config& c, const std::string& v, std::string& problem);
+
+/// The effective IRF_TIMING (`sampled:K:N` with its numbers when sampled).
+[[nodiscard]] std::string show_timing(const Config& c);
 
 } // namespace irf::config

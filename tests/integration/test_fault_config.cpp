@@ -134,6 +134,8 @@ TEST_F(FaultConfig, EveryVariableWithInvalidValuesBehavesAsDocumented) {
         {"IRF_SAMPLES", "2.5"},
         {"IRF_REPLAY", "user"},
         {"IRF_REPLAY", "KERNEL"},
+        {"IRF_TIMING", "sampled:0:0"},
+        {"IRF_TIMING", "SAMPLED"},
         {"IRF_CEILINGS", "/nonexistent/ceilings.yaml"},
         {"IRF_CEILINGS", malformed},
         {"IRF_CEILINGS", wrong_schema},

@@ -274,16 +274,51 @@ TEST(Env, ReplayTakesAutoKernelOrLaunches) {
     EXPECT_FALSE(parse("IRF_REPLAY", "user").disabled_by_error);
 }
 
+TEST(Env, TimingTakesAllSampledOrSampledWithItsNumbers) {
+    EXPECT_EQ(Config{}.timing, TimingMode::all);
+    EXPECT_EQ(Config{}.effective().at("IRF_TIMING"), "all");
+    const Config sampled = parse("IRF_TIMING", "sampled").config;
+    EXPECT_EQ(sampled.timing, TimingMode::sampled);
+    EXPECT_EQ(sampled.effective().at("IRF_TIMING"), "sampled:100:100");
+    const Config numbers = parse("IRF_TIMING", "sampled:5:7").config;
+    EXPECT_EQ(numbers.timing, TimingMode::sampled);
+    EXPECT_EQ(numbers.timing_first, 5u);
+    EXPECT_EQ(numbers.timing_every, 7u);
+    EXPECT_EQ(parse("IRF_TIMING", "sampled:0:1").config.effective().at("IRF_TIMING"),
+              "sampled:0:1");
+    EXPECT_EQ(parse("IRF_TIMING", "all").config.timing, TimingMode::all);
+}
+
+TEST(Env, BadTimingIsOneLineAndKeepsEveryLaunchTimed) {
+    EXPECT_EQ(error_of("IRF_TIMING", "some"),
+              "[irf] IRF_TIMING=some: expected all, sampled or sampled:K:N (K launches timed "
+              "first, then 1 in N); ignored, using default");
+    EXPECT_EQ(error_of("IRF_TIMING", "sampled:10"),
+              "[irf] IRF_TIMING=sampled:10: expected all, sampled or sampled:K:N (K launches "
+              "timed first, then 1 in N); ignored, using default");
+    EXPECT_EQ(error_of("IRF_TIMING", "sampled:10:0"),
+              "[irf] IRF_TIMING=sampled:10:0: N must be a whole number between 1 and 1000000; "
+              "ignored, using default");
+    EXPECT_EQ(error_of("IRF_TIMING", "sampled:x:5"),
+              "[irf] IRF_TIMING=sampled:x:5: K must be a whole number between 0 and "
+              "1000000000; ignored, using default");
+    EXPECT_EQ(error_of("IRF_TIMING", "sampled:-1:5"),
+              "[irf] IRF_TIMING=sampled:-1:5: K must be a whole number between 0 and "
+              "1000000000; ignored, using default");
+    const ParseResult r = parse("IRF_TIMING", "sampled::5");
+    EXPECT_EQ(r.config.timing, TimingMode::all);
+    EXPECT_FALSE(r.disabled_by_error);
+}
+
 TEST(Env, TableCoversDesignVariablesOnce) {
     const std::vector<std::string> design = {
-        "IRF_OUTPUT",        "IRF_SUMMARY",      "IRF_KERNELS",
-        "IRF_EXCLUDE",       "IRF_NVTX_INCLUDE", "IRF_NVTX_EXCLUDE",
-        "IRF_CAPTURE_RANGE", "IRF_LAUNCH_SKIP",  "IRF_LAUNCH_COUNT",
-        "IRF_SAMPLES",       "IRF_REPLAY",       "IRF_CEILINGS",
-        "IRF_TARGETS",       "IRF_GPUS_DIR",     "IRF_CALLSTACK",
-        "IRF_LOG",           "IRF_DISABLE",      "IRF_BACKEND",
-        "IRF_METRICS",       "IRF_TENSOR_TYPES"}; // IRF_TENSOR_TYPES: issue 41, IRF_REPLAY: issue
-                                                  // 55
+        "IRF_OUTPUT",       "IRF_SUMMARY",      "IRF_KERNELS",       "IRF_EXCLUDE",
+        "IRF_NVTX_INCLUDE", "IRF_NVTX_EXCLUDE", "IRF_CAPTURE_RANGE", "IRF_LAUNCH_SKIP",
+        "IRF_LAUNCH_COUNT", "IRF_SAMPLES",      "IRF_REPLAY",        "IRF_TIMING",
+        "IRF_CEILINGS",     "IRF_TARGETS",      "IRF_GPUS_DIR",      "IRF_CALLSTACK",
+        "IRF_LOG",          "IRF_DISABLE",      "IRF_BACKEND",       "IRF_METRICS",
+        "IRF_TENSOR_TYPES"}; // IRF_TENSOR_TYPES: issue 41, IRF_REPLAY: issue
+                             // 55
     ASSERT_EQ(option_table().size(), design.size());
     for (std::size_t i = 0; i < design.size(); ++i) {
         EXPECT_EQ(option_table()[i].name, design[i]);
