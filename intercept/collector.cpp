@@ -50,7 +50,9 @@ struct Collector::Variant {
     std::array<std::uint32_t, 8> key{};
     std::atomic<KernelStats*> stats{nullptr}; ///< published last (release): key is valid then
     Variant* next = nullptr;
-    std::atomic<std::uint64_t> untimed{0}; ///< launches counted after kernel timing stopped
+    std::atomic<std::uint64_t> untimed{0};    ///< launches counted after kernel timing stopped
+    std::atomic<std::uint64_t> timing_seq{0}; ///< unprofiled launches (IRF_TIMING=sampled)
+    std::atomic<std::uint64_t> estimated{0};  ///< of them, untimed: in the total at an estimate
 };
 
 /// One CUfunction: its filter decision, computed once, and its configurations. The first
@@ -72,8 +74,10 @@ struct alignas(64) Collector::Function {
 void DurationAccumulator::add(double ns) noexcept {
     min = count == 0 ? ns : std::min(min, ns);
     max = count == 0 ? ns : std::max(max, ns);
+    const double before = count == 0 ? 0 : total / static_cast<double>(count);
     total += ns;
     ++count;
+    m2 += (ns - before) * (ns - total / static_cast<double>(count));
 }
 
 Collector::Collector(const config::Config& config, std::uint64_t lost_after,
@@ -84,6 +88,11 @@ Collector::Collector(const config::Config& config, std::uint64_t lost_after,
       m_nvtx(config.nvtx_include, config.nvtx_exclude),
       m_tensor_types_auto(config.tensor_types_auto && !config.metrics_tensor_types),
       m_capture_range(config.capture_profiler_api), m_in_range(!config.capture_profiler_api),
+      m_timing_first(config.timing_first),
+      m_timing_every(config.timing == config::TimingMode::sampled
+                         ? std::max<std::uint64_t>(config.timing_every, 1)
+                         : 0),
+      m_skips(m_timing_every > 1 ? std::make_unique<RecordSkips>() : nullptr),
       m_buckets(new std::atomic<Function*>[k_buckets]),
       m_lost_after(std::max<std::uint64_t>(lost_after, 1)),
       m_max_pending(max_pending > 0 ? max_pending : m_lost_after), m_next_sweep(m_lost_after) {
@@ -253,6 +262,14 @@ LaunchDecision Collector::on_launch(const LaunchEvent& event) noexcept {
         m_untimed_total.fetch_add(1, std::memory_order_relaxed);
         return decision;
     }
+    if (m_skips && !is_synthetic_id(event.correlation_id)) {
+        // Also marks a timed or profiled launch, clearing a bit an older launch left.
+        const bool skip = decision == LaunchDecision::time_only && skip_timing(*variant);
+        m_skips->mark(event.correlation_id, skip);
+        if (skip) {
+            return decision; // counted for its kernel's estimate; its record dropped on arrival
+        }
+    }
     LaunchLog* log = t_slot.owner == m_id ? t_slot.log : register_thread();
     if (log == nullptr ||
         !log->append({event.correlation_id, stats, cold, decision, why, region})) {
@@ -302,10 +319,23 @@ void Collector::on_timing_resumed() noexcept {
     m_timing_stopped.store(false, std::memory_order_relaxed);
 }
 
-std::map<const KernelStats*, std::uint64_t> Collector::untimed_launches_locked() const {
+/// The first K unprofiled launches of a configuration are timed, then one in N: the (K+1)th,
+/// (K+1+N)th, ... A first launch (K = 0 too) is always timed.
+bool Collector::skip_timing(Variant& variant) noexcept {
+    const std::uint64_t seq = variant.timing_seq.fetch_add(1, std::memory_order_relaxed);
+    const bool skip = seq >= m_timing_first && (seq - m_timing_first) % m_timing_every != 0;
+    if (skip) {
+        variant.estimated.fetch_add(1, std::memory_order_relaxed);
+    }
+    return skip;
+}
+
+std::map<const KernelStats*, std::uint64_t>
+Collector::counted_launches_locked(bool estimated) const {
     std::map<const KernelStats*, std::uint64_t> counts;
-    const auto add = [&counts](const Variant& v) {
-        const std::uint64_t n = v.untimed.load(std::memory_order_relaxed);
+    const auto add = [&counts, estimated](const Variant& v) {
+        const std::uint64_t n =
+            (estimated ? v.estimated : v.untimed).load(std::memory_order_relaxed);
         if (n > 0) {
             counts[v.stats.load(std::memory_order_acquire)] += n;
         }

@@ -23,6 +23,7 @@
 #include "intercept/kernel_filter.hpp"
 #include "intercept/launch_log.hpp"
 #include "intercept/nvtx_filter.hpp"
+#include "intercept/record_skips.hpp"
 #include "intercept/sampler.hpp"
 #include "model/profile/profile.hpp"
 
@@ -32,6 +33,7 @@ namespace irf::intercept {
 struct DurationAccumulator {
     std::uint64_t count = 0;
     double total = 0, min = 0, max = 0;
+    double m2 = 0; ///< squared deviations from the mean, summed (Welford): their spread
     /// Adds one duration.
     void add(double ns) noexcept;
 };
@@ -119,6 +121,7 @@ struct CollectorStats {
     std::uint64_t invalid_durations = 0;   ///< records with zero or reversed timestamps
     std::uint64_t discarded = 0;           ///< samples discarded (all reasons)
     std::uint64_t declined = 0;            ///< chosen launches the backend ran unprofiled
+    std::uint64_t skipped_records = 0;     ///< records of untimed launches (IRF_TIMING) dropped
 };
 
 /// The LaunchSink that libirf.so installs. Thread-safe; no member throws into a backend.
@@ -226,7 +229,12 @@ private:
     void resolve_discarded_locked(std::uint64_t correlation_id);
     void retire_untimed_locked(std::uint64_t correlation_id);
     bool replayed_without_timestamps_locked(const DurationRecord& record);
-    std::map<const KernelStats*, std::uint64_t> untimed_launches_locked() const;
+    /// Launches counted only, by kernel: untimed by IRF_TIMING=sampled (`estimated`), else
+    /// launched after kernel timing stopped.
+    std::map<const KernelStats*, std::uint64_t> counted_launches_locked(bool estimated) const;
+    /// IRF_TIMING=sampled: true when this unprofiled launch of `variant` goes untimed (counted
+    /// for an estimate, its record dropped on arrival).
+    bool skip_timing(Variant& variant) noexcept;
     void retire_stale_locked();
     /// Keeps retired launch `id` (unprofiled, untimed) for a record that may still come.
     void remember_late_locked(std::uint64_t id, const Pending& pending);
@@ -276,6 +284,11 @@ private:
     std::atomic<bool> m_range_opened{false};   ///< cudaProfilerStart was seen
     std::atomic<bool> m_counters_off{false};   ///< the backend can profile nothing any more
     std::atomic<bool> m_timing_stopped{false}; ///< no kernel record comes any more
+    const std::uint64_t m_timing_first;        ///< IRF_TIMING=sampled:K:N: K
+    const std::uint64_t m_timing_every;        ///< N; 0 under IRF_TIMING=all
+    /// Records of untimed launches to drop (IRF_TIMING=sampled only; else null).
+    std::unique_ptr<RecordSkips> m_skips;
+    std::atomic<std::uint64_t> m_skipped_records{0};
 
     // Per-function cache: fixed buckets of lock-free lists, written under m_mutex.
     std::unique_ptr<std::atomic<Function*>[]> m_buckets;

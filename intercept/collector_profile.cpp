@@ -238,6 +238,11 @@ bool Collector::replayed_without_timestamps_locked(const DurationRecord& record)
 }
 
 void Collector::on_duration(const DurationRecord& record) noexcept {
+    if (m_skips && !is_synthetic_id(record.correlation_id) &&
+        m_skips->take(record.correlation_id)) {
+        m_skipped_records.fetch_add(1, std::memory_order_relaxed); // untimed: IRF_TIMING
+        return;
+    }
     const common::InsideIrf inside; // see on_warning
     try {
         const std::lock_guard<std::mutex> lock(m_agg_mutex);
@@ -293,21 +298,6 @@ void Collector::on_counters(const CounterSample& sample) noexcept {
     }
 }
 
-CollectorStats Collector::stats() {
-    const std::lock_guard<std::mutex> lock(m_agg_mutex);
-    drain_locked();
-    CollectorStats s = m_stats;
-    s.profile_decisions = m_profile_decisions.load(std::memory_order_relaxed);
-    s.skipped = m_sampler.skipped();
-    s.dropped = m_dropped.load(std::memory_order_relaxed);
-    s.unmatched_durations = m_early_durations.size() + m_unmatched_retired;
-    s.pending = m_pending.size();
-    s.unmatched_samples = m_early_samples.size();
-    s.counted_only = m_counted_only;
-    s.aggregate_durations = m_aggregate_timed;
-    return s;
-}
-
 void Collector::fill_profile(model::Profile& profile) {
     {
         const std::lock_guard<std::mutex> agg(m_agg_mutex);
@@ -318,23 +308,30 @@ void Collector::fill_profile(model::Profile& profile) {
     const std::lock_guard<std::mutex> lock(m_mutex);
     Symbolizer symbolizer;
     std::vector<model::KernelRecord> kernels;
-    const auto untimed = untimed_launches_locked(); // after timing stopped: counts only
-    std::uint64_t untimed_total = 0;
+    const auto untimed = counted_launches_locked(false);  // after timing stopped: counts only
+    const auto estimated = counted_launches_locked(true); // IRF_TIMING=sampled
+    const auto count_of = [](const auto& counts, const KernelStats* stats) {
+        const auto found = counts.find(stats);
+        return found != counts.end() ? found->second : std::uint64_t{0};
+    };
+    std::uint64_t untimed_total = 0, estimated_total = 0;
     for (const auto& [key, stats] : m_kernels) {
         (void)key;
-        const auto counted = untimed.find(stats.get());
-        const std::uint64_t extra = counted != untimed.end() ? counted->second : 0;
-        if (stats->launches + extra > 0) {
+        const std::uint64_t extra = count_of(untimed, stats.get());
+        const std::uint64_t guessed = count_of(estimated, stats.get());
+        if (stats->launches + extra + guessed > 0) {
             kernels.push_back(to_record(*stats, symbolizer, m_callstack));
             kernels.back().launches += extra;
+            add_timing_estimate(*stats, guessed, kernels.back());
             untimed_total += extra;
+            estimated_total += guessed;
         }
     }
     std::sort(kernels.begin(), kernels.end(), [](const auto& a, const auto& b) {
         return a.time_ns.total != b.time_ns.total ? a.time_ns.total > b.time_ns.total
                                                   : a.name < b.name;
     });
-    profile.coverage.launches = s.launches + untimed_total;
+    profile.coverage.launches = s.launches + untimed_total + estimated_total;
     profile.coverage.kernels = kernels.size();
     profile.coverage.profiled_launches = s.samples;
     profile.coverage.discarded_samples = m_discarded;

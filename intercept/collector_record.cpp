@@ -5,6 +5,7 @@
 #include "common/string_printf.hpp"
 #include "common/time_format.hpp"
 #include "intercept/nvtx_stack.hpp"
+#include "model/profile/timing_estimate.hpp"
 #include "model/roofline/counters.hpp"
 #include "model/summary/summary_samples.hpp"
 
@@ -200,6 +201,32 @@ std::string no_counters_reason(std::uint16_t why, bool collective) {
         }
     }
     return "";
+}
+
+/// Unprofiled launches after the first are what an untimed launch is; without any, the profiled
+/// launches' own durations, else the first launch (a note says so).
+void add_timing_estimate(const KernelStats& k, std::uint64_t untimed, model::KernelRecord& r) {
+    if (untimed == 0) {
+        return;
+    }
+    r.launches += untimed;
+    r.estimated_launches = untimed;
+    const DurationAccumulator& from = k.warm.count > 0 ? k.warm : k.own.count > 0 ? k.own : k.cold;
+    if (from.count == 0) {
+        r.notes.push_back("no launch of it was timed: its untimed launches (IRF_TIMING=sampled) "
+                          "are not in its total");
+        return;
+    }
+    if (&from != &k.warm) {
+        r.notes.push_back(&from == &k.own ? "untimed launches estimated from profiled launches' "
+                                            "own durations (longer than unprofiled)"
+                                          : "untimed launches estimated from the first launch "
+                                            "(includes lazy module loading)");
+    }
+    const model::TimingEstimate e = model::estimate_untimed(
+        from.count, from.total / static_cast<double>(from.count), from.m2, untimed);
+    r.time_ns.total += e.time_ns;
+    r.estimate_error_ns = e.error_ns;
 }
 
 model::KernelRecord to_record(const KernelStats& k, Symbolizer& symbolizer, int frames) {

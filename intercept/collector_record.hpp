@@ -11,6 +11,11 @@ namespace irf::intercept {
 /// The profile record of `stats` (call site symbolized with `frames` frames).
 model::KernelRecord to_record(const KernelStats& stats, Symbolizer& symbolizer, int frames);
 
+/// Counts `untimed` launches of `stats` left untimed by IRF_TIMING=sampled into `r`: in its
+/// launches, and in its total at the mean of its timed launches, with the estimate's standard
+/// error (model/profile/timing_estimate.hpp).
+void add_timing_estimate(const KernelStats& stats, std::uint64_t untimed, model::KernelRecord& r);
+
 /// The reason a kernel without counters says (docs/output-schema.md, no_counters), from its
 /// UnprofiledWhy bits; "" when none applies.
 std::string no_counters_reason(std::uint16_t why, bool collective);

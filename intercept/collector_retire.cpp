@@ -188,4 +188,20 @@ void Collector::add_bound_warnings_locked(model::Profile& profile) const {
                                " ms in all) and are in no kernel's time");
 }
 
+CollectorStats Collector::stats() {
+    const std::lock_guard<std::mutex> lock(m_agg_mutex);
+    drain_locked();
+    CollectorStats s = m_stats;
+    s.profile_decisions = m_profile_decisions.load(std::memory_order_relaxed);
+    s.skipped = m_sampler.skipped();
+    s.dropped = m_dropped.load(std::memory_order_relaxed);
+    s.unmatched_durations = m_early_durations.size() + m_unmatched_retired;
+    s.pending = m_pending.size();
+    s.unmatched_samples = m_early_samples.size();
+    s.counted_only = m_counted_only;
+    s.aggregate_durations = m_aggregate_timed;
+    s.skipped_records = m_skipped_records.load(std::memory_order_relaxed);
+    return s;
+}
+
 } // namespace irf::intercept

@@ -92,6 +92,40 @@ TEST_F(InjectFake, ASteadyKernelIsSampledOnePassPerLaunch) {
     EXPECT_EQ(kernel["time_ns"]["total"], 2 * 9500 + 6 * 10000); // launch 2 replayed too
 }
 
+// Issue 55 item 5, IRF_TIMING=sampled:1:2 on basic.json (IRF_REPLAY=kernel). axpy's launches 1-2
+// are profiled (own 1500 each); its unprofiled launches 3-10 (2000 5000 1000 2000 5000 1000 2000
+// 5000) are timed 1st, then every 2nd: launches 3, 4, 6, 8, 10 (2000 5000 2000 1000 5000: mean
+// 3000, squared deviations 14 * 10^6, s^2 = 3.5 * 10^6); 5, 7, 9 go untimed, estimated at
+// 3 x 3000 = 9000 with error sqrt(3.5e6 * 3 * (1 + 3/5)) = 4098.78 (truly 8000). Total 3000 +
+// 15000 + 9000 = 27000. nccl (timed only): launches 1-2 timed, 3 untimed at the one timed mean
+// after the first (3000), error unknown (null).
+TEST_F(InjectFake, SampledTimingEstimatesUntimedLaunchesWithTheirError) {
+    const nlohmann::json p = run_basic({{"IRF_REPLAY", "kernel"}, {"IRF_TIMING", "sampled:1:2"}});
+    EXPECT_EQ(p["config"]["IRF_TIMING"], "sampled:1:2");
+    EXPECT_EQ(p["coverage"]["launches"], 14);
+    const nlohmann::json axpy = kernel_named(p, "axpy(");
+    EXPECT_EQ(axpy["launches"], 10);
+    EXPECT_EQ(axpy["time_ns"]["total"], 27000);
+    EXPECT_EQ(axpy["time_ns"]["estimated"]["launches"], 3);
+    EXPECT_NEAR(axpy["time_ns"]["estimated"]["error_ns"].get<double>(), 4098.78, 0.01);
+    const nlohmann::json nccl = kernel_named(p, "ncclDevKernel");
+    EXPECT_EQ(nccl["launches"], 3);
+    EXPECT_EQ(nccl["time_ns"]["total"], 9000);
+    EXPECT_EQ(nccl["time_ns"]["estimated"]["launches"], 1);
+    EXPECT_TRUE(nccl["time_ns"]["estimated"]["error_ns"].is_null());
+    EXPECT_FALSE(kernel_named(p, "transpose(")["time_ns"].contains("estimated"));
+    EXPECT_EQ(p["warnings"].dump().find("no intercepted launch"), std::string::npos)
+        << p["warnings"].dump();
+    const std::string summary = read_file(m_tmp / "out.txt");
+    EXPECT_NE(summary.find("3 untimed launches (IRF_TIMING=sampled)"), std::string::npos)
+        << summary;
+    // By default every launch is timed and no total is estimated.
+    const nlohmann::json all = run_basic({{"IRF_REPLAY", "kernel"}});
+    EXPECT_EQ(all["config"]["IRF_TIMING"], "all");
+    EXPECT_EQ(kernel_named(all, "axpy(")["time_ns"]["total"], 26000);
+    EXPECT_FALSE(kernel_named(all, "axpy(")["time_ns"].contains("estimated"));
+}
+
 TEST_F(InjectFake, MpsActiveThreadLimitRecordsTheActiveSms) {
     // basic.json's GPU has 132 SMs; 25% of them rounds up to 33 (docs/trajectories.md).
     EXPECT_EQ(run_basic({{"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "25"}})["gpu"]["sms_active"], 33);
