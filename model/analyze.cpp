@@ -327,6 +327,9 @@ void analyze_kernels(Profile& profile, const Prepared& prepared, const AnalyzeSe
                     kernels[i].analysis =
                         analyze_prepared(kernels[i], prepared, scaled, settings.projection_details,
                                          settings.fold_projections);
+                    if (!settings.keep_counters && kernels[i].regions.empty()) {
+                        Counters().swap(kernels[i].counters);
+                    }
                 }
             }
         } catch (...) {

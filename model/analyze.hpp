@@ -27,6 +27,11 @@ struct AnalyzeSettings {
     /// 100,000 kernels and 14 targets that is 0.8 GB less (docs/performance.md). Not for the
     /// JSON, the Markdown summary or `show`.
     bool fold_projections = false;
+    /// false: each kernel's counters are freed once it is analysed, except a kernel run under an
+    /// NVTX range (roll_up_regions reads them), for a caller that shows analysed values only (the
+    /// CSV, compare, check-projection): the counters are most of a read profile's memory
+    /// (docs/performance.md, "Tools' memory").
+    bool keep_counters = true;
 };
 
 /// Fills each kernel's `analysis` (Instruction Roofline, walls, predication, FLOP roofline, mix,

@@ -124,7 +124,8 @@ unsigned analysis_threads() {
 }
 
 void reanalyze(model::Profile& profile, const AnalysisOptions& o, const std::string& input,
-               const std::string& tool, bool projection_details, bool fold_projections) {
+               const std::string& tool, bool projection_details, bool fold_projections,
+               bool keep_counters) {
     try {
         const std::vector<std::string> dirs = shipped_dirs();
         const config::Ceilings source = source_ceilings(o.ceilings, profile, input, tool, dirs);
@@ -133,7 +134,7 @@ void reanalyze(model::Profile& profile, const AnalysisOptions& o, const std::str
                 ? recorded_targets(profile, tool, dirs)
                 : config::resolve_targets(config::join(o.targets, ","), dirs, "--targets");
         model::analyze(profile, source, targets,
-                       {analysis_threads(), projection_details, fold_projections});
+                       {analysis_threads(), projection_details, fold_projections, keep_counters});
         if (!o.targets.empty()) {
             // The targets now in effect, so a later re-analysis finds their files again.
             profile.config["IRF_TARGETS"] = config::join(o.targets, ",");
@@ -144,14 +145,15 @@ void reanalyze(model::Profile& profile, const AnalysisOptions& o, const std::str
 }
 
 void analyze_if_needed(model::Profile& profile, const AnalysisOptions& o, const std::string& input,
-                       const std::string& tool, bool projection_details, bool fold_projections) {
+                       const std::string& tool, bool projection_details, bool fold_projections,
+                       bool keep_counters) {
     if (!is_analysed(profile)) {
         std::cerr << tool << ": " << common::printable(input)
                   << " has no analysis (a raw profile); analysed now"
                   << (o.ceilings.empty() ? " with the ceilings of its GPU" : "") << "\n";
-        reanalyze(profile, o, input, tool, projection_details, fold_projections);
+        reanalyze(profile, o, input, tool, projection_details, fold_projections, keep_counters);
     } else if (!o.ceilings.empty() || !o.targets.empty()) {
-        reanalyze(profile, o, input, tool, projection_details, fold_projections);
+        reanalyze(profile, o, input, tool, projection_details, fold_projections, keep_counters);
     }
 }
 

@@ -39,16 +39,18 @@ void add_analysis_options(CLI::App& app, AnalysisOptions& options);
 /// InputError. Runs on analysis_threads() threads; `projection_details` false drops what only the
 /// JSON shows of each projection (model::AnalyzeSettings), for commands that do not write it.
 /// `fold_projections`: model::AnalyzeSettings's, for a caller that shows no more of a projection
-/// than its times, speedup and confidence (the text summary, the CSV).
+/// than its times, speedup and confidence (the text summary, the CSV). `keep_counters` false:
+/// model::AnalyzeSettings's, for a caller that reads no counter after the analysis.
 void reanalyze(model::Profile& profile, const AnalysisOptions& options, const std::string& input,
                const std::string& tool, bool projection_details = true,
-               bool fold_projections = false);
+               bool fold_projections = false, bool keep_counters = true);
 
 /// reanalyze when `options` asks for other ceilings or targets, or when `profile` was never
 /// analysed (then a note on stderr says so, for the tools that show analysed values).
 void analyze_if_needed(model::Profile& profile, const AnalysisOptions& options,
                        const std::string& input, const std::string& tool,
-                       bool projection_details = true, bool fold_projections = false);
+                       bool projection_details = true, bool fold_projections = false,
+                       bool keep_counters = true);
 
 /// Threads the commands analyse kernels on: the hardware's, 1 to 8.
 [[nodiscard]] unsigned analysis_threads();
