@@ -27,6 +27,8 @@ using Cell = std::function<std::string(const KernelRecord&)>;
 
 // Below this many rows a thread each is not worth starting.
 constexpr std::size_t k_rows_per_thread = 512;
+// Rows formatted before they are given out: a few MB of text, enough for every thread.
+constexpr std::size_t k_rows_per_batch = 8 * k_rows_per_thread;
 
 // Ten significant digits: exact enough for a spreadsheet, stable across platforms. to_chars is
 // printf's "%.10g" by the standard's definition, without its locale and format parsing.
@@ -306,36 +308,42 @@ void profile_csv_to(const model::Profile& profile, unsigned threads,
     }
     header += k_csv_line_end;
     emit(header);
-    // Rows are formatted on `threads` threads, each a contiguous run of kernels into its own
-    // text, then given out in order: the same bytes on any number of threads.
+    // Rows are formatted k_rows_per_batch at a time, each batch on `threads` threads (a
+    // contiguous run of kernels each, into its own text), then given out in order: the same
+    // bytes on any number of threads, and never more than a batch's text held (the whole CSV of
+    // 200,000 kernels was 450 MB more; docs/performance.md, "Tools' memory").
     const std::vector<KernelRecord>& kernels = profile.kernels;
     std::mutex parts_lock;
     std::vector<std::pair<std::size_t, std::string>> parts; // (first row, its rows' text)
-    common::for_each_range(
-        kernels.size(), threads, k_rows_per_thread, [&](std::size_t begin, std::size_t end) {
-            std::string text;
-            for (std::size_t r = begin; r < end; ++r) {
-                const KernelRecord& k = kernels[r];
-                for (std::size_t i = 0; i < columns.size(); ++i) {
-                    if (i) {
-                        text += ',';
+    for (std::size_t first = 0; first < kernels.size(); first += k_rows_per_batch) {
+        const std::size_t count = std::min(k_rows_per_batch, kernels.size() - first);
+        parts.clear();
+        common::for_each_range(
+            count, threads, k_rows_per_thread, [&](std::size_t begin, std::size_t end) {
+                std::string text;
+                for (std::size_t r = first + begin; r < first + end; ++r) {
+                    const KernelRecord& k = kernels[r];
+                    for (std::size_t i = 0; i < columns.size(); ++i) {
+                        if (i) {
+                            text += ',';
+                        }
+                        append_csv_field(text, columns[i].second(k));
                     }
-                    append_csv_field(text, columns[i].second(k));
+                    for (const auto& cells : projection_row(profile, k, targets)) {
+                        append_projection_cells(text, cells);
+                    }
+                    text += k_csv_line_end;
+                    if (r == first + begin) { // rows are alike in length: room for all at once
+                        text.reserve(text.size() * (end - begin) * 5 / 4);
+                    }
                 }
-                for (const auto& cells : projection_row(profile, k, targets)) {
-                    append_projection_cells(text, cells);
-                }
-                text += k_csv_line_end;
-                if (r == begin) { // rows are alike in length: room for all at once
-                    text.reserve(text.size() * (end - begin) * 5 / 4);
-                }
-            }
-            const std::lock_guard<std::mutex> hold(parts_lock);
-            parts.emplace_back(begin, std::move(text));
-        });
-    std::sort(parts.begin(), parts.end());
-    for (const auto& [begin, text] : parts) {
-        emit(text);
+                const std::lock_guard<std::mutex> hold(parts_lock);
+                parts.emplace_back(begin, std::move(text));
+            });
+        std::sort(parts.begin(), parts.end());
+        for (const auto& [begin, text] : parts) {
+            emit(text);
+        }
     }
 }
 
