@@ -30,8 +30,11 @@ int run_compare(const CompareOptions& o) {
         emit_output(compare_counters_text(before, o.before, after, o.after), o.output);
         return 0;
     }
-    analyze_if_needed(before, o.analysis, o.before, "irf-report compare");
-    analyze_if_needed(after, o.analysis, o.after, "irf-report compare");
+    // The comparison shows no projection and no counter: projections kept as briefs, counters
+    // freed once analysed (a raw 20,000-kernel profile compared with itself took 5 GB with
+    // every projection's details; docs/performance.md, "Tools' memory").
+    analyze_if_needed(before, o.analysis, o.before, "irf-report compare", false, true, false);
+    analyze_if_needed(after, o.analysis, o.after, "irf-report compare", false, true, false);
     keep_matching_kernels(before, o.view.kernels, "--kernels");
     keep_matching_kernels(after, o.view.kernels, "--kernels");
     const CompareView view{o.view.top, o.view.order(), o.view.name_mode(), o.view.format == "md",
