@@ -58,7 +58,7 @@ int run_published(const CheckOptions& o) {
     AnalysisOptions analysis;
     analysis.ceilings = o.ceilings;
     analysis.targets = {o.target};
-    reanalyze(recorded, analysis, o.recorded, "irf-report check-projection");
+    reanalyze(recorded, analysis, o.recorded, "irf-report check-projection", false, false, false);
     const NaiveFactors factors = factors_of(recorded, o.ceilings, o.target, true);
     OperatorCheckSettings settings;
     settings.target = o.target;
@@ -86,7 +86,8 @@ int run_check(const CheckOptions& o) {
         throw InputError("irf-report check-projection: name a MEASURED profile or --published");
     }
     model::Profile recorded = load_input(o.recorded);
-    const model::Profile measured = load_input(o.measured);
+    // Of the measured kernels only names, launches and times are read: lean, without counters.
+    const model::Profile measured = load_input(o.measured, true);
     std::string target = o.target;
     if (target.empty()) {
         // The measured GPU's shipped entry, as libirf would pick its ceilings.
@@ -101,7 +102,9 @@ int run_check(const CheckOptions& o) {
     AnalysisOptions analysis;
     analysis.ceilings = o.ceilings;
     analysis.targets = {target};
-    reanalyze(recorded, analysis, o.recorded, "irf-report check-projection");
+    // The check reads a projection's times, bounds and confidence, not its details nor the
+    // counters.
+    reanalyze(recorded, analysis, o.recorded, "irf-report check-projection", false, false, false);
     const ProjectionCheck check = check_projection(
         recorded, measured, "", factors_of(recorded, o.ceilings, target, false), o.single_launches);
     if (check.kernels.empty()) {
