@@ -105,6 +105,15 @@ def source_cc(doc):
         return None
 
 
+def boost_mhz(doc):
+    """The profiled GPU's boost clock in MHz (gpu.clock_hz), or None."""
+    try:
+        hz = float((doc.get("gpu") or {}).get("clock_hz") or "")
+    except (TypeError, ValueError):
+        return None
+    return hz / 1e6 if hz > 0 else None
+
+
 def import_pyplot():
     try:
         import matplotlib
@@ -306,6 +315,7 @@ def run(args):
         fig = plt.figure(figsize=(11, 6.5))
         fig.irf_regions = regions
         fig.irf_source_cc = source_cc(doc)
+        fig.irf_boost_mhz = boost_mhz(doc)
         draw(fig, ceilings, items,
              f"{title}{suffix} \u2014 {plain_label(doc.get('app', ''), 60)} on {gpu}")
         fig.canvas.draw()

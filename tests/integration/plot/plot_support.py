@@ -69,3 +69,24 @@ def plot_data(doc, directory, fmt="png", extra=()):
         return code, err, None
     with open(dump, encoding="utf-8") as f:
         return code, err, json.load(f)
+
+
+def figure_texts(data, figure):
+    """The texts of a figure's panels and its footnotes, a wrapped footnote as one line."""
+    content = data[figure]
+    return ([t["text"] for ax in content["axes"] for t in ax["texts"]] +
+            [t["text"].replace("\n", " ") for t in content.get("footnotes", [])])
+
+
+def shapes_overlap(a, b):
+    """True when two convex outlines ([[x, y], ...] in pixels, as --dump-data writes a text's
+    shape) share interior points: no edge normal of either separates their projections."""
+    for poly in (a, b):
+        for i in range(len(poly)):
+            (x0, y0), (x1, y1) = poly[i], poly[(i + 1) % len(poly)]
+            nx, ny = y0 - y1, x1 - x0
+            pa = [x * nx + y * ny for x, y in a]
+            pb = [x * nx + y * ny for x, y in b]
+            if max(pa) <= min(pb) + 1e-6 or max(pb) <= min(pa) + 1e-6:
+                return False
+    return True

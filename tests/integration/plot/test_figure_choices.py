@@ -4,7 +4,7 @@ irf-plot --dump-data."""
 import tempfile
 import unittest
 
-from plot_support import golden, have_matplotlib, plot_data
+from plot_support import figure_texts, golden, have_matplotlib, plot_data
 
 
 class FigureChoices(unittest.TestCase):
@@ -50,7 +50,7 @@ class FigureChoices(unittest.TestCase):
             self.assertEqual(code, 0, err)
             drawn = [p["kernel"] for ax in data["flop_roofline"]["axes"] for p in ax["points"]]
             self.assertFalse(any(name.startswith("hgemm_wmma") for name in drawn), drawn)
-            texts = [t["text"] for ax in data["flop_roofline"]["axes"] for t in ax["texts"]]
+            texts = figure_texts(data, "flop_roofline")
             self.assertTrue(any("tensor-core kernel(s) not drawn" in t and
                                 "IRF_METRICS=tensor_types" in t for t in texts), texts)
 
@@ -63,7 +63,7 @@ class FigureChoices(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             code, err, data = plot_data(doc, tmp, "svg")
             self.assertEqual(code, 0, err)
-            texts = [t["text"] for t in data["global_walls"]["axes"][0]["texts"]]
+            texts = " ".join(figure_texts(data, "global_walls"))
             # kernels[1] is transpose_coalesced, #3 by time; #6 (hgemm_wmma) has the note in
             # the golden profile already.
             # Either wording of the note (TMA from cc 9.0, LDGSTS or partitions before) counts.

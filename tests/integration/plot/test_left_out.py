@@ -1,14 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0
 """Issue 53 item 7: a figure says inside the image which kernels it left out and why, and never
-that a kernel issues no instructions when its counters or its time were not in the file."""
+that a kernel issues no instructions when its counters or its time were not in the file; item
+8: that footnote is wrapped inside the image."""
 import tempfile
 import unittest
 
-from plot_support import golden, have_matplotlib, plot_data
+from plot_support import figure_texts, golden, have_matplotlib, plot_data
 
 
 def texts(data, figure):
-    return [t["text"] for ax in data[figure]["axes"] for t in ax["texts"]]
+    return figure_texts(data, figure)
 
 
 def untimed(kernel):
@@ -24,6 +25,11 @@ class LeftOut(unittest.TestCase):
         doc = golden()
         by_name = {k["name"].split("<")[0].split("(")[0]: k for k in doc["kernels"]}
         untimed(by_name["void transpose_naive"])
+        # A reason longer than the figure is wide: the footnote wraps inside the image.
+        gemm = by_name["void hgemm_wmma"]
+        gemm["analysis"]["irm"] = None
+        gemm["analysis"]["missing"].append("irm: counters absent: " + ", ".join(
+            f"counter_with_a_long_name_{i}" for i in range(12)))
         triad = by_name["void stream_triad"]
         triad["analysis"]["walls"]["global"] = None
         triad["analysis"]["missing"].append(
@@ -40,6 +46,23 @@ class LeftOut(unittest.TestCase):
             self.assertRegex(walls, r"kernel\(s\) [\d, ]+ not drawn: counters absent: "
                                     r"inst_global_ld, inst_global_st")
             self.assertNotIn("issues global-memory instructions", walls)
+            self.assert_footnote_inside(data["instruction_roofline"], "counter_with_a_long_name_11")
+
+    def assert_footnote_inside(self, fig, text):
+        """Issue 53 item 8: the footnote is wrapped to the figure's width, below the panel,
+        clear of the legend and inside the saved image (it ran past the image's edge)."""
+        (note,) = fig["footnotes"]
+        self.assertIn(text, note["text"])
+        self.assertGreaterEqual(note["text"].count("\n"), 1)
+        box, saved, width = note["box"], fig["saved"], fig["figure"][2]
+        self.assertTrue(0 <= box[0] and box[2] <= width, (box, width))
+        self.assertTrue(saved[0] <= box[0] and box[2] <= saved[2] and saved[1] <= box[1], saved)
+        ax = fig["axes"][0]
+        self.assertLess(box[3], ax["frame"][1])  # below the panel
+        for legend in ax["legend_boxes"]:
+            overlap = box[0] < legend[2] and legend[0] < box[2] and box[1] < legend[3] and \
+                legend[1] < box[3]
+            self.assertFalse(overlap, legend)
 
     @unittest.skipUnless(have_matplotlib(), "python3-matplotlib is not installed")
     def test_register_moves_are_no_uncounted_tensor_work(self):

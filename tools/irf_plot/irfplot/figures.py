@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """Instruction Roofline and memory-wall figures (docs/model.md: IRM Fig. 2-4)."""
-import math
-from irfplot import marks
+import textwrap
+from irfplot import marks, placement
+from irfplot.clock import roof_clock
 from irfplot import regions as reg
 from irfplot.profile import LEVELS, get, number, plain_label, rank_note
 
@@ -30,33 +31,21 @@ def bounded(lim, low_anchor, high_anchor, decades=4.0):
 
 def draw_bandwidth(ax, peak, rate, name, xlim, unit):
     """A bandwidth ceiling y = min(peak, x * rate); its label is placed by finish() once the
-    axes limits are known, so that it lies along the slanted part."""
+    axes limits are known (placement.place_slope_labels), along the slanted part."""
     x0, x1 = xlim
     ridge = peak / rate
     xs = [x0, min(max(ridge, x0), x1), x1]
-    ax.plot(xs, [min(peak, x * rate) for x in xs], **CEILING_STYLE)
+    (line,) = ax.plot(xs, [min(peak, x * rate) for x in xs], **CEILING_STYLE)
     if not hasattr(ax, "irf_slope_labels"):
         ax.irf_slope_labels = []
-    ax.irf_slope_labels.append((peak, rate, f"{name} {rate:,.1f} {unit}"))
-
-
-def place_slope_labels(ax):
-    """Writes each bandwidth label along its line, left of the ridge point and inside the axes."""
-    (x0, x1), (y0, _) = ax.get_xlim(), ax.get_ylim()
-    for peak, rate, text in getattr(ax, "irf_slope_labels", []):
-        x = max(peak / rate / 25.0, x0 * 1.5, 2.5 * y0 / rate)
-        if x * rate >= peak or x >= x1:
-            continue
-        p1, p2 = ax.transData.transform([(x, x * rate), (x * 2, x * 2 * rate)])
-        angle = math.degrees(math.atan2(p2[1] - p1[1], p2[0] - p1[0]))
-        ax.text(x, x * rate * 1.12, text, fontsize=8, color="#444444", rotation=angle,
-                rotation_mode="anchor", ha="left", va="bottom")
+    ax.irf_slope_labels.append((peak, rate, f"{name} {rate:,.1f} {unit}", line))
 
 
 def draw_peak(ax, peak, label, xlim, style="-"):
-    ax.plot(list(xlim), [peak, peak], linestyle=style, **CEILING_STYLE)
-    ax.text(xlim[1] / 1.3, peak * 1.06, label, fontsize=8, color="#444444", ha="right",
-            va="bottom")
+    (line,) = ax.plot(list(xlim), [peak, peak], linestyle=style, **CEILING_STYLE)
+    text = ax.text(xlim[1] / 1.3, peak * 1.06, label, fontsize=8, color="#444444", ha="right",
+                   va="bottom")
+    text.irf_line = line
 
 
 def draw_point(ax, item, before_xy, after_xy, marker, filled=True, size=70):
@@ -98,9 +87,9 @@ def finish(ax, fig, title, xlabel, ylabel, items, extra_handles=()):
     fig.tight_layout(rect=(0, 0, 1, 0.95) if fig._suptitle else None)
     renderer = fig.canvas.get_renderer()
     for axes in fig.axes:
-        place_slope_labels(axes)
         marks.render(axes)
-        marks.separate_labels(axes, renderer)
+        placement.place_labels(axes, renderer)
+    placement.draw_footnotes(fig, renderer)
 
 
 def level_handles(with_thread):
@@ -181,12 +170,13 @@ def draw_pipes(ax, ceilings, drawn, xlim):
             peak = peaks[name]
             if peak >= 0.999 * ceilings["warp_gips"]:
                 continue  # the issue peak already drawn (fp32 on most GPUs)
-            ax.plot(list(xlim), [peak, peak], linestyle="--", color="#888888", linewidth=1.0,
-                    zorder=1)
+            (line,) = ax.plot(list(xlim), [peak, peak], linestyle="--", color="#888888",
+                              linewidth=1.0, zorder=1)
             # The pipe's name is the profile's: '$' escaped, never mathtext (issue 52 item 8).
-            ax.text(xlim[0] * 1.3, peak * 1.06,
-                    f"{plain_label(name, 40)} pipe {peak:,.1f} warp GIPS", fontsize=7,
-                    color="#666666", ha="left", va="bottom")
+            text = ax.text(xlim[0] * 1.3, peak * 1.06,
+                           f"{plain_label(name, 40)} pipe {peak:,.1f} warp GIPS", fontsize=7,
+                           color="#666666", ha="left", va="bottom")
+            text.irf_line = line
     return ys
 
 
@@ -198,8 +188,16 @@ def pipe_handles(ys):
                    label="busiest pipe: its instructions, its peak")]
 
 
+def at_mhz(mhz):
+    """A peak label's clock: " at N MHz" when the roofs are drawn at a kernel's clock."""
+    return f" at {mhz:.0f} MHz" if mhz else ""
+
+
 def instruction_roofline(fig, ceilings, items, title):
     ax = fig.add_subplot(111)
+    ceilings, clock_note, mhz = roof_clock(
+        fig, ceilings, [it for it in items if irm_points(it.after)[0] or irm_points(it.before)[0]])
+    placement.add_footnote(fig, clock_note)
     peak, rates = ceilings["warp_gips"], ceilings.get("gtxn_per_s") or {}
     xs, ys = [], [peak]
     for it in items:
@@ -215,7 +213,7 @@ def instruction_roofline(fig, ceilings, items, title):
     for lv in LEVELS:
         if number(rates.get(lv)):
             draw_bandwidth(ax, peak, rates[lv], LEVEL_NAMES[lv], xlim, "GTXN/s")
-    draw_peak(ax, peak, f"peak {peak:,.1f} warp GIPS", xlim)
+    draw_peak(ax, peak, f"peak {peak:,.1f} warp GIPS{at_mhz(mhz)}", xlim)
     any_predicated = False
     drawn = [it for it in items if irm_points(it.after)[0] or irm_points(it.before)[0]]
     for it in drawn:
@@ -323,24 +321,26 @@ def left_out(items, drawn, prefix):
 
 
 def note_left_out(ax, note, empty_text):
-    """The note inside the axes: centred when nothing is drawn, else along the bottom."""
+    """The note inside the axes, centred and wrapped, when nothing is drawn; else a footnote
+    below the panel (placement.draw_footnotes)."""
     if empty_text is not None:
-        ax.text(0.5, 0.2, note or empty_text, transform=ax.transAxes, ha="center", fontsize=10,
-                color="#666666", wrap=True)
-    elif note:
-        ax.text(0.01, 0.01, note, transform=ax.transAxes, ha="left", va="bottom", fontsize=8,
-                color="#666666", wrap=True)
+        ax.text(0.5, 0.2, textwrap.fill(note or empty_text, 90), transform=ax.transAxes,
+                ha="center", fontsize=10, color="#666666")
+    else:
+        placement.add_footnote(ax.figure, note)
 
 
 def memory_walls(fig, ceilings, items, title, wall):
     """Walls figure: the level's ceiling, the pattern walls, each kernel's ld/st point (open)
     and, for global, its total-instruction L1 point (filled), as in IRM Fig. 3-4 (docs/model.md)."""
     ax = fig.add_subplot(111)
-    peak, rates = ceilings["warp_gips"], ceilings.get("gtxn_per_s") or {}
     level = "l1" if wall == "global" else "shared"
     points = [(it, wall_points(it.before, wall) if it.before else None,
                wall_points(it.after, wall) if it.after else None) for it in items]
     shown = [p for p in points if p[1] or p[2]]
+    ceilings, clock_note, mhz = roof_clock(fig, ceilings, [p[0] for p in shown])
+    placement.add_footnote(fig, clock_note)
+    peak, rates = ceilings["warp_gips"], ceilings.get("gtxn_per_s") or {}
     walls = sorted(WALLS[wall] + kernel_walls([p[0] for p in shown], wall), reverse=True)
     xs = [w for w, _ in walls]
     ys = [peak]
@@ -352,12 +352,14 @@ def memory_walls(fig, ceilings, items, title, wall):
     xlim = bounded(log_range(xs, pad=3.0), WALLS[wall][-1][0], WALLS[wall][0][0])
     if number(rates.get(level)):
         draw_bandwidth(ax, peak, rates[level], LEVEL_NAMES[level], xlim, "GTXN/s")
-    draw_peak(ax, peak, f"peak {peak:,.1f} warp GIPS", xlim)
+    draw_peak(ax, peak, f"peak {peak:,.1f} warp GIPS{at_mhz(mhz)}", xlim)
     ylim = (max(min(ys) / 6, peak / 10 ** 6), peak * 3)
     for x, label in walls:
-        ax.plot([x, x], list(ylim), color="#B22222", linestyle="--", linewidth=1.1, zorder=1)
-        ax.text(x * 1.08, ylim[0] * 1.5, label, rotation=90, fontsize=8, color="#B22222",
-                va="bottom", ha="left")
+        (line,) = ax.plot([x, x], list(ylim), color="#B22222", linestyle="--", linewidth=1.1,
+                          zorder=1)
+        text = ax.text(x * 1.08, ylim[0] * 1.5, label, rotation=90, fontsize=8, color="#B22222",
+                       va="bottom", ha="left")
+        text.irf_line = line
     for it, b, a in shown:
         draw_point(ax, it, b, a, "o", filled=False, size=80)
     if wall == "global":
@@ -367,10 +369,10 @@ def memory_walls(fig, ceilings, items, title, wall):
             draw_point(ax, it, before.get("l1"), after.get("l1"), "o")
     bypass = [it for it, _, _ in shown if wall == "global" and lsu_bypass(it.after)]
     if bypass:
-        ax.text(0.0, -0.13, f"kernel(s) {', '.join(str(it.number) for it in bypass)}: most of "
-                "their traffic is not in the LSU counters (TMA copies, or LDGSTS before Hopper), so "
-                "their ld/st point (often at the edge) shows only the rest", transform=ax.transAxes, fontsize=8,
-                color="#666666", va="top")
+        placement.add_footnote(fig, f"kernel(s) {', '.join(str(it.number) for it in bypass)}: "
+                               "most of their traffic is not in the LSU counters (TMA copies, or "
+                               "LDGSTS before Hopper), so their ld/st point (often at the edge) "
+                               "shows only the rest")
     note_left_out(ax, left_out(items, [p[0] for p in shown], f"walls.{wall}:"),
                   None if shown else f"no selected kernel issues {wall}-memory instructions")
     ax.set_xlim(*xlim)

@@ -2,8 +2,11 @@
 """Hierarchical FLOP roofline per precision with the FMA-mix ceiling
 (docs/model.md: HRM Fig. 2-3) and projection intervals per target
 (docs/model.md: PROJ Eq. 9)."""
-from irfplot.figures import (LEVEL_MARKERS, LEVEL_NAMES, bounded, draw_bandwidth, draw_peak,
-                             draw_point, finish, fmt_gflops, log_range)
+from irfplot.clock import roof_clock
+from irfplot.figures import (LEVEL_MARKERS, LEVEL_NAMES, at_mhz, bounded, draw_bandwidth,
+                             draw_peak, draw_point, finish, fmt_gflops, log_range)
+import textwrap
+from irfplot import placement
 from irfplot import regions as reg
 from irfplot.targets import by_relevance
 from irfplot.units import speedup_ticks
@@ -47,7 +50,7 @@ def flop_points(kernel):
     return {lv: p for lv, p in points.items() if p[0]}
 
 
-def precision_peaks(gflops, precision):
+def precision_peaks(gflops, precision, mhz=None):
     """[(value, label, style)] of the ceilings drawn in a precision's panel."""
     peaks = []
     if precision == "tensor":
@@ -59,14 +62,34 @@ def precision_peaks(gflops, precision):
     for suffix, name, style in (("_fma", "FMA", "-"), ("_nofma", "no-FMA", "--")):
         value = number(gflops.get(precision + suffix))
         if value:
-            peaks.append((value, f"{PRECISION_TITLES[precision]} {name} {fmt_gflops(value)}",
-                          style))
+            peaks.append((value, f"{PRECISION_TITLES[precision]} {name} {fmt_gflops(value)}"
+                                 f"{at_mhz(mhz)}", style))
     return peaks
 
 
-def flop_panel(ax, ceilings, items, precision, regions=()):
+def draw_mix_ceilings(ax, items, xlim):
+    """Each kernel's FMA-mix ceiling (HRM Eq. 3); kernels whose ceilings print alike share one
+    line and one label, so that fifteen equal ceilings are not fifteen labels in one place."""
+    groups = {}
+    for it in items:
+        mix = number(get(it.after, "analysis", "flops", "fma_mix_ceiling_gflops"))
+        if mix and flop_points(it.after):
+            groups.setdefault(fmt_gflops(mix), []).append((it, mix))
+    for value, members in groups.items():
+        first, mix = members[0]
+        color = first.color if len(members) == 1 else "#555555"
+        (line,) = ax.plot(list(xlim), [mix, mix], color=color, linestyle="-.", linewidth=1.1,
+                          zorder=2)
+        who = (f"{first.number} {first.label}" if len(members) == 1 else
+               f"kernels {', '.join(str(it.number) for it, _ in members)}")
+        text = ax.text(xlim[0] * 1.3, mix * 1.04, f"{who}: FMA-mix ceiling {value}", fontsize=7,
+                       color=color, va="bottom")
+        text.irf_line, text.irf_kind = line, "mix"
+
+
+def flop_panel(ax, ceilings, items, precision, regions=(), mhz=None):
     gflops = ceilings.get("gflops") or {}
-    peaks = precision_peaks(gflops, precision) or [(max(
+    peaks = precision_peaks(gflops, precision, mhz) or [(max(
         [p[1] for it in items for p in flop_points(it.after).values()] or [1.0]) * 2,
         "no ceiling known", ":")]
     top = max(p[0] for p in peaks)
@@ -86,13 +109,7 @@ def flop_panel(ax, ceilings, items, precision, regions=()):
         before, after = flop_points(it.before), flop_points(it.after)
         for lv in LEVELS:
             draw_point(ax, it, before.get(lv), after.get(lv), LEVEL_MARKERS[lv])
-        mix = number(get(it.after, "analysis", "flops", "fma_mix_ceiling_gflops"))
-        if mix and after:
-            ax.plot(list(xlim), [mix, mix], color=it.color, linestyle="-.", linewidth=1.1,
-                    zorder=2)
-            ax.text(xlim[0] * 1.3, mix * 1.04,
-                    f"{it.number} {it.label}: FMA-mix ceiling {fmt_gflops(mix)}",
-                    fontsize=7, color=it.color, va="bottom")
+    draw_mix_ceilings(ax, items, xlim)
     reg.draw(ax, regions, [it for it, _ in regions])
     ax.set_xlim(*xlim)
     ax.set_ylim(max(min(ys + [top / 1000]) / 6, top / 10 ** 6), top * 3)
@@ -116,15 +133,20 @@ def flop_roofline(fig, ceilings, items, title):
             "(IRF_METRICS=tensor_types)") if uncounted else ""
     if not order:
         ax = fig.add_subplot(111)
-        ax.text(0.5, 0.5, note or "no selected kernel executes floating-point work",
+        ax.text(0.5, 0.5, textwrap.fill(note or "no selected kernel executes floating-point "
+                                        "work", 90),
                 ha="center", transform=ax.transAxes, fontsize=11, color="#666666")
         ax.set_axis_off()
         ax.set_title(title)
         return
     fig.set_size_inches(max(7.0, 5.2 * len(order)) + 3.2, 6.0)
     axes = fig.subplots(1, len(order), squeeze=False)[0]
+    ceilings, clock_note, mhz = roof_clock(fig, ceilings, [it for p in order
+                                                           for it in groups.get(p, [])])
+    placement.add_footnote(fig, clock_note)
     for ax, precision in zip(axes, order):
-        flop_panel(ax, ceilings, groups.get(precision, []), precision, regions.get(precision, []))
+        flop_panel(ax, ceilings, groups.get(precision, []), precision, regions.get(precision, []),
+                   mhz)
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("arithmetic intensity (FLOP per byte)")
@@ -136,9 +158,7 @@ def flop_roofline(fig, ceilings, items, title):
     handles.append(Line2D([], [], linestyle="-.", color="#555555", label="kernel FMA-mix ceiling"))
     handles += reg.legend_handles([it for p in order for it, _ in regions.get(p, [])])
     fig.irf_extra_artists = [fig.suptitle(title, fontsize=11, fontweight="bold")]
-    if note:
-        axes[0].text(0.0, -0.12, note, transform=axes[0].transAxes, fontsize=8,
-                     color="#666666", va="top")
+    placement.add_footnote(fig, note)
     finish(axes[-1], fig, axes[-1].get_title(), axes[-1].get_xlabel(), axes[-1].get_ylabel(),
            shown, handles)
     axes[-1].set_ylabel("" if len(order) > 1 else "performance (GFLOP/s)")

@@ -1,12 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """Kernel points and text labels of a panel, placed once the axes limits are known: points
 outside the limits are drawn at the edge with an arrow, points that coincide get nested rings,
-each point carries its kernel's number, and no two labels overlap (a label with no free place
-nearby is hidden and reported in the figure data)."""
+and each point carries its kernel's number (placed by placement.place_labels)."""
 import math
 
 EDGE_MARKERS = {(0, 1): "^", (0, -1): "v", (1, 0): ">", (-1, 0): "<"}
-DOT_OFFSETS = [(5, 4), (5, -13), (-13, 4), (-13, -13), (-4, 8), (-4, -18), (8, -4), (-18, -4)]
 COINCIDE_PX = 6.0
 SAME_LABEL_PX = 18.0
 
@@ -108,46 +106,3 @@ def render(ax):
                               fontweight="bold", zorder=6, clip_on=False)
             p.label.irf_kind = "dot"
             p.label.irf_anchor = p.shown
-
-
-def marker_box(ax, point):
-    """The pixel box of a drawn marker (scatter size is an area in points^2)."""
-    from matplotlib.transforms import Bbox
-    x, y = ax.transData.transform(point.shown)
-    r = math.sqrt(point.size) * ax.figure.dpi / 72.0 / 2.0
-    return Bbox([[x - r, y - r], [x + r, y + r]])
-
-
-def overlaps(box, boxes):
-    return any(box.overlaps(b) for b in boxes)
-
-
-def candidate_shifts(text):
-    """Display-pixel shifts to try: around the dot for point numbers, up and down otherwise."""
-    if getattr(text, "irf_kind", "") == "dot":
-        return [(dx * s, dy * s) for s in (1, 2, 3) for dx, dy in DOT_OFFSETS]
-    return [(0, 0)] + [(0, sign * 11 * k) for k in range(1, 6) for sign in (1, -1)]
-
-
-def separate_labels(ax, renderer):
-    """Moves each text of the panel to the first candidate place that overlaps no text placed
-    before it; hides it when there is none. Ceiling labels go first, point numbers last."""
-    texts = sorted((t for t in ax.texts if t.get_text() and t.get_visible()
-                    and t.get_transform() == ax.transData),
-                   key=lambda t: getattr(t, "irf_kind", "") == "dot")
-    placed = []
-    markers = [marker_box(ax, p) for p in getattr(ax, "irf_points", [])]
-    to_data = ax.transData.inverted()
-    for text in texts:
-        avoid = placed + markers if getattr(text, "irf_kind", "") == "dot" else placed
-        anchor = getattr(text, "irf_anchor", None) or text.get_position()
-        origin = ax.transData.transform(anchor)
-        for dx, dy in candidate_shifts(text):
-            text.set_position(to_data.transform((origin[0] + dx, origin[1] + dy)))
-            box = text.get_window_extent(renderer)
-            if not overlaps(box, avoid):
-                placed.append(box)
-                break
-        else:
-            text.set_position(anchor)
-            text.set_visible(False)
