@@ -93,7 +93,8 @@ class DemoPage(unittest.TestCase):
         # Each SVG marker Plotly drew, against the points the traces hold (ring trace empty).
         counts = js("""return [...document.querySelectorAll('.plot')].map((d) => [d.id,
             d.querySelectorAll('.scatterlayer .point').length,
-            d._fullData.filter((t) => (t.mode || '').includes('markers')).reduce((n, t) => n + t.x.length, 0)]);""")
+            d._fullData.filter((t) => (t.mode || '').includes('markers'))
+              .reduce((n, t) => n + t.x.filter((x) => x !== null).length, 0)]);""")
         for figure, svg, data in counts:
             self.assertEqual(svg, data, figure)
 
@@ -138,6 +139,126 @@ class DemoPage(unittest.TestCase):
         box.clear()
         box.send_keys(" ")
         box.clear()
+
+
+# Per figure: the outline (corner points, screen pixels, turned as drawn) of each text people
+# read, the markers' boxes, the figure's box, the tick labels and the kernel colours.
+LAYOUT_JS = """
+const outline = (e) => {
+  const b = e.getBBox(), m = e.getScreenCTM();
+  return [[b.x, b.y], [b.x + b.width, b.y], [b.x + b.width, b.y + b.height], [b.x, b.y + b.height]]
+    .map(([x, y]) => { const p = new DOMPoint(x, y).matrixTransform(m); return [p.x, p.y]; });
+};
+const rect = (r) => [[r.left, r.top], [r.right, r.top], [r.right, r.bottom], [r.left, r.bottom]];
+return [...document.querySelectorAll('.plot')].map((d) => {
+  const texts = (sel, kind) => [...d.querySelectorAll(sel)].filter((e) => e.textContent.trim())
+    .map((e) => ({ kind, text: e.textContent, shape: outline(e) }));
+  return { id: d.id, box: rect(d.getBoundingClientRect()),
+    texts: texts('.annotation-text', 'label').concat(texts('.legendtext', 'legend'),
+      texts('.g-xtitle text, .g-ytitle text', 'axis title'), texts('.gtitle', 'title'),
+      texts('.xtick text, .ytick text', 'tick')),
+    markers: [...d.querySelectorAll('.scatterlayer .point')].map((e) => rect(e.getBoundingClientRect())),
+    ticks: [...d.querySelectorAll('.xtick text')].map((e) => e.textContent),
+    yticks: [...d.querySelectorAll('.ytick text')].map((e) => e.textContent) };
+});
+"""
+
+
+ROOF_FIGURES = ("fig-irm", "fig-global-walls", "fig-shared-walls", "fig-flops-fp32")
+
+
+def shapes_overlap(a, b, slack=0.5):
+    """True when two convex outlines overlap by more than `slack` pixels on every axis."""
+    for poly in (a, b):
+        for i in range(len(poly)):
+            (x0, y0), (x1, y1) = poly[i], poly[(i + 1) % len(poly)]
+            nx, ny = y0 - y1, x1 - x0
+            norm = (nx * nx + ny * ny) ** 0.5 or 1.0
+            pa = [(x * nx + y * ny) / norm for x, y in a]
+            pb = [(x * nx + y * ny) / norm for x, y in b]
+            if max(pa) <= min(pb) + slack or max(pb) <= min(pa) + slack:
+                return False
+    return True
+
+
+class Layout(unittest.TestCase):
+    """Issue 53 item 8: the demo page at a laptop's 1024 px and a phone's 390 px: nothing runs
+    past the window, no two texts of a figure overlap (roof labels, legend, titles, ticks), the
+    roof labels cover no marker, log ticks read 0.1, 1, 10, 1k, and each kernel has its colour
+    and its legend entry."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.page = hs.html(hs.EXAMPLE, os.path.join(DIR, "layout.html"))
+        cls.layouts = {}
+        try:
+            for width in (1024, 390):
+                DRIVER.set_window_size(width, 900)
+                bs.open_page(DRIVER, cls.page)
+                cls.layouts[width] = (js("return [document.documentElement.scrollWidth, "
+                                         "window.innerWidth];"), js(LAYOUT_JS))
+                if width == 1024:
+                    cls.colours = js("""const gd = document.getElementById('fig-irm');
+                        return [gd.data.find((t) => t.name === 'L1').marker.color,
+                                gd.data.find((t) => t.name === 'L1').customdata,
+                                IRF.kernels.map((k) => (k.row + 1) + ' ' + k.label)];""")
+        finally:
+            DRIVER.set_window_size(1400, 1000)
+
+    def test_nothing_runs_past_the_window(self):
+        for width, ((scroll, inner), figures) in self.layouts.items():
+            self.assertLessEqual(scroll, inner, f"{width} px")
+            for f in figures:
+                self.assertLessEqual(f["box"][1][0], inner, f"{width} px: {f['id']}")
+
+    def test_no_two_texts_of_a_figure_overlap(self):
+        for width, (_, figures) in self.layouts.items():
+            for f in figures:
+                texts = f["texts"]
+                if f["id"] in ROOF_FIGURES:
+                    self.assertTrue(any(t["kind"] == "label" for t in texts), f["id"])
+                for i, a in enumerate(texts):
+                    xs, ys = [p[0] for p in a["shape"]], [p[1] for p in a["shape"]]
+                    box = f["box"]
+                    self.assertTrue(min(xs) >= box[0][0] - 1 and max(xs) <= box[1][0] + 1 and
+                                    min(ys) >= box[0][1] - 1 and max(ys) <= box[2][1] + 1,
+                                    f"{width} px {f['id']}: {a['text']!r} outside the figure")
+                    for b in texts[i + 1:]:
+                        self.assertFalse(shapes_overlap(a["shape"], b["shape"]),
+                                         f"{width} px {f['id']}: {a['kind']} {a['text']!r} "
+                                         f"and {b['kind']} {b['text']!r}")
+
+    def test_roof_labels_cover_no_marker(self):
+        (_, figures) = self.layouts[1024]
+        for f in figures:
+            for t in f["texts"]:
+                if t["kind"] == "label":
+                    for m in f["markers"]:
+                        self.assertFalse(shapes_overlap(t["shape"], m, slack=1.0),
+                                         f"{f['id']}: {t['text']!r} covers a marker")
+
+    def test_log_ticks_are_powers_of_ten_as_people_write_them(self):
+        readable = {"0.0001", "0.001", "0.01", "0.1", "1", "10", "100", "1k", "10k", "100k",
+                    "1M", "10M", "100M"}
+        for width, (_, figures) in self.layouts.items():
+            for f in figures:
+                if f["id"] in ROOF_FIGURES:
+                    for tick in f["ticks"] + f["yticks"]:
+                        self.assertIn(tick, readable, f"{width} px {f['id']}")
+
+    def test_each_kernel_has_its_colour_and_legend_entry(self):
+        colours, rows, names = self.colours
+        by_row = {}
+        for colour, row in zip(colours, rows):
+            by_row.setdefault(row, set()).add(colour)
+        self.assertEqual(len(by_row), 5)
+        self.assertTrue(all(len(c) == 1 for c in by_row.values()), by_row)
+        self.assertEqual(len({next(iter(c)) for c in by_row.values()}), 5)
+        (_, figures) = self.layouts[1024]
+        legend = [t["text"] for f in figures if f["id"] == "fig-irm" for t in f["texts"]
+                  if t["kind"] == "legend"]
+        for name in names:
+            self.assertIn(name, legend)
 
 
 class JobPage(unittest.TestCase):

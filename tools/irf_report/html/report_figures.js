@@ -33,37 +33,42 @@ IRF.logRange = (values, pad = 3) => {
   return [Math.log10(low / pad), Math.log10(high * pad)];
 };
 
-IRF.logAxis = (title, range) => ({ type: "log", title: { text: title }, range,
-  gridcolor: "#e5e5e5", zeroline: false, exponentformat: "power" });
-
-// y = min(peak, x * rate) across the x range (a ceiling with its ridge point), and its label.
+// y = min(peak, x * rate) across the x range (a ceiling with its ridge point), and its label,
+// which IRF.placeLabels puts along the slanted part once the figure is laid out.
 IRF.bandwidthCeiling = (peak, rate, label, xRange, annotations) => {
   const x0 = 10 ** xRange[0], x1 = 10 ** xRange[1];
   const ridge = Math.min(Math.max(peak / rate, x0), x1);
   const xs = [x0, ridge, x1];
+  const line = { type: "scatter", mode: "lines", x: xs, y: xs.map((x) => Math.min(peak, x * rate)),
+    line: IRF.CEILING_LINE, hoverinfo: "skip", showlegend: false };
   const labelX = Math.max(peak / rate / 30, x0 * 1.5);
   annotations.push({ x: Math.log10(labelX), y: Math.log10(labelX * rate), text: label,
-    showarrow: false, xanchor: "left", yanchor: "bottom", font: { size: 10, color: "#444" } });
-  return { type: "scatter", mode: "lines", x: xs, y: xs.map((x) => Math.min(peak, x * rate)),
-    line: IRF.CEILING_LINE, hoverinfo: "skip", showlegend: false };
+    showarrow: false, xanchor: "left", yanchor: "bottom", font: { size: 10, color: "#444" },
+    irf: { kind: "slope", peak, rate, line } });
+  return line;
 };
 
-// A horizontal peak across the x range, labelled at its right end.
+// A horizontal peak across the x range, labelled above it (IRF.placeLabels: right end first).
 IRF.peakLine = (peak, label, xRange, annotations, dash = "solid") => {
-  annotations.push({ x: xRange[1], y: Math.log10(peak), text: label, showarrow: false,
-    xanchor: "right", yanchor: "bottom", font: { size: 10, color: "#444" } });
-  return { type: "scatter", mode: "lines", x: [10 ** xRange[0], 10 ** xRange[1]], y: [peak, peak],
+  const line = { type: "scatter", mode: "lines", x: [10 ** xRange[0], 10 ** xRange[1]], y: [peak, peak],
     line: Object.assign({ dash }, IRF.CEILING_LINE), hoverinfo: "skip", showlegend: false };
+  annotations.push({ x: xRange[1], y: Math.log10(peak), text: label, showarrow: false,
+    xanchor: "right", yanchor: "bottom", font: { size: 10, color: "#444" },
+    irf: { kind: "peak", peak, line } });
+  return line;
 };
 
 // A trace of kernel points: `points` are {k, x, y, extra}; customdata holds the kernel row so a
 // click selects it. `type` switches to WebGL when the figure holds many points.
 IRF.pointTrace = (name, points, marker, type) => ({
-  type, mode: "markers", name, x: points.map((p) => p.x), y: points.map((p) => p.y),
+  type, mode: "markers", name, showlegend: false, x: points.map((p) => p.x), y: points.map((p) => p.y),
   customdata: points.map((p) => p.k.row), marker,
   hovertext: points.map((p) => IRF.kernelHover(p.k, p.extra || [])),
   hovertemplate: "%{hovertext}<extra></extra>",
 });
+
+// The kernels' colours of `points` ({k}), for a trace's marker.color.
+IRF.colorsOf = (points) => points.map((p) => IRF.kernelColor(p.k));
 
 // Draws a figure: `traces` (kernel traces have customdata rows), `pointsOf(row)` -> the [x, y]
 // pairs of that kernel (the selection ring), `count` kernel points for the tests and readers.
@@ -74,10 +79,18 @@ IRF.plot = (div, traces, layout, pointsOf, count) => {
   div.dataset.points = String(count);
   const figure = { div, ring: traces.length - 1, pointsOf };
   IRF.figures.push(figure);
-  const fullLayout = Object.assign({ margin: { l: 70, r: 20, t: 40, b: 60 }, hovermode: "closest",
-    legend: { orientation: "h", y: -0.16 }, plot_bgcolor: "#fff" }, layout);
+  const narrow = IRF.narrow();
+  // Room for the axis title and a two-row legend: margins that fit draw once (automargin
+  // draws a figure again when it must grow them).
+  const fullLayout = Object.assign({ margin: { l: narrow ? 50 : 70, r: 12, t: 40, b: narrow ? 20 : 110 },
+    hovermode: "closest", plot_bgcolor: "#fff", font: { size: narrow ? 11 : 12 },
+    // Below the axis title, in the container's frame: a long legend never covers the title.
+    legend: { orientation: "h", yref: "container", y: 0, yanchor: "bottom", x: 0 } }, layout);
+  IRF.fitTitles(div, fullLayout);
   const start = performance.now();
-  return Plotly.newPlot(div, traces, fullLayout, { displaylogo: false, responsive: true })
+  return Plotly.newPlot(div, traces, fullLayout, { displaylogo: false, responsive: true,
+    displayModeBar: narrow ? false : "hover" })
+    .then(() => IRF.placeLabels(div))
     .then(() => {
       IRF.timings[div.id] = [Math.round(start), Math.round(performance.now())];
       if (IRF.selected !== null) IRF.ring(figure, IRF.selected);
@@ -86,6 +99,103 @@ IRF.plot = (div, traces, layout, pointsOf, count) => {
         if (hit) IRF.select(hit.customdata);
       });
     });
+};
+
+// Titles wrapped to the space the figure gives them (a phone's 390 px cut them at the edge).
+IRF.fitTitles = (div, layout) => {
+  const width = Math.max(120, (div.clientWidth || window.innerWidth) - layout.margin.l - layout.margin.r);
+  const height = Math.max(120, (div.clientHeight || 520) - 160);
+  if (layout.title) layout.title.text = IRF.wrapText(layout.title.text, width, 17);
+  if (layout.xaxis && layout.xaxis.title) layout.xaxis.title.text = IRF.wrapText(layout.xaxis.title.text, width, 14);
+  if (layout.yaxis && layout.yaxis.title) layout.yaxis.title.text = IRF.wrapText(layout.yaxis.title.text, height, 14);
+};
+
+// The roof labels (annotations with an `irf` note) placed by collision check once Plotly laid
+// the figure out: each at the first candidate place inside the plot that covers no label
+// placed before it, no marker and no other line; else the least crowded one (issue 53).
+IRF.placeLabels = (gd) => {
+  const layout = gd._fullLayout, xa = layout.xaxis, ya = layout.yaxis;
+  const anns = gd.layout.annotations || [];
+  if (!anns.some((a) => a.irf) || xa.type !== "log" || ya.type !== "log") return Promise.resolve();
+  const px = (x, y) => [xa._offset + xa.l2p(Math.log10(x)), ya._offset + ya.l2p(Math.log10(y))];
+  const frame = [xa._offset, ya._offset, xa._offset + xa._length, ya._offset + ya._length];
+  const markers = [], lines = [];
+  for (const t of gd.data) {
+    if (!t.x || !t.y) continue;
+    // Past WebGL's count (10,000 kernels) labels avoid each other and the lines only: a check
+    // against every marker would cost seconds before the page is usable.
+    if ((t.mode || "").includes("markers") && t.type !== "scattergl") {
+      const size = typeof t.marker.size === "number" ? t.marker.size : 8;
+      t.x.forEach((x, i) => {
+        if (x > 0 && t.y[i] > 0) {
+          const [cx, cy] = px(x, t.y[i]);
+          markers.push(IRF.box(cx, cy, size, size, 0));
+        }
+      });
+    } else if (t.mode === "lines") {
+      for (let i = 1; i < t.x.length; i++) lines.push([t, [px(t.x[i - 1], t.y[i - 1]), px(t.x[i], t.y[i])]]);
+    }
+  }
+  const ctx = (IRF.measure = IRF.measure || document.createElement("canvas").getContext("2d"));
+  ctx.font = "10px 'Open Sans', verdana, arial, sans-serif";
+  const placed = [], update = {};
+  const inside = (poly) => poly.every(([x, y]) => x >= frame[0] && x <= frame[2] && y >= frame[1] && y <= frame[3]);
+  anns.forEach((a, index) => {
+    if (!a.irf) return;
+    const w = ctx.measureText(a.text).width + 4, h = 14;
+    const cands = IRF.labelPlaces(a.irf, w, h, px, xa, ya);
+    let best = null;
+    for (const c of cands) {
+      const poly = IRF.box(c.cx, c.cy, w, h, c.deg);
+      if (!inside(poly)) continue;
+      const hits = placed.concat(markers).filter((o) => IRF.overlap(poly, o)).length +
+        0.1 * lines.filter(([t, seg]) => t !== a.irf.line && IRF.overlap(poly, seg)).length;
+      if (!best || hits < best.hits) best = { hits, c, poly };
+      if (hits === 0) break;
+    }
+    if (!best) return;
+    placed.push(best.poly);
+    // Keyed edits: Plotly moves the annotations without drawing the traces again.
+    Object.assign(update, { [`annotations[${index}].x`]: xa.p2l(best.c.cx - xa._offset),
+      [`annotations[${index}].y`]: ya.p2l(best.c.cy - ya._offset),
+      [`annotations[${index}].xanchor`]: "center", [`annotations[${index}].yanchor`]: "middle",
+      [`annotations[${index}].textangle`]: best.c.deg });
+  });
+  return Plotly.relayout(gd, update);
+};
+
+// Candidate centres (screen pixels) and angles of a roof label: along a bandwidth line left of
+// its ridge, above then below it; along a peak from its right end; up a wall from its foot.
+IRF.labelPlaces = (roof, w, h, px, xa, ya) => {
+  const [x0, x1] = xa.range.map((v) => 10 ** v), [y0] = ya.range.map((v) => 10 ** v);
+  const out = [];
+  if (roof.kind === "slope") {
+    const low = Math.max(x0, y0 / roof.rate), high = Math.min(roof.peak / roof.rate, x1);
+    if (!(low < high)) return out;
+    const [ax, ay] = px(low, low * roof.rate), [bx, by] = px(high, high * roof.rate);
+    const deg = Math.atan2(by - ay, bx - ax) * 180 / Math.PI;
+    const n = [Math.sin(deg * Math.PI / 180), -Math.cos(deg * Math.PI / 180)];
+    for (const side of [1, -1]) {
+      for (let i = 0; i <= 20; i++) {
+        const f = (i + 0.5) / 21, cx = ax + (bx - ax) * f, cy = ay + (by - ay) * f;
+        // The label's far end stays left of the ridge.
+        if (Math.hypot(bx - cx, by - cy) < w / 2 + 4) continue;
+        out.push({ cx: cx + side * n[0] * (h / 2 + 1), cy: cy + side * n[1] * (h / 2 + 1), deg });
+      }
+    }
+    return out;
+  }
+  if (roof.kind === "wall") {
+    const [wx, bottom] = px(roof.x, y0);
+    for (let cy = bottom - w / 2 - 4; cy > ya._offset + w / 2; cy -= 30) out.push({ cx: wx + h / 2 + 1, cy, deg: -90 });
+    return out;
+  }
+  const [, py] = px(x0, roof.peak);
+  const [left, right] = [xa._offset, xa._offset + xa._length];
+  for (const side of [-1, 1]) {
+    for (let cx = right - w / 2 - 4; cx > left + w / 2; cx -= 40) out.push({ cx, cy: py + side * (h / 2 + 1), deg: 0 });
+  }
+  return out;
 };
 
 // A point the ring can be drawn on: both coordinates present, numbers positive (log axes).
@@ -124,7 +234,7 @@ IRF.drawInstructionRoofline = () => {
   const peak = c.warp_gips, rates = c.gtxn_per_s || {};
   if (!(peak > 0)) return null;
   const div = IRF.addFigure("irm", "Instruction Roofline",
-    "Each kernel at its L1 (circle), L2 (square) and HBM (triangle) instruction intensity; " +
+    "Each kernel in its colour at its L1 (circle), L2 (square) and HBM (triangle) instruction intensity; " +
     "hollow: the warp-based point of a predicated kernel; pentagon: its busiest pipe with that " +
     "pipe's peak dashed; diamonds: NVTX regions. Hover for the kernel, click to select it.");
   const solid = { l1: [], l2: [], hbm: [] }, warp = { l1: [], l2: [], hbm: [] }, pipes = [];
@@ -176,16 +286,18 @@ IRF.drawInstructionRoofline = () => {
   }
   for (const lv of IRF.LEVELS) {
     traces.push(IRF.pointTrace(IRF.LEVEL_NAMES[lv], solid[lv], { symbol: IRF.LEVEL_SYMBOLS[lv],
-      size: IRF.LEVEL_SIZES[lv], color: IRF.LEVEL_COLORS[lv], line: { color: "#fff", width: 0.5 } }, type));
+      size: IRF.LEVEL_SIZES[lv], color: IRF.colorsOf(solid[lv]), line: { color: "#fff", width: 0.5 } }, type));
   }
   for (const lv of IRF.LEVELS) {
     if (warp[lv].length) traces.push(IRF.pointTrace(IRF.LEVEL_NAMES[lv] + " warp-based",
-      warp[lv], { symbol: IRF.LEVEL_SYMBOLS[lv] + "-open", size: IRF.LEVEL_SIZES[lv], color: IRF.LEVEL_COLORS[lv] },
-      type));
+      warp[lv], { symbol: IRF.LEVEL_SYMBOLS[lv] + "-open", size: IRF.LEVEL_SIZES[lv],
+        color: IRF.colorsOf(warp[lv]) }, type));
   }
   if (pipes.length) traces.push(IRF.pointTrace("busiest pipe", pipes,
-    { symbol: "pentagon-open", size: 9, color: "#555" }, type));
+    { symbol: "pentagon-open", size: 9, color: IRF.colorsOf(pipes) }, type));
   if (regions.length) traces.push(IRF.regionTrace(regions));
+  traces.push(...IRF.kernelLegend(all, IRF.LEVELS.map((lv) => [IRF.LEVEL_NAMES[lv] + " intensity",
+    IRF.LEVEL_SYMBOLS[lv]]).concat(pipes.length ? [["busiest pipe", "pentagon-open"]] : [])));
   const layout = { title: { text: "Instruction Roofline (" + IRF.plotlyText(c.name || "") + ")" },
     xaxis: IRF.logAxis("instruction intensity ((thread instructions / 32) per 32-byte " +
       "transaction)", xRange),
@@ -245,15 +357,19 @@ IRF.drawWalls = (wall) => {
     "l1" : "shared"] + " " + IRF.formatNumber(rate, 4) + " GTXN/s", xRange, annotations));
   traces.push(IRF.peakLine(peak, "peak " + IRF.formatNumber(peak, 4) + " warp GIPS", xRange, annotations));
   for (const [x, label] of walls) {
-    traces.push({ type: "scatter", mode: "lines", x: [x, x], y: [10 ** yRange[0], 10 ** yRange[1]],
-      line: { color: "#B22222", dash: "dash", width: 1.1 }, hoverinfo: "skip", showlegend: false });
+    const line = { type: "scatter", mode: "lines", x: [x, x], y: [10 ** yRange[0], 10 ** yRange[1]],
+      line: { color: "#B22222", dash: "dash", width: 1.1 }, hoverinfo: "skip", showlegend: false };
+    traces.push(line);
     annotations.push({ x: Math.log10(x), y: yRange[0], text: label, textangle: -90,
-      showarrow: false, xanchor: "left", yanchor: "bottom", font: { size: 10, color: "#B22222" } });
+      showarrow: false, xanchor: "left", yanchor: "bottom", font: { size: 10, color: "#B22222" },
+      irf: { kind: "wall", x, line } });
   }
   traces.push(IRF.pointTrace(wall + " ld/st per transaction", open,
-    { symbol: "circle-open", size: 10, color: "#0072B2", line: { width: 2 } }, type));
+    { symbol: "circle-open", size: 10, color: IRF.colorsOf(open), line: { width: 2 } }, type));
   if (filled.length) traces.push(IRF.pointTrace("all instructions, L1 intensity", filled,
-    { symbol: "circle", size: 8, color: "#0072B2" }, type));
+    { symbol: "circle", size: 8, color: IRF.colorsOf(filled) }, type));
+  traces.push(...IRF.kernelLegend(open.concat(filled), [[wall + " ld/st per transaction",
+    "circle-open"]].concat(filled.length ? [["all instructions, L1 intensity", "circle"]] : [])));
   const layout = { title: { text: wall === "global" ? "Global-memory walls" : "Shared-memory walls" },
     xaxis: IRF.logAxis(wall + " load/store instructions per transaction", xRange),
     yaxis: IRF.logAxis("performance (GIPS)", yRange), annotations };

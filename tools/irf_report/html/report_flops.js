@@ -39,7 +39,7 @@ IRF.drawFlopRoofline = (precision) => {
   const id = "flops-" + (/^[a-z0-9_]+$/.test(precision) ? precision
     : "p" + IRF.precisions().indexOf(precision));
   const div = IRF.addFigure(id, name + " FLOP roofline", "Hierarchical FLOP roofline (HRM): " +
-    "each kernel at its L1 (circle), L2 (square) and HBM (triangle) arithmetic intensity; " +
+    "each kernel in its colour at its L1 (circle), L2 (square) and HBM (triangle) arithmetic intensity; " +
     "solid: FMA peak, dashed: no-FMA peak. Click a point to select its kernel.");
   const top = Math.max(...peaks.map(([v]) => v || 0));
   const bw = IRF.LEVELS.filter((lv) => rates[lv] > 0).map((lv) => [lv, rates[lv] * 32]);
@@ -56,9 +56,11 @@ IRF.drawFlopRoofline = (precision) => {
   for (const lv of IRF.LEVELS) {
     const mine = points.filter((p) => p.lv === lv);
     if (mine.length) traces.push(IRF.pointTrace(IRF.LEVEL_NAMES[lv], mine,
-      { symbol: IRF.LEVEL_SYMBOLS[lv], size: IRF.LEVEL_SIZES[lv], color: IRF.LEVEL_COLORS[lv],
+      { symbol: IRF.LEVEL_SYMBOLS[lv], size: IRF.LEVEL_SIZES[lv], color: IRF.colorsOf(mine),
         line: { color: "#fff", width: 0.5 } }, type));
   }
+  traces.push(...IRF.kernelLegend(points, IRF.LEVELS.map((lv) => [IRF.LEVEL_NAMES[lv] +
+    " intensity", IRF.LEVEL_SYMBOLS[lv]])));
   const layout = { title: { text: shown + " FLOP roofline" },
     xaxis: IRF.logAxis("arithmetic intensity (FLOP per byte)", xRange),
     yaxis: IRF.logAxis("performance (GFLOP/s)", yRange), annotations };
@@ -91,6 +93,7 @@ IRF.drawProjection = () => {
         symbol: mine.map((r) => (r.confidence === "high" ? "circle" : "circle-open")) }, "scatter");
     trace.error_x = { type: "data", symmetric: false, array: mine.map((r) => r.high - r.point),
       arrayminus: mine.map((r) => r.point - r.low), thickness: 1.2, width: 3 };
+    trace.showlegend = true; // one entry per target
     return trace;
   });
   const labels = [...new Set(rows.map((r) => IRF.plotlyText(r.k.label)))];
@@ -99,7 +102,8 @@ IRF.drawProjection = () => {
     xaxis: IRF.logAxis("speedup over the profiled GPU", IRF.logRange(xs, 1.5)),
     yaxis: { type: "category", autorange: "reversed", categoryarray: labels, automargin: true },
     shapes: [{ type: "line", x0: 1, x1: 1, yref: "paper", y0: 0, y1: 1, line: { color: "#888", dash: "dot" } }],
-    height: Math.max(400, 80 + 28 * labels.length) };
+    // A phone stacks the targets' legend one per line below the figure.
+    height: Math.max(400, 80 + 28 * labels.length) + (IRF.narrow() ? 19 * targets.length + 40 : 0) };
   div.style.height = layout.height + "px";
   const pointsOf = (row) => rows.filter((r) => r.k.row === row).map((r) => [r.point, IRF.plotlyText(r.k.label)]);
   return IRF.plot(div, traces, layout, pointsOf, rows.length);

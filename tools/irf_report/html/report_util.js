@@ -136,3 +136,104 @@ IRF.noPointsReason = () => {
     "files have none (durations only)" :
     "no kernel has Instruction Roofline counters (a timing-only profile: --samples 0)";
 };
+
+// Each of the longest-running kernels in its own colour, in irf-plot's order, so a kernel
+// keeps its colour between the PNG figures and the page; the others share grey (issue 53).
+IRF.KERNEL_COLORS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
+  "#F0E442", "#8c564b", "#9467bd"];
+IRF.OTHER_COLOR = "#b5b5b5";
+IRF.kernelColor = (k) => IRF.KERNEL_COLORS[k.row] || IRF.OTHER_COLOR;
+
+// Legend entries (no points of their own) for the coloured kernels among `points` ({k}), grey
+// "other kernels", and the symbols the level traces use (those have no legend entry: their
+// points take their kernels' colours).
+IRF.kernelLegend = (points, symbols) => {
+  const rows = [...new Set(points.map((p) => p.k.row))].sort((a, b) => a - b);
+  const entry = (name, color, symbol) => ({ type: "scatter", mode: "markers", x: [null], y: [null],
+    name, marker: { color, symbol, size: 9 }, hoverinfo: "skip", showlegend: true });
+  const out = rows.filter((r) => r < IRF.KERNEL_COLORS.length).map((r) => {
+    const label = IRF.kernels[r].label;
+    return entry(String(r + 1) + " " + IRF.plotlyText(label.length > 28 ? label.slice(0, 27) +
+      "\u2026" : label), IRF.KERNEL_COLORS[r], "circle");
+  });
+  if (rows.some((r) => r >= IRF.KERNEL_COLORS.length)) out.push(entry("other kernels", IRF.OTHER_COLOR, "circle"));
+  return out.concat(symbols.map(([name, symbol]) => entry(name, "#666", symbol)));
+};
+
+// A phone's width: fewer ticks, titles on more lines, no tool bar over the title.
+IRF.narrow = () => window.innerWidth < 600;
+
+// A tick label of a power of ten as people write it: 0.01, 1, 100, 10k, 1M; 1e-5 past them.
+IRF.tickText = (exponent) => {
+  if (exponent >= 0 && exponent < 3) return String(10 ** exponent);
+  if (exponent >= 3 && exponent < 15) return 10 ** (exponent % 3) + "kMGT"[Math.floor(exponent / 3) - 1];
+  if (exponent < 0 && exponent >= -4) return (10 ** exponent).toFixed(-exponent);
+  return "1e" + exponent;
+};
+
+// A log axis over `range` (log10 units) ticked at powers of ten only, every one or every few
+// decades (at most 8, 4 on a phone), with 2 and 5 between when under two decades show.
+IRF.logAxis = (title, range) => {
+  const low = Math.ceil(range[0] - 1e-9), high = Math.floor(range[1] + 1e-9);
+  const step = Math.max(1, Math.ceil((high - low + 1) / (IRF.narrow() ? 4 : 8)));
+  const exponents = [];
+  for (let e = low; e <= high; e += step) exponents.push(e);
+  const vals = exponents.map((e) => 10 ** e), text = exponents.map(IRF.tickText);
+  if (exponents.length < 2) {
+    for (let e = low - 1; e <= high; e++) {
+      for (const m of [2, 5]) {
+        const v = m * 10 ** e;
+        if (Math.log10(v) > range[0] && Math.log10(v) < range[1]) {
+          vals.push(v);
+          text.push(IRF.formatNumber(v));
+        }
+      }
+    }
+  }
+  return { type: "log", title: { text: title }, range, tickvals: vals, ticktext: text,
+    gridcolor: "#e5e5e5", zeroline: false, automargin: true };
+};
+
+// `text` with <br> between words so that no line is wider than `width` pixels at `size` px
+// (Plotly does not wrap titles; a phone cut them at the edge).
+IRF.wrapText = (text, width, size) => {
+  const ctx = (IRF.measure = IRF.measure || document.createElement("canvas").getContext("2d"));
+  ctx.font = size + "px 'Open Sans', verdana, arial, sans-serif";
+  const lines = [];
+  let line = "";
+  for (const word of String(text).split(" ")) {
+    const trial = line ? line + " " + word : word;
+    if (line && ctx.measureText(trial).width > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = trial;
+    }
+  }
+  return lines.concat([line]).join("<br>");
+};
+
+// The corners of a w x h box centred at (cx, cy), turned by `deg` (screen pixels, y down).
+IRF.box = (cx, cy, w, h, deg) => {
+  const c = Math.cos(deg * Math.PI / 180), s = Math.sin(deg * Math.PI / 180);
+  return [[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]]
+    .map(([x, y]) => [cx + x * c - y * s, cy + x * s + y * c]);
+};
+
+// True when two convex outlines (or an outline and a segment) share interior points.
+IRF.overlap = (a, b) => {
+  const span = (p, i) => [Math.min(...p.map((v) => v[i])), Math.max(...p.map((v) => v[i]))];
+  for (const i of [0, 1]) {
+    const [a0, a1] = span(a, i), [b0, b1] = span(b, i);
+    if (a1 <= b0 || b1 <= a0) return false;
+  }
+  for (const poly of [a, b]) {
+    for (let i = 0; i < (poly.length > 2 ? poly.length : 1); i++) {
+      const [x0, y0] = poly[i], [x1, y1] = poly[(i + 1) % poly.length];
+      const n = [y0 - y1, x1 - x0];
+      const pa = a.map(([x, y]) => x * n[0] + y * n[1]), pb = b.map(([x, y]) => x * n[0] + y * n[1]);
+      if (Math.max(...pa) <= Math.min(...pb) || Math.max(...pb) <= Math.min(...pa)) return false;
+    }
+  }
+  return true;
+};
