@@ -188,7 +188,8 @@ def place_texts(panel):
             return lambda: text.set_position(to_data.transform((origin[0] + dx, origin[1] + dy)))
         moves = [shift(dx, dy) for dx, dy in shift_candidates(ax, text)]
         if getattr(text, "irf_kind", "") not in ("dot", "mix"):
-            panel.placed.append(panel.best(text, moves, getattr(text, "irf_line", None)))
+            # Its own line counts too: a shift across it would strike the label through.
+            panel.placed.append(panel.best(text, moves, None))
             continue
         if not place_dot(panel, text, moves):
             text.set_position(anchor)
