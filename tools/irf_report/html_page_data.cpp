@@ -170,6 +170,27 @@ json header_json(const json& p, std::size_t warning_limit) {
     return h;
 }
 
+/// The clock the SM-side roofs are drawn at, as irf-plot draws them (tools/irf_plot/irfplot/
+/// clock.py): that of the longest-running kernel whose analysis took its ceilings at a measured
+/// clock ("clock: ran at N MHz, F of the boost clock", docs/model.md "SM clock"), so that a roof
+/// sits where the text's roof% puts it; null when every kernel ran at the boost.
+json roof_clock_json(const model::Profile& profile, const std::vector<std::size_t>& order,
+                     const std::vector<std::string>& labels) {
+    for (std::size_t i : order) {
+        const model::KernelRecord& k = profile.kernels[i];
+        for (const std::string& note :
+             k.analysis ? k.analysis->notes : std::vector<std::string>{}) {
+            double mhz = 0, fraction = 0;
+            if (std::sscanf(note.c_str(), "clock: ran at %lf MHz, %lf of the boost", &mhz,
+                            &fraction) == 2 &&
+                fraction > 0 && fraction < 1) {
+                return {{"mhz", mhz}, {"fraction", fraction}, {"kernel", page_name(labels[i])}};
+            }
+        }
+    }
+    return nullptr;
+}
+
 /// Kernel indices, longest total time first (ties in file order).
 std::vector<std::size_t> by_time(const model::Profile& profile) {
     std::vector<std::size_t> order(profile.kernels.size());
@@ -243,6 +264,7 @@ json html_page_data(const model::Profile& profile, const std::string& source,
                  {"columns", kernel_columns()},
                  {"kernels", std::move(rows)},
                  {"details", std::move(details)}};
+    data["header"]["roof_clock"] = roof_clock_json(profile, order, labels);
     add_figure_data(data, p, order, trajectory, limits);
     return data;
 }

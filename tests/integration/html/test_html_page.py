@@ -191,6 +191,23 @@ def page_data(page):
     return json.loads(next(text for attrs, text in parsed.scripts if attrs.get("id") == "irf-data"))
 
 
+def page_library_value(page, expression):
+    """`expression` (JavaScript, a string or JSON value) evaluated by node with the page's first
+    script part (report_util.js: the data and IRF's helpers) loaded."""
+    _, parsed = parse(page)
+    script_text = parsed.scripts[2][1]
+    library = script_text[:script_text.index("// irf's HTML report, part 2 of 5")]
+    data = next(text for attrs, text in parsed.scripts if attrs.get("id") == "irf-data")
+    script = ("globalThis.performance = { now: () => 0 };\n"
+              "globalThis.document = { getElementById: () => ({ textContent: %s }) };\n"
+              "%s\nprocess.stdout.write(JSON.stringify(%s));\n"
+              % (json.dumps(data), library, expression))
+    proc = subprocess.run(["node", "-e", script], capture_output=True, text=True, timeout=60)
+    if proc.returncode != 0:
+        raise AssertionError(proc.stderr)
+    return json.loads(proc.stdout)
+
+
 def empty_roofline_note(page):
     """IRF.noPointsReason() as the page's library computes it, run by node on the page's data."""
     _, parsed = parse(page)
@@ -255,3 +272,33 @@ class EmptyRooflineSaysWhy(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+@unittest.skipUnless(shutil.which("node"), "node is not installed")
+class RoofsAtTheTextsClock(unittest.TestCase):
+    """The SM-side roofs are drawn at the clock the longest kernel's analysis used, as irf-plot
+    draws them and the text's roof% reads them (issue 53 item 8); L2, HBM and tensor peaks keep
+    theirs."""
+
+    def test_roofs_follow_the_longest_kernels_measured_clock(self):
+        directory = hs.workdir()
+        analysed = hs.analysed(hs.EXAMPLE, directory, "clock.json")
+        page = hs.html(os.path.join(directory, "clock.json"), os.path.join(directory, "clock.html"))
+        data = page_data(page)
+        clock = data["header"]["roof_clock"]
+        longest = max(analysed["kernels"], key=lambda k: k["time_ns"]["total"])
+        note = next(n for n in longest["analysis"]["notes"] if n.startswith("clock: ran at"))
+        mhz, fraction = re.match(r"clock: ran at (\d+) MHz, ([0-9.]+) of the boost", note).groups()
+        self.assertEqual(clock["mhz"], float(mhz))
+        self.assertEqual(clock["fraction"], float(fraction))
+        self.assertLess(clock["fraction"], 1.0)
+        used = data["header"]["ceilings_used"]
+        drawn = page_library_value(page, "IRF.ceilings()")
+        self.assertAlmostEqual(drawn["warp_gips"], used["warp_gips"] * clock["fraction"])
+        self.assertAlmostEqual(drawn["gtxn_per_s"]["l1"], used["gtxn_per_s"]["l1"] * clock["fraction"])
+        self.assertEqual(drawn["gtxn_per_s"]["l2"], used["gtxn_per_s"]["l2"])
+        self.assertEqual(drawn["gtxn_per_s"]["hbm"], used["gtxn_per_s"]["hbm"])
+        for key, value in used.get("gflops", {}).items():
+            expected = value if key.startswith("tensor_") else value * clock["fraction"]
+            self.assertAlmostEqual(drawn["gflops"][key], expected, msg=key)
+        self.assertEqual(page_library_value(page, "IRF.atClock()"), " at %s MHz" % mhz)

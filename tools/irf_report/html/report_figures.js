@@ -273,7 +273,7 @@ IRF.drawInstructionRoofline = () => {
   const traces = IRF.LEVELS.filter((lv) => rates[lv] > 0).map((lv) => IRF.bandwidthCeiling(peak,
     rates[lv], IRF.LEVEL_NAMES[lv] + " " + IRF.formatNumber(rates[lv], 4) + " GTXN/s", xRange,
     annotations));
-  traces.push(IRF.peakLine(peak, "peak " + IRF.formatNumber(peak, 4) + " warp GIPS", xRange,
+  traces.push(IRF.peakLine(peak, "peak " + IRF.formatNumber(peak, 4) + " warp GIPS" + IRF.atClock(), xRange,
     annotations));
   // Pipes of one peak share one dashed line (int32 and fp64 on an H100).
   const pipesByPeak = {};
@@ -355,7 +355,7 @@ IRF.drawWalls = (wall) => {
   const annotations = [], traces = [];
   if (rate > 0) traces.push(IRF.bandwidthCeiling(peak, rate, IRF.LEVEL_NAMES[wall === "global" ?
     "l1" : "shared"] + " " + IRF.formatNumber(rate, 4) + " GTXN/s", xRange, annotations));
-  traces.push(IRF.peakLine(peak, "peak " + IRF.formatNumber(peak, 4) + " warp GIPS", xRange, annotations));
+  traces.push(IRF.peakLine(peak, "peak " + IRF.formatNumber(peak, 4) + " warp GIPS" + IRF.atClock(), xRange, annotations));
   for (const [x, label] of walls) {
     const line = { type: "scatter", mode: "lines", x: [x, x], y: [10 ** yRange[0], 10 ** yRange[1]],
       line: { color: "#B22222", dash: "dash", width: 1.1 }, hoverinfo: "skip", showlegend: false };

@@ -50,7 +50,8 @@ IRF.drawFlopRoofline = (precision) => {
     for (const [lv, r] of bw) traces.push(IRF.bandwidthCeiling(top, r, IRF.LEVEL_NAMES[lv] + " " +
       IRF.formatNumber(r, 4) + " GB/s", xRange, annotations));
     for (const [v, label, dash] of peaks) if (v > 0) traces.push(IRF.peakLine(v, label + " " +
-      IRF.formatNumber(v, 4) + " GFLOP/s", xRange, annotations, dash));
+      IRF.formatNumber(v, 4) + " GFLOP/s" + (/tensor/i.test(label) ? "" : IRF.atClock()), xRange,
+      annotations, dash));
   }
   const type = points.length > IRF.WEBGL_POINTS ? "scattergl" : "scatter";
   for (const lv of IRF.LEVELS) {

@@ -120,8 +120,26 @@ IRF.kernelHover = (k, extra = []) => {
 
 IRF.timings.data = performance.now();
 
-// Peak warp GIPS and per-level GTXN/s of the ceilings the profile was analysed with.
-IRF.ceilings = () => (IRF.data.header.ceilings_used || {});
+// Peak warp GIPS and per-level GTXN/s of the ceilings the profile was analysed with, the SM-side
+// ones (issue, pipes, L1, shared, CUDA-core FLOP/s) at the clock the longest kernel's analysis
+// used (header.roof_clock, as irf-plot draws them): the roofs sit where the text's roof% puts
+// them. L2 and HBM do not scale; tensor peaks are quoted at their own clock.
+IRF.ceilings = () => {
+  const c = IRF.data.header.ceilings_used || {}, clock = IRF.data.header.roof_clock;
+  const f = clock && clock.fraction > 0 ? clock.fraction : 1;
+  if (f === 1) return c;
+  const scaled = (m, keep) => Object.fromEntries(Object.entries(m || {}).map(([k, v]) =>
+    [k, typeof v === "number" && !keep(k) ? v * f : v]));
+  return Object.assign({}, c, { warp_gips: c.warp_gips * f,
+    pipe_gips: scaled(c.pipe_gips, () => false),
+    gtxn_per_s: scaled(c.gtxn_per_s, (k) => k !== "l1" && k !== "shared"),
+    gflops: scaled(c.gflops, (k) => k.startsWith("tensor_")) });
+};
+// " at N MHz" after an SM-side roof's label when the roofs are drawn at a measured clock.
+IRF.atClock = () => {
+  const clock = IRF.data.header.roof_clock;
+  return clock && clock.mhz > 0 ? " at " + IRF.formatNumber(clock.mhz, 4) + " MHz" : "";
+};
 // Why the Instruction Roofline has no point, as the profile says: kernels with counters give
 // the analysis's reason; "timing-only" (--samples 0) only for a run of irf, an import whose
 // files had no counters says so (issue 53 item 7).
