@@ -24,8 +24,8 @@ bool same_compute_capability(const config::Ceilings& source, const config::Ceili
     return !source.gpu.cc.empty() && source.gpu.cc == target.gpu.cc;
 }
 
-ResidualSpread residual_spread(const config::Ceilings& source, const config::Ceilings& target) {
-    return same_compute_capability(source, target) ? s_same_cc : s_cross_cc;
+ResidualSpread residual_spread(bool same_cc) {
+    return same_cc ? s_same_cc : s_cross_cc;
 }
 
 void widen_by_spread(const ResidualSpread& spread, bool same_cc, Projection& p) {

@@ -21,10 +21,9 @@ struct ResidualSpread {
 [[nodiscard]] bool same_compute_capability(const config::Ceilings& source,
                                            const config::Ceilings& target);
 
-/// The fitted spread of projections from `source` onto `target`: the same-compute-capability one
-/// when same_compute_capability, else the one across compute capabilities (the wider).
-[[nodiscard]] ResidualSpread residual_spread(const config::Ceilings& source,
-                                             const config::Ceilings& target);
+/// The fitted spread of a class of projections: the same-compute-capability one (`same_cc`,
+/// same_compute_capability), else the one across compute capabilities (the wider).
+[[nodiscard]] ResidualSpread residual_spread(bool same_cc);
 
 /// Sets `p`'s calibrated interval: its interval widened to hold point x spread.low .. point x
 /// spread.high, with a note naming the class; the interval, the Eq. 9 one and the point stay.

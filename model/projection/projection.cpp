@@ -377,7 +377,8 @@ std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a
     if (latency_bound) {
         apply_latency_floor(s, t, total, *time / std::max<double>(1.0, k.profiled_launches), p);
     }
-    widen_by_spread(residual_spread(s, t), same_compute_capability(s, t), p);
+    const bool same_cc = same_compute_capability(s, t);
+    widen_by_spread(residual_spread(same_cc), same_cc, p);
     return p;
 }
 

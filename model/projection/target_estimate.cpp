@@ -65,8 +65,8 @@ std::vector<TargetEstimate> estimate_target_ceilings(const ResourceArray& rs, Re
     TargetEstimate e;
     e.resource = k_l2;
     e.point_ns = bytes / estimate; // GB/s = bytes per ns
-    e.low_ns = bytes / std::max(fastest, estimate);
-    e.high_ns = bytes / std::min(slowest, estimate);
+    e.low_ns = bytes / fastest;    // estimated_l2_gbs holds the estimate between the two
+    e.high_ns = bytes / slowest;
     e.why = common::string_printf(
         "target has no L2 bandwidth: %.0f GB/s estimated (the source's %.0f x SMs x clock, "
         "%d x %.0f MHz / %d x %.0f MHz), between its %s (%.0f) and its %s (%.0f GB/s)",
