@@ -66,13 +66,19 @@ std::string refused_line(CUptiResult r, const char* holder) {
 
 } // namespace
 
+void CuptiBackend::attach_sink(LaunchSink& sink) noexcept {
+    // Before any callback is enabled (start) or delivered (tests): nothing holds it yet.
+    const bool locked = m_lifecycle.lock_for(k_stop_wait);
+    m_pass_sink.attach(&sink, &m_launches_seen);
+    m_sink = &m_pass_sink;
+    if (locked) {
+        m_lifecycle.unlock();
+    }
+}
+
 bool CuptiBackend::start(LaunchSink& sink) noexcept {
     try {
-        {
-            std::unique_lock<std::shared_timed_mutex> lock(m_lifecycle);
-            m_pass_sink.attach(&sink, &m_launches_seen);
-            m_sink = &m_pass_sink;
-        }
+        attach_sink(sink);
         if (!subscribe() || !enable_callbacks()) {
             stop();
             return false;
@@ -147,6 +153,9 @@ bool CuptiBackend::enable_callbacks() noexcept {
         }
     }
     static_cast<void>(enable(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING));
+    // Launches keep their streams' ids only while a destroyed stream's handle cannot keep one.
+    m_stream_destroys_seen =
+        enable(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_STREAM_DESTROY_STARTING).empty();
     enable_guarded_callbacks();
     return true;
 }
@@ -194,9 +203,9 @@ void CuptiBackend::stop() noexcept {
     try {
         // Bounded: a thread that a fatal signal stopped inside a sink call never leaves it, and
         // the finalizer that called this must not wait for it (docs/reliability.md, signals).
-        std::unique_lock<std::shared_timed_mutex> lock(m_lifecycle, std::defer_lock);
-        if (lock.try_lock_for(k_stop_wait)) {
+        if (m_lifecycle.lock_for(k_stop_wait)) {
             m_sink = nullptr;
+            m_lifecycle.unlock();
         }
     } catch (...) {
     }
@@ -268,6 +277,10 @@ void CuptiBackend::on_driver_call(CUpti_CallbackId cbid, const CUpti_CallbackDat
 void CuptiBackend::on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData& data) noexcept {
     if (cbid == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING) {
         on_module_unload();
+        return;
+    }
+    if (cbid == CUPTI_CBID_RESOURCE_STREAM_DESTROY_STARTING) {
+        on_stream_destroy();
         return;
     }
     const std::uint32_t device = m_platform->device_of(data.context);

@@ -112,6 +112,7 @@ struct SamplingSeam {
     std::uint64_t timing_check = k_timing_check; ///< a power of two
     std::chrono::milliseconds idle_release = k_idle_release;
     std::uint64_t recur_bound = k_recur_bound; ///< launches (pass_samples.hpp)
+    bool stream_destroys_seen = true;          ///< as if the stream-destroy callback were enabled
     std::chrono::milliseconds release_period = k_release_period;
     std::chrono::milliseconds busy_retry = k_busy_retry;
     /// Runs in the release thread between its idle check and its first sample lock (a test
@@ -143,11 +144,7 @@ public:
 
     /// Test seam: attaches `sink` without subscribing, so tests can drive on_callback and
     /// on_kernel_record directly on a machine without a GPU.
-    void attach_sink_for_test(LaunchSink& sink) noexcept {
-        std::unique_lock<std::shared_timed_mutex> lock(m_lifecycle);
-        m_pass_sink.attach(&sink, &m_launches_seen);
-        m_sink = &m_pass_sink;
-    }
+    void attach_sink_for_test(LaunchSink& sink) noexcept { attach_sink(sink); }
 
     /// Test seam: replaces the range profiler platform and the waits (before any launch).
     void set_sampling_seam_for_test(SamplingSeam seam) noexcept {
@@ -160,6 +157,7 @@ public:
         m_before_release_lock = std::move(seam.before_release_lock);
         m_idle_release = seam.idle_release;
         m_pass_sink.set_bound(seam.recur_bound);
+        m_stream_destroys_seen = seam.stream_destroys_seen;
     }
 
     /// Entry point of every CUPTI callback (the C trampoline forwards here).
@@ -184,6 +182,8 @@ private:
     void warn_once(const std::string& key, const std::string& message) noexcept;
     void disable_profiling(const std::string& reason) noexcept;
     template <class Fn> void with_sink(Fn&& fn) noexcept;
+    /// Puts the PassSink, in front of `sink`, where with_sink finds it.
+    void attach_sink(LaunchSink& sink) noexcept;
 
     // launch_callbacks.cpp: the launch path.
     void on_launch_enter(const DecodedLaunch& decoded, const CUpti_CallbackData& data) noexcept;
@@ -228,8 +228,14 @@ private:
     void deliver_sample(const CUpti_CallbackData& data, const ContextSession& session,
                         const std::vector<double>& values, const RangeReport& report) noexcept;
     void discard(std::uint64_t correlation_id, const char* reason) noexcept;
+    // launch_caches.cpp: each launching thread's caches (no query, no lock once warmed up).
+    static std::uint64_t next_instance() noexcept;
     ContextIds context_ids(CUcontext context) noexcept;
     FunctionAttributes attributes(CUfunction function, CUdevice device) noexcept;
+    /// CUPTI's id of `stream`; false when CUPTI did not say.
+    bool stream_id(CUcontext context, CUstream stream, bool per_thread, std::uint32_t& id) noexcept;
+    /// A stream is being destroyed: every thread's cached stream ids are stale.
+    void on_stream_destroy() noexcept;
     bool over_budget(CUfunction function) noexcept;
     ContextSession* session_for(CUcontext context, std::uint32_t device, SampleSet set) noexcept;
     ContextSession* install_session(CUcontext context, std::uint32_t device, SampleSet set);
@@ -262,8 +268,9 @@ private:
 
     CuptiOptions m_options;
 
-    // Sink access: shared by every sink call, exclusive in stop() which clears m_sink.
-    mutable std::shared_timed_mutex m_lifecycle;
+    // Sink access: shared by every sink call (an atomic add, no lock), exclusive while start()
+    // sets and stop() clears m_sink.
+    SampleLock m_lifecycle;
     /// Set first in stop(): no sink call begins after it, so stop() never waits for a thread
     /// that a signal stopped inside one (its shared hold would never end).
     std::atomic<bool> m_stopping{false};
@@ -315,6 +322,10 @@ private:
     std::unordered_map<CUfunction, FunctionAttributes> m_attributes;
     std::unordered_set<CUfunction> m_over_budget; ///< kernels no longer sampled
     std::atomic<std::uint64_t> m_module_epoch{0};
+    const std::uint64_t m_instance = next_instance(); ///< keys the threads' caches
+    std::atomic<std::uint64_t> m_stream_epoch{0};     ///< stream destroys seen
+    /// The stream-destroy callback is enabled, so cached stream ids can be trusted.
+    std::atomic<bool> m_stream_destroys_seen{false};
 
     std::atomic<std::uint64_t> m_launches_seen{0};
     std::atomic<std::uint64_t> m_records_seen{0};
@@ -352,7 +363,13 @@ template <class Fn> void CuptiBackend::with_sink(Fn&& fn) noexcept {
     if (m_stopping.load(std::memory_order_acquire)) {
         return;
     }
-    std::shared_lock<std::shared_timed_mutex> lock(m_lifecycle);
+    if (!m_lifecycle.lock_shared_for(k_stop_wait)) {
+        return; // stop() holds it, and no sink call may begin after stop()
+    }
+    struct Leave {
+        SampleLock& lock;
+        ~Leave() { lock.unlock_shared(); }
+    } leave{m_lifecycle};
     if (m_sink != nullptr && !m_stopping.load(std::memory_order_acquire)) {
         fn(*m_sink);
     }

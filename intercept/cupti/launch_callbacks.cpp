@@ -9,8 +9,6 @@
 namespace irf::intercept::cupti {
 namespace {
 
-thread_local ContextIds t_context_ids;
-
 /// The sample this thread has open between its launch's ENTER and EXIT (one at a time: a
 /// thread is inside one launch call).
 struct OpenSample {
@@ -35,50 +33,6 @@ std::size_t slot_of_flags(std::uint64_t flags) noexcept {
 
 } // namespace
 
-ContextIds CuptiBackend::context_ids(CUcontext context) noexcept {
-    const std::uint64_t epoch = m_context_epoch.load(std::memory_order_relaxed);
-    if (t_context_ids.context != context || t_context_ids.epoch != epoch) {
-        ContextIds ids;
-        ids.context = context;
-        ids.epoch = epoch;
-        static_cast<void>(cuptiGetContextId(context, &ids.context_id));
-        ids.device = m_platform->device_of(context);
-        t_context_ids = ids;
-    }
-    return t_context_ids;
-}
-
-FunctionAttributes CuptiBackend::attributes(CUfunction function, CUdevice device) noexcept {
-    {
-        std::shared_lock<std::shared_mutex> lock(m_attribute_lock);
-        const auto it = m_attributes.find(function);
-        if (it != m_attributes.end()) {
-            return it->second;
-        }
-    }
-    // First launch of this handle (since the last module unload): two driver queries, cached.
-    const FunctionAttributes found = function_attributes(function, device);
-    try {
-        std::unique_lock<std::shared_mutex> lock(m_attribute_lock);
-        m_attributes.emplace(function, found);
-    } catch (...) {
-    }
-    return found;
-}
-
-bool CuptiBackend::over_budget(CUfunction function) noexcept {
-    std::shared_lock<std::shared_mutex> lock(m_attribute_lock);
-    return m_over_budget.count(function) != 0;
-}
-
-void CuptiBackend::on_module_unload() noexcept {
-    // A later module may put a new kernel at a freed CUfunction address (issue 17 item 5).
-    std::unique_lock<std::shared_mutex> lock(m_attribute_lock);
-    m_attributes.clear();
-    m_over_budget.clear();
-    ++m_module_epoch;
-}
-
 LaunchEvent CuptiBackend::make_event(const DecodedLaunch& decoded, const CUpti_CallbackData& data,
                                      const ContextIds& ids) noexcept {
     LaunchEvent event;
@@ -92,7 +46,7 @@ LaunchEvent CuptiBackend::make_event(const DecodedLaunch& decoded, const CUpti_C
     event.device = ids.device;
     event.context = ids.context_id;
     std::uint32_t stream = 0;
-    if (m_platform->stream_id(data.context, decoded.stream, decoded.per_thread_stream, stream)) {
+    if (stream_id(data.context, decoded.stream, decoded.per_thread_stream, stream)) {
         event.stream = stream;
     }
     event.correlation_id = data.correlationId;

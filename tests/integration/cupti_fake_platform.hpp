@@ -124,7 +124,8 @@ struct FakeScript {
     ProfilerStatus metric_failure{ProfilerFailure::other, "metric not available"};
     ProfilerStatus start_status; ///< every start answers this
     bool capturing = false;
-    int capturing_queries = 0; ///< is_capturing calls
+    int capturing_queries = 0;             ///< is_capturing calls
+    std::atomic<int> stream_id_queries{0}; ///< stream_id calls (the launching threads')
     std::map<CUcontext, std::uint32_t> devices;
     std::vector<std::thread::id> teardown_threads; ///< the thread of each teardown
     void log(const std::string& what, CUcontext context) {
@@ -227,6 +228,7 @@ public:
     }
     bool stream_id(CUcontext /*context*/, CUstream stream, bool per_thread,
                    std::uint32_t& id) noexcept override {
+        ++m_script.stream_id_queries;
         // As CUPTI does: the per-thread default stream is each thread's own stream.
         const auto handle = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(stream));
         const bool own = per_thread && (stream == nullptr || stream == CU_STREAM_PER_THREAD);

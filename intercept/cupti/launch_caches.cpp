@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: Apache-2.0
+// What a launch needs to know about its context, function and stream, asked of CUPTI and the
+// driver once and then kept in the launching thread: a warmed-up launch makes no query and
+// takes no lock (issue 55 item 2; docs/performance.md, "Overhead against its goals").
+#include <array>
+
+#include "intercept/cupti/cupti_backend_impl.hpp"
+
+namespace irf::intercept::cupti {
+namespace {
+
+std::atomic<std::uint64_t> s_instances{0};
+
+/// A context's ids, valid for one backend and one context epoch (a destroyed context's handle
+/// may come back for a new one).
+struct CachedContext {
+    std::uint64_t instance = 0; ///< 0: empty
+    ContextIds ids;
+};
+thread_local CachedContext t_context;
+
+/// One function's attributes, valid for one backend and one module epoch.
+struct CachedAttributes {
+    std::uint64_t instance = 0; ///< 0: empty
+    std::uint64_t module_epoch = 0;
+    CUfunction function = nullptr;
+    FunctionAttributes attributes;
+};
+/// Direct-mapped by function handle: an eager training step cycles over a few hundred kernels.
+constexpr std::size_t k_attribute_entries = 256;
+thread_local std::array<CachedAttributes, k_attribute_entries> t_attributes;
+
+std::size_t attribute_entry(CUfunction function) noexcept {
+    // Fibonacci hashing: handles are allocations, equal in their low bits.
+    const auto bits = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(function));
+    return static_cast<std::size_t>((bits * 0x9E3779B97F4A7C15ULL) >> 56) % k_attribute_entries;
+}
+
+/// One stream's CUPTI id, valid for one backend and one stream and context epoch (a destroyed
+/// stream's handle may come back for a new stream). The per-thread default stream is each
+/// thread's own, which a per-thread cache keeps apart by itself.
+struct CachedStream {
+    std::uint64_t instance = 0; ///< 0: empty
+    std::uint64_t epoch = 0;    ///< stream epoch + context epoch
+    CUcontext context = nullptr;
+    CUstream stream = nullptr;
+    bool per_thread = false;
+    std::uint32_t id = 0;
+};
+/// Most threads launch on a handful of streams; replaced round-robin.
+constexpr std::size_t k_stream_entries = 8;
+struct StreamCache {
+    std::array<CachedStream, k_stream_entries> entries;
+    std::size_t next = 0;
+};
+thread_local StreamCache t_streams;
+
+} // namespace
+
+std::uint64_t CuptiBackend::next_instance() noexcept {
+    return ++s_instances;
+}
+
+ContextIds CuptiBackend::context_ids(CUcontext context) noexcept {
+    const std::uint64_t epoch = m_context_epoch.load(std::memory_order_relaxed);
+    if (t_context.instance != m_instance || t_context.ids.context != context ||
+        t_context.ids.epoch != epoch) {
+        ContextIds ids;
+        ids.context = context;
+        ids.epoch = epoch;
+        static_cast<void>(cuptiGetContextId(context, &ids.context_id));
+        ids.device = m_platform->device_of(context);
+        t_context = {m_instance, ids};
+    }
+    return t_context.ids;
+}
+
+FunctionAttributes CuptiBackend::attributes(CUfunction function, CUdevice device) noexcept {
+    const std::uint64_t epoch = m_module_epoch.load(std::memory_order_acquire);
+    CachedAttributes& entry = t_attributes[attribute_entry(function)];
+    if (entry.instance == m_instance && entry.module_epoch == epoch && entry.function == function) {
+        return entry.attributes;
+    }
+    FunctionAttributes found;
+    bool known = false;
+    {
+        std::shared_lock<std::shared_mutex> lock(m_attribute_lock);
+        const auto it = m_attributes.find(function);
+        if (it != m_attributes.end()) {
+            found = it->second;
+            known = true;
+        }
+    }
+    if (!known) {
+        // First launch of this handle (since the last module unload): two driver queries.
+        found = function_attributes(function, device);
+        try {
+            std::unique_lock<std::shared_mutex> lock(m_attribute_lock);
+            m_attributes.emplace(function, found);
+        } catch (...) {
+        }
+    }
+    entry = {m_instance, epoch, function, found};
+    return found;
+}
+
+bool CuptiBackend::over_budget(CUfunction function) noexcept {
+    std::shared_lock<std::shared_mutex> lock(m_attribute_lock);
+    return m_over_budget.count(function) != 0;
+}
+
+void CuptiBackend::on_module_unload() noexcept {
+    // A later module may put a new kernel at a freed CUfunction address (issue 17 item 5).
+    std::unique_lock<std::shared_mutex> lock(m_attribute_lock);
+    m_attributes.clear();
+    m_over_budget.clear();
+    m_module_epoch.fetch_add(1, std::memory_order_release);
+}
+
+bool CuptiBackend::stream_id(CUcontext context, CUstream stream, bool per_thread,
+                             std::uint32_t& id) noexcept {
+    if (!m_stream_destroys_seen.load(std::memory_order_relaxed)) {
+        // Without the stream-destroy callback a reused handle could keep a dead stream's id.
+        return m_platform->stream_id(context, stream, per_thread, id);
+    }
+    const std::uint64_t epoch = m_stream_epoch.load(std::memory_order_acquire) +
+                                m_context_epoch.load(std::memory_order_acquire);
+    for (const CachedStream& entry : t_streams.entries) {
+        if (entry.instance == m_instance && entry.epoch == epoch && entry.context == context &&
+            entry.stream == stream && entry.per_thread == per_thread) {
+            id = entry.id;
+            return true;
+        }
+    }
+    if (!m_platform->stream_id(context, stream, per_thread, id)) {
+        return false; // not kept: asked again next time
+    }
+    t_streams.entries[t_streams.next] = {m_instance, epoch, context, stream, per_thread, id};
+    t_streams.next = (t_streams.next + 1) % k_stream_entries;
+    return true;
+}
+
+void CuptiBackend::on_stream_destroy() noexcept {
+    m_stream_epoch.fetch_add(1, std::memory_order_release);
+}
+
+} // namespace irf::intercept::cupti

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: Apache-2.0
+// irf's own work on a launch that is not sampled, through the CUPTI backend's whole callback:
+// the ENTER and EXIT of a cuLaunchKernel as CUPTI delivers them (recorded callback data, fake
+// platform), the PassSink and the collector behind it, on 1 to 4 threads and 1 to 4,096 kernels
+// (issue 55 item 2: <= 150 ns a launch, no lock, no driver or CUPTI call). CUPTI's own dispatch
+// is not in it. The platform counts its calls: one on a warmed-up launch fails the benchmark
+// (docs/performance.md, "Overhead against its goals").
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include "intercept/collector.hpp"
+#include "tests/integration/cupti_fake_platform.hpp"
+
+namespace irf::intercept::cupti {
+namespace {
+
+/// The fake platform, counting the calls that stand for CUPTI and driver queries.
+class CountingPlatform final : public ProfilerPlatform {
+public:
+    CountingPlatform(test::FakeScript& script, std::atomic<std::uint64_t>& calls)
+        : m_inner(script), m_calls(calls) {}
+    ProfilerStatus initialize() noexcept override { return m_inner.initialize(); }
+    std::string chip(CUdevice device) noexcept override { return m_inner.chip(device); }
+    std::unique_ptr<RangeProfiler> make_profiler() override { return m_inner.make_profiler(); }
+    bool is_capturing(CUstream stream, bool per_thread) noexcept override {
+        m_calls.fetch_add(1, std::memory_order_relaxed);
+        return m_inner.is_capturing(stream, per_thread);
+    }
+    bool stream_id(CUcontext context, CUstream stream, bool per_thread,
+                   std::uint32_t& id) noexcept override {
+        m_calls.fetch_add(1, std::memory_order_relaxed);
+        return m_inner.stream_id(context, stream, per_thread, id);
+    }
+    std::uint32_t device_of(CUcontext context) noexcept override {
+        m_calls.fetch_add(1, std::memory_order_relaxed);
+        return m_inner.device_of(context);
+    }
+    bool subscription_alive(void* subscriber) noexcept override {
+        return m_inner.subscription_alive(subscriber);
+    }
+
+private:
+    test::FakePlatform m_inner;
+    std::atomic<std::uint64_t>& m_calls;
+};
+
+constexpr int k_max_kernels = 4096;
+
+/// One process-wide backend and collector (a process has one), kernels named _Z1kILi<n>EEvv.
+struct Rig {
+    test::FakeScript script;
+    std::atomic<std::uint64_t> platform_calls{0};
+    Collector collector{timing_only()};
+    CuptiBackend backend{CuptiOptions{}};
+    std::vector<std::string> names;
+    Rig() {
+        backend.set_sampling_seam_for_test(
+            test::quiet_seam({std::make_unique<CountingPlatform>(script, platform_calls),
+                              k_lock_wait, k_sample_budget, k_timing_check}));
+        backend.attach_sink_for_test(collector);
+        for (int k = 0; k < k_max_kernels; ++k) {
+            names.push_back("_Z1kILi" + std::to_string(k) + "EEvv");
+        }
+    }
+    static config::Config timing_only() {
+        config::Config cfg;
+        cfg.samples = 0; // the launches of this benchmark are never sampled
+        cfg.callstack = 0;
+        return cfg;
+    }
+};
+
+Rig& rig() {
+    static Rig s_rig;
+    return s_rig;
+}
+
+/// ENTER and EXIT of launches cycling over range(0) kernels; each thread its own callback data
+/// (a launch's ENTER and EXIT come on its launching thread).
+void BM_cupti_launch_callback(benchmark::State& state) {
+    Rig& r = rig();
+    const auto kernels = static_cast<std::size_t>(state.range(0));
+    std::vector<test::FakeLaunch> launches;
+    launches.reserve(kernels);
+    for (std::size_t k = 0; k < kernels; ++k) {
+        launches.emplace_back(1, r.names[k].c_str(), test::ctx(1), 0x1000 + 16 * k);
+    }
+    const std::uint32_t thread_bits = static_cast<std::uint32_t>(state.thread_index()) << 28;
+    std::uint32_t serial = 0;
+    const auto launch = [&](test::FakeLaunch& one) {
+        one.data.correlationId = thread_bits | (++serial & 0x0fffffffU);
+        one.run(r.backend);
+    };
+    for (auto& one : launches) { // warm-up: first launches fill irf's caches
+        launch(one);
+    }
+    const std::uint64_t calls_before = r.platform_calls.load();
+    std::size_t next = 0;
+    for (auto _ : state) {
+        launch(launches[next]);
+        next = next + 1 == kernels ? 0 : next + 1;
+    }
+    const auto calls = static_cast<double>(r.platform_calls.load() - calls_before);
+    state.counters["platform_calls_per_launch"] =
+        benchmark::Counter(calls, benchmark::Counter::kAvgIterations);
+    state.SetItemsProcessed(state.iterations());
+    if (calls > 0 && state.threads() == 1) {
+        std::fprintf(stderr,
+                     "bench_cupti_launch: %.0f CUPTI/driver queries in %lld warmed-up "
+                     "launches (goal: none)\n",
+                     calls, static_cast<long long>(state.iterations()));
+        std::exit(1);
+    }
+}
+BENCHMARK(BM_cupti_launch_callback)->Arg(1)->Arg(64)->Arg(k_max_kernels);
+BENCHMARK(BM_cupti_launch_callback)->Arg(64)->Threads(2);
+
+} // namespace
+} // namespace irf::intercept::cupti
+
+BENCHMARK_MAIN();
