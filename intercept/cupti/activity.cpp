@@ -3,10 +3,10 @@
 #include "intercept/cupti/activity.hpp"
 
 #include <atomic>
-#include <cstdlib>
 #include <mutex>
 
 #include "common/inside_irf.hpp"
+#include "intercept/cupti/activity_pool.hpp"
 #include "intercept/cupti/cupti_errors.hpp"
 
 namespace irf::intercept::cupti {
@@ -14,7 +14,9 @@ namespace {
 
 // 4 MiB per buffer: CUPTI recommends 1-10 MB; about 20k kernel records each.
 constexpr std::size_t k_buffer_bytes = 4u << 20;
-constexpr std::size_t k_buffer_align = 8;
+// Up to 32 MiB of returned buffers wait for reuse: a launch burst's requests are then answered
+// without an allocation on the launching thread.
+constexpr std::size_t k_kept_buffers = 8;
 constexpr std::uint32_t k_flush_period_ms = 500;
 
 // CUPTI's buffer callbacks carry no user pointer, so the receiver is process-wide.
@@ -27,9 +29,15 @@ std::uint32_t dim(std::int32_t value) noexcept {
     return value > 0 ? static_cast<std::uint32_t>(value) : 0;
 }
 
+/// Never destroyed: CUPTI may complete a buffer during exit, after static destructors ran.
+ActivityBufferPool& buffer_pool() noexcept {
+    static auto* s_pool = new ActivityBufferPool(k_buffer_bytes, k_kept_buffers);
+    return *s_pool;
+}
+
 void CUPTIAPI buffer_requested(std::uint8_t** buffer, std::size_t* size,
                                std::size_t* max_records) noexcept {
-    *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(k_buffer_align, k_buffer_bytes));
+    *buffer = buffer_pool().take(); // zeroed: CUPTI need not zero it on this (launching) thread
     *size = *buffer != nullptr ? k_buffer_bytes : 0; // 0: CUPTI drops records, never crashes
     *max_records = 0;
 }
@@ -54,7 +62,7 @@ void CUPTIAPI buffer_completed(CUcontext context, std::uint32_t stream_id, std::
     if (cuptiActivityGetNumDroppedRecords(context, stream_id, &dropped) == CUPTI_SUCCESS) {
         s_dropped += dropped;
     }
-    std::free(buffer);
+    buffer_pool().give_back(buffer); // zeroed here, on the completing thread
 }
 
 } // namespace
@@ -91,6 +99,12 @@ bool activity_start(KernelRecordFn fn, void* user, std::string& error) noexcept 
         s_receiver = fn;
         s_receiver_user = user;
     }
+    // Every buffer irf hands CUPTI is zeroed (the pool), so CUPTI need not zero it again "in the
+    // main thread" (cupti_activity.h); refused, CUPTI zeroes it as before.
+    std::uint8_t zeroed = 1;
+    std::size_t zeroed_bytes = sizeof zeroed;
+    static_cast<void>(cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER,
+                                                &zeroed_bytes, &zeroed));
     CUptiResult r = cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
     if (r == CUPTI_SUCCESS) {
         r = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
