@@ -29,6 +29,7 @@ std::unique_ptr<intercept::Backend> make_backend(const config::Config& config) {
     intercept::CuptiOptions options;
     options.collect_pipe_mix = config.metrics_pipe_mix;
     options.collect_tensor_types = config.metrics_tensor_types;
+    options.samples = config.samples > 0;
     return intercept::make_cupti_backend(options);
 #else
     common::log_line(LogLevel::error,

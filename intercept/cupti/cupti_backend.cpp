@@ -164,7 +164,9 @@ void CuptiBackend::enable_guarded_callbacks() noexcept {
     // Without them a copy could land inside a sample's replay, or a sample inside a capture:
     // counters are then not worth the application's data (docs/cupti-notes.md).
     try {
-        for (const CUpti_CallbackId cbid : guarded_cbids()) {
+        // Captures are tracked whatever the sampling (a captured launch is not a launch); copies,
+        // sets and host functions only while a sample can start (issue 55 item 2).
+        for (const CUpti_CallbackId cbid : guarded_cbids(m_options.samples)) {
             const CUptiResult r =
                 cuptiEnableCallback(1, m_subscriber, CUPTI_CB_DOMAIN_DRIVER_API, cbid);
             if (r != CUPTI_SUCCESS) {

@@ -12,6 +12,9 @@ namespace irf::intercept {
 struct CuptiOptions {
     bool collect_pipe_mix = false;     ///< add the optional pipe-mix metric group
     bool collect_tensor_types = false; ///< add the optional tensor-ops-by-type group
+    /// False with IRF_SAMPLES=0: no sample can start, so copies, sets and host functions are
+    /// not watched (their callbacks only keep them out of a sample's window).
+    bool samples = true;
 };
 
 /// Creates the CUPTI backend; never null. Nothing is subscribed until Backend::start().

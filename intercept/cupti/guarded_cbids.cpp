@@ -233,8 +233,11 @@ bool listed_harmless(CUpti_CallbackId cbid) noexcept {
     return contains(k_harmless, cbid);
 }
 
-std::vector<CUpti_CallbackId> guarded_cbids() {
-    std::vector<CUpti_CallbackId> all(std::begin(k_device_writes), std::end(k_device_writes));
+std::vector<CUpti_CallbackId> guarded_cbids(bool device_writes) {
+    std::vector<CUpti_CallbackId> all;
+    if (device_writes) {
+        all.assign(std::begin(k_device_writes), std::end(k_device_writes));
+    }
     all.insert(all.end(), std::begin(k_capture_begins), std::end(k_capture_begins));
     all.insert(all.end(), std::begin(k_capture_ends), std::end(k_capture_ends));
     all.insert(all.end(), std::begin(k_event_records), std::end(k_event_records));

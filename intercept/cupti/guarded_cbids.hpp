@@ -28,8 +28,9 @@ enum class GuardedCall : std::uint8_t {
 /// prefetches): deliberately not guarded.
 [[nodiscard]] bool listed_harmless(CUpti_CallbackId cbid) noexcept;
 
-/// Every driver cbid guarded_call() classifies (enabled at start, best effort).
-[[nodiscard]] std::vector<CUpti_CallbackId> guarded_cbids();
+/// The driver cbids guarded_call() classifies, enabled at start: all of them, or without the
+/// device writes when no sample can start (they only keep writes out of a sample's window).
+[[nodiscard]] std::vector<CUpti_CallbackId> guarded_cbids(bool device_writes = true);
 
 /// True when cuStreamEndCapture's `result` means the capture is over.
 [[nodiscard]] bool capture_ended(CUresult result) noexcept;

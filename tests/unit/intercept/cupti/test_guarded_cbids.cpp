@@ -2,6 +2,7 @@
 // Every driver call that can write device memory from a stream is held off during a sample or
 // deliberately listed as harmless (issue 51 A3): the test reads the toolkit's
 // cupti_driver_cbid.h, so a CUDA release that adds such a call fails here until it is classified.
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -91,6 +92,22 @@ TEST(GuardedCbids, TheStreamMemoryOperationsOfTheReviewAreHeldOff) {
     // A wait writes nothing: it is listed, not held off.
     EXPECT_EQ(guarded_call(cbids.at("cuStreamWaitValue32")), GuardedCall::none);
     EXPECT_TRUE(listed_harmless(cbids.at("cuStreamWaitValue32")));
+}
+
+// With IRF_SAMPLES=0 no sample can start: captures are still watched (a captured launch is not
+// a launch), device writes are not (issue 55 item 2).
+TEST(GuardedCbids, WithoutSamplesOnlyCapturesAreWatched) {
+    const std::vector<CUpti_CallbackId> all = guarded_cbids(true);
+    const std::vector<CUpti_CallbackId> captures = guarded_cbids(false);
+    std::size_t writes = 0;
+    for (const CUpti_CallbackId cbid : all) {
+        const bool write = guarded_call(cbid) == GuardedCall::device_write;
+        writes += write ? 1 : 0;
+        const bool kept = std::find(captures.begin(), captures.end(), cbid) != captures.end();
+        EXPECT_EQ(kept, !write) << cbid;
+    }
+    EXPECT_GT(writes, 20u);
+    EXPECT_EQ(captures.size() + writes, all.size());
 }
 
 TEST(GuardedCbids, NothingIsBothGuardedAndHarmless) {
