@@ -311,6 +311,11 @@ const std::vector<OptionSpec>& option_table() {
          "mean of its timed launches) with its standard error (`time_ns.estimated`). "
          "Experimental: off until measured on a GPU (docs/configuration.md, \"Sampled timing\").",
          "ignored, default used", false, apply_timing, show_timing},
+        {"IRF_GRAPH_TIMING", "`nodes`",
+         "How kernels in CUDA graphs are timed: `nodes` (every replay); `graphs` (= `graphs:3`) "
+         "or `graphs:N`: N replays of each graph by node, then its nodes counted at an estimate "
+         "(`time_ns.estimated`). Experimental (docs/configuration.md, \"Graph timing\").",
+         "ignored, default used", false, apply_graph_timing, show_graph_timing},
         {"IRF_CEILINGS", "auto",
          "Ceilings of this GPU: a YAML file or a shipped name (`config/gpus/*.yaml` stem); else "
          "the shipped entry matching the detected GPU, else "

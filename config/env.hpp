@@ -29,6 +29,12 @@ enum class TimingMode : std::uint8_t {
     sampled, ///< the first timing_first launches of each configuration, then 1 in timing_every
 };
 
+/// How kernels inside CUDA graphs are timed (IRF_GRAPH_TIMING, docs/configuration.md).
+enum class GraphTiming : std::uint8_t {
+    nodes,  ///< every node of every replay has its kernel record
+    graphs, ///< the first graph_node_replays replays of each graph node by node, then the graph
+};
+
 /// How much irf logs to stderr (IRF_LOG); defined with the log in common/.
 using LogLevel = common::LogLevel;
 
@@ -69,10 +75,12 @@ struct Config {
     bool metrics_tensor_types = false;         ///< IRF_METRICS: add tensor ops by input type
     /// IRF_TENSOR_TYPES=auto: kernels with tensor instructions get a second, tensor-types sample.
     bool tensor_types_auto = true;
-    ReplayMode replay = ReplayMode::kernel; ///< IRF_REPLAY
-    TimingMode timing = TimingMode::all;    ///< IRF_TIMING
-    std::uint64_t timing_first = 100;       ///< IRF_TIMING=sampled:K: launches timed first
-    std::uint64_t timing_every = 100;       ///< IRF_TIMING=sampled:K:N: then 1 launch in N
+    ReplayMode replay = ReplayMode::kernel;        ///< IRF_REPLAY
+    TimingMode timing = TimingMode::all;           ///< IRF_TIMING
+    std::uint64_t timing_first = 100;              ///< IRF_TIMING=sampled:K: launches timed first
+    std::uint64_t timing_every = 100;              ///< IRF_TIMING=sampled:K:N: then 1 launch in N
+    GraphTiming graph_timing = GraphTiming::nodes; ///< IRF_GRAPH_TIMING
+    std::uint32_t graph_node_replays = 3; ///< IRF_GRAPH_TIMING=graphs:N: replays timed by node
 
     /// Effective settings by variable name (IRF_OUTPUT -> "irf-%a-%h-%p", ...), for the
     /// profile's `config` object.

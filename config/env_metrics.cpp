@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // IRF_METRICS and IRF_TENSOR_TYPES: which counter groups a sample holds; IRF_REPLAY: how its
-// passes run; IRF_TIMING: which launches are timed (config/env_metrics.hpp).
+// passes run; IRF_TIMING and IRF_GRAPH_TIMING: which launches and graph nodes are timed
+// (config/env_metrics.hpp).
 #include "config/env_metrics.hpp"
 
 #include <charconv>
@@ -15,6 +16,8 @@ namespace {
 /// rests on too few launches to be worth its error.
 constexpr std::uint64_t k_max_timing_first = 1000000000;
 constexpr std::uint64_t k_max_timing_every = 1000000;
+/// IRF_GRAPH_TIMING=graphs:N: the node-by-node replays each graph's estimate rests on.
+constexpr std::uint64_t k_max_graph_node_replays = 1000000;
 
 /// `text` as a whole number in [min, max]; false with `problem` naming `what` otherwise.
 bool parse_bounded(const std::string& text, std::uint64_t min, std::uint64_t max, const char* what,
@@ -127,6 +130,33 @@ std::string show_timing(const Config& c) {
         return "all";
     }
     return "sampled:" + std::to_string(c.timing_first) + ":" + std::to_string(c.timing_every);
+}
+
+// IRF_GRAPH_TIMING: `nodes`, `graphs`, or `graphs:N`.
+bool apply_graph_timing(Config& c, const std::string& v, std::string& problem) {
+    if (v == "nodes" || v == "graphs") {
+        c.graph_timing = v == "nodes" ? GraphTiming::nodes : GraphTiming::graphs;
+        return true;
+    }
+    const std::vector<std::string> parts = split(v, ':');
+    std::uint64_t replays = 0;
+    if (parts.size() != 2 || parts[0] != "graphs") {
+        problem = "expected nodes, graphs or graphs:N (N replays of each graph timed by node)";
+        return false;
+    }
+    if (!parse_bounded(parts[1], 1, k_max_graph_node_replays, "N", replays, problem)) {
+        return false;
+    }
+    c.graph_timing = GraphTiming::graphs;
+    c.graph_node_replays = static_cast<std::uint32_t>(replays);
+    return true;
+}
+
+std::string show_graph_timing(const Config& c) {
+    if (c.graph_timing == GraphTiming::nodes) {
+        return "nodes";
+    }
+    return "graphs:" + std::to_string(c.graph_node_replays);
 }
 
 } // namespace irf::config

@@ -33,4 +33,11 @@ bool apply_timing(Config& c, const std::string& v, std::string& problem);
 /// The effective IRF_TIMING (`sampled:K:N` with its numbers when sampled).
 [[nodiscard]] std::string show_timing(const Config& c);
 
+/// IRF_GRAPH_TIMING: `nodes`, `graphs` or `graphs:N` (N replays of each graph timed node by
+/// node, then graph-level records only).
+bool apply_graph_timing(Config& c, const std::string& v, std::string& problem);
+
+/// The effective IRF_GRAPH_TIMING (`graphs:N` with its number).
+[[nodiscard]] std::string show_graph_timing(const Config& c);
+
 } // namespace irf::config

@@ -25,6 +25,9 @@ struct LaunchEvent {
     std::uint64_t stream = 0;
     std::uint64_t correlation_id = 0; ///< matches CounterSample and DurationRecord
     bool graph = false;               ///< launched as part of a CUDA graph (timed only)
+    /// No duration will come for it: a graph node of a replay timed whole
+    /// (IRF_GRAPH_TIMING=graphs), counted and estimated as an untimed launch (time_ns.estimated).
+    bool untimed = false;
     /// Graph kernels arrive on the activity thread, whose NVTX stack is not the launcher's:
     /// they carry the path taken at their cuGraphLaunch instead (nvtx_stack.hpp path id).
     bool region_given = false;

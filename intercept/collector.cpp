@@ -256,6 +256,10 @@ LaunchDecision Collector::on_launch(const LaunchEvent& event) noexcept {
             }
         }
     }
+    if (event.untimed) {
+        variant->estimated.fetch_add(1, std::memory_order_relaxed); // as IRF_TIMING=sampled's
+        return decision;
+    }
     if (decision == LaunchDecision::time_only && m_timing_stopped.load(std::memory_order_relaxed)) {
         // No duration will come: a count, not a log entry that would wait forever.
         variant->untimed.fetch_add(1, std::memory_order_relaxed);

@@ -289,6 +289,22 @@ TEST(Env, TimingTakesAllSampledOrSampledWithItsNumbers) {
     EXPECT_EQ(parse("IRF_TIMING", "all").config.timing, TimingMode::all);
 }
 
+TEST(Env, GraphTimingTakesNodesGraphsOrGraphsWithItsReplays) {
+    EXPECT_EQ(Config{}.effective().at("IRF_GRAPH_TIMING"), "nodes");
+    const Config graphs = parse("IRF_GRAPH_TIMING", "graphs").config;
+    EXPECT_EQ(graphs.graph_timing, GraphTiming::graphs);
+    EXPECT_EQ(graphs.effective().at("IRF_GRAPH_TIMING"), "graphs:3");
+    const Config five = parse("IRF_GRAPH_TIMING", "graphs:5").config;
+    EXPECT_EQ(five.graph_node_replays, 5u);
+    EXPECT_EQ(error_of("IRF_GRAPH_TIMING", "graphs:0"),
+              "[irf] IRF_GRAPH_TIMING=graphs:0: N must be a whole number between 1 and 1000000; "
+              "ignored, using default");
+    EXPECT_EQ(error_of("IRF_GRAPH_TIMING", "graph"),
+              "[irf] IRF_GRAPH_TIMING=graph: expected nodes, graphs or graphs:N (N replays of "
+              "each graph timed by node); ignored, using default");
+    EXPECT_EQ(parse("IRF_GRAPH_TIMING", "graphs:x").config.graph_timing, GraphTiming::nodes);
+}
+
 TEST(Env, BadTimingIsOneLineAndKeepsEveryLaunchTimed) {
     EXPECT_EQ(error_of("IRF_TIMING", "some"),
               "[irf] IRF_TIMING=some: expected all, sampled or sampled:K:N (K launches timed "
@@ -315,10 +331,10 @@ TEST(Env, TableCoversDesignVariablesOnce) {
         "IRF_OUTPUT",       "IRF_SUMMARY",      "IRF_KERNELS",       "IRF_EXCLUDE",
         "IRF_NVTX_INCLUDE", "IRF_NVTX_EXCLUDE", "IRF_CAPTURE_RANGE", "IRF_LAUNCH_SKIP",
         "IRF_LAUNCH_COUNT", "IRF_SAMPLES",      "IRF_REPLAY",        "IRF_TIMING",
-        "IRF_CEILINGS",     "IRF_TARGETS",      "IRF_GPUS_DIR",      "IRF_CALLSTACK",
-        "IRF_LOG",          "IRF_DISABLE",      "IRF_BACKEND",       "IRF_METRICS",
-        "IRF_TENSOR_TYPES"}; // IRF_TENSOR_TYPES: issue 41, IRF_REPLAY: issue
-                             // 55
+        "IRF_GRAPH_TIMING", "IRF_CEILINGS",     "IRF_TARGETS",       "IRF_GPUS_DIR",
+        "IRF_CALLSTACK",    "IRF_LOG",          "IRF_DISABLE",       "IRF_BACKEND",
+        "IRF_METRICS",      "IRF_TENSOR_TYPES"}; // IRF_TENSOR_TYPES: issue 41, IRF_REPLAY,
+                                                 // IRF_TIMING, IRF_GRAPH_TIMING: issue 55
     ASSERT_EQ(option_table().size(), design.size());
     for (std::size_t i = 0; i < design.size(); ++i) {
         EXPECT_EQ(option_table()[i].name, design[i]);

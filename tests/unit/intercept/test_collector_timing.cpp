@@ -118,5 +118,36 @@ TEST(DurationAccumulator, SpreadIsTheSumOfSquaredDeviations) {
     EXPECT_NEAR(a.m2, 2e4, 1e-3);
 }
 
+// IRF_GRAPH_TIMING=graphs (issue 55 item 4): a node of a replay timed whole comes as an untimed
+// launch, counted and estimated as IRF_TIMING=sampled's untimed launches are.
+TEST(CollectorTiming, GraphNodesOfReplaysTimedWholeAreEstimated) {
+    Collector c{timing_config(0, 0)};
+    std::uint64_t id = k_first_synthetic_id;
+    LaunchEvent node;
+    node.function = reinterpret_cast<const void*>(0x80);
+    node.mangled = "_Z4nodev";
+    node.graph = true;
+    for (const double ns : {5000.0, 100.0, 300.0}) { // three replays traced by node
+        node.correlation_id = id++;
+        EXPECT_EQ(c.on_launch(node), LaunchDecision::time_only);
+        c.on_duration({node.correlation_id, 1000, 1000 + static_cast<std::uint64_t>(ns)});
+    }
+    node.untimed = true;
+    for (int replay = 0; replay < 2; ++replay) { // two replays timed whole
+        node.correlation_id = id++;
+        EXPECT_EQ(c.on_launch(node), LaunchDecision::time_only);
+    }
+    const model::Profile p = test::profile_of(c);
+    ASSERT_EQ(p.kernels.size(), 1u);
+    const model::KernelRecord& k = p.kernels[0];
+    EXPECT_EQ(k.launches, 5u);
+    EXPECT_EQ(k.estimated_launches, 2u);
+    // After the first: 100 and 300, mean 200, s^2 = 20000 / 1. Two untimed at 200 = 400 ns;
+    // error sqrt(20000 * 2 * (1 + 2 / 2)) = sqrt(80000) = 282.843 ns. Total 5400 + 400 ns.
+    EXPECT_DOUBLE_EQ(k.time_ns.total, 5800);
+    ASSERT_TRUE(k.estimate_error_ns.has_value());
+    EXPECT_NEAR(*k.estimate_error_ns, 282.843, 1e-3);
+}
+
 } // namespace
 } // namespace irf::intercept
