@@ -9,7 +9,7 @@ comes from, so the loader checks the arithmetic (docs/ceilings.md, "Adding a GPU
     scripts/gpu_entry.py write KEY...      write the entries (all of them without a KEY)
     scripts/gpu_entry.py blocks KEY        print the datapaths and clocks blocks of KEY
     scripts/gpu_entry.py check             exit 1 when a written entry differs from its spec
-    scripts/gpu_entry.py write-public      write the Kepler/Maxwell entries of the public replay
+    scripts/gpu_entry.py write-public      write the Kepler/Maxwell/Pascal entries of the public replays
 """
 import os
 import sys
@@ -159,10 +159,10 @@ def main(argv):
         print("\n".join(blocks(specs.BLOCKS_ONLY[argv[2]])))
         return 0
     if len(argv) >= 2 and argv[1] == "write-public":
-        out_dir = os.path.join(ROOT, "tests", "data", "projection-public", "gpuperfpredict",
-                               "ceilings")
-        os.makedirs(out_dir, exist_ok=True)
         for g in specs.VALIDATION_GPUS:
+            out_dir = os.path.join(ROOT, "tests", "data", "projection-public",
+                                   g.get("set", "gpuperfpredict"), "ceilings")
+            os.makedirs(out_dir, exist_ok=True)
             with open(os.path.join(out_dir, g["key"] + ".yaml"), "w", encoding="utf-8") as out:
                 out.write(entry(g))
         return 0

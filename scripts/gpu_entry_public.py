@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Kepler and Maxwell entries for the public projection replay only (issue 54 item 5), written
-by `scripts/gpu_entry.py write-public` to tests/data/projection-public/gpuperfpredict/ceilings/.
-Clock, L2 size and DRAM bandwidth are those the dataset itself recorded on each card
-(deviceQuery's max clock rate; its `bandwith` column); SM counts from NVIDIA's whitepapers."""
+"""Kepler, Maxwell and Pascal entries for the public projection replays only (issue 54 item 5),
+written by `scripts/gpu_entry.py write-public` to tests/data/projection-public/<set>/ceilings/.
+gpuperfpredict: clock, L2 size and DRAM bandwidth are those the dataset itself recorded on each
+card (deviceQuery's max clock rate; its `bandwith` column); SM counts from NVIDIA's whitepapers.
+magus: the dataset records no device figures; NVIDIA's product specifications instead."""
 
 from gpu_entry_products import gpu
 
@@ -37,4 +38,28 @@ VALIDATION_GPUS = [
            "GM204"),
     public("gtx-titan-x", "NVIDIA GeForce GTX TITAN X", "maxwell", 24, 1076, 3, 12, 336.48,
            "TitanX", "GM200"),
+]
+
+# leimingyu/magus records nvprof metrics only: every figure is NVIDIA's (boost clock, not the
+# higher clock GeForce cards hold under load; docs/ceilings.md, "Sustained clocks").
+SPEC_950 = ("NVIDIA GeForce GTX 950 specifications (768 CUDA cores, 1188 MHz boost, 6.6 Gbps x "
+            "128-bit GDDR5 = 105.6 GB/s, 2 GB); GM206 L2 1 MB (GeForce GTX 950 review guide)")
+SPEC_1080TI = ("NVIDIA GeForce GTX 1080 Ti specifications (3584 CUDA cores, 1582 MHz boost, 11 Gbps"
+               " x 352-bit GDDR5X = 484 GB/s, 11 GB); GP102 L2 2816 KB (GTX 1080 Ti launch)")
+
+
+def magus(key, name, arch, sms, boost, base, l2_mb, mem_gb, mem_type, dram, source, chip):
+    return gpu(key, name, chip, arch, sms, boost, base, l2_mb, mem_gb, mem_type, (dram, source),
+               [name.replace("NVIDIA ", "")], 3, source, {}, {},
+               ["%s (%s, %d SMs): for the public projection replay, not shipped." %
+                (name, chip, sms),
+                "Written by scripts/gpu_entry.py write-public; change gpu_entry_public.py."],
+               set="magus")
+
+
+VALIDATION_GPUS += [
+    magus("gtx-950", "NVIDIA GeForce GTX 950", "maxwell", 6, 1188, 1024, 1, 2, "GDDR5", 105.6,
+          SPEC_950, "GM206"),
+    magus("gtx-1080-ti", "NVIDIA GeForce GTX 1080 Ti", "pascal_gp10x", 28, 1582, 1480, 2.75, 11,
+          "GDDR5X", 484, SPEC_1080TI, "GP102"),
 ]

@@ -108,7 +108,7 @@ ARCH = {
                           datapaths=[("fp32_or_int32_or_fp16", 2), ("fp32_or_int32", 2),
                                      ("fp64", 0.0625), ("lsu", 0.5), ("mufu", 0.5)]),
 }
-# Kepler and Maxwell: only for the public replay (tests/data/projection-public/gpuperfpredict/).
+# Kepler and Maxwell: only for the public replays (tests/data/projection-public/).
 # Kepler SMX: 4 schedulers x 2 dispatch units = 8 issue slots, 192 FP32 lanes of which 160 run
 # INT32 (CUDA C++ Programming Guide throughput table, cc 3.x); Maxwell SMM: 128 lanes that run
 # FP32 or INT32. No L2 rate is published for either: 64 B/clk/SM is assumed (derived).
@@ -126,6 +126,14 @@ ARCH["maxwell"] = dict(cc="5.2", pipes={"fp32": 4, "int32": 4, "lsu": 1},
                        l2=(64, L2_ASSUMED),
                        datapaths=[("fp32_or_int32", 4), ("fp64", 0.125), ("lsu", 1),
                                   ("mufu", 1)])
+# Pascal GP10x (cc 6.1; tests/data/projection-public/magus/): the Maxwell SM with FP16 at 1/64
+# of FP32 (2 results/clk/SM, CUDA C++ Programming Guide throughput table, cc 6.1).
+ARCH["pascal_gp10x"] = dict(ARCH["maxwell"], cc="6.1",
+                            l2=(64, "assumed 64 B/clk/SM as for Maxwell: no gpu-l2-cache plateau "
+                                "or vendor L2 rate exists for Pascal GP10x; for the public "
+                                "replay only"),
+                            datapaths=[("fp32_or_int32", 4), ("fp64", 0.125), ("fp16", 0.0625),
+                                       ("lsu", 1), ("mufu", 1)])
 
 for _name, _paper in [("volta", "Volta V100 (2017)"), ("turing", "Turing (2018)"),
                       ("ga100", "Ampere A100 (2020)"), ("ga10x", "Ampere GA102 (2020)"),
@@ -135,7 +143,8 @@ for _name, _paper in [("volta", "Volta V100 (2017)"), ("turing", "Turing (2018)"
                       ("blackwell_rtx", "RTX Blackwell (2025)"), ("kepler", "Kepler GK110 (2012)"),
                       ("kepler_geforce", "Kepler GK110 (2012)"),
                       ("kepler_gk104", "GeForce GTX 680 Kepler (2012)"),
-                      ("maxwell", "GeForce GTX 980 Maxwell (2014)")]:
+                      ("maxwell", "GeForce GTX 980 Maxwell (2014)"),
+                      ("pascal_gp10x", "GeForce GTX 1080 Pascal (2016)")]:
     ARCH[_name]["datapath_source"] = WP % _paper
     ARCH[_name]["pipe_source"] = THROUGHPUT
 

@@ -4,6 +4,10 @@
 (issue 54 item 5; tests/data/projection-public/README.md).
 
     scripts/projection_public.py gpuperfpredict REPO_DIR OUT_DIR [--every N]
+    scripts/projection_public.py magus REPO_DIR OUT_DIR
+
+magus: REPO_DIR holds leimingyu/magus at b9153ef6 (MIT); scripts/projection_public_magus.py
+reads it (tests/data/projection-public/magus/README.md).
 
 REPO_DIR is a checkout of marcosamaris/gpuperfpredict at 7c8ece00 (CC BY 4.0). Each of its
 Datasets/Apps-Gpus/<app>-<gpu>.csv rows is one kernel run at one input size with nvprof's events
@@ -112,16 +116,30 @@ def profile(repo, gpu, every):
             "kernels": kernels, "warnings": []}
 
 
+def write(path, data):
+    with open(path, "w", encoding="utf-8") as out:
+        json.dump(data, out, separators=(",", ":"))
+        out.write("\n")
+
+
 def main(argv):
-    if len(argv) < 4 or argv[1] != "gpuperfpredict":
+    if len(argv) < 4 or argv[1] not in ("gpuperfpredict", "magus"):
         print(__doc__, file=sys.stderr)
         return 2
+    if argv[1] == "magus":
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import projection_public_magus as magus
+        os.makedirs(argv[3], exist_ok=True)
+        written, left = magus.profiles(argv[2])
+        for key, data in written.items():
+            write(os.path.join(argv[3], key + ".json"), data)
+        print("%d kernels; left out: %s" % (len(written["gtx-950"]["kernels"]), left),
+              file=sys.stderr)
+        return 0
     every = int(argv[argv.index("--every") + 1]) if "--every" in argv else 1
     os.makedirs(argv[3], exist_ok=True)
     for gpu, key in GPUS.items():
-        with open(os.path.join(argv[3], key + ".json"), "w", encoding="utf-8") as out:
-            json.dump(profile(argv[2], gpu, every), out, separators=(",", ":"))
-            out.write("\n")
+        write(os.path.join(argv[3], key + ".json"), profile(argv[2], gpu, every))
     return 0
 
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // integration: the public cross-generation replay (issue 54 item 5;
-// tests/data/projection-public/README.md). Each pair of gpuperfpredict's GPUs is checked as a
-// user would (check-projection with the GPUs' ceilings beside the data), and the figures are held
-// to those recorded in expected.json: a model change that worsens MAPE, time-weighted MAPE or
-// coverage, or stops beating a naive scaling it beat, fails here.
+// tests/data/projection-public/<set>/README.md). Each pair of a public set's GPUs
+// (gpuperfpredict, magus) is checked as a user would (check-projection with the GPUs' ceilings
+// beside the data), and the figures are held to those recorded in expected.json: a model change
+// that worsens MAPE, time-weighted MAPE or coverage, or stops beating a naive scaling it beat,
+// fails here.
+#include <cstddef>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -21,8 +23,8 @@ using nlohmann::json;
 /// rounding of expected.json.
 constexpr double k_slack = 0.0005;
 
-json public_pair(const std::string& source, const std::string& target) {
-    const std::string dir = irf::test::data_path("projection-public/gpuperfpredict/");
+json public_pair(const std::string& set, const std::string& source, const std::string& target) {
+    const std::string dir = irf::test::data_path("projection-public/" + set + "/");
     const auto r = irf::test::run_process(
         {IRF_REPORT_BIN, "check-projection", dir + source + ".json", dir + target + ".json",
          "--ceilings", dir + "ceilings/" + source + ".yaml", "--target",
@@ -31,14 +33,15 @@ json public_pair(const std::string& source, const std::string& target) {
     return json::parse(r.out).at("summary");
 }
 
-TEST(ProjectionPublic, GpuperfpredictPairsHoldTheirRecordedFigures) {
-    const auto expected = json::parse(irf::test::read_file(
-        irf::test::data_path("projection-public/gpuperfpredict/expected.json")));
-    ASSERT_GE(expected.at("pairs").size(), 6u);
+/// Each pair of `set`'s expected.json against the figures recorded there (at least `pairs`).
+void hold_recorded_figures(const std::string& set, std::size_t pairs) {
+    const auto expected = json::parse(
+        irf::test::read_file(irf::test::data_path("projection-public/" + set + "/expected.json")));
+    ASSERT_GE(expected.at("pairs").size(), pairs);
     for (const json& e : expected.at("pairs")) {
         const std::string source = e.at("source"), target = e.at("target");
-        SCOPED_TRACE(source + " -> " + target);
-        const json s = public_pair(source, target);
+        SCOPED_TRACE(set + ": " + source + " -> " + target);
+        const json s = public_pair(set, source, target);
         EXPECT_EQ(s.at("compared"), e.at("compared"));
         EXPECT_LE(s.at("mape").get<double>(), e.at("mape").get<double>() + k_slack);
         EXPECT_LE(s.at("weighted_mape").get<double>(),
@@ -50,6 +53,14 @@ TEST(ProjectionPublic, GpuperfpredictPairsHoldTheirRecordedFigures) {
             }
         }
     }
+}
+
+TEST(ProjectionPublic, GpuperfpredictPairsHoldTheirRecordedFigures) {
+    hold_recorded_figures("gpuperfpredict", 6);
+}
+
+TEST(ProjectionPublic, MagusPairsHoldTheirRecordedFigures) {
+    hold_recorded_figures("magus", 2); // GTX 950 -> GTX 1080 Ti and back
 }
 
 } // namespace
