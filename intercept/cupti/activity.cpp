@@ -67,7 +67,27 @@ void CUPTIAPI buffer_completed(CUcontext context, std::uint32_t stream_id, std::
 
 } // namespace
 
+namespace {
+
+KernelActivity decode_graph_record(const CUpti_ActivityGraphTrace2& g) noexcept {
+    KernelActivity a;
+    a.correlation_id = g.correlationId;
+    a.start_ns = g.start;
+    a.end_ns = g.end;
+    a.device = g.deviceId;
+    a.context = g.contextId;
+    a.stream = g.streamId;
+    a.graph_id = g.graphId;
+    a.graph_level = true;
+    return a;
+}
+
+} // namespace
+
 std::optional<KernelActivity> decode_kernel_record(const CUpti_Activity* record) noexcept {
+    if (record != nullptr && record->kind == CUPTI_ACTIVITY_KIND_GRAPH_TRACE) {
+        return decode_graph_record(*reinterpret_cast<const CUpti_ActivityGraphTrace2*>(record));
+    }
     if (record == nullptr || (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL &&
                               record->kind != CUPTI_ACTIVITY_KIND_KERNEL)) {
         return std::nullopt;
@@ -134,9 +154,21 @@ void activity_flush(bool forced) noexcept {
 
 void activity_stop() noexcept {
     static_cast<void>(cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
+    static_cast<void>(cuptiActivityDisable(CUPTI_ACTIVITY_KIND_GRAPH_TRACE));
     std::lock_guard<std::mutex> lock(s_receiver_mutex);
     s_receiver = nullptr;
     s_receiver_user = nullptr;
+}
+
+bool activity_graph_trace(bool on, std::string& error) noexcept {
+    const CUptiResult r = on ? cuptiActivityEnable(CUPTI_ACTIVITY_KIND_GRAPH_TRACE)
+                             : cuptiActivityDisable(CUPTI_ACTIVITY_KIND_GRAPH_TRACE);
+    if (r != CUPTI_SUCCESS) {
+        error = call_error(
+            on ? "cuptiActivityEnable(GRAPH_TRACE)" : "cuptiActivityDisable(GRAPH_TRACE)", r);
+        return false;
+    }
+    return true;
 }
 
 std::uint64_t activity_dropped() noexcept {

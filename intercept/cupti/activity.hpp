@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Kernel activity records (CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL): buffers and decoding.
+// Kernel activity records (CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, and GRAPH_TRACE under
+// IRF_GRAPH_TIMING=graphs): buffers and decoding.
 #pragma once
 
 #include <cstdint>
@@ -24,10 +25,14 @@ struct KernelActivity {
     const char* name = nullptr;   ///< owned by CUPTI, shared across records
     model::LaunchConfig launch;   ///< smem_bytes: static + dynamic
     bool device_launched = false; ///< part of a device-launched graph (cupti_activity.h)
+    /// A graph-level record (CUPTI_ACTIVITY_KIND_GRAPH_TRACE, IRF_GRAPH_TIMING=graphs): one
+    /// replay of a graph from its first node's start to its last node's end; no name or launch.
+    bool graph_level = false;
 };
 
-/// Decodes a CONCURRENT_KERNEL or KERNEL record; nullopt for other kinds. Timestamps are
-/// passed on as they are (zero or reversed ones are counted and dropped by the sink).
+/// Decodes a CONCURRENT_KERNEL, KERNEL or GRAPH_TRACE record; nullopt for other kinds.
+/// Timestamps are passed on as they are (zero or reversed ones are counted and dropped by the
+/// sink).
 [[nodiscard]] std::optional<KernelActivity>
 decode_kernel_record(const CUpti_Activity* record) noexcept;
 
@@ -42,6 +47,10 @@ void activity_flush(bool forced) noexcept;
 
 /// Disables kernel records and detaches the receiver; no `fn` call happens after it returns.
 void activity_stop() noexcept;
+
+/// Turns graph-level records on (a graph's replays launched from now on get one record each and
+/// no node records) or off; false with `error` when CUPTI refused.
+[[nodiscard]] bool activity_graph_trace(bool on, std::string& error) noexcept;
 
 /// Records CUPTI dropped because no buffer was available, so far.
 [[nodiscard]] std::uint64_t activity_dropped() noexcept;

@@ -157,6 +157,12 @@ bool CuptiBackend::enable_callbacks() noexcept {
     m_stream_destroys_seen =
         enable(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_STREAM_DESTROY_STARTING).empty();
     enable_guarded_callbacks();
+    if (m_graph_replays) {
+        // Best effort: without them a graph changed in place keeps its old nodes' estimate.
+        for (const CUpti_CallbackId cbid : graph_exec_change_cbids()) {
+            static_cast<void>(enable(CUPTI_CB_DOMAIN_DRIVER_API, cbid));
+        }
+    }
     return true;
 }
 
@@ -184,6 +190,7 @@ void CuptiBackend::flush() noexcept {
     if (m_running && !m_cupti_failed) {
         activity_flush(true);
     }
+    warn_unknown_graph_replays();
     const std::uint64_t dropped = activity_dropped();
     if (dropped > 0) {
         warn_once("dropped", std::to_string(dropped) +
@@ -261,7 +268,9 @@ void CuptiBackend::on_driver_call(CUpti_CallbackId cbid, const CUpti_CallbackDat
     }
     const bool enter = cb.callbackSite == CUPTI_API_ENTER;
     if (!is_launch_cbid(cbid)) { // launches first: the hot path
-        if (const GuardedCall kind = guarded_call(cbid); kind != GuardedCall::none) {
+        if (m_graph_replays && changed_graph_exec(cbid, cb.functionParams)) {
+            on_graph_exec_change(cbid, cb);
+        } else if (const GuardedCall kind = guarded_call(cbid); kind != GuardedCall::none) {
             on_guarded_call(kind, cbid, cb);
         } else if (enter && m_running) {
             // A teardown cbid: deliver records while the context is alive (cupti-notes.md F1).

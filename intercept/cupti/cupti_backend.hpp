@@ -15,6 +15,9 @@ struct CuptiOptions {
     /// False with IRF_SAMPLES=0: no sample can start, so copies, sets and host functions are
     /// not watched (their callbacks only keep them out of a sample's window).
     bool samples = true;
+    /// IRF_GRAPH_TIMING=graphs:N: each graph's first N replays traced by node, later ones by
+    /// graph-level records; 0: every replay by node (IRF_GRAPH_TIMING=nodes).
+    std::uint32_t graph_node_replays = 0;
 };
 
 /// Creates the CUPTI backend; never null. Nothing is subscribed until Backend::start().

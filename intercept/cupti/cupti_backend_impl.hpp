@@ -36,6 +36,7 @@
 #include "intercept/cupti/sample_check.hpp"
 #include "intercept/cupti/sample_lock.hpp"
 #include "intercept/cupti/sample_sets.hpp"
+#include "intercept/graph_replays.hpp"
 
 namespace irf::intercept::cupti {
 
@@ -124,7 +125,11 @@ struct SamplingSeam {
 class CuptiBackend final : public Backend {
 public:
     explicit CuptiBackend(const CuptiOptions& options)
-        : m_options(options), m_platform(make_cupti_platform()) {}
+        : m_options(options), m_platform(make_cupti_platform()) {
+        if (options.graph_node_replays > 0) {
+            m_graph_replays = std::make_unique<GraphReplays>(options.graph_node_replays);
+        }
+    }
     CuptiBackend(const CuptiBackend&) = delete;
     CuptiBackend& operator=(const CuptiBackend&) = delete;
     ~CuptiBackend() override { stop(); }
@@ -168,6 +173,17 @@ public:
     void remember_graph_region(std::uint64_t correlation_id) noexcept;
     /// The path remember_graph_region kept for `correlation_id`; false when none was kept.
     bool graph_region(std::uint64_t correlation_id, std::uint32_t& path) noexcept;
+    // graph_records.cpp: IRF_GRAPH_TIMING=graphs (issue 55 item 4).
+    /// A cuGraphLaunch of `exec`: node or graph-level records for it, and CUPTI told so.
+    void choose_graph_records(CUgraphExec exec, std::uint64_t correlation_id) noexcept;
+    /// A graph-level record: the replay's nodes, as learned, to the sink as untimed launches.
+    void on_graph_record(const KernelActivity& record) noexcept;
+    /// A node record, taught to m_graph_replays.
+    void learn_graph_node(const KernelActivity& record) noexcept;
+    /// A call that changes or destroys a graph exec: it is learned again.
+    void on_graph_exec_change(CUpti_CallbackId cbid, const CUpti_CallbackData& data) noexcept;
+    /// Says once how many graph replays were timed whole with none of their nodes known.
+    void warn_unknown_graph_replays() noexcept;
 
 private:
     // cupti_backend.cpp: lifecycle, resources, warnings.
@@ -352,6 +368,11 @@ private:
     model::SamplePhases m_phases; ///< under m_phases_mutex (sample_phases.cpp)
     std::atomic<std::uint64_t> m_context_epoch{1};
     std::atomic<std::uint64_t> m_graph_launches{0};
+    std::unique_ptr<GraphReplays> m_graph_replays; ///< IRF_GRAPH_TIMING=graphs; null: nodes
+    std::mutex m_graph_trace_mutex;                ///< guards the two below
+    bool m_graph_trace_on = false;                 ///< graph-level records enabled now
+    bool m_graph_trace_failed = false;             ///< CUPTI refused a switch: nodes from then on
+    std::atomic<std::uint64_t> m_unknown_graph_replays{0};
     std::atomic<std::uint64_t> m_next_graph_id{k_first_synthetic_id}; ///< beyond 32-bit ids
     std::mutex m_graph_mutex; ///< guards m_graph_regions (launching and activity threads)
     /// NVTX path of each cuGraphLaunch by its correlation id, which its kernel records share.

@@ -2,6 +2,7 @@
 // The ProfilerPlatform on the real CUPTI and driver (the seam's production side).
 #include <cupti_driver_cbid.h>
 
+#include "intercept/cupti/activity.hpp"
 #include "intercept/cupti/driver_api.hpp"
 #include "intercept/cupti/range_profiler.hpp"
 
@@ -27,6 +28,9 @@ public:
         std::uint32_t device = 0;
         static_cast<void>(cuptiGetDeviceId(context, &device));
         return device;
+    }
+    bool set_graph_trace(bool on, std::string& error) noexcept override {
+        return activity_graph_trace(on, error);
     }
     bool subscription_alive(void* subscriber) noexcept override {
         std::uint32_t enabled = 1;

@@ -63,6 +63,9 @@ void CuptiBackend::on_launch_enter(const DecodedLaunch& decoded,
     if (decoded.kind == LaunchKind::graph) {
         ++m_graph_launches; // graph kernels are reported from their activity records
         remember_graph_region(data.correlationId);
+        if (m_graph_replays) {
+            choose_graph_records(decoded.graph_exec, data.correlationId);
+        }
         hold_shared(data, slot_of(ids.device));
         return;
     }

@@ -5,8 +5,6 @@
 #define __CUDA_API_VERSION_INTERNAL 1
 #include "intercept/cupti/launch_params.hpp"
 
-#include <algorithm>
-
 #include <cupti_driver_cbid.h>
 #include <generated_cuda_meta.h>
 
@@ -58,10 +56,11 @@ template <class Params> DecodedLaunch decode_grid(const Params& p) {
     return d;
 }
 
-template <class Params> DecodedLaunch decode_graph(const Params& p, bool per_thread) {
+DecodedLaunch decode_graph(CUgraphExec exec, CUstream stream, bool per_thread) {
     DecodedLaunch d;
     d.kind = LaunchKind::graph;
-    d.stream = p.hStream;
+    d.graph_exec = exec;
+    d.stream = stream;
     d.per_thread_stream = per_thread;
     return d;
 }
@@ -215,10 +214,55 @@ std::optional<DecodedLaunch> decode_launch(CUpti_CallbackId cbid, const void* pa
         d.stream = as<cuLaunchGridAsync_params>(params).hStream;
         return d;
     }
-    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch:
-        return decode_graph(as<cuGraphLaunch_params>(params), false);
-    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz:
-        return decode_graph(as<cuGraphLaunch_ptsz_params>(params), true);
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch: { // generated_cuda_meta.h names the CUgraphExec
+                                                  // hGraph here and hGraphExec in _ptsz
+        const auto& p = as<cuGraphLaunch_params>(params);
+        return decode_graph(p.hGraph, p.hStream, false);
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz: {
+        const auto& p = as<cuGraphLaunch_ptsz_params>(params);
+        return decode_graph(p.hGraphExec, p.hStream, true);
+    }
+    default:
+        return std::nullopt;
+    }
+}
+
+const std::vector<CUpti_CallbackId>& graph_exec_change_cbids() {
+    static const std::vector<CUpti_CallbackId> k_cbids = {
+        CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate_v2,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams_v2,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphExecNodeSetParams,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphExecChildGraphNodeSetParams,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphNodeSetEnabled,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphExecDestroy,
+    };
+    return k_cbids;
+}
+
+std::optional<CUgraphExec> changed_graph_exec(CUpti_CallbackId cbid, const void* params) noexcept {
+    if (params == nullptr) {
+        return std::nullopt;
+    }
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate:
+        return as<cuGraphExecUpdate_params>(params).hGraphExec;
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate_v2:
+        return as<cuGraphExecUpdate_v2_params>(params).hGraphExec;
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams:
+        return as<cuGraphExecKernelNodeSetParams_params>(params).hGraphExec;
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams_v2:
+        return as<cuGraphExecKernelNodeSetParams_v2_params>(params).hGraphExec;
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecNodeSetParams:
+        return as<cuGraphExecNodeSetParams_params>(params).hGraphExec;
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecChildGraphNodeSetParams:
+        return as<cuGraphExecChildGraphNodeSetParams_params>(params).hGraphExec;
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphNodeSetEnabled:
+        return as<cuGraphNodeSetEnabled_params>(params).hGraphExec;
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecDestroy:
+        return as<cuGraphExecDestroy_params>(params).hGraphExec;
     default:
         return std::nullopt;
     }

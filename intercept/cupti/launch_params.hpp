@@ -27,7 +27,8 @@ struct DecodedLaunch {
     CUfunction function = nullptr;
     model::LaunchConfig config; ///< smem_bytes: dynamic only; regs: 0 (not in the params)
     CUstream stream = nullptr;
-    bool per_thread_stream = false; ///< a _ptsz variant: the null stream means per-thread
+    bool per_thread_stream = false;   ///< a _ptsz variant: the null stream means per-thread
+    CUgraphExec graph_exec = nullptr; ///< the graph launched (LaunchKind::graph)
 };
 
 /// The driver cbids irf enables: every kernel launch API and the graph launches.
@@ -39,6 +40,16 @@ struct DecodedLaunch {
 
 /// True for every cbid in launch_cbids() (no params needed).
 [[nodiscard]] bool is_launch_cbid(CUpti_CallbackId cbid) noexcept;
+
+/// Driver cbids that change or destroy a graph exec in place (cuGraphExecUpdate, node
+/// parameters, a node enabled or disabled, cuGraphExecDestroy): what its replays run may differ
+/// from what IRF_GRAPH_TIMING=graphs learned.
+[[nodiscard]] const std::vector<CUpti_CallbackId>& graph_exec_change_cbids();
+
+/// The graph exec a graph_exec_change_cbids() call names (each takes it first); nullopt for
+/// another cbid or null params.
+[[nodiscard]] std::optional<CUgraphExec> changed_graph_exec(CUpti_CallbackId cbid,
+                                                            const void* params) noexcept;
 
 /// Driver cbids before which activity is flushed (context teardown).
 [[nodiscard]] const std::vector<CUpti_CallbackId>& teardown_cbids();

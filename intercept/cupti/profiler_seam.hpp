@@ -100,6 +100,8 @@ public:
     virtual std::uint32_t device_of(CUcontext context) noexcept = 0;
     /// False when `subscriber`'s launch callbacks were switched off behind irf's back.
     virtual bool subscription_alive(void* subscriber) noexcept = 0;
+    /// Graph-level records on or off (IRF_GRAPH_TIMING=graphs); false when refused.
+    virtual bool set_graph_trace(bool on, std::string& error) noexcept = 0;
 };
 
 /// The platform on the real CUPTI and driver.

@@ -264,7 +264,14 @@ void CuptiBackend::on_kernel_record(const KernelActivity& record) noexcept {
     if (m_timing_stopped.load(std::memory_order_relaxed)) {
         resume_timing();
     }
+    if (record.graph_level) {
+        on_graph_record(record);
+        return;
+    }
     std::uint64_t correlation_id = record.correlation_id;
+    if (record.graph_id != 0 && !record.device_launched) {
+        learn_graph_node(record);
+    }
     if (record.graph_id != 0 || record.device_launched) {
         // Graph nodes (also of a graph launched from the device) have no launch callback:
         // report each as a timed-only launch of its own.

@@ -44,6 +44,9 @@ public:
     bool subscription_alive(void* subscriber) noexcept override {
         return m_inner.subscription_alive(subscriber);
     }
+    bool set_graph_trace(bool on, std::string& error) noexcept override {
+        return m_inner.set_graph_trace(on, error);
+    }
 
 private:
     test::FakePlatform m_inner;

@@ -126,6 +126,7 @@ struct FakeScript {
     bool capturing = false;
     int capturing_queries = 0;             ///< is_capturing calls
     std::atomic<int> stream_id_queries{0}; ///< stream_id calls (the launching threads')
+    bool refuse_graph_trace = false;       ///< set_graph_trace answers an error
     std::map<CUcontext, std::uint32_t> devices;
     std::vector<std::thread::id> teardown_threads; ///< the thread of each teardown
     void log(const std::string& what, CUcontext context) {
@@ -240,6 +241,14 @@ public:
         return it != m_script.devices.end() ? it->second : 0;
     }
     bool subscription_alive(void* /*subscriber*/) noexcept override { return true; }
+    bool set_graph_trace(bool on, std::string& error) noexcept override {
+        if (m_script.refuse_graph_trace) {
+            error = "CUPTI_ERROR_NOT_SUPPORTED";
+            return false;
+        }
+        m_script.log(on ? "graph trace on" : "graph trace off", nullptr);
+        return true;
+    }
 
 private:
     FakeScript& m_script;

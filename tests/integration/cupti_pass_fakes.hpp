@@ -120,6 +120,7 @@ public:
         return it != m_queries.devices.end() ? it->second : 0;
     }
     bool subscription_alive(void*) noexcept override { return true; }
+    bool set_graph_trace(bool, std::string&) noexcept override { return true; }
 
 private:
     PassScript& m_script;
