@@ -321,11 +321,15 @@ def left_out(items, drawn, prefix):
 
 
 def note_left_out(ax, note, empty_text):
-    """The note inside the axes, centred and wrapped, when nothing is drawn; else a footnote
-    below the panel (placement.draw_footnotes)."""
+    """The note inside the axes, centred and wrapped, when nothing is drawn (placed clear of
+    the roof labels by placement.place_notes); else a footnote below the panel
+    (placement.draw_footnotes)."""
     if empty_text is not None:
-        ax.text(0.5, 0.2, textwrap.fill(note or empty_text, 90), transform=ax.transAxes,
-                ha="center", fontsize=10, color="#666666")
+        text = ax.text(0.5, 0.2, textwrap.fill(note or empty_text, 90), transform=ax.transAxes,
+                       ha="center", fontsize=10, color="#666666", zorder=5,
+                       bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.85,
+                             "pad": 1.0})
+        text.irf_kind = "note"
     else:
         placement.add_footnote(ax.figure, note)
 

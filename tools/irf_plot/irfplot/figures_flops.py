@@ -188,6 +188,24 @@ def projection_rows(items, wanted=None):
     return rows
 
 
+def projection_left_out(items):
+    """The kernels of `items` the analysis projected onto no target, by number, with its own
+    reasons (analysis.missing's `projection[target]: ...`, the targets' names dropped); "" when
+    none says why (an import's kernels without instructions read "IRF_TARGETS=none?")."""
+    reasons = {}
+    for it in items:
+        missing = get(it.after, "analysis", "missing") if it.after else None
+        why = []
+        for m in missing if isinstance(missing, list) else []:
+            if isinstance(m, str) and m.startswith("projection[") and "]: " in m:
+                reason = m[m.index("]: ") + 3:]
+                if reason not in why:
+                    why.append(reason)
+        if why:
+            reasons.setdefault("; ".join(why), []).append(str(it.number))
+    return "; ".join(f"kernel(s) {', '.join(n)} not drawn: {r}" for r, n in reasons.items())
+
+
 def check_targets(items, wanted):
     """Raises PlotError when --targets names a target that no selected kernel was projected
     onto (a blank figure and exit 0 would hide the typo), with the targets that begin with
@@ -231,7 +249,8 @@ def projection(fig, ceilings, items, title, wanted=None):
     targets, note = chosen_targets(items, wanted, getattr(fig, "irf_source_cc", None))
     rows = projection_rows(items, set(targets))
     if not rows:
-        ax.text(0.5, 0.5, "no projection in the selected kernels (IRF_TARGETS=none?)",
+        ax.text(0.5, 0.5, textwrap.fill(projection_left_out(items) or "no projection in the "
+                                        "selected kernels (IRF_TARGETS=none?)", 90),
                 ha="center", transform=ax.transAxes, fontsize=11, color="#666666")
         ax.set_axis_off()
         ax.set_title(title)

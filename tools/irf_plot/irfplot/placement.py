@@ -211,11 +211,29 @@ def place_dot(panel, text, moves):
     return False
 
 
+NOTE_HEIGHTS = (0.2, 0.12, 0.28, 0.36, 0.05, 0.45, 0.55, 0.65, 0.75, 0.85)
+
+
+def place_notes(panel):
+    """A panel's notes (why nothing is drawn, centred in the axes) after its labels, at the
+    first height that covers no label or marker; the roof labels, placed before, keep their
+    places (a note over the wall labels hid them on an A100 import)."""
+    ax = panel.ax
+    for text in [t for t in ax.texts if getattr(t, "irf_kind", "") == "note"
+                 and t.get_visible()]:
+        x = text.get_position()[0]
+
+        def at(y, text=text):
+            return lambda: text.set_position((x, y))
+        panel.placed.append(panel.best(text, [at(y) for y in NOTE_HEIGHTS], None))
+
+
 def place_labels(ax, renderer):
     """Places every label of a panel whose points marks.render() has drawn."""
     panel = Panel(ax, renderer, [marker_polygon(ax, p) for p in getattr(ax, "irf_points", [])])
     place_slope_labels(panel)
     place_texts(panel)
+    place_notes(panel)
 
 
 def wrap_to(text, width_px, renderer, fontsize):
