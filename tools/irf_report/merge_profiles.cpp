@@ -57,6 +57,21 @@ void add_regions(std::vector<model::KernelRegion>& into,
     }
 }
 
+// Adds the error of `k`'s estimated launches (IRF_TIMING=sampled) to the job's kernel `into`:
+// the ranks' estimates are independent, so their standard errors add in quadrature
+// (docs/configuration.md, "Sampled timing"); one unknown error makes the sum's unknown. A
+// measured total adds none.
+void add_estimate_error(model::KernelRecord& into, const model::KernelRecord& k) {
+    if (k.estimated_launches == 0) {
+        return;
+    }
+    if (into.estimate_error_ns && k.estimate_error_ns) {
+        into.estimate_error_ns = std::hypot(*into.estimate_error_ns, *k.estimate_error_ns);
+    } else {
+        into.estimate_error_ns.reset();
+    }
+}
+
 // The ranks that ran a kernel: one share for a rank profile, the non-zero per-rank entries of a
 // merged one (the ranks at zero are implied by the job's rank list).
 std::vector<model::RankShare> shares_of(const model::KernelRecord& k, int rank, bool merged) {
@@ -157,6 +172,8 @@ void JobMerge::add_kernel(const model::KernelRecord& k, const std::vector<int>& 
         p.record.launch_samples = p.record.pass_launches = 0;
         p.record.time_ns = {};
         p.record.time_ns.min = k.time_ns.min;
+        p.record.imputed_launches = p.record.estimated_launches = 0;
+        p.record.estimate_error_ns = 0.0; // nothing estimated yet: an error of exactly 0
         m_kernels.push_back(std::move(p));
     }
     Pending& p = m_kernels[at->second];
@@ -166,6 +183,10 @@ void JobMerge::add_kernel(const model::KernelRecord& k, const std::vector<int>& 
     m_sums.add(r.launch_samples, k.launch_samples); // replay's modes, summed like the samples
     m_sums.add(r.pass_launches, k.pass_launches);
     m_sums.add(r.time_ns.total, k.time_ns.total);
+    m_sums.add(r.imputed_launches, k.imputed_launches);
+    // A total with an estimated part is an estimate (a rank measured, another estimated).
+    m_sums.add(r.estimated_launches, k.estimated_launches);
+    add_estimate_error(r, k);
     add_regions(r.regions, k.regions);
     r.time_ns.min = std::min(r.time_ns.min, k.time_ns.min);
     r.time_ns.max = std::max(r.time_ns.max, k.time_ns.max);
@@ -333,6 +354,9 @@ model::Profile JobMerge::finish() {
     for (Pending& p : m_kernels) {
         model::KernelRecord record = std::move(p.record);
         record.ranks = over_all_ranks(std::move(p.shares));
+        if (record.estimated_launches == 0) {
+            record.estimate_error_ns.reset(); // measured on every rank: no estimate to qualify
+        }
         record.time_ns.mean =
             record.launches > 0 ? record.time_ns.total / static_cast<double>(record.launches) : 0;
         job.kernels.push_back(std::move(record));
