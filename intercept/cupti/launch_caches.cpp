@@ -26,14 +26,16 @@ struct CachedAttributes {
     CUfunction function = nullptr;
     FunctionAttributes attributes;
 };
-/// Direct-mapped by function handle: an eager training step cycles over a few hundred kernels.
-constexpr std::size_t k_attribute_entries = 256;
+/// Direct-mapped by function handle (8 KiB a launching thread): an eager training step cycles
+/// over a few hundred kernels.
+constexpr int k_attribute_bits = 8;
+constexpr std::size_t k_attribute_entries = std::size_t{1} << k_attribute_bits;
 thread_local std::array<CachedAttributes, k_attribute_entries> t_attributes;
 
 std::size_t attribute_entry(CUfunction function) noexcept {
     // Fibonacci hashing: handles are allocations, equal in their low bits.
     const auto bits = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(function));
-    return static_cast<std::size_t>((bits * 0x9E3779B97F4A7C15ULL) >> 56) % k_attribute_entries;
+    return static_cast<std::size_t>((bits * 0x9E3779B97F4A7C15ULL) >> (64 - k_attribute_bits));
 }
 
 /// One stream's CUPTI id, valid for one backend and one stream and context epoch (a destroyed
