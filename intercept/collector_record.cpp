@@ -213,7 +213,8 @@ void add_timing_estimate(const KernelStats& k, std::uint64_t untimed, model::Ker
     r.estimated_launches = untimed;
     const DurationAccumulator& from = k.warm.count > 0 ? k.warm : k.own.count > 0 ? k.own : k.cold;
     if (from.count == 0) {
-        r.notes.push_back("no launch of it was timed: its untimed launches (IRF_TIMING=sampled) "
+        r.notes.push_back("no launch of it was timed: its untimed launches (IRF_TIMING=sampled, "
+                          "IRF_GRAPH_TIMING=graphs) "
                           "are not in its total");
         return;
     }

@@ -3,6 +3,7 @@
 // driver once and then kept in the launching thread: a warmed-up launch makes no query and
 // takes no lock (issue 55 item 2; docs/performance.md, "Overhead against its goals").
 #include <array>
+#include <new>
 
 #include "intercept/cupti/cupti_backend_impl.hpp"
 
@@ -30,7 +31,6 @@ struct CachedAttributes {
 /// over a few hundred kernels.
 constexpr int k_attribute_bits = 8;
 constexpr std::size_t k_attribute_entries = std::size_t{1} << k_attribute_bits;
-thread_local std::array<CachedAttributes, k_attribute_entries> t_attributes;
 
 std::size_t attribute_entry(CUfunction function) noexcept {
     // Fibonacci hashing: handles are allocations, equal in their low bits.
@@ -55,7 +55,35 @@ struct StreamCache {
     std::array<CachedStream, k_stream_entries> entries;
     std::size_t next = 0;
 };
-thread_local StreamCache t_streams;
+
+/// A launching thread's attribute and stream caches, on the heap: libirf's thread-local block is
+/// static TLS (an initial-exec variable, common/inside_irf.hpp, marks the whole library so),
+/// of which a library that is loaded late gets little, so kilobytes there fail its dlopen.
+struct ThreadCaches {
+    std::array<CachedAttributes, k_attribute_entries> attributes;
+    StreamCache streams;
+};
+
+/// Frees its thread's caches at thread exit.
+struct ThreadCachesOwner {
+    ThreadCaches* caches = nullptr;
+    ThreadCachesOwner() = default;
+    ThreadCachesOwner(const ThreadCachesOwner&) = delete;
+    ThreadCachesOwner& operator=(const ThreadCachesOwner&) = delete;
+    ~ThreadCachesOwner() {
+        delete caches;
+        caches = nullptr; // a launch from a later thread-exit handler allocates them again
+    }
+};
+thread_local ThreadCachesOwner t_caches;
+
+/// This thread's caches, allocated at its first launch; null when memory ran out (no cache).
+ThreadCaches* thread_caches() noexcept {
+    if (t_caches.caches == nullptr) {
+        t_caches.caches = new (std::nothrow) ThreadCaches();
+    }
+    return t_caches.caches;
+}
 
 } // namespace
 
@@ -79,9 +107,12 @@ ContextIds CuptiBackend::context_ids(CUcontext context) noexcept {
 
 FunctionAttributes CuptiBackend::attributes(CUfunction function, CUdevice device) noexcept {
     const std::uint64_t epoch = m_module_epoch.load(std::memory_order_acquire);
-    CachedAttributes& entry = t_attributes[attribute_entry(function)];
-    if (entry.instance == m_instance && entry.module_epoch == epoch && entry.function == function) {
-        return entry.attributes;
+    ThreadCaches* caches = thread_caches();
+    CachedAttributes* entry =
+        caches != nullptr ? &caches->attributes[attribute_entry(function)] : nullptr;
+    if (entry != nullptr && entry->instance == m_instance && entry->module_epoch == epoch &&
+        entry->function == function) {
+        return entry->attributes;
     }
     FunctionAttributes found;
     bool known = false;
@@ -102,7 +133,9 @@ FunctionAttributes CuptiBackend::attributes(CUfunction function, CUdevice device
         } catch (...) {
         }
     }
-    entry = {m_instance, epoch, function, found};
+    if (entry != nullptr) {
+        *entry = {m_instance, epoch, function, found};
+    }
     return found;
 }
 
@@ -121,13 +154,15 @@ void CuptiBackend::on_module_unload() noexcept {
 
 bool CuptiBackend::stream_id(CUcontext context, CUstream stream, bool per_thread,
                              std::uint32_t& id) noexcept {
-    if (!m_stream_destroys_seen.load(std::memory_order_relaxed)) {
+    ThreadCaches* caches = thread_caches();
+    if (caches == nullptr || !m_stream_destroys_seen.load(std::memory_order_relaxed)) {
         // Without the stream-destroy callback a reused handle could keep a dead stream's id.
         return m_platform->stream_id(context, stream, per_thread, id);
     }
     const std::uint64_t epoch = m_stream_epoch.load(std::memory_order_acquire) +
                                 m_context_epoch.load(std::memory_order_acquire);
-    for (const CachedStream& entry : t_streams.entries) {
+    StreamCache& streams = caches->streams;
+    for (const CachedStream& entry : streams.entries) {
         if (entry.instance == m_instance && entry.epoch == epoch && entry.context == context &&
             entry.stream == stream && entry.per_thread == per_thread) {
             id = entry.id;
@@ -137,8 +172,8 @@ bool CuptiBackend::stream_id(CUcontext context, CUstream stream, bool per_thread
     if (!m_platform->stream_id(context, stream, per_thread, id)) {
         return false; // not kept: asked again next time
     }
-    t_streams.entries[t_streams.next] = {m_instance, epoch, context, stream, per_thread, id};
-    t_streams.next = (t_streams.next + 1) % k_stream_entries;
+    streams.entries[streams.next] = {m_instance, epoch, context, stream, per_thread, id};
+    streams.next = (streams.next + 1) % k_stream_entries;
     return true;
 }
 

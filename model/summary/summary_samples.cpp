@@ -45,8 +45,8 @@ std::string estimate_text(const KernelRecord& k) {
     const std::string error =
         k.estimate_error_ns ? "+/- " + format_time(*k.estimate_error_ns) + " (one standard error)"
                             : "error unknown (fewer than two timed launches)";
-    return string_printf("total %s is an estimate: %llu untimed launch%s (IRF_TIMING=sampled) "
-                         "at the mean of the timed ones, %s",
+    return string_printf("total %s is an estimate: %llu untimed launch%s (IRF_TIMING=sampled or "
+                         "IRF_GRAPH_TIMING=graphs) at the mean of the timed ones, %s",
                          format_time(k.time_ns.total).c_str(),
                          static_cast<unsigned long long>(k.estimated_launches),
                          k.estimated_launches == 1 ? "" : "es", error.c_str());

@@ -192,8 +192,8 @@ std::string text_summary(const Profile& p, const SummaryView& view) {
     }
     if (std::any_of(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(shown),
                     [](const KernelRecord* k) { return k->estimated_launches > 0; })) {
-        out << "(total with ~ = estimated from the timed launches, IRF_TIMING=sampled; its error "
-               "is in the samples section)\n";
+        out << "(total with ~ = estimated from the timed launches, IRF_TIMING=sampled or "
+               "IRF_GRAPH_TIMING=graphs; its error is in the samples section)\n";
     }
     if (std::any_of(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(shown),
                     [](const KernelRecord* k) {
