@@ -25,8 +25,9 @@ constexpr CcLimits k_table[] = {
     {"10.0", 2048, 32, 228, 227, 1024, 128},
 };
 
-constexpr const char* k_source = "CUDA C++ Programming Guide, technical specifications per compute "
-                                 "capability (docs/ceilings.md)";
+constexpr const char* k_sm_limits_source =
+    "CUDA C++ Programming Guide, technical specifications per compute "
+    "capability (docs/ceilings.md)";
 
 } // namespace
 
@@ -47,7 +48,7 @@ std::optional<SmLimits> sm_limits_for_cc(const std::string& cc) {
         l.shared_bytes_per_block = row.shared_block_kb * 1024;
         l.shared_reserved_per_block = row.reserved_bytes;
         l.shared_alloc_unit = row.shared_unit;
-        l.source = k_source;
+        l.source = k_sm_limits_source;
         return l;
     }
     return std::nullopt;

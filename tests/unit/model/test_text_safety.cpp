@@ -82,10 +82,10 @@ Profile hostile_profile() {
 TEST(TextSafety, ProfileWithInvalidUtf8IsWrittenWithReplacements) {
     std::string text;
     ASSERT_NO_THROW(text = dump_profile(hostile_profile())); // threw type_error.316 before
-    const auto json = nlohmann::json::parse(text);
-    EXPECT_EQ(json["app"], "app" + s_fffd + s_fffd);
-    EXPECT_EQ(json["argv"][0], "./app" + s_fffd);
-    EXPECT_EQ(json["config"]["IRF_OUTPUT"], "out" + s_fffd);
+    const auto written = nlohmann::json::parse(text);
+    EXPECT_EQ(written["app"], "app" + s_fffd + s_fffd);
+    EXPECT_EQ(written["argv"][0], "./app" + s_fffd);
+    EXPECT_EQ(written["config"]["IRF_OUTPUT"], "out" + s_fffd);
 }
 
 TEST(TextSafety, SummaryEscapesNamesAndWarningsAndCutsWholeCharacters) {
