@@ -68,17 +68,79 @@ model::GpuInfo parse_gpu(const json& j) {
     return g;
 }
 
-void parse_durations(const json& j, const std::string& where, ScriptLaunch& l) {
+void parse_durations(const json& j, const std::string& where, std::vector<double>& out) {
     if (j.is_array()) {
         for (std::size_t i = 0; i < j.size(); ++i) {
-            l.duration_ns.push_back(get_number(j[i], where + "[" + std::to_string(i) + "]"));
+            out.push_back(get_number(j[i], where + "[" + std::to_string(i) + "]"));
         }
-        if (l.duration_ns.empty()) {
+        if (out.empty()) {
             fail(where, "empty list");
         }
     } else {
-        l.duration_ns.push_back(get_number(j, where));
+        out.push_back(get_number(j, where));
     }
+}
+
+/// Fails on the first key of object `j` not in `keys`.
+template <std::size_t N>
+void check_keys(const json& j, const std::string& where, const char* const (&keys)[N]) {
+    if (!j.is_object()) {
+        fail(where, "expected an object");
+    }
+    for (const auto& item : j.items()) {
+        if (std::find(std::begin(keys), std::end(keys), item.key()) == std::end(keys)) {
+            fail(where + "." + item.key(), "unknown key");
+        }
+    }
+}
+
+/// What a launch and a graph node both give: the kernel, its launch configuration, durations.
+ScriptNode parse_kernel(const json& j, const std::string& where) {
+    ScriptNode k;
+    if (!j.contains("kernel") || !j["kernel"].is_string() ||
+        j["kernel"].get<std::string>().empty()) {
+        fail(where + ".kernel", "expected a non-empty string");
+    }
+    k.kernel = j["kernel"].get<std::string>();
+    k.function = j.contains("function") ? get_uint(j["function"], where + ".function") : 0;
+    if (j.contains("grid")) {
+        k.launch.grid = get_dim3(j["grid"], where + ".grid");
+    }
+    if (j.contains("block")) {
+        k.launch.block = get_dim3(j["block"], where + ".block");
+    }
+    k.launch.smem_bytes = j.contains("smem") ? get_u32(j["smem"], where + ".smem") : 0;
+    k.launch.regs = j.contains("regs") ? get_u32(j["regs"], where + ".regs") : 0;
+    if (!j.contains("duration_ns")) {
+        fail(where + ".duration_ns", "missing");
+    }
+    parse_durations(j["duration_ns"], where + ".duration_ns", k.duration_ns);
+    return k;
+}
+
+/// A graph launch's kernel nodes and exec handle; the launch's own kernel keys are refused.
+void parse_graph(const json& j, const std::string& where, ScriptLaunch& l) {
+    static const char* const k_node_keys[] = {"kernel", "function", "grid",       "block",
+                                              "smem",   "regs",     "duration_ns"};
+    static const char* const k_not_here[] = {
+        "kernel",      "function", "grid",  "block",           "smem",        "regs",
+        "duration_ns", "counters", "graph", "tensor_counters", "refuse_pass", "ranges"};
+    for (const char* key : k_not_here) {
+        if (j.contains(key)) {
+            fail(where + "." + key, "not with graph_nodes (each node names its kernel; nodes "
+                                    "are timed only)");
+        }
+    }
+    const json& nodes = j["graph_nodes"];
+    if (!nodes.is_array() || nodes.empty()) {
+        fail(where + ".graph_nodes", "expected a non-empty array of kernel nodes");
+    }
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        const std::string node_where = where + ".graph_nodes[" + std::to_string(i) + "]";
+        check_keys(nodes[i], node_where, k_node_keys);
+        l.graph_nodes.push_back(parse_kernel(nodes[i], node_where));
+    }
+    l.graph_exec = j.contains("graph_exec") ? get_uint(j["graph_exec"], where + ".graph_exec") : 0;
 }
 
 /// The launching thread's NVTX push/pop stack, outermost first.
@@ -109,39 +171,26 @@ void parse_counters(const json& j, const char* key, const std::string& where,
 
 ScriptLaunch parse_launch(const json& j, const std::string& where) {
     static const char* const k_keys[] = {
-        "kernel",          "function",    "grid",        "block",    "smem",  "regs", "device",
-        "thread",          "repeat",      "duration_ns", "counters", "graph", "nvtx", "profiler",
-        "tensor_counters", "refuse_pass", "ranges"};
-    if (!j.is_object()) {
-        fail(where, "expected an object");
-    }
-    for (const auto& item : j.items()) {
-        if (std::find(std::begin(k_keys), std::end(k_keys), item.key()) == std::end(k_keys)) {
-            fail(where + "." + item.key(), "unknown key");
-        }
-    }
+        "kernel",      "function", "grid",        "block",     "smem",
+        "regs",        "device",   "thread",      "repeat",    "duration_ns",
+        "counters",    "graph",    "nvtx",        "profiler",  "tensor_counters",
+        "refuse_pass", "ranges",   "graph_nodes", "graph_exec"};
+    check_keys(j, where, k_keys);
     ScriptLaunch l;
-    if (!j.contains("kernel") || !j["kernel"].is_string() ||
-        j["kernel"].get<std::string>().empty()) {
-        fail(where + ".kernel", "expected a non-empty string");
+    if (j.contains("graph_nodes")) {
+        parse_graph(j, where, l);
+    } else if (j.contains("graph_exec")) {
+        fail(where + ".graph_exec", "only with graph_nodes");
+    } else {
+        ScriptNode k = parse_kernel(j, where);
+        l.kernel = std::move(k.kernel);
+        l.function = k.function;
+        l.launch = k.launch;
+        l.duration_ns = std::move(k.duration_ns);
     }
-    l.kernel = j["kernel"].get<std::string>();
-    l.function = j.contains("function") ? get_uint(j["function"], where + ".function") : 0;
-    if (j.contains("grid")) {
-        l.launch.grid = get_dim3(j["grid"], where + ".grid");
-    }
-    if (j.contains("block")) {
-        l.launch.block = get_dim3(j["block"], where + ".block");
-    }
-    l.launch.smem_bytes = j.contains("smem") ? get_u32(j["smem"], where + ".smem") : 0;
-    l.launch.regs = j.contains("regs") ? get_u32(j["regs"], where + ".regs") : 0;
     l.device = j.contains("device") ? get_u32(j["device"], where + ".device") : 0;
     l.thread = static_cast<int>(j.contains("thread") ? get_u32(j["thread"], where + ".thread") : 0);
     l.repeat = j.contains("repeat") ? get_uint(j["repeat"], where + ".repeat") : 1;
-    if (!j.contains("duration_ns")) {
-        fail(where + ".duration_ns", "missing");
-    }
-    parse_durations(j["duration_ns"], where + ".duration_ns", l);
     parse_counters(j, "counters", where, l.counters);
     parse_counters(j, "tensor_counters", where, l.tensor_counters);
     if (j.contains("graph")) {
@@ -172,14 +221,7 @@ ScriptLaunch parse_launch(const json& j, const std::string& where) {
 
 ActivityDelivery parse_activity(const json& j) {
     static const char* const k_keys[] = {"buffer_records", "drop_every", "early_every"};
-    if (!j.is_object()) {
-        fail("activity", "expected an object");
-    }
-    for (const auto& item : j.items()) {
-        if (std::find(std::begin(k_keys), std::end(k_keys), item.key()) == std::end(k_keys)) {
-            fail("activity." + item.key(), "unknown key");
-        }
-    }
+    check_keys(j, "activity", k_keys); // "activity: expected an object" when it is none
     ActivityDelivery a;
     a.buffer_records =
         j.contains("buffer_records") ? get_uint(j["buffer_records"], "activity.buffer_records") : 0;

@@ -11,6 +11,14 @@
 
 namespace irf::intercept::fake {
 
+/// A kernel node of a scripted CUDA graph (a launch with `graph_nodes`).
+struct ScriptNode {
+    std::string kernel;         ///< mangled (or plain) kernel name
+    std::uint64_t function = 0; ///< function handle; 0 = one per distinct kernel name
+    model::LaunchConfig launch;
+    std::vector<double> duration_ns; ///< used in turn, one per replay
+};
+
 /// One scripted launch, played `repeat` times.
 struct ScriptLaunch {
     std::string kernel;         ///< mangled (or plain) kernel name
@@ -35,6 +43,10 @@ struct ScriptLaunch {
     /// Ranges a sample window around this launch records: 1, or another number when the kernel
     /// launches a different number of kernels inside it than before (the sample is discarded).
     std::uint32_t ranges = 1;
+    /// Non-empty: a cuGraphLaunch of graph exec `graph_exec` each repeat, whose kernel nodes run
+    /// in this order (`kernel`, `duration_ns` and the sample keys unused).
+    std::vector<ScriptNode> graph_nodes;
+    std::uint64_t graph_exec = 0; ///< the exec's handle; 0 = one per launch entry
 };
 
 /// How durations reach the sink, modelled on CUPTI's activity buffers (docs/configuration.md,
