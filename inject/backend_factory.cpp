@@ -17,7 +17,11 @@ std::unique_ptr<intercept::Backend> make_backend(const config::Config& config) {
     using config::LogLevel;
     if (config.backend == "fake") {
 #ifdef IRF_HAVE_FAKE
-        return intercept::make_fake_backend(config.backend_arg);
+        intercept::FakeOptions options;
+        if (config.graph_timing == config::GraphTiming::graphs) {
+            options.graph_node_replays = config.graph_node_replays;
+        }
+        return intercept::make_fake_backend(config.backend_arg, options);
 #else
         common::log_line(LogLevel::error, "IRF_BACKEND=fake:" + config.backend_arg +
                                               ": the fake backend exists only in test "

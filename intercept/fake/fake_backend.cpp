@@ -18,6 +18,7 @@
 
 #include "common/file_io.hpp"
 #include "common/log.hpp"
+#include "intercept/fake/fake_graphs.hpp"
 #include "intercept/fake/fake_passes.hpp"
 #include "intercept/fake/fake_script.hpp"
 #include "intercept/launch_log.hpp"
@@ -26,12 +27,7 @@
 namespace irf::intercept {
 namespace {
 
-/// An activity record as CUPTI delivers it: a duration, and for a graph node (event.graph) also
-/// its launch, which CUPTI reports only from the record (no launch callback runs for a node).
-struct ActivityRecord {
-    DurationRecord duration;
-    LaunchEvent event; ///< the node's launch, when event.graph
-};
+using fake::ActivityRecord;
 
 /// One script thread: its launches in order and the records it has played, appended without
 /// a lock so that a player stopped by a signal never blocks flush().
@@ -43,7 +39,8 @@ struct Player {
 
 class FakeBackend final : public Backend {
 public:
-    explicit FakeBackend(std::string path) : m_path(std::move(path)) {}
+    FakeBackend(std::string path, const FakeOptions& options)
+        : m_path(std::move(path)), m_options(options) {}
     ~FakeBackend() override { stop(); }
     FakeBackend(const FakeBackend&) = delete;
     FakeBackend& operator=(const FakeBackend&) = delete;
@@ -57,6 +54,8 @@ public:
             }
             m_script = fake::parse_script(text);
             m_passes = std::make_unique<fake::FakePasses>(m_script.passes, m_script.recur_bound);
+            m_graphs = std::make_unique<fake::FakeGraphs>(m_options.graph_node_replays,
+                                                          m_next_graph_id, m_clock);
             prepare_players();
         } catch (const std::exception& e) {
             common::log_line(common::LogLevel::error, "fake backend: " + m_path + ": " + e.what());
@@ -104,11 +103,19 @@ private:
     /// launch is played (so the players share nothing but atomics).
     void prepare_players() {
         std::map<std::string, std::uint64_t> handles;
+        const auto handle = [&handles](const std::string& kernel, std::uint64_t& function) {
+            if (function == 0) { // one handle per distinct name
+                function = handles.emplace(kernel, 0x100000 + handles.size() * 16).first->second;
+            }
+        };
         std::map<int, Player*> by_thread;
         for (fake::ScriptLaunch& l : m_script.launches) {
-            if (l.function == 0) { // one handle per distinct name
-                l.function =
-                    handles.emplace(l.kernel, 0x100000 + handles.size() * 16).first->second;
+            handle(l.kernel, l.function);
+            for (fake::ScriptNode& node : l.graph_nodes) {
+                handle(node.kernel, node.function);
+            }
+            if (!l.graph_nodes.empty() && l.graph_exec == 0) { // one exec per launch entry
+                l.graph_exec = 0x700000 + (&l - m_script.launches.data()) * 16;
             }
             Player*& player = by_thread[l.thread];
             if (player == nullptr) {
@@ -176,12 +183,7 @@ private:
 
     /// One record to the sink: a graph node's launch first (the CUPTI backend reports it from
     /// its record, possibly at the final flush after recording stopped), then its duration.
-    void deliver(const ActivityRecord& r) noexcept {
-        if (r.event.graph) {
-            static_cast<void>(m_sink->on_launch(r.event));
-        }
-        m_sink->on_duration(r.duration);
-    }
+    void deliver(const ActivityRecord& r) noexcept { m_graphs->deliver(r, *m_sink); }
 
     /// Script threads other than 0 (all of them when looping) run on threads of their own;
     /// thread 0 plays in the caller. A thread that cannot be created fails start() in one line.
@@ -250,20 +252,6 @@ private:
         }
     }
 
-    /// What a tensor-types sample of `l` counts (fake_script.hpp, tensor_counters).
-    static model::Counters tensor_types_sample(const fake::ScriptLaunch& l) {
-        if (!l.tensor_counters.empty()) {
-            return l.tensor_counters;
-        }
-        model::Counters part;
-        for (const auto& [name, value] : l.counters) {
-            if (name.rfind("tensor_ops_", 0) == 0 || name == "inst_tensor" || name == "time_ns") {
-                part[name] = value;
-            }
-        }
-        return part;
-    }
-
     void play_one(Player& player, const fake::ScriptLaunch& l, std::uint64_t index) noexcept {
         wait_for_the_queue();
         LaunchEvent event;
@@ -274,19 +262,21 @@ private:
         event.graph = l.graph;
         // As the CUPTI backend does, a graph node gets an id of its own from 2^32 up, apart
         // from the 32-bit ids of launches (docs/cupti-notes.md, step 5).
-        event.correlation_id =
-            l.graph ? m_next_graph_id.fetch_add(1) : m_next_correlation.fetch_add(1);
+        event.correlation_id = l.graph ? m_next_graph_id.fetch_add(1)
+                                       : m_next_correlation.fetch_add(1); // and cuGraphLaunch's
         nvtx::set_stack(l.nvtx); // what the application's NVTX calls would have left
         if (index == 0 && !l.profiler.empty()) {
             m_sink->on_profiler_range(l.profiler == "start"); // cudaProfilerStart/Stop
         }
-        if (l.graph) {
-            // As CUPTI does: the path is taken at cuGraphLaunch, and the kernel is reported
-            // only with its activity record (play_record), whose thread has no NVTX stack.
+        if (l.graph || !l.graph_nodes.empty()) {
+            // As CUPTI does: the path is taken at cuGraphLaunch, and the kernels are reported
+            // only with their activity records (play_record), whose thread has no NVTX stack.
             event.region = nvtx::current_path();
             event.region_given = true;
             nvtx::set_stack({});
-            play_record(player, ActivityRecord{next_record(event, l, index), event});
+            for (const ActivityRecord& r : m_graphs->replay(l, index, event)) {
+                play_record(player, r);
+            }
             return;
         }
         const LaunchDecision decision = m_sink->on_launch(event);
@@ -308,7 +298,8 @@ private:
             }
         } catch (...) { // out of memory: the sample is lost, as a failed range would be
         }
-        play_record(player, ActivityRecord{next_record(event, l, index), {}});
+        const double ns = l.duration_ns[index % l.duration_ns.size()];
+        play_record(player, ActivityRecord{fake::stamp(m_clock, event.correlation_id, ns), {}});
     }
 
     /// A kernel-replay sample: every pass on this launch; discarded when its window held
@@ -321,8 +312,9 @@ private:
         }
         CounterSample sample;
         sample.correlation_id = event.correlation_id;
-        sample.counters =
-            decision == LaunchDecision::profile_tensor_types ? tensor_types_sample(l) : l.counters;
+        sample.counters = decision == LaunchDecision::profile_tensor_types
+                              ? fake::tensor_types_sample(l)
+                              : l.counters;
         sample.passes = m_script.passes;
         m_sink->on_counters(sample);
     }
@@ -345,14 +337,6 @@ private:
         }
     }
 
-    /// The launch's duration on the fake clock.
-    DurationRecord next_record(const LaunchEvent& event, const fake::ScriptLaunch& l,
-                               std::uint64_t index) noexcept {
-        const double ns = l.duration_ns[index % l.duration_ns.size()];
-        const std::uint64_t start = m_clock.fetch_add(static_cast<std::uint64_t>(ns) + 1000);
-        return {event.correlation_id, start, start + static_cast<std::uint64_t>(ns)};
-    }
-
     /// Queues a record for delivery, or drops it, or delivers it at once (script's activity).
     void play_record(Player& player, const ActivityRecord& record) noexcept {
         const fake::ActivityDelivery& activity = m_script.activity;
@@ -370,8 +354,10 @@ private:
     }
 
     std::string m_path;
+    FakeOptions m_options;
     fake::Script m_script;
     std::unique_ptr<fake::FakePasses> m_passes; ///< samples by launches (IRF_REPLAY)
+    std::unique_ptr<fake::FakeGraphs> m_graphs; ///< graph replays (IRF_GRAPH_TIMING)
     LaunchSink* m_sink = nullptr;
     std::vector<std::unique_ptr<Player>> m_players; ///< fixed before the first launch
     std::mutex m_flush_mutex;             ///< one reader of the players' logs; guards m_buffer
@@ -389,8 +375,9 @@ private:
 
 } // namespace
 
-std::unique_ptr<Backend> make_fake_backend(const std::string& script_path) {
-    return std::make_unique<FakeBackend>(script_path);
+std::unique_ptr<Backend> make_fake_backend(const std::string& script_path,
+                                           const FakeOptions& options) {
+    return std::make_unique<FakeBackend>(script_path, options);
 }
 
 } // namespace irf::intercept

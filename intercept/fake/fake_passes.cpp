@@ -121,4 +121,17 @@ std::vector<std::uint64_t> FakePasses::close_all() {
     return out;
 }
 
+model::Counters tensor_types_sample(const ScriptLaunch& launch) {
+    if (!launch.tensor_counters.empty()) {
+        return launch.tensor_counters;
+    }
+    model::Counters part;
+    for (const auto& [name, value] : launch.counters) {
+        if (name.rfind("tensor_ops_", 0) == 0 || name == "inst_tensor" || name == "time_ns") {
+            part[name] = value;
+        }
+    }
+    return part;
+}
+
 } // namespace irf::intercept::fake

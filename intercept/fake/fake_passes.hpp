@@ -35,6 +35,9 @@ struct PassOutcome {
     const char* discard = nullptr; ///< set with `completed` empty: the completed sample's fault
 };
 
+/// What a tensor-types sample of `launch` counts (fake_script.hpp, tensor_counters).
+[[nodiscard]] model::Counters tensor_types_sample(const ScriptLaunch& launch);
+
 /// Open samples by configuration. Thread-safe.
 class FakePasses {
 public:
