@@ -127,6 +127,40 @@ TEST_F(InjectFake, SampledTimingEstimatesUntimedLaunchesWithTheirError) {
     EXPECT_FALSE(kernel_named(all, "axpy(")["time_ns"].contains("estimated"));
 }
 
+// Issue 55 item 4, IRF_GRAPH_TIMING through libirf: graph_replays.json replays a 2-node graph 10
+// times, its records delivered as they complete. graphs:2: replays 1-2 traced by node (replay 2
+// confirms replay 1's two nodes), 3-10 timed whole, their nodes counted as 8 untimed launches of
+// each kernel. gemm (1000, 3000 ns in turn): first launch 1000, one warm timed launch 3000; 8 x
+// 3000 = 24000 estimated, total 28000 ns, error unknown (one warm launch). axpy: 10 x 500.
+TEST_F(InjectFake, GraphTimingEstimatesTheNodesOfReplaysTimedWhole) {
+    const nlohmann::json p = run_basic({{"IRF_GRAPH_TIMING", "graphs:2"}}, "graph_replays.json");
+    EXPECT_EQ(p["config"]["IRF_GRAPH_TIMING"], "graphs:2");
+    EXPECT_EQ(p["coverage"]["launches"], 20);
+    const nlohmann::json gemm = kernel_named(p, "gemm(");
+    ASSERT_FALSE(gemm.is_null()) << p.dump();
+    EXPECT_EQ(gemm["launches"], 10);
+    EXPECT_EQ(gemm["time_ns"]["estimated"]["launches"], 8);
+    EXPECT_TRUE(gemm["time_ns"]["estimated"]["error_ns"].is_null());
+    EXPECT_EQ(gemm["time_ns"]["total"], 28000);
+    EXPECT_EQ(gemm["launch"]["regs"], 64);
+    const nlohmann::json axpy = kernel_named(p, "axpy(");
+    EXPECT_EQ(axpy["launches"], 10);
+    EXPECT_EQ(axpy["time_ns"]["estimated"]["launches"], 8);
+    EXPECT_EQ(axpy["time_ns"]["total"], 5000);
+    const std::string summary = read_file(m_tmp / "out.txt");
+    EXPECT_NE(summary.find("~28.0 us"), std::string::npos) << summary;
+    EXPECT_NE(summary.find("total 28.0 us is an estimate: 8 untimed launches"), std::string::npos)
+        << summary;
+    // By default (nodes) every replay is traced by node: every launch timed, nothing estimated.
+    const nlohmann::json all = run_basic({}, "graph_replays.json");
+    EXPECT_EQ(all["config"]["IRF_GRAPH_TIMING"], "nodes");
+    EXPECT_EQ(kernel_named(all, "gemm(")["launches"], 10);
+    EXPECT_EQ(kernel_named(all, "gemm(")["time_ns"]["total"], 5 * 1000 + 5 * 3000);
+    EXPECT_FALSE(kernel_named(all, "gemm(")["time_ns"].contains("estimated"));
+    EXPECT_FALSE(kernel_named(all, "axpy(")["time_ns"].contains("estimated"));
+    EXPECT_EQ(read_file(m_tmp / "out.txt").find("is an estimate"), std::string::npos);
+}
+
 TEST_F(InjectFake, MpsActiveThreadLimitRecordsTheActiveSms) {
     // basic.json's GPU has 132 SMs; 25% of them rounds up to 33 (docs/trajectories.md).
     EXPECT_EQ(run_basic({{"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "25"}})["gpu"]["sms_active"], 33);
