@@ -122,7 +122,7 @@ std::string left_out_counts(const std::vector<std::string>& left_out) {
     return out;
 }
 
-std::string percent(double share) {
+std::string signed_percent(double share) {
     return common::string_printf("%+.1f%%", 100 * share);
 }
 
@@ -144,8 +144,8 @@ void text_table(std::ostringstream& out, const std::vector<ProjectedKernel>& row
             out << "| " << common::markdown_code(labels.at(k.name)) << " | "
                 << format_time(k.recorded_mean_ns) << " | " << format_time(k.predicted_mean_ns)
                 << " | " << interval(k) << " | " << format_time(k.measured_mean_ns) << " | "
-                << percent(k.error) << " | " << (k.inside ? "yes" : "no") << " | " << bound(k)
-                << " |\n";
+                << signed_percent(k.error) << " | " << (k.inside ? "yes" : "no") << " | "
+                << bound(k) << " |\n";
         }
         return;
     }
@@ -156,8 +156,8 @@ void text_table(std::ostringstream& out, const std::vector<ProjectedKernel>& row
         out << common::string_printf(
             "  %-40s %10s %10s %23s %10s %8s %-6s %s\n", labels.at(k.name).c_str(),
             format_time(k.recorded_mean_ns).c_str(), format_time(k.predicted_mean_ns).c_str(),
-            interval(k).c_str(), format_time(k.measured_mean_ns).c_str(), percent(k.error).c_str(),
-            k.inside ? "yes" : "no", bound(k).c_str());
+            interval(k).c_str(), format_time(k.measured_mean_ns).c_str(),
+            signed_percent(k.error).c_str(), k.inside ? "yes" : "no", bound(k).c_str());
     }
 }
 
@@ -231,8 +231,8 @@ std::string projection_check_text(const ProjectionCheck& check, const model::Pro
         if (std::fabs(k.error) > k_miss) {
             out << (misses++ == 0 ? "\nmisses over 25% (error, bound, confidence, interval):\n"
                                   : "")
-                << "  " << labels.at(k.name) << ": " << percent(k.error) << ", " << bound(k) << ", "
-                << (k.confidence.empty() ? "?" : k.confidence) << " confidence, "
+                << "  " << labels.at(k.name) << ": " << signed_percent(k.error) << ", " << bound(k)
+                << ", " << (k.confidence.empty() ? "?" : k.confidence) << " confidence, "
                 << (k.inside ? "inside" : "outside") << "\n";
         }
     }

@@ -8,6 +8,9 @@
 
 namespace irf::intercept {
 namespace {
+// Named: in a unity batch, other files' helpers of the same names share the anonymous
+// namespace.
+namespace tensor_types {
 
 constexpr LaunchDecision P = LaunchDecision::profile;
 constexpr LaunchDecision T = LaunchDecision::time_only;
@@ -142,5 +145,6 @@ TEST(CollectorTensor, ItsDurationClusterStillAsksForASample) {
     EXPECT_EQ(play(c, 5, k_gemm, long_tensor), (std::vector<LaunchDecision>{T, P, TT, P, T}));
 }
 
+} // namespace tensor_types
 } // namespace
 } // namespace irf::intercept

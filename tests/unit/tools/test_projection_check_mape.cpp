@@ -10,6 +10,9 @@
 
 namespace irf::report {
 namespace {
+// Named: in a unity batch, other files' helpers of the same names share the anonymous
+// namespace.
+namespace mape {
 
 /// Ten launches of `mean_ns`; projected (when `point` > 0) onto "b" at `point` in all, with
 /// `confidence`.
@@ -68,5 +71,6 @@ TEST(ProjectionCheckMape, NoHighConfidenceKernelGivesZero) {
     EXPECT_NEAR(c.summary.mape, 0.5, 1e-12);
 }
 
+} // namespace mape
 } // namespace
 } // namespace irf::report
