@@ -13,10 +13,6 @@
 namespace irf::report {
 namespace {
 
-std::string signed_percent(double share) {
-    return common::string_printf("%+.1f%%", 100 * share);
-}
-
 std::string error_of(double predicted, double measured) {
     return signed_percent((predicted - measured) / measured);
 }

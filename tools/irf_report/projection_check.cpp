@@ -122,10 +122,6 @@ std::string left_out_counts(const std::vector<std::string>& left_out) {
     return out;
 }
 
-std::string signed_percent(double share) {
-    return common::string_printf("%+.1f%%", 100 * share);
-}
-
 std::string interval(const ProjectedKernel& k) {
     return format_time(k.low_ns) + " - " + format_time(k.high_ns);
 }

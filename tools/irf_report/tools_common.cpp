@@ -13,6 +13,7 @@
 
 #include "common/file_io.hpp"
 #include "common/kernel_identity.hpp"
+#include "common/string_printf.hpp"
 #include "common/text_safety.hpp"
 #include "config/kernel_regex.hpp"
 #include "model/profile/kernel_labels.hpp"
@@ -212,6 +213,10 @@ std::string format_number(std::optional<double> value, int digits) {
     char buffer[64];
     std::snprintf(buffer, sizeof buffer, "%.*g", digits, *value);
     return buffer;
+}
+
+std::string signed_percent(double share) {
+    return common::string_printf("%+.1f%%", 100 * share);
 }
 
 std::string format_total_time(const model::KernelRecord& k) {

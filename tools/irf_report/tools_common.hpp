@@ -80,6 +80,9 @@ using common::format_time;
 /// A number with `digits` significant digits (printf %g), or "-" when absent.
 [[nodiscard]] std::string format_number(std::optional<double> value, int digits = 3);
 
+/// A signed share in percent with one decimal, "+12.5%" (a projection's error).
+[[nodiscard]] std::string signed_percent(double share);
+
 /// "grid [a,b,c] block [x,y,z]".
 [[nodiscard]] std::string format_launch(const model::LaunchConfig& launch);
 
