@@ -313,6 +313,12 @@ for round in $(seq 1 "$overhead_rounds"); do
     step "overhead r$round inject only, callstack 0" "$o/inject-nocs-$round.log" env \
         CUDA_INJECTION64_PATH="$libirf" IRF_SAMPLES=0 IRF_CALLSTACK=0 \
         IRF_OUTPUT="$o/inject-nocs-$round" IRF_SUMMARY=file python3 "$torch_step"
+    # Issue 55 item 4: graph replays by graph-level records after 3 traced ones (graph_ms and
+    # the node kernels' time_ns.estimated against the round above).
+    step "overhead r$round inject only, callstack 0, graphs:3" "$o/inject-graphs-$round.log" \
+        env CUDA_INJECTION64_PATH="$libirf" IRF_SAMPLES=0 IRF_CALLSTACK=0 \
+        IRF_GRAPH_TIMING=graphs:3 IRF_OUTPUT="$o/inject-graphs-$round" IRF_SUMMARY=file \
+        python3 "$torch_step"
     if [ -n "$irfcli" ]; then
         step "overhead r$round irf run, callstack 0" "$o/run-nocs-$round.log" "$irfcli" run \
             --lib "$libirf" --samples 0 --callstack 0 -o "$o/run-nocs-$round" --summary file -- \
