@@ -27,8 +27,8 @@ def tearDownModule():
         DRIVER.quit()
 
 
-def js(script, *args):
-    return DRIVER.execute_script(script, *args)
+def js(script, *args, async_=False):
+    return (DRIVER.execute_async_script if async_ else DRIVER.execute_script)(script, *args)
 
 
 def hover_and_click(figure, trace_name, index=0, click=False):
@@ -259,6 +259,30 @@ class Layout(unittest.TestCase):
                   if t["kind"] == "legend"]
         for name in names:
             self.assertIn(name, legend)
+
+
+class OneDraw(unittest.TestCase):
+    """The roof figures are drawn once: their labels are placed from the layout before Plotly
+    draws, not moved after it (Plotly.relayout drew a WebGL figure of 10,000 kernels a second
+    time; docs/performance.md, "HTML report"), at a laptop's and a phone's width."""
+
+    def test_each_roof_figure_is_drawn_once(self):
+        page = hs.html(hs.EXAMPLE, os.path.join(DIR, "once.html"))
+        try:
+            for width in (1024, 390):
+                DRIVER.set_window_size(width, 900)
+                bs.open_page(DRIVER, page)
+                calls = js("""const done = arguments[arguments.length - 1], calls = [];
+                    for (const name of ['newPlot', 'react', 'relayout', 'restyle', 'update', 'redraw']) {
+                      const f = Plotly[name];
+                      Plotly[name] = (...args) => { calls.push(name); return f(...args); };
+                    }
+                    Promise.all([IRF.drawInstructionRoofline(), IRF.drawWalls('global'),
+                      IRF.drawWalls('shared'), IRF.drawFlopRoofline('fp32')])
+                      .then(() => done(calls), (e) => done(String(e)));""", async_=True)
+                self.assertEqual(calls, ["newPlot"] * 4, f"{width} px")
+        finally:
+            DRIVER.set_window_size(1400, 1000)
 
 
 class JobPage(unittest.TestCase):

@@ -58,6 +58,17 @@ class TenThousandKernels(unittest.TestCase):
             ".map((d) => [d.id.slice(4), Number(d.dataset.points)])));"))
         expected = bs.expected_points(hs.analysed(profile, self.dir, "big-analysed.json", "b200"))
         self.assertEqual(drawn, expected)
+        # One draw per figure (no label moved after it), and the kernels without a colour of
+        # their own in one single-colour trace: per-point colours only for the coloured ten.
+        relaid = self.driver.execute_script(
+            "return [...document.querySelectorAll('.plot')].filter((d) => d.dataset.relaid)"
+            ".map((d) => d.id + ' ' + d.dataset.relaid);")
+        self.assertEqual(relaid, [])
+        colours = self.driver.execute_script(
+            "return [...document.querySelectorAll('.plot')].map((d) => d.data.map((t) =>"
+            " Array.isArray((t.marker || {}).color) ? t.marker.color.length : 0))"
+            ".reduce((a, b) => a.concat(b), []);")
+        self.assertLessEqual(max(colours), 10)
         # The ready time is judged on a machine doing nothing else (CI runs this test alone,
         # RUN_SERIAL). Where the load is above the CPUs, wall time measures the other work too
         # (and the browser's own CPU time cannot be cut at "ready" from outside): the figures

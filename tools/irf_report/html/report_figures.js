@@ -67,8 +67,18 @@ IRF.pointTrace = (name, points, marker, type) => ({
   hovertemplate: "%{hovertext}<extra></extra>",
 });
 
-// The kernels' colours of `points` ({k}), for a trace's marker.color.
-IRF.colorsOf = (points) => points.map((p) => IRF.kernelColor(p.k));
+// The kernel traces of `points`: the kernels without a colour of their own in one grey trace
+// (a single colour: a 10,000-entry colour array cost WebGL about a second), then the coloured
+// ones over them, each point in its kernel's colour. Empty traces are left out.
+IRF.pointTraces = (name, points, marker, type) => {
+  const coloured = points.filter((p) => p.k.row < IRF.KERNEL_COLORS.length);
+  const others = points.filter((p) => !(p.k.row < IRF.KERNEL_COLORS.length));
+  const out = [];
+  if (others.length) out.push(IRF.pointTrace(name, others, Object.assign({}, marker, { color: IRF.OTHER_COLOR }), type));
+  if (coloured.length) out.push(IRF.pointTrace(name, coloured, Object.assign({}, marker,
+    { color: coloured.map((p) => IRF.kernelColor(p.k)) }), type));
+  return out;
+};
 
 // Draws a figure: `traces` (kernel traces have customdata rows), `pointsOf(row)` -> the [x, y]
 // pairs of that kernel (the selection ring), `count` kernel points for the tests and readers.
@@ -87,10 +97,15 @@ IRF.plot = (div, traces, layout, pointsOf, count) => {
     // Below the axis title, in the container's frame: a long legend never covers the title.
     legend: { orientation: "h", yref: "container", y: 0, yanchor: "bottom", x: 0 } }, layout);
   IRF.fitTitles(div, fullLayout);
+  if (IRF.plotFrame(div, fullLayout)) IRF.reserveMargins(fullLayout, traces, fullLayout.width || div.clientWidth);
+  // The labels are placed before the one draw: moving them afterwards (Plotly.relayout) drew a
+  // WebGL figure of 10,000 kernels a second time (docs/performance.md, "HTML report").
+  const expected = IRF.plotFrame(div, fullLayout);
+  if (expected) IRF.placeLabels(fullLayout, traces, expected);
   const start = performance.now();
   return Plotly.newPlot(div, traces, fullLayout, { displaylogo: false, responsive: true,
     displayModeBar: narrow ? false : "hover" })
-    .then(() => IRF.placeLabels(div))
+    .then(() => IRF.replaceLabels(div, expected))
     .then(() => {
       IRF.timings[div.id] = [Math.round(start), Math.round(performance.now())];
       if (IRF.selected !== null) IRF.ring(figure, IRF.selected);
@@ -110,42 +125,66 @@ IRF.fitTitles = (div, layout) => {
   if (layout.yaxis && layout.yaxis.title) layout.yaxis.title.text = IRF.wrapText(layout.yaxis.title.text, height, 14);
 };
 
-// The roof labels (annotations with an `irf` note) placed by collision check once Plotly laid
-// the figure out: each at the first candidate place inside the plot that covers no label
-// placed before it, no marker and no other line; else the least crowded one (issue 53).
-IRF.placeLabels = (gd) => {
-  const layout = gd._fullLayout, xa = layout.xaxis, ya = layout.yaxis;
-  const anns = gd.layout.annotations || [];
-  if (!anns.some((a) => a.irf) || xa.type !== "log" || ya.type !== "log") return Promise.resolve();
-  const px = (x, y) => [xa._offset + xa.l2p(Math.log10(x)), ya._offset + ya.l2p(Math.log10(y))];
-  const frame = [xa._offset, ya._offset, xa._offset + xa._length, ya._offset + ya._length];
-  const markers = [], lines = [];
-  for (const t of gd.data) {
-    if (!t.x || !t.y) continue;
-    // Past WebGL's count (10,000 kernels) labels avoid each other and the lines only: a check
-    // against every marker would cost seconds before the page is usable.
-    if ((t.mode || "").includes("markers") && t.type !== "scattergl") {
-      const size = typeof t.marker.size === "number" ? t.marker.size : 8;
-      t.x.forEach((x, i) => {
-        if (x > 0 && t.y[i] > 0) {
-          const [cx, cy] = px(x, t.y[i]);
-          markers.push(IRF.box(cx, cy, size, size, 0));
-        }
-      });
-    } else if (t.mode === "lines") {
-      for (let i = 1; i < t.x.length; i++) lines.push([t, [px(t.x[i - 1], t.y[i - 1]), px(t.x[i], t.y[i])]]);
-    }
+// The plot area in the div's pixels and the log-log mapping into it, as Plotly will lay out
+// `layout` in `div` (its size: the div's, as Plotly takes it; the margins: the layout's), or
+// null when the figure has no roof label or is not log-log.
+IRF.plotFrame = (div, layout) => {
+  const xr = (layout.xaxis || {}).range, yr = (layout.yaxis || {}).range;
+  if (!(layout.annotations || []).some((a) => a.irf) || !xr || !yr ||
+    layout.xaxis.type !== "log" || layout.yaxis.type !== "log") return null;
+  const width = layout.width || div.clientWidth, height = layout.height || div.clientHeight;
+  const m = layout.margin;
+  return IRF.logFrame(xr, yr, m.l, m.t, width - m.l - m.r, height - m.t - m.b);
+};
+
+// The frame Plotly drew: when it differs from the one the labels were placed in (automargin
+// grew a margin for long tick labels), the labels are placed again and moved, which draws the
+// figure a second time; div.dataset.relaid says so (the browser test checks it stays unset).
+IRF.replaceLabels = (gd, expected) => {
+  if (!expected) return null;
+  const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
+  const drawn = IRF.logFrame(expected.xr, expected.yr, xa._offset, ya._offset, xa._length, ya._length);
+  if (["left", "top", "w", "h"].every((k) => Math.abs(drawn[k] - expected[k]) < 1)) return null;
+  gd.dataset.relaid = [expected.left, expected.top, expected.w, expected.h].map(Math.round).join(",") +
+    " -> " + [drawn.left, drawn.top, drawn.w, drawn.h].map(Math.round).join(",");
+  const layout = { annotations: gd.layout.annotations.map((a) => Object.assign({}, a)) };
+  IRF.placeLabels(layout, gd.data, drawn);
+  return Plotly.relayout(gd, layout);
+};
+
+// The roof labels (annotations of `layout` with an `irf` note) placed by collision check in
+// `frame` (IRF.plotFrame): each at the first candidate place inside the plot that covers no
+// label placed before it, no marker and no other line; else the least crowded one (issue 53).
+// When one must cover something, the bandwidth labels are tried in the other orders too (on a
+// phone the first could take the only free place of the next) and the fewest overlaps win.
+IRF.placeLabels = (layout, traces, frame) => {
+  const labels = layout.annotations.filter((a) => a.irf);
+  const obstacles = IRF.obstacles(traces, frame);
+  const slopes = labels.filter((a) => a.irf.kind === "slope"), rest = labels.filter((a) => a.irf.kind !== "slope");
+  let best = IRF.placeInOrder(labels, obstacles, frame);
+  for (const order of IRF.permutations(slopes)) {
+    if (best.hits < 1) break;
+    const trial = IRF.placeInOrder(order.concat(rest), obstacles, frame);
+    if (trial.hits < best.hits) best = trial;
   }
+  for (const [a, c] of best.spots) {
+    [a.x, a.y] = frame.unit(c.cx, c.cy);
+    Object.assign(a, { xanchor: "center", yanchor: "middle", textangle: c.deg });
+  }
+};
+
+// Places `labels` one after the other (IRF.placeLabels); returns the places and their overlaps.
+IRF.placeInOrder = (labels, { markers, lines }, frame) => {
+  const box = [frame.left, frame.top, frame.left + frame.w, frame.top + frame.h];
+  const inside = (poly) => poly.every(([x, y]) => x >= box[0] && x <= box[2] && y >= box[1] && y <= box[3]);
   const ctx = (IRF.measure = IRF.measure || document.createElement("canvas").getContext("2d"));
   ctx.font = "10px 'Open Sans', verdana, arial, sans-serif";
-  const placed = [], update = {};
-  const inside = (poly) => poly.every(([x, y]) => x >= frame[0] && x <= frame[2] && y >= frame[1] && y <= frame[3]);
-  anns.forEach((a, index) => {
-    if (!a.irf) return;
+  const placed = [], spots = [];
+  let total = 0;
+  for (const a of labels) {
     const w = ctx.measureText(a.text).width + 4, h = 14;
-    const cands = IRF.labelPlaces(a.irf, w, h, px, xa, ya);
     let best = null;
-    for (const c of cands) {
+    for (const c of IRF.labelPlaces(a.irf, w, h, frame)) {
       const poly = IRF.box(c.cx, c.cy, w, h, c.deg);
       if (!inside(poly)) continue;
       const hits = placed.concat(markers).filter((o) => IRF.overlap(poly, o)).length +
@@ -153,49 +192,12 @@ IRF.placeLabels = (gd) => {
       if (!best || hits < best.hits) best = { hits, c, poly };
       if (hits === 0) break;
     }
-    if (!best) return;
+    if (!best) continue;
     placed.push(best.poly);
-    // Keyed edits: Plotly moves the annotations without drawing the traces again.
-    Object.assign(update, { [`annotations[${index}].x`]: xa.p2l(best.c.cx - xa._offset),
-      [`annotations[${index}].y`]: ya.p2l(best.c.cy - ya._offset),
-      [`annotations[${index}].xanchor`]: "center", [`annotations[${index}].yanchor`]: "middle",
-      [`annotations[${index}].textangle`]: best.c.deg });
-  });
-  return Plotly.relayout(gd, update);
-};
-
-// Candidate centres (screen pixels) and angles of a roof label: along a bandwidth line left of
-// its ridge, above then below it; along a peak from its right end; up a wall from its foot.
-IRF.labelPlaces = (roof, w, h, px, xa, ya) => {
-  const [x0, x1] = xa.range.map((v) => 10 ** v), [y0] = ya.range.map((v) => 10 ** v);
-  const out = [];
-  if (roof.kind === "slope") {
-    const low = Math.max(x0, y0 / roof.rate), high = Math.min(roof.peak / roof.rate, x1);
-    if (!(low < high)) return out;
-    const [ax, ay] = px(low, low * roof.rate), [bx, by] = px(high, high * roof.rate);
-    const deg = Math.atan2(by - ay, bx - ax) * 180 / Math.PI;
-    const n = [Math.sin(deg * Math.PI / 180), -Math.cos(deg * Math.PI / 180)];
-    for (const side of [1, -1]) {
-      for (let i = 0; i <= 20; i++) {
-        const f = (i + 0.5) / 21, cx = ax + (bx - ax) * f, cy = ay + (by - ay) * f;
-        // The label's far end stays left of the ridge.
-        if (Math.hypot(bx - cx, by - cy) < w / 2 + 4) continue;
-        out.push({ cx: cx + side * n[0] * (h / 2 + 1), cy: cy + side * n[1] * (h / 2 + 1), deg });
-      }
-    }
-    return out;
+    spots.push([a, best.c]);
+    total += best.hits;
   }
-  if (roof.kind === "wall") {
-    const [wx, bottom] = px(roof.x, y0);
-    for (let cy = bottom - w / 2 - 4; cy > ya._offset + w / 2; cy -= 30) out.push({ cx: wx + h / 2 + 1, cy, deg: -90 });
-    return out;
-  }
-  const [, py] = px(x0, roof.peak);
-  const [left, right] = [xa._offset, xa._offset + xa._length];
-  for (const side of [-1, 1]) {
-    for (let cx = right - w / 2 - 4; cx > left + w / 2; cx -= 40) out.push({ cx, cy: py + side * (h / 2 + 1), deg: 0 });
-  }
-  return out;
+  return { hits: total, spots };
 };
 
 // A point the ring can be drawn on: both coordinates present, numbers positive (log axes).
@@ -285,16 +287,14 @@ IRF.drawInstructionRoofline = () => {
       IRF.formatNumber(Number(gips), 4) + " warp GIPS", xRange, annotations, "dash"));
   }
   for (const lv of IRF.LEVELS) {
-    traces.push(IRF.pointTrace(IRF.LEVEL_NAMES[lv], solid[lv], { symbol: IRF.LEVEL_SYMBOLS[lv],
-      size: IRF.LEVEL_SIZES[lv], color: IRF.colorsOf(solid[lv]), line: { color: "#fff", width: 0.5 } }, type));
+    traces.push(...IRF.pointTraces(IRF.LEVEL_NAMES[lv], solid[lv], { symbol: IRF.LEVEL_SYMBOLS[lv],
+      size: IRF.LEVEL_SIZES[lv], line: { color: "#fff", width: 0.5 } }, type));
   }
   for (const lv of IRF.LEVELS) {
-    if (warp[lv].length) traces.push(IRF.pointTrace(IRF.LEVEL_NAMES[lv] + " warp-based",
-      warp[lv], { symbol: IRF.LEVEL_SYMBOLS[lv] + "-open", size: IRF.LEVEL_SIZES[lv],
-        color: IRF.colorsOf(warp[lv]) }, type));
+    traces.push(...IRF.pointTraces(IRF.LEVEL_NAMES[lv] + " warp-based", warp[lv],
+      { symbol: IRF.LEVEL_SYMBOLS[lv] + "-open", size: IRF.LEVEL_SIZES[lv] }, type));
   }
-  if (pipes.length) traces.push(IRF.pointTrace("busiest pipe", pipes,
-    { symbol: "pentagon-open", size: 9, color: IRF.colorsOf(pipes) }, type));
+  traces.push(...IRF.pointTraces("busiest pipe", pipes, { symbol: "pentagon-open", size: 9 }, type));
   if (regions.length) traces.push(IRF.regionTrace(regions));
   traces.push(...IRF.kernelLegend(all, IRF.LEVELS.map((lv) => [IRF.LEVEL_NAMES[lv] + " intensity",
     IRF.LEVEL_SYMBOLS[lv]]).concat(pipes.length ? [["busiest pipe", "pentagon-open"]] : [])));
@@ -364,10 +364,9 @@ IRF.drawWalls = (wall) => {
       showarrow: false, xanchor: "left", yanchor: "bottom", font: { size: 10, color: "#B22222" },
       irf: { kind: "wall", x, line } });
   }
-  traces.push(IRF.pointTrace(wall + " ld/st per transaction", open,
-    { symbol: "circle-open", size: 10, color: IRF.colorsOf(open), line: { width: 2 } }, type));
-  if (filled.length) traces.push(IRF.pointTrace("all instructions, L1 intensity", filled,
-    { symbol: "circle", size: 8, color: IRF.colorsOf(filled) }, type));
+  traces.push(...IRF.pointTraces(wall + " ld/st per transaction", open,
+    { symbol: "circle-open", size: 10, line: { width: 2 } }, type));
+  traces.push(...IRF.pointTraces("all instructions, L1 intensity", filled, { symbol: "circle", size: 8 }, type));
   traces.push(...IRF.kernelLegend(open.concat(filled), [[wall + " ld/st per transaction",
     "circle-open"]].concat(filled.length ? [["all instructions, L1 intensity", "circle"]] : [])));
   const layout = { title: { text: wall === "global" ? "Global-memory walls" : "Shared-memory walls" },

@@ -55,10 +55,8 @@ IRF.drawFlopRoofline = (precision) => {
   }
   const type = points.length > IRF.WEBGL_POINTS ? "scattergl" : "scatter";
   for (const lv of IRF.LEVELS) {
-    const mine = points.filter((p) => p.lv === lv);
-    if (mine.length) traces.push(IRF.pointTrace(IRF.LEVEL_NAMES[lv], mine,
-      { symbol: IRF.LEVEL_SYMBOLS[lv], size: IRF.LEVEL_SIZES[lv], color: IRF.colorsOf(mine),
-        line: { color: "#fff", width: 0.5 } }, type));
+    traces.push(...IRF.pointTraces(IRF.LEVEL_NAMES[lv], points.filter((p) => p.lv === lv),
+      { symbol: IRF.LEVEL_SYMBOLS[lv], size: IRF.LEVEL_SIZES[lv], line: { color: "#fff", width: 0.5 } }, type));
   }
   traces.push(...IRF.kernelLegend(points, IRF.LEVELS.map((lv) => [IRF.LEVEL_NAMES[lv] +
     " intensity", IRF.LEVEL_SYMBOLS[lv]])));

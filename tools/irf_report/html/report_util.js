@@ -255,3 +255,98 @@ IRF.overlap = (a, b) => {
   }
   return true;
 };
+
+// A log-log frame: the plot area `left`, `top`, `w` x `h` pixels over the ranges (log10 units).
+IRF.logFrame = (xr, yr, left, top, w, h) => ({ xr, yr, left, top, w, h,
+  px: (x, y) => [left + (Math.log10(x) - xr[0]) / (xr[1] - xr[0]) * w,
+    top + (yr[1] - Math.log10(y)) / (yr[1] - yr[0]) * h],
+  // Pixels back to the axes' log10 units (an annotation's x and y on a log axis).
+  unit: (cx, cy) => [xr[0] + (cx - left) / w * (xr[1] - xr[0]), yr[1] - (cy - top) / h * (yr[1] - yr[0])] });
+
+// Candidate centres (screen pixels) and angles of a roof label: along a bandwidth line left of
+// its ridge, above then below it; along a peak from its right end; up a wall from its foot.
+IRF.labelPlaces = (roof, w, h, frame) => {
+  const px = frame.px, [x0, x1] = frame.xr.map((v) => 10 ** v), y0 = 10 ** frame.yr[0];
+  const out = [];
+  if (roof.kind === "slope") {
+    const low = Math.max(x0, y0 / roof.rate), high = Math.min(roof.peak / roof.rate, x1);
+    if (!(low < high)) return out;
+    const [ax, ay] = px(low, low * roof.rate), [bx, by] = px(high, high * roof.rate);
+    const deg = Math.atan2(by - ay, bx - ax) * 180 / Math.PI;
+    const n = [Math.sin(deg * Math.PI / 180), -Math.cos(deg * Math.PI / 180)];
+    // Beside the line first, then one label's height further out (steep, close bandwidth
+    // lines on a phone leave no room beside each).
+    for (const away of [h / 2 + 1, 1.5 * h + 2]) {
+      for (const side of [1, -1]) {
+        for (let i = 0; i <= 20; i++) {
+          const f = (i + 0.5) / 21, cx = ax + (bx - ax) * f, cy = ay + (by - ay) * f;
+          // The label's far end stays left of the ridge.
+          if (Math.hypot(bx - cx, by - cy) < w / 2 + 4) continue;
+          out.push({ cx: cx + side * n[0] * away, cy: cy + side * n[1] * away, deg });
+        }
+      }
+    }
+    return out;
+  }
+  if (roof.kind === "wall") {
+    const [wx, bottom] = px(roof.x, y0);
+    for (let cy = bottom - w / 2 - 4; cy > frame.top + w / 2; cy -= 30) out.push({ cx: wx + h / 2 + 1, cy, deg: -90 });
+    return out;
+  }
+  const [, py] = px(x0, roof.peak);
+  const [left, right] = [frame.left, frame.left + frame.w];
+  for (const side of [-1, 1]) {
+    for (let cx = right - w / 2 - 4; cx > left + w / 2; cx -= 40) out.push({ cx, cy: py + side * (h / 2 + 1), deg: 0 });
+  }
+  return out;
+};
+
+// Margins that hold what Plotly's automargin would push out (the y tick labels and title at the
+// left; the x tick labels, title and the horizontal legend below), so that the plot area is
+// known before the draw and Plotly draws once: it grows a margin that is too small and draws
+// again, and the labels placed beforehand would no longer fit (IRF.replaceLabels). Pixel
+// constants as Plotly 3 lays them out: tick labels 1.3 lines of the font, titles 1.3 lines of
+// 14 px, legend entries 40 px before their text, 5 px apart, rows of 19 px plus 10 px.
+IRF.reserveMargins = (layout, traces, width) => {
+  const size = layout.font.size, m = layout.margin;
+  const ctx = (IRF.measure = IRF.measure || document.createElement("canvas").getContext("2d"));
+  ctx.font = size + "px 'Open Sans', verdana, arial, sans-serif";
+  const textWidth = (t) => ctx.measureText(String(t).replace(/&lt;/g, "<").replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&")).width + 2;
+  const lines = (axis) => (axis.title && axis.title.text ? axis.title.text.split("<br>").length : 0);
+  const ticks = Math.max(0, ...(layout.yaxis.ticktext || []).map(textWidth));
+  m.l = Math.max(m.l, Math.ceil(ticks + 18.2 * lines(layout.yaxis) + 10));
+  const names = traces.filter((t) => t.showlegend !== false && t.name).map((t) => textWidth(t.name) + 40);
+  let legend = 0;
+  if (names.length) {
+    const span = Math.max(80, width - m.l - m.r), widest = Math.max(...names);
+    const oneRow = names.reduce((a, b) => a + b, 0) + 5 * (names.length - 1) < span;
+    const perRow = Math.max(1, Math.floor((span + 5) / (widest + 5) - 1e-9));
+    legend = 19 * (oneRow ? 1 : Math.ceil(names.length / perRow)) + 10;
+  }
+  m.b = Math.max(m.b, Math.ceil(legend + 18.2 * lines(layout.xaxis) + 30));
+};
+
+// What a roof label must not cover, in `frame`'s pixels: the markers' boxes and the lines'
+// segments (each with its trace, so a label may lie on its own line).
+IRF.obstacles = (traces, frame) => {
+  const markers = [], lines = [];
+  for (const t of traces) {
+    if (!t.x || !t.y) continue;
+    // Past WebGL's count (10,000 kernels) labels avoid each other and the lines only: a check
+    // against every marker would cost seconds before the page is usable.
+    if ((t.mode || "").includes("markers") && t.type !== "scattergl") {
+      const size = typeof t.marker.size === "number" ? t.marker.size : 8;
+      t.x.forEach((x, i) => {
+        if (x > 0 && t.y[i] > 0) markers.push(IRF.box(...frame.px(x, t.y[i]), size, size, 0));
+      });
+    } else if (t.mode === "lines") {
+      for (let i = 1; i < t.x.length; i++) lines.push([t, [frame.px(t.x[i - 1], t.y[i - 1]), frame.px(t.x[i], t.y[i])]]);
+    }
+  }
+  return { markers, lines };
+};
+
+// Every order of `items` (a handful: the bandwidth labels of one figure).
+IRF.permutations = (items) => (items.length < 2 ? [items] : [].concat(...items.map((x, i) =>
+  IRF.permutations(items.slice(0, i).concat(items.slice(i + 1))).map((p) => [x].concat(p)))));
