@@ -82,6 +82,33 @@ class LeftOut(unittest.TestCase):
             notes = " ".join(texts(data, "flop_roofline"))
             self.assertNotIn("tensor-core kernel(s) not drawn", notes)
 
+    @unittest.skipUnless(have_matplotlib(), "python3-matplotlib is not installed")
+    def test_projection_names_the_kernels_it_left_out_beside_those_it_drew(self):
+        # One kernel the analysis could not project (its own reason in analysis.missing), the
+        # others projected: the figure names it with that reason (it did only when it drew none).
+        doc = golden()
+        by_name = {k["name"].split("<")[0].split("(")[0]: k for k in doc["kernels"]}
+        triad = by_name["void stream_triad"]
+        targets = [p["target"] for p in triad["analysis"]["projection"]]
+        self.assertTrue(targets)
+        triad["analysis"]["projection"] = []
+        triad["analysis"]["missing"] += [f"projection[{t}]: no instructions (inst_warp absent "
+                                         "or 0)" for t in targets]
+        with tempfile.TemporaryDirectory() as tmp:
+            code, err, data = plot_data(doc, tmp, "png")
+            self.assertEqual(code, 0, err)
+            rows = data["projection"]["rows"]
+            self.assertTrue(rows)
+            self.assertNotIn("stream_triad", {r["kernel"] for r in rows})
+            (note,) = data["projection"]["footnotes"]
+            number = {p["kernel"]: p["number"] for ax in data["instruction_roofline"]["axes"]
+                      for p in ax["points"]}["stream_triad"]
+            self.assertIn(f"kernel(s) {number} not drawn: no instructions (inst_warp absent or 0)",
+                          note["text"].replace("\n", " "))
+            saved, box = data["projection"]["saved"], note["box"]
+            self.assertTrue(saved[0] - 0.5 <= box[0] and box[2] <= saved[2] + 0.5 and
+                            saved[1] - 0.5 <= box[1] and box[3] <= saved[3] + 0.5, (box, saved))
+
 
 if __name__ == "__main__":
     unittest.main()

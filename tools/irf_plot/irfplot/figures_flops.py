@@ -294,3 +294,8 @@ def projection(fig, ceilings, items, title, wanted=None):
     ax.legend(handles=handles, title="target", loc="upper left", bbox_to_anchor=(1.01, 1.0),
               fontsize=8, title_fontsize=9, frameon=False)
     fig.tight_layout()
+    # The kernels without a row, with the analysis's reason, when others have one (issue 53
+    # item 7): the figure said so only when it drew none.
+    shown = {id(it) for it, _ in rows}
+    placement.add_footnote(fig, projection_left_out([it for it in items if id(it) not in shown]))
+    placement.draw_footnotes(fig, fig.canvas.get_renderer())
