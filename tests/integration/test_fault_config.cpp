@@ -136,6 +136,8 @@ TEST_F(FaultConfig, EveryVariableWithInvalidValuesBehavesAsDocumented) {
         {"IRF_REPLAY", "KERNEL"},
         {"IRF_TIMING", "sampled:0:0"},
         {"IRF_TIMING", "SAMPLED"},
+        {"IRF_GRAPH_TIMING", "graphs:0"},
+        {"IRF_GRAPH_TIMING", "node"},
         {"IRF_CEILINGS", "/nonexistent/ceilings.yaml"},
         {"IRF_CEILINGS", malformed},
         {"IRF_CEILINGS", wrong_schema},
