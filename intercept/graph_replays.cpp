@@ -14,6 +14,23 @@ constexpr std::size_t k_max_launches = std::size_t{1} << 16;
 
 } // namespace
 
+LaunchEvent untimed_node_event(const GraphNode& node, std::uint64_t correlation_id,
+                               std::uint32_t region) {
+    LaunchEvent event;
+    event.function = node.function;
+    event.mangled = node.name.c_str();
+    event.launch = node.launch;
+    event.device = node.device;
+    event.context = node.context;
+    event.stream = node.stream;
+    event.correlation_id = correlation_id;
+    event.graph = true;
+    event.untimed = true; // no node record comes: estimated from the traced replays
+    event.region = region;
+    event.region_given = true;
+    return event;
+}
+
 bool GraphReplays::on_launch(std::uint64_t exec, std::uint64_t correlation_id) noexcept {
     try {
         const std::lock_guard<std::mutex> lock(m_mutex);

@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "intercept/backend.hpp"
 #include "model/profile/profile.hpp"
 
 namespace irf::intercept {
@@ -25,6 +26,11 @@ struct GraphNode {
     std::uint64_t context = 0;
     std::uint64_t stream = 0;
 };
+
+/// The launch a node of a replay timed whole stands for: no record comes for it (untimed), with
+/// a backend's own `correlation_id` and the NVTX `region` of its cuGraphLaunch.
+[[nodiscard]] LaunchEvent untimed_node_event(const GraphNode& node, std::uint64_t correlation_id,
+                                             std::uint32_t region);
 
 /// Per graph exec: how often it was launched, and its nodes as its first replay's node records
 /// gave them. Thread-safe; bounded (graphs past the bound are traced node by node, as

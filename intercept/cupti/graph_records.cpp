@@ -61,18 +61,8 @@ void CuptiBackend::on_graph_record(const KernelActivity& record) noexcept {
     std::uint32_t region = 0;
     const bool have_region = graph_region(record.correlation_id, region);
     for (const GraphNode& node : nodes) {
-        LaunchEvent event;
-        event.function = node.function;
-        event.mangled = node.name.c_str();
-        event.launch = node.launch;
-        event.device = node.device;
-        event.context = node.context;
-        event.stream = node.stream;
-        event.correlation_id = m_next_graph_id++;
-        event.graph = true;
-        event.untimed = true; // no node record comes: estimated from the traced replays
-        event.region = have_region ? region : 0;
-        event.region_given = true;
+        const LaunchEvent event =
+            untimed_node_event(node, m_next_graph_id++, have_region ? region : 0);
         with_sink([&event](LaunchSink& sink) { static_cast<void>(sink.on_launch(event)); });
     }
 }

@@ -85,16 +85,8 @@ void FakeGraphs::deliver_graph_level(const ActivityRecord& r, LaunchSink& sink) 
     // Never empty here: a replay is timed whole only once its graph's nodes are learned, and
     // the fake never forgets a graph (the CUPTI backend counts such replays and says so).
     for (const GraphNode& node : nodes) {
-        LaunchEvent event;
-        event.function = node.function;
-        event.mangled = node.name.c_str();
-        event.launch = node.launch;
-        event.device = node.device;
-        event.correlation_id = m_next_graph_id.fetch_add(1);
-        event.graph = true;
-        event.untimed = true; // no node record comes: estimated from the traced replays
-        event.region = r.event.region;
-        event.region_given = true;
+        const LaunchEvent event =
+            untimed_node_event(node, m_next_graph_id.fetch_add(1), r.event.region);
         static_cast<void>(sink.on_launch(event));
     }
 }
