@@ -12,6 +12,8 @@ import os
 import re
 import sys
 
+import unity_names
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 IN_PROCESS = ("inject", "intercept", "config", "model")
 EXTENSIONS = (".cpp", ".hpp", ".cu", ".cuh")
@@ -223,14 +225,15 @@ def regex_findings(path, code):
 
 
 def cuda_placement_findings():
-    """CUDA placement and std::regex, one pass over every C++/CUDA source."""
-    findings = []
+    """CUDA placement, std::regex and unity-batch names, one pass over every C++/CUDA source."""
+    findings, sources = [], []
     for path in repository_sources(EXTENSIONS):
         with open(os.path.join(ROOT, path), encoding="utf-8", errors="replace") as f:
             code = strip_comments(f.read())
         findings += cuda_findings(path, code) + regex_findings(path, code)
         findings += room_findings(path, code)
-    return findings
+        sources.append((path, code))
+    return findings + unity_names.findings(sources)
 
 
 def length_findings(limit=400):
@@ -273,6 +276,7 @@ def self_test():
         "an include down is allowed"
     assert len(room_findings("model/stray.hpp", "")) == 0 and \
         len(room_findings("model/misc/x.hpp", "")) == 1, "a file outside the rooms is missed"
+    unity_names.self_test()
     print("check-sources: self-test ok")
 
 

@@ -18,6 +18,7 @@
 #include "tests/integration/cupti_fake_platform.hpp"
 
 namespace irf::intercept::cupti {
+namespace bench_cupti_launch {
 namespace {
 
 /// The fake platform, counting the calls that stand for CUPTI and driver queries.
@@ -125,6 +126,7 @@ BENCHMARK(BM_cupti_launch_callback)->Arg(1)->Arg(64)->Arg(k_max_kernels);
 BENCHMARK(BM_cupti_launch_callback)->Arg(64)->Threads(2);
 
 } // namespace
+} // namespace bench_cupti_launch
 } // namespace irf::intercept::cupti
 
 BENCHMARK_MAIN();

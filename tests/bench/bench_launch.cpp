@@ -12,6 +12,7 @@
 #include "intercept/collector.hpp"
 
 namespace irf::intercept {
+namespace bench_launch {
 namespace {
 
 constexpr std::uint64_t k_batch = 1u << 16;
@@ -123,6 +124,7 @@ void BM_duration_unmatched(benchmark::State& state) {
 BENCHMARK(BM_duration_unmatched);
 
 } // namespace
+} // namespace bench_launch
 } // namespace irf::intercept
 
 BENCHMARK_MAIN();

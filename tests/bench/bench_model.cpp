@@ -7,6 +7,7 @@
 #include "model/profile/profile_json.hpp"
 #include "model/summary/text_summary.hpp"
 
+namespace bench_model {
 namespace {
 
 using irf::config::Ceilings;
@@ -117,5 +118,6 @@ void bm_analyze_and_write_10k(benchmark::State& state) {
 BENCHMARK(bm_analyze_and_write_10k)->Unit(benchmark::kMillisecond);
 
 } // namespace
+} // namespace bench_model
 
 BENCHMARK_MAIN();

@@ -14,6 +14,7 @@
 #include "intercept/cupti/pass_samples.hpp"
 
 namespace irf::intercept::cupti {
+namespace bench_passes {
 namespace {
 
 /// The collector's stand-in: every launch time_only.
@@ -118,6 +119,7 @@ void BM_PassSinkChoosesAPass(benchmark::State& state) {
 BENCHMARK(BM_PassSinkChoosesAPass);
 
 } // namespace
+} // namespace bench_passes
 } // namespace irf::intercept::cupti
 
 BENCHMARK_MAIN();

@@ -20,6 +20,7 @@
 #include "intercept/collector.hpp"
 
 namespace irf::intercept {
+namespace bench_pending_memory {
 namespace {
 
 constexpr int k_kernels = 200;
@@ -120,6 +121,7 @@ BENCHMARK(BM_PendingMemory)
     ->Unit(benchmark::kMillisecond);
 
 } // namespace
+} // namespace bench_pending_memory
 } // namespace irf::intercept
 
 BENCHMARK_MAIN();

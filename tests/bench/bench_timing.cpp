@@ -12,6 +12,7 @@
 #include "intercept/collector.hpp"
 
 namespace irf::intercept {
+namespace bench_timing {
 namespace {
 
 /// CUPTI's correlation ids are 32-bit serials: the ring of skipped records indexes them.
@@ -63,6 +64,7 @@ void BM_launch_and_record_sampled(benchmark::State& state) {
 BENCHMARK(BM_launch_and_record_sampled);
 
 } // namespace
+} // namespace bench_timing
 } // namespace irf::intercept
 
 BENCHMARK_MAIN();

@@ -11,6 +11,7 @@
 #include "tools/import/import_error.hpp"
 #include "tools/import/read_export.hpp"
 
+namespace fuzz_import_csv {
 namespace {
 
 void check(bool ok) {
@@ -31,6 +32,7 @@ void check_file(const irf::import::ImportedFile& file) {
 }
 
 } // namespace
+} // namespace fuzz_import_csv
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));

@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 namespace irf::test {
+namespace expected_cases {
 namespace {
 
 ExpectedCase parse_expected_case(const nlohmann::json& j) {
@@ -64,6 +65,7 @@ std::vector<ExpectedCase> load_cases(const std::string& path) {
 }
 
 } // namespace
+} // namespace expected_cases
 
 void PrintTo(const ExpectedCase& c, std::ostream* os) {
     *os << c.id;

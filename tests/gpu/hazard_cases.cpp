@@ -11,6 +11,7 @@
 #include "tests/gpu/expected_cases.hpp"
 
 namespace irf::test {
+namespace hazard_cases {
 namespace {
 
 KernelCheck parse_kernel_check(const nlohmann::json& j) {
@@ -68,6 +69,7 @@ std::vector<HazardCase> load_cases() {
 }
 
 } // namespace
+} // namespace hazard_cases
 
 void PrintTo(const HazardCase& c, std::ostream* os) {
     *os << c.id;

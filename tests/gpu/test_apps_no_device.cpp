@@ -11,6 +11,7 @@
 #include "tests/support/run_process.hpp"
 
 namespace irf::test {
+namespace test_apps_no_device {
 namespace {
 
 std::vector<std::string> all_apps() {
@@ -59,4 +60,5 @@ INSTANTIATE_TEST_SUITE_P(Apps, GpuApp, ::testing::ValuesIn(all_apps()),
                          [](const auto& param_info) { return gtest_name(param_info.param); });
 
 } // namespace
+} // namespace test_apps_no_device
 } // namespace irf::test

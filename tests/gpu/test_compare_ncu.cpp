@@ -10,6 +10,7 @@
 #include "tests/support/temp_dir.hpp"
 
 namespace irf::test {
+namespace test_compare_ncu {
 namespace {
 
 const char* const k_kernel = "void (anonymous namespace)::bank_conflict<4>(float *)";
@@ -93,4 +94,5 @@ TEST_F(CompareNcu, ExpectedJsonIsUpToDate) {
 }
 
 } // namespace
+} // namespace test_compare_ncu
 } // namespace irf::test

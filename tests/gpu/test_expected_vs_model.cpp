@@ -13,6 +13,7 @@
 #include "tests/gpu/expected_cases.hpp"
 
 namespace irf::test {
+namespace test_expected_vs_model {
 namespace {
 
 model::Counters counters_of(const ExpectedCase& c) {
@@ -150,4 +151,5 @@ TEST(ExpectedVsModel, EveryWallVerdictOfExpectedJsonIsStatedByHand) {
 }
 
 } // namespace
+} // namespace test_expected_vs_model
 } // namespace irf::test

@@ -17,6 +17,7 @@
 #include "tests/support/temp_dir.hpp"
 
 namespace irf::test {
+namespace test_hazards {
 namespace {
 
 namespace fs = std::filesystem;
@@ -84,4 +85,5 @@ INSTANTIATE_TEST_SUITE_P(Apps, Hazard, ::testing::ValuesIn(hazard_cases()),
                          [](const auto& param_info) { return gtest_name(param_info.param.id); });
 
 } // namespace
+} // namespace test_hazards
 } // namespace irf::test

@@ -15,6 +15,7 @@
 #include "tests/support/temp_dir.hpp"
 
 namespace irf::test {
+namespace test_known_answers {
 namespace {
 
 using nlohmann::json;
@@ -84,4 +85,5 @@ INSTANTIATE_TEST_SUITE_P(Apps, AppRuns, ::testing::ValuesIn(expected_apps()),
                          [](const auto& param_info) { return gtest_name(param_info.param); });
 
 } // namespace
+} // namespace test_known_answers
 } // namespace irf::test

@@ -19,6 +19,7 @@
 #include "tests/gpu/known_answer_checks.hpp"
 
 namespace irf::test {
+namespace test_known_answers_recorded {
 namespace {
 
 using nlohmann::json;
@@ -76,4 +77,5 @@ INSTANTIATE_TEST_SUITE_P(Apps, RecordedH100, ::testing::ValuesIn(expected_cases(
                          [](const auto& param_info) { return gtest_name(param_info.param.id); });
 
 } // namespace
+} // namespace test_known_answers_recorded
 } // namespace irf::test

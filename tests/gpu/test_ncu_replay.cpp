@@ -12,6 +12,7 @@
 #include "tests/support/temp_dir.hpp"
 
 namespace irf::test {
+namespace test_ncu_replay {
 namespace {
 
 namespace fs = std::filesystem;
@@ -90,4 +91,5 @@ TEST(NcuReplayH100, MetricMapIsWhatIrfReads) {
 }
 
 } // namespace
+} // namespace test_ncu_replay
 } // namespace irf::test

@@ -13,6 +13,7 @@
 #include "tests/support/temp_dir.hpp"
 
 namespace irf::test {
+namespace test_require_mode {
 namespace {
 
 void counters_refused() {
@@ -77,4 +78,5 @@ TEST_F(SkippedInLog, AllPassedIsFine) {
 }
 
 } // namespace
+} // namespace test_require_mode
 } // namespace irf::test

@@ -10,6 +10,7 @@
 #include "tests/support/temp_dir.hpp"
 
 namespace irf::test {
+namespace test_ceilings_cli {
 namespace {
 
 namespace fs = std::filesystem;
@@ -170,4 +171,5 @@ TEST(ReportCeilings, MeasuredOverSpecRatios) {
 }
 
 } // namespace
+} // namespace test_ceilings_cli
 } // namespace irf::test

@@ -17,6 +17,7 @@
 #include "tests/integration/cupti_fake_platform.hpp"
 
 namespace irf::intercept::cupti::test {
+namespace test_cupti_bookkeeping {
 namespace {
 
 config::Config timing_only() {
@@ -205,4 +206,5 @@ TEST(CuptiLifecycle, StopDoesNotWaitForASinkCallThatNeverEnds) {
 }
 
 } // namespace
+} // namespace test_cupti_bookkeeping
 } // namespace irf::intercept::cupti::test

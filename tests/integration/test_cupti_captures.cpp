@@ -8,6 +8,7 @@
 #include "tests/integration/cupti_fake_platform.hpp"
 
 namespace irf::intercept::cupti::test {
+namespace test_cupti_captures {
 namespace {
 
 /// `launch` through the driver entry `cbid` (cuLaunchKernel or its _ptsz twin).
@@ -144,4 +145,5 @@ TEST(CuptiCaptures, AnEventRecordedOutsideACaptureJoinsNothing) {
 }
 
 } // namespace
+} // namespace test_cupti_captures
 } // namespace irf::intercept::cupti::test

@@ -14,6 +14,7 @@
 #include "tests/integration/cupti_fake_platform.hpp"
 
 namespace irf::intercept::cupti::test {
+namespace test_cupti_counters {
 namespace {
 
 constexpr const char* k_inst_tensor = "smsp__inst_executed_pipe_tensor.sum";
@@ -249,4 +250,5 @@ TEST(CuptiSampleWindow, AWaitThatRunsOutGoesOnAndSaysSo) {
 }
 
 } // namespace
+} // namespace test_cupti_counters
 } // namespace irf::intercept::cupti::test

@@ -12,6 +12,7 @@
 #include "tests/integration/cupti_fake_platform.hpp"
 
 namespace irf::intercept::cupti::test {
+namespace test_cupti_graph_records {
 namespace {
 
 using namespace std::chrono_literals;
@@ -168,4 +169,5 @@ TEST(CuptiGraphRecords, AReplayTimedWholeWithNoNodesKnownIsSaid) {
 }
 
 } // namespace
+} // namespace test_cupti_graph_records
 } // namespace irf::intercept::cupti::test

@@ -12,6 +12,7 @@
 #include "tests/integration/cupti_fake_platform.hpp"
 
 namespace irf::intercept::cupti::test {
+namespace test_cupti_launch_caches {
 namespace {
 
 using namespace std::chrono_literals;
@@ -195,4 +196,5 @@ TEST(SampleLockFastPath, NoReaderIsInsideWhileAWriterHoldsIt) {
 }
 
 } // namespace
+} // namespace test_cupti_launch_caches
 } // namespace irf::intercept::cupti::test

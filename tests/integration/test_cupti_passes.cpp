@@ -15,6 +15,7 @@
 #include "tests/integration/cupti_pass_fakes.hpp"
 
 namespace irf::intercept::cupti::test {
+namespace test_cupti_passes {
 namespace {
 
 TEST(CuptiPasses, PassesRunOnTheNextLaunchesAndMergeIntoTheFirstLaunchsSample) {
@@ -263,4 +264,5 @@ TEST(CuptiPasses, ALaunchWithNoSampleOpenTouchesNoProfiler) {
 }
 
 } // namespace
+} // namespace test_cupti_passes
 } // namespace irf::intercept::cupti::test

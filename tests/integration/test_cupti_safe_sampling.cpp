@@ -13,6 +13,7 @@
 #include "tests/integration/cupti_fake_platform.hpp"
 
 namespace irf::intercept::cupti::test {
+namespace test_cupti_safe_sampling {
 namespace {
 
 using namespace std::chrono_literals;
@@ -360,4 +361,5 @@ TEST(SafeSampling, AForkedChildsBackendReachesNoCollector) {
 }
 
 } // namespace
+} // namespace test_cupti_safe_sampling
 } // namespace irf::intercept::cupti::test

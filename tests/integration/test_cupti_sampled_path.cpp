@@ -12,6 +12,7 @@
 #include "tests/integration/cupti_fake_platform.hpp"
 
 namespace irf::intercept::cupti::test {
+namespace test_cupti_sampled_path {
 namespace {
 
 using namespace std::chrono_literals;
@@ -267,4 +268,5 @@ TEST(LaunchCbids, OnlyTheFourKernelLaunchesAreRequired) {
 }
 
 } // namespace
+} // namespace test_cupti_sampled_path
 } // namespace irf::intercept::cupti::test

@@ -11,6 +11,7 @@
 #include "tests/integration/cupti_fake_platform.hpp"
 
 namespace irf::intercept::cupti::test {
+namespace test_cupti_tensor_types {
 namespace {
 
 constexpr const char* k_inst_tensor = "smsp__inst_executed_pipe_tensor.sum";
@@ -169,4 +170,5 @@ TEST(CuptiTensorTypes, TheSetHoldsTheTensorGroupAndWhatItsMergeNeeds) {
 }
 
 } // namespace
+} // namespace test_cupti_tensor_types
 } // namespace irf::intercept::cupti::test

@@ -14,6 +14,7 @@
 #include "tests/support/run_process.hpp"
 #include "tests/support/temp_dir.hpp"
 
+namespace test_example_profile {
 namespace {
 
 using irf::test::TempDirTest;
@@ -204,3 +205,4 @@ TEST_F(ExampleProfile, CsvHasThePipeColumns) {
 }
 
 } // namespace
+} // namespace test_example_profile

@@ -10,6 +10,7 @@
 #include "tests/integration/fault_support.hpp"
 
 namespace irf::test {
+namespace test_fault_config {
 namespace {
 
 /// The "invalid value" column of docs/configuration.md, by variable.
@@ -243,4 +244,5 @@ TEST_F(FaultConfig, FileSettingsAreCheckedAtLoadBeforeTheGpu) {
 }
 
 } // namespace
+} // namespace test_fault_config
 } // namespace irf::test

@@ -9,6 +9,7 @@
 #include "tests/integration/fault_support.hpp"
 
 namespace irf::test {
+namespace test_fault_env {
 namespace {
 
 class FaultEnv : public TempDirTest {
@@ -81,4 +82,5 @@ TEST_F(FaultEnv, NoDriverWithSignalStillDiesOfTheSignal) {
 }
 
 } // namespace
+} // namespace test_fault_env
 } // namespace irf::test

@@ -10,6 +10,7 @@
 #include "tests/integration/fault_support.hpp"
 
 namespace irf::test {
+namespace test_fault_exit {
 namespace {
 
 class FaultExit : public TempDirTest {
@@ -149,4 +150,5 @@ TEST_F(FaultExit, SignalAfterFinalizationDoesNotWriteTwice) {
 }
 
 } // namespace
+} // namespace test_fault_exit
 } // namespace irf::test

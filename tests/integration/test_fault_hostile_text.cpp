@@ -10,6 +10,7 @@
 #include "tests/integration/fault_support.hpp"
 
 namespace irf::test {
+namespace test_fault_hostile_text {
 namespace {
 
 class FaultHostileText : public TempDirTest {};
@@ -100,4 +101,5 @@ TEST_F(FaultHostileText, FifoAsCeilingsOrTargetsNeverHangs) {
 }
 
 } // namespace
+} // namespace test_fault_hostile_text
 } // namespace irf::test

@@ -15,6 +15,7 @@
 #include "tests/integration/fault_support.hpp"
 
 namespace irf::test {
+namespace test_fault_output {
 namespace {
 
 class FaultOutput : public TempDirTest {
@@ -188,4 +189,5 @@ TEST_F(FaultOutput, RelativeStemFollowsTheStartDirectoryNotALaterChdir) {
 }
 
 } // namespace
+} // namespace test_fault_output
 } // namespace irf::test

@@ -6,6 +6,7 @@
 #include "tests/integration/fault_support.hpp"
 
 namespace irf::test {
+namespace test_fault_process {
 namespace {
 
 /// How often `needle` occurs in `text`.
@@ -126,9 +127,11 @@ TEST_F(FaultProcess, ManyThreadsLaunchingConcurrentlyLoseNothing) {
 }
 
 } // namespace
+} // namespace test_fault_process
 } // namespace irf::test
 
 namespace irf::test {
+namespace test_fault_process {
 namespace {
 
 // Issue 52 item 10: an application that reopened fd 2 on a data file got irf's summary and
@@ -148,4 +151,5 @@ TEST(FaultStderr, ARedirectedStderrGetsNothingFromIrf) {
 }
 
 } // namespace
+} // namespace test_fault_process
 } // namespace irf::test

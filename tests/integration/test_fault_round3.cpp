@@ -15,6 +15,7 @@
 #include "tests/support/temp_dir.hpp"
 
 namespace irf::test {
+namespace test_fault_round3 {
 namespace {
 
 namespace fs = std::filesystem;
@@ -183,4 +184,5 @@ TEST_F(HostileRound3, NcuHasATimeLimitAndItsFailureIsOneLine) {
 }
 
 } // namespace
+} // namespace test_fault_round3
 } // namespace irf::test

@@ -9,6 +9,7 @@
 #include "tests/integration/fault_support.hpp"
 
 namespace irf::test {
+namespace test_fault_security {
 namespace {
 
 class FaultSecurity : public TempDirTest {};
@@ -61,4 +62,5 @@ TEST_F(FaultSecurity, EnvironmentTextIsNeverAFormat) {
 }
 
 } // namespace
+} // namespace test_fault_security
 } // namespace irf::test

@@ -11,6 +11,7 @@
 #include "tests/integration/fault_support.hpp"
 
 namespace irf::test {
+namespace test_fault_signals {
 namespace {
 
 class FaultSignals : public TempDirTest {};
@@ -147,4 +148,5 @@ TEST_F(FaultSignals, FakeBackendThatCannotCreateAThreadSaysSoInOneLine) {
 }
 
 } // namespace
+} // namespace test_fault_signals
 } // namespace irf::test

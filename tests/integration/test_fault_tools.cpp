@@ -14,6 +14,7 @@
 #include "tests/support/temp_dir.hpp"
 
 namespace irf::test {
+namespace test_fault_tools {
 namespace {
 
 namespace fs = std::filesystem;
@@ -204,4 +205,5 @@ TEST_F(FaultTools, PlotRefusesHostileProfiles) {
 }
 
 } // namespace
+} // namespace test_fault_tools
 } // namespace irf::test

@@ -7,6 +7,7 @@
 #include "tests/integration/harness_support.hpp"
 
 namespace irf::test {
+namespace test_inject_fake {
 namespace {
 
 class InjectFake : public TempDirTest {
@@ -368,4 +369,5 @@ TEST_F(InjectFake, ATensorKernelGetsItsTypesFromASecondSample) {
 }
 
 } // namespace
+} // namespace test_inject_fake
 } // namespace irf::test

@@ -9,6 +9,7 @@
 #include "tests/integration/harness_support.hpp"
 
 namespace irf::test {
+namespace test_inject_lifecycle {
 namespace {
 
 class InjectLifecycle : public TempDirTest {
@@ -116,4 +117,5 @@ TEST_F(InjectLifecycle, CuptiBackendWithoutGpuIsOneCleanLine) {
 }
 
 } // namespace
+} // namespace test_inject_lifecycle
 } // namespace irf::test

@@ -8,6 +8,7 @@
 #include "tests/integration/harness_support.hpp"
 
 namespace irf::test {
+namespace test_inject_regions {
 namespace {
 
 class InjectRegions : public TempDirTest {
@@ -177,4 +178,5 @@ TEST(NvtxInjection, LibirfFillsTheRangeCallbacksAndToleratesUnbalancedPops) {
 }
 
 } // namespace
+} // namespace test_inject_regions
 } // namespace irf::test

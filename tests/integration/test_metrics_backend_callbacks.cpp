@@ -18,6 +18,7 @@
 #include "tests/integration/cupti_fake_platform.hpp"
 
 namespace irf::intercept::cupti {
+namespace test_metrics_backend_callbacks {
 namespace {
 
 using test::LaunchKernelParams;
@@ -236,4 +237,5 @@ TEST(CuptiBackendCallbacks, NothingReachesTheSinkAfterStop) {
 }
 
 } // namespace
+} // namespace test_metrics_backend_callbacks
 } // namespace irf::intercept::cupti

@@ -11,6 +11,7 @@
 #include "intercept/cupti/cupti_backend.hpp"
 
 namespace irf::intercept {
+namespace test_metrics_backend_nogpu {
 namespace {
 
 class RecordingSink final : public LaunchSink {
@@ -49,4 +50,5 @@ TEST(CuptiBackendNoGpu, StartFailsWithOneClearLine) {
 }
 
 } // namespace
+} // namespace test_metrics_backend_nogpu
 } // namespace irf::intercept

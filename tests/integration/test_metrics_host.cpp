@@ -16,6 +16,7 @@
 #include "tests/support/run_process.hpp"
 
 namespace irf {
+namespace test_metrics_host {
 namespace {
 
 using config::chip_family;
@@ -180,4 +181,5 @@ TEST(MetricsCommand, WithoutTheModuleOnlyMetricsFailsAndSaysWhy) {
 }
 
 } // namespace
+} // namespace test_metrics_host
 } // namespace irf

@@ -8,6 +8,7 @@
 #include "tests/support/run_process.hpp"
 #include "tests/support/temp_dir.hpp"
 
+namespace test_model_analyze {
 namespace {
 
 using irf::test::data_path;
@@ -170,3 +171,4 @@ TEST_F(ModelAnalyze, CeilingsAcceptAShippedName) {
 }
 
 } // namespace
+} // namespace test_model_analyze

@@ -11,6 +11,7 @@
 #include "tests/support/golden.hpp"
 #include "tests/support/run_process.hpp"
 
+namespace test_projection_generations {
 namespace {
 
 using nlohmann::json;
@@ -54,3 +55,4 @@ TEST(ProjectionGenerations, StreamsAndGemmsTieOrBeatEveryNaiveScaling) {
 }
 
 } // namespace
+} // namespace test_projection_generations

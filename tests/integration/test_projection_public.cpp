@@ -15,6 +15,7 @@
 #include "tests/support/run_process.hpp"
 #include "tests/support/temp_dir.hpp"
 
+namespace test_projection_public {
 namespace {
 
 using nlohmann::json;
@@ -64,3 +65,4 @@ TEST(ProjectionPublic, MagusPairsHoldTheirRecordedFigures) {
 }
 
 } // namespace
+} // namespace test_projection_public

@@ -12,6 +12,7 @@
 #include "tests/support/golden.hpp"
 #include "tests/support/run_process.hpp"
 
+namespace test_projection_recorded {
 namespace {
 
 using nlohmann::json;
@@ -123,3 +124,4 @@ TEST(ProjectionRecorded, HighConfidenceMapeIsOverTheHighConfidenceKernels) {
 }
 
 } // namespace
+} // namespace test_projection_recorded

@@ -11,6 +11,7 @@
 #include "tests/integration/report_in_golden.hpp"
 #include "tests/support/temp_dir.hpp"
 
+namespace test_report_show {
 namespace {
 
 irf::test::ProcessResult report(const std::vector<std::string>& args, bool expect_error = false) {
@@ -236,7 +237,9 @@ TEST(ReportTables, FootnoteWhenFirstLaunchesAreLeftOutOfTheMean) {
 }
 
 } // namespace
+} // namespace test_report_show
 
+namespace test_report_show {
 namespace {
 
 // An import whose files gave grid and block but no register count leaves 0: `show` and `csv`
@@ -282,3 +285,4 @@ TEST(ReportShow, RegistersNotInTheFilesAreNotZero) {
 }
 
 } // namespace
+} // namespace test_report_show

@@ -8,6 +8,7 @@
 #include "tests/integration/report_in_golden.hpp"
 #include "tests/support/temp_dir.hpp"
 
+namespace test_report_views {
 namespace {
 
 irf::test::ProcessResult report(const std::vector<std::string>& args, bool expect_error = false) {
@@ -112,7 +113,9 @@ TEST(ReportViews, BadSortIsOneLineAndExit2) {
 }
 
 } // namespace
+} // namespace test_report_views
 
+namespace test_report_views {
 namespace {
 
 TEST(ReportViews, CsvSlicedByRegexSortAndTop) {
@@ -126,3 +129,4 @@ TEST(ReportViews, CsvSlicedByRegexSortAndTop) {
 }
 
 } // namespace
+} // namespace test_report_views

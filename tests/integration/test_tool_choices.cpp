@@ -14,6 +14,7 @@
 #include "tests/support/run_process.hpp"
 #include "tests/support/temp_dir.hpp"
 
+namespace test_tool_choices {
 namespace {
 
 namespace fs = std::filesystem;
@@ -266,3 +267,4 @@ TEST_F(ToolChoices, RangeErrorsReadAsPeopleWriteThem) {
 }
 
 } // namespace
+} // namespace test_tool_choices

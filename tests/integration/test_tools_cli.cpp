@@ -8,6 +8,7 @@
 #include "tests/support/run_process.hpp"
 #include "tests/support/temp_dir.hpp"
 
+namespace test_tools_cli {
 namespace {
 
 using irf::test::run_process;
@@ -136,3 +137,4 @@ TEST_F(ToolsCliBadInput, MixedGpusInMerge) {
 }
 
 } // namespace
+} // namespace test_tools_cli

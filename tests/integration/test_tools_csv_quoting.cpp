@@ -13,6 +13,7 @@
 #include "tests/support/temp_dir.hpp"
 
 namespace irf::test {
+namespace test_tools_csv_quoting {
 namespace {
 
 using nlohmann::json;
@@ -72,4 +73,5 @@ TEST_F(ToolsCsvQuoting, RegionPathsAreQuotedToo) {
 }
 
 } // namespace
+} // namespace test_tools_csv_quoting
 } // namespace irf::test

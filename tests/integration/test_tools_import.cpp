@@ -4,6 +4,7 @@
 // join, and bad input is one line (file:line:column), exit 2, nothing written.
 #include "tests/integration/tools_import_support.hpp"
 
+namespace test_tools_import {
 namespace {
 
 using irf::test::has_note;
@@ -353,3 +354,4 @@ TEST_F(ToolsImport, NcuReportWithoutNcuSaysHowToExport) {
 }
 
 } // namespace
+} // namespace test_tools_import

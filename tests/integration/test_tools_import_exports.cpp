@@ -4,6 +4,7 @@
 // from the file and from the kernel's own arithmetic.
 #include "tests/integration/tools_import_support.hpp"
 
+namespace test_tools_import_exports {
 namespace {
 
 using irf::test::has_note;
@@ -168,3 +169,4 @@ TEST_F(ToolsImportExports, Ncu2025Cc10DetailsPageGivesTheSmCountFromLaunchStatis
 }
 
 } // namespace
+} // namespace test_tools_import_exports

@@ -11,6 +11,7 @@
 
 #include "tests/integration/tools_import_support.hpp"
 
+namespace test_tools_import_gpu_name {
 namespace {
 
 using irf::test::ImportTest;
@@ -72,3 +73,4 @@ TEST_F(ImportGpuName, SeveralFittingEntriesAreNoGuess) {
 }
 
 } // namespace
+} // namespace test_tools_import_gpu_name

@@ -7,6 +7,7 @@
 #include "tests/integration/tools_import_support.hpp"
 #include "tests/support/golden.hpp"
 
+namespace test_tools_import_meaning {
 namespace {
 
 using irf::test::has_note;
@@ -192,8 +193,6 @@ TEST_F(ImportMeaning, TheFilesOwnBankConflictCountersDecideTheSharedWall) {
     EXPECT_EQ(text.out.find("2.0-way"), std::string::npos) << text.out;
 }
 
-} // namespace
-
 // The BERT export without its elapsed cycles: FLOPs and no time. show's FLOP roofline and the
 // CSV's gflops say nothing rather than 0 GFLOP/s (issue 53 item 7).
 TEST_F(ImportMeaning, FlopRatesOfAKernelWithoutTimeAreUnknownNotZero) {
@@ -255,3 +254,6 @@ TEST_F(ImportMeaning, ShowNeverPrintsNanForAKernelWithoutTime) {
               std::string::npos)
         << show.out;
 }
+
+} // namespace
+} // namespace test_tools_import_meaning

@@ -8,6 +8,7 @@
 
 #include "tests/integration/tools_import_support.hpp"
 
+namespace test_tools_import_pairing {
 namespace {
 
 namespace fs = std::filesystem;
@@ -108,3 +109,4 @@ TEST_F(ImportPairing, NcuDeviceIndexIsNoGpuNameAndTheSameChipIsNotADifferentGpu)
 }
 
 } // namespace
+} // namespace test_tools_import_pairing

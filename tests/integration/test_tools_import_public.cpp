@@ -4,6 +4,7 @@
 // 3.2) computed by hand from the files' own numbers.
 #include "tests/integration/tools_import_support.hpp"
 
+namespace test_tools_import_public {
 namespace {
 
 using irf::test::has_note;
@@ -126,3 +127,4 @@ TEST_F(ToolsImportPublic, NcuPerKernelSummariesOfThreeRunsGiveEachKernelsPoint) 
 }
 
 } // namespace
+} // namespace test_tools_import_public

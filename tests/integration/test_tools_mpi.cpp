@@ -9,6 +9,7 @@
 #include "tests/support/run_process.hpp"
 #include "tests/support/temp_dir.hpp"
 
+namespace test_tools_mpi {
 namespace {
 
 namespace fs = std::filesystem;
@@ -107,3 +108,4 @@ TEST_F(ToolsMpi, BadOptionIsOneLineAndExitTwo) {
 }
 
 } // namespace
+} // namespace test_tools_mpi

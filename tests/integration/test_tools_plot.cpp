@@ -8,6 +8,7 @@
 #include "tests/support/run_process.hpp"
 #include "tests/support/temp_dir.hpp"
 
+namespace test_tools_plot {
 namespace {
 
 namespace fs = std::filesystem;
@@ -114,3 +115,4 @@ TEST_F(ToolsPlot, BadInputIsOneLineAndExitTwo) {
 }
 
 } // namespace
+} // namespace test_tools_plot

@@ -11,6 +11,7 @@
 #include "tests/support/run_process.hpp"
 #include "tests/support/temp_dir.hpp"
 
+namespace test_tools_run {
 namespace {
 
 namespace fs = std::filesystem;
@@ -230,7 +231,9 @@ TEST_F(ToolsRun, WithoutTheSummaryAFilterThatProfiledNothingIsStillOneLine) {
 }
 
 } // namespace
+} // namespace test_tools_run
 
+namespace test_tools_run {
 namespace {
 
 // A copy of a shipped entry under a key nothing ships: a file, not a name.
@@ -276,3 +279,4 @@ TEST_F(ToolsRun, CeilingsAndTargetsTakeShippedNamesAndFiles) {
 }
 
 } // namespace
+} // namespace test_tools_run

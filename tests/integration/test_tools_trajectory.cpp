@@ -16,6 +16,7 @@
 #include "tests/support/temp_dir.hpp"
 #include "tools/irf/trajectory.hpp"
 
+namespace test_tools_trajectory {
 namespace {
 
 using irf::test::run_process;
@@ -177,3 +178,4 @@ TEST(ToolsTrajectory, OnlyPlainSharesBelowTheWholeGpuAreAccepted) {
 }
 
 } // namespace
+} // namespace test_tools_trajectory

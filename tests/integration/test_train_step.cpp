@@ -9,6 +9,7 @@
 #include "tests/support/golden.hpp"
 
 namespace irf::test {
+namespace test_train_step {
 namespace {
 
 /// `text` with the source tree's path (in the ceilings line) replaced by "<src>".
@@ -76,4 +77,5 @@ TEST_F(TrainStep, TotalsAreTheSumOfTheLaunches) {
 }
 
 } // namespace
+} // namespace test_train_step
 } // namespace irf::test

@@ -16,7 +16,7 @@ std::string bound_cell(const model::RegionRecord& r, const std::string& bound) {
     return csv_number(found == r.analysis->bound_shares.end() ? 0.0 : found->second);
 }
 
-template <typename F> std::string analysed(const model::RegionRecord& r, F f) {
+template <typename F> std::string region_analysed(const model::RegionRecord& r, F f) {
     return r.analysis ? csv_number(f(*r.analysis)) : "";
 }
 
@@ -47,11 +47,11 @@ std::string regions_csv(const model::Profile& profile) {
         out += csv_field(r.path) + "," + csv_number(r.time_ns) + "," + std::to_string(r.launches) +
                "," + std::to_string(r.kernels) + "," +
                (r.analysis ? std::to_string(r.analysis->profiled_launches) : "") + "," +
-               analysed(r, [](const auto& a) { return a.gips_warp; }) + "," +
-               analysed(r, [](const auto& a) { return a.gflops; }) + "," +
-               analysed(r, [](const auto& a) { return a.ii.l1; }) + "," +
-               analysed(r, [](const auto& a) { return a.ii.l2; }) + "," +
-               analysed(r, [](const auto& a) { return a.ii.hbm; });
+               region_analysed(r, [](const auto& a) { return a.gips_warp; }) + "," +
+               region_analysed(r, [](const auto& a) { return a.gflops; }) + "," +
+               region_analysed(r, [](const auto& a) { return a.ii.l1; }) + "," +
+               region_analysed(r, [](const auto& a) { return a.ii.l2; }) + "," +
+               region_analysed(r, [](const auto& a) { return a.ii.hbm; });
         for (const std::string& b : bounds) {
             out += "," + bound_cell(r, b);
         }

@@ -36,7 +36,7 @@ std::string stem_of(std::string name) {
 }
 
 /// Why `k`'s time cannot be projected onto the target, or "" when it can.
-std::string why_not(const KernelRecord& k, const model::Projection* p) {
+std::string why_no_operator_projection(const KernelRecord& k, const model::Projection* p) {
     if (!(k.time_ns.total > 0)) {
         return "no recorded time";
     }
@@ -64,7 +64,7 @@ void add_kernel(RangeSum& sum, const KernelRecord& k, double region_ns,
     sum.op.sm_clock_ns += naive.sm_clock_ns;
     sum.op.dram_ns += naive.dram_ns;
     const model::Projection* p = projection_onto(k, s.target);
-    const std::string reason = why_not(k, p);
+    const std::string reason = why_no_operator_projection(k, p);
     if (!reason.empty()) {
         if (sum.missing.empty()) {
             sum.missing = "kernel " + k.name + ": " + reason;
@@ -99,8 +99,8 @@ void finish(OperatorProjection& op, double measured_ns, const OperatorCheckSetti
     op.launch_bound = measured_ns < s.floor_ns;
 }
 
-OperatorSummary summarize(const std::vector<OperatorProjection>& ops, bool launch_bound,
-                          const NaiveFactors& factors) {
+OperatorSummary summarize_operators(const std::vector<OperatorProjection>& ops, bool launch_bound,
+                                    const NaiveFactors& factors) {
     OperatorSummary s;
     NaiveErrorSum naive(factors);
     double weight = 0, weighted = 0, weighted_inside = 0;
@@ -195,8 +195,8 @@ OperatorCheck check_operators(const model::Profile& recorded, const PublishedTim
                      [](const OperatorProjection& a, const OperatorProjection& b) {
                          return a.measured_ns > b.measured_ns;
                      });
-    check.headline = summarize(check.operators, false, settings.factors);
-    check.launch_bound = summarize(check.operators, true, settings.factors);
+    check.headline = summarize_operators(check.operators, false, settings.factors);
+    check.launch_bound = summarize_operators(check.operators, true, settings.factors);
     return check;
 }
 

@@ -10,6 +10,7 @@
 #include "config/ceilings_yaml.hpp"
 
 namespace irf::calibrate {
+namespace test_selection_identity {
 namespace {
 
 TEST(CalibrateSelection, EmptyAndAllSelectEverythingInOrder) {
@@ -119,4 +120,5 @@ TEST(CalibrateIdentity, CompleteStillRejectsOtherBadValues) {
 }
 
 } // namespace
+} // namespace test_selection_identity
 } // namespace irf::calibrate

@@ -7,6 +7,7 @@
 #include "common/cli.hpp"
 #include "common/whole_number.hpp"
 
+namespace test_cli {
 namespace {
 
 using namespace irf::common;
@@ -70,3 +71,4 @@ TEST(Cli, WholeNumberRuleReadsAsPeopleWriteIt) {
 }
 
 } // namespace
+} // namespace test_cli

@@ -5,6 +5,7 @@
 #include "common/demangle.hpp"
 
 namespace irf::common {
+namespace test_demangle {
 namespace {
 
 TEST(Demangle, CppPlainAndMissingNames) {
@@ -25,4 +26,5 @@ TEST(Demangle, ExternCNamesStayAsTheyAre) {
 }
 
 } // namespace
+} // namespace test_demangle
 } // namespace irf::common

@@ -16,6 +16,7 @@
 #include "tests/support/temp_dir.hpp"
 
 namespace irf::test {
+namespace test_file_io {
 namespace {
 
 namespace fs = std::filesystem;
@@ -178,4 +179,5 @@ TEST_F(FaultFileIo, BoundedReadGivesTheWholeFileExactly) {
 }
 
 } // namespace
+} // namespace test_file_io
 } // namespace irf::test

@@ -16,6 +16,7 @@
 #include "tests/support/temp_dir.hpp"
 
 namespace irf::test {
+namespace test_file_io_special {
 namespace {
 
 namespace fs = std::filesystem;
@@ -120,4 +121,5 @@ TEST_F(FileIoSpecial, SocketIsLeftAlone) {
 }
 
 } // namespace
+} // namespace test_file_io_special
 } // namespace irf::test

@@ -7,6 +7,7 @@
 #include "common/inside_irf.hpp"
 
 namespace irf::common {
+namespace test_inside_irf {
 namespace {
 
 TEST(InsideIrf, DepthIsPerThreadAndNests) {
@@ -26,4 +27,5 @@ TEST(InsideIrf, DepthIsPerThreadAndNests) {
 }
 
 } // namespace
+} // namespace test_inside_irf
 } // namespace irf::common

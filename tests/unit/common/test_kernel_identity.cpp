@@ -6,6 +6,7 @@
 #include "common/kernel_identity.hpp"
 
 namespace irf::common {
+namespace test_kernel_identity {
 namespace {
 
 struct Pair {
@@ -80,4 +81,5 @@ TEST(KernelIdentity, PlainNamesAndOddTextPassThrough) {
 }
 
 } // namespace
+} // namespace test_kernel_identity
 } // namespace irf::common

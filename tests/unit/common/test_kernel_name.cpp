@@ -8,6 +8,7 @@
 #include "common/kernel_name.hpp"
 
 namespace irf::common {
+namespace test_kernel_name {
 namespace {
 
 const char* const k_cat = // PyTorch torch.cat
@@ -226,4 +227,5 @@ TEST(KernelName, RecordsOfOneSymbolAreToldApartByTheirLaunchShape) {
 }
 
 } // namespace
+} // namespace test_kernel_name
 } // namespace irf::common

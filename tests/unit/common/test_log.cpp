@@ -11,6 +11,7 @@
 #include "tests/support/temp_dir.hpp"
 
 namespace irf::test {
+namespace test_log {
 namespace {
 
 /// What `write` logs to stderr, captured through a temporary file.
@@ -95,4 +96,5 @@ TEST(Log, RepeatCounterKeepsAtMostItsCapacityAndEmptiesOnTake) {
 }
 
 } // namespace
+} // namespace test_log
 } // namespace irf::test

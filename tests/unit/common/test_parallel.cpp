@@ -13,6 +13,7 @@
 #include "common/parallel.hpp"
 
 namespace irf::test {
+namespace test_parallel {
 namespace {
 
 std::vector<std::pair<std::size_t, std::size_t>> ranges_of(std::size_t count, unsigned threads,
@@ -64,4 +65,5 @@ TEST(CommonParallel, AnExceptionReachesTheCallerAfterEveryRangeEnded) {
 }
 
 } // namespace
+} // namespace test_parallel
 } // namespace irf::test

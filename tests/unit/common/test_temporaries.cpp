@@ -18,6 +18,7 @@
 #include "tests/support/temp_dir.hpp"
 
 namespace irf::common {
+namespace test_temporaries {
 namespace {
 
 namespace fs = std::filesystem;
@@ -118,4 +119,5 @@ TEST_F(ToolTemporaries, AnIgnoredSignalStaysIgnored) {
 }
 
 } // namespace
+} // namespace test_temporaries
 } // namespace irf::common

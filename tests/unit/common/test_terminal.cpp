@@ -11,6 +11,7 @@
 #include "common/terminal.hpp"
 
 namespace irf::common {
+namespace test_terminal {
 namespace {
 
 /// Sets COLUMNS for one test and restores the environment after it.
@@ -79,4 +80,5 @@ TEST(Terminal, APipeWithoutColumnsHasNoLimit) {
 }
 
 } // namespace
+} // namespace test_terminal
 } // namespace irf::common

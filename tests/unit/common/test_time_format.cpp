@@ -9,6 +9,7 @@
 #include "common/time_format.hpp"
 
 namespace irf::test {
+namespace test_time_format {
 namespace {
 
 using common::format_significant;
@@ -71,4 +72,5 @@ TEST(TimeFormat, SignAndNonFinite) {
 }
 
 } // namespace
+} // namespace test_time_format
 } // namespace irf::test

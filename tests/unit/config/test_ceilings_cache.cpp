@@ -12,6 +12,7 @@
 #include "tests/support/temp_dir.hpp"
 
 namespace irf::config {
+namespace test_ceilings_cache {
 namespace {
 
 /// The minimal ceilings file with `sms` SMs at 1,000 MHz (warp GIPS: sms x 4 schedulers x 1).
@@ -146,4 +147,5 @@ TEST_F(CeilingsCache, ConcurrentLoadsAgree) {
 }
 
 } // namespace
+} // namespace test_ceilings_cache
 } // namespace irf::config

@@ -15,6 +15,7 @@
 #include "tests/support/temp_dir.hpp"
 
 namespace irf::config {
+namespace test_ceilings_hostile {
 namespace {
 
 const char* const s_head = "schema: irf.ceilings/v1\n"
@@ -143,4 +144,5 @@ TEST(CeilingsHostile, NameShapesAreCheckedWithoutRegex) {
 }
 
 } // namespace
+} // namespace test_ceilings_hostile
 } // namespace irf::config

@@ -9,6 +9,7 @@
 #include "tests/support/temp_dir.hpp"
 
 namespace irf::config {
+namespace test_ceilings_yaml {
 namespace {
 
 namespace fs = std::filesystem;
@@ -262,4 +263,5 @@ TEST(CeilingsYaml, ValidateRejectsWrongUnitInMemory) {
 }
 
 } // namespace
+} // namespace test_ceilings_yaml
 } // namespace irf::config

@@ -12,6 +12,7 @@
 #include "tests/support/temp_dir.hpp"
 
 namespace irf::config {
+namespace test_env {
 namespace {
 
 using test::env_of;
@@ -378,4 +379,5 @@ TEST(TextList, JoinIsTheInverseOfSplit) {
 }
 
 } // namespace
+} // namespace test_env
 } // namespace irf::config

@@ -11,6 +11,7 @@
 #include "tests/support/env_lookup.hpp"
 
 namespace irf::config {
+namespace test_env_stem {
 namespace {
 
 using test::env_of;
@@ -134,4 +135,5 @@ TEST(Stem, AForkedChildWritesBesideItsParentUnlessThePidTellsThemApart) {
 }
 
 } // namespace
+} // namespace test_env_stem
 } // namespace irf::config

@@ -8,6 +8,7 @@
 #include "config/metric_sets.hpp"
 
 namespace irf::config {
+namespace test_foreign_metrics {
 namespace {
 
 TEST(ForeignMetrics, EveryMetricLibirfCollectsIsReadAtRankZero) {
@@ -99,4 +100,5 @@ TEST(ForeignMetrics, ChipOfComputeCapability) {
 }
 
 } // namespace
+} // namespace test_foreign_metrics
 } // namespace irf::config

@@ -10,6 +10,7 @@
 #include <filesystem>
 
 namespace irf::config {
+namespace test_gpu_generations {
 namespace {
 
 std::vector<std::string> generations_dirs() {
@@ -47,4 +48,5 @@ TEST(GpuGenerations, ANameHoldingAnotherAliasMatchesItsOwnEntry) {
 }
 
 } // namespace
+} // namespace test_gpu_generations
 } // namespace irf::config

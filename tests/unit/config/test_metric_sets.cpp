@@ -9,6 +9,7 @@
 #include "tests/support/design_counters.hpp"
 
 namespace irf::config {
+namespace test_metric_sets {
 namespace {
 
 const MetricBinding* find(const std::vector<MetricBinding>& bindings, const std::string& name) {
@@ -198,4 +199,5 @@ TEST(MetricSets, GroupNames) {
 }
 
 } // namespace
+} // namespace test_metric_sets
 } // namespace irf::config

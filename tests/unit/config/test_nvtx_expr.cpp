@@ -11,6 +11,7 @@
 #include "config/nvtx_expr.hpp"
 
 namespace irf::config {
+namespace test_nvtx_expr {
 namespace {
 
 bool matches(const std::string& text, const std::vector<NvtxRange>& stack,
@@ -114,4 +115,5 @@ TEST(NvtxExpr, GlobsAgreeWithFnmatch) {
 }
 
 } // namespace
+} // namespace test_nvtx_expr
 } // namespace irf::config

@@ -7,6 +7,7 @@
 #include "config/rank.hpp"
 #include "tests/support/env_lookup.hpp"
 
+namespace test_rank {
 namespace {
 
 using irf::test::env_of;
@@ -32,3 +33,4 @@ TEST(Rank, InvalidValuesAreSkipped) {
 }
 
 } // namespace
+} // namespace test_rank

@@ -10,6 +10,7 @@
 #include "tests/unit/intercept/collector_profile.hpp"
 
 namespace irf::intercept {
+namespace test_collector {
 namespace {
 
 const void* handle(std::uintptr_t id) {
@@ -251,4 +252,5 @@ TEST(Collector, CallSiteIsCapturedOnceAndCanBeOff) {
 }
 
 } // namespace
+} // namespace test_collector
 } // namespace irf::intercept

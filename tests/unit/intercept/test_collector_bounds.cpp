@@ -9,6 +9,7 @@
 #include "model/summary/text_summary.hpp"
 
 namespace irf::intercept {
+namespace test_collector_bounds {
 namespace {
 
 config::Config timing_only() {
@@ -142,4 +143,5 @@ TEST(CollectorBounds, LostDurationsAreInTheProfileAndTheSummary) {
 }
 
 } // namespace
+} // namespace test_collector_bounds
 } // namespace irf::intercept

@@ -12,6 +12,7 @@
 #include "tests/unit/intercept/collector_profile.hpp"
 
 namespace irf::intercept {
+namespace test_collector_faults {
 namespace {
 
 constexpr int k_threads = 16;
@@ -150,4 +151,5 @@ TEST(FaultCollector, StopRecordingLeavesWhatIsWrittenOutAlone) {
 }
 
 } // namespace
+} // namespace test_collector_faults
 } // namespace irf::intercept

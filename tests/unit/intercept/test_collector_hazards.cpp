@@ -8,6 +8,7 @@
 #include "tests/unit/intercept/collector_profile.hpp"
 
 namespace irf::intercept {
+namespace test_collector_hazards {
 namespace {
 
 LaunchEvent event(std::uint64_t id, const char* name, std::uint64_t epoch = 0) {
@@ -119,4 +120,5 @@ TEST(CollectorHazards, ReusedHandleAfterModuleUnloadIsANewFunction) {
 }
 
 } // namespace
+} // namespace test_collector_hazards
 } // namespace irf::intercept

@@ -12,6 +12,7 @@
 #include "intercept/collector.hpp"
 
 namespace irf::intercept::collector_ids_test {
+namespace test_collector_ids {
 namespace {
 
 config::Config timing_only() {
@@ -187,4 +188,5 @@ TEST(CollectorMemory, RecordsThatComeAreMatchedAsBeforeWithinTheBound) {
 }
 
 } // namespace
+} // namespace test_collector_ids
 } // namespace irf::intercept::collector_ids_test

@@ -7,6 +7,7 @@
 #include "tests/unit/intercept/collector_profile.hpp"
 
 namespace irf::intercept {
+namespace test_collector_samples {
 namespace {
 
 LaunchEvent event(std::uint64_t id) {
@@ -149,4 +150,5 @@ TEST(CollectorSamples, LaunchesAfterTimingStoppedAreCountedNotKept) {
 }
 
 } // namespace
+} // namespace test_collector_samples
 } // namespace irf::intercept

@@ -8,6 +8,7 @@
 #include "tests/unit/intercept/collector_profile.hpp"
 
 namespace irf::intercept {
+namespace test_collector_shapes {
 namespace {
 
 config::Config plain() {
@@ -172,4 +173,5 @@ TEST(CollectorShapes, KernelsWithoutCountersSayWhy) {
 }
 
 } // namespace
+} // namespace test_collector_shapes
 } // namespace irf::intercept

@@ -7,6 +7,7 @@
 #include "tests/unit/intercept/collector_profile.hpp"
 
 namespace irf::intercept {
+namespace test_collector_tensor {
 namespace {
 // Named: in a unity batch, other files' helpers of the same names share the anonymous
 // namespace.
@@ -147,4 +148,5 @@ TEST(CollectorTensor, ItsDurationClusterStillAsksForASample) {
 
 } // namespace tensor_types
 } // namespace
+} // namespace test_collector_tensor
 } // namespace irf::intercept

@@ -11,6 +11,7 @@
 #include "tests/unit/intercept/collector_profile.hpp"
 
 namespace irf::intercept {
+namespace test_collector_timing {
 namespace {
 
 /// No samples (every launch is timed only), no call sites; `every` 0: IRF_TIMING=all.
@@ -150,4 +151,5 @@ TEST(CollectorTiming, GraphNodesOfReplaysTimedWholeAreEstimated) {
 }
 
 } // namespace
+} // namespace test_collector_timing
 } // namespace irf::intercept

@@ -7,6 +7,7 @@
 #include "intercept/kernel_filter.hpp"
 
 namespace irf::intercept {
+namespace test_default_exclude {
 namespace {
 
 TEST(DefaultExclude, CustomAllReduceAndSpinningFamiliesAreExcluded) {
@@ -37,4 +38,5 @@ TEST(DefaultExclude, OrdinaryKernelsAreStillProfiled) {
 }
 
 } // namespace
+} // namespace test_default_exclude
 } // namespace irf::intercept

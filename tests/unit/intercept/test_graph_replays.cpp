@@ -7,6 +7,7 @@
 #include "intercept/graph_replays.hpp"
 
 namespace irf::intercept {
+namespace test_graph_replays {
 namespace {
 
 GraphNode node_named(const char* name) {
@@ -82,4 +83,5 @@ TEST(GraphReplays, AnUnknownLaunchHasNoNodes) {
 }
 
 } // namespace
+} // namespace test_graph_replays
 } // namespace irf::intercept

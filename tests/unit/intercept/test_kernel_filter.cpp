@@ -12,6 +12,7 @@
 #include "intercept/kernel_filter.hpp"
 
 namespace irf::intercept {
+namespace test_kernel_filter {
 namespace {
 
 TEST(KernelFilter, EverythingByDefaultButCollectives) {
@@ -101,4 +102,5 @@ TEST(KernelFilter, PathologicalPatternIsLinear) {
 }
 
 } // namespace
+} // namespace test_kernel_filter
 } // namespace irf::intercept

@@ -8,6 +8,7 @@
 #include "intercept/nvtx_stack.hpp"
 
 namespace irf::intercept::nvtx {
+namespace test_nvtx_domains {
 namespace {
 
 TEST(NvtxDomains, InterleavedDomainsPopTheirOwnRanges) {
@@ -29,4 +30,5 @@ TEST(NvtxDomains, InterleavedDomainsPopTheirOwnRanges) {
 }
 
 } // namespace
+} // namespace test_nvtx_domains
 } // namespace irf::intercept::nvtx

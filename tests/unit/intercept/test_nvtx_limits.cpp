@@ -12,6 +12,7 @@
 #include "model/profile/profile_json.hpp"
 
 namespace irf::intercept {
+namespace test_nvtx_limits {
 namespace {
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -102,4 +103,5 @@ TEST(NvtxLimits, ProfileAtThePathCapIsQuick) {
 }
 
 } // namespace
+} // namespace test_nvtx_limits
 } // namespace irf::intercept

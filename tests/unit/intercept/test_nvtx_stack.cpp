@@ -19,6 +19,7 @@
 #include "intercept/nvtx_stack.hpp"
 
 namespace irf::intercept {
+namespace test_nvtx_stack {
 namespace {
 
 /// Leaves the calling thread with no open range whatever a test did.
@@ -253,9 +254,11 @@ TEST(NvtxCollector, IncludeFilterSamplesOnlyInsideMatchingRangesButTimesAll) {
 }
 
 } // namespace
+} // namespace test_nvtx_stack
 } // namespace irf::intercept
 
 namespace irf::intercept::nvtx {
+namespace test_nvtx_stack {
 namespace {
 
 // A fork while another thread holds the registry's lock (registering a new path, domain or
@@ -307,4 +310,5 @@ TEST(NvtxFork, AChildForkedWhileAnotherThreadRegistersDoesNotHang) {
 }
 
 } // namespace
+} // namespace test_nvtx_stack
 } // namespace irf::intercept::nvtx

@@ -8,6 +8,7 @@
 #include "intercept/sampler.hpp"
 
 namespace irf::intercept {
+namespace test_sampler {
 namespace {
 
 constexpr LaunchDecision P = LaunchDecision::profile;
@@ -156,4 +157,5 @@ TEST(Sampler, TheBudgetCapsTheTensorTypesSample) {
 }
 
 } // namespace
+} // namespace test_sampler
 } // namespace irf::intercept

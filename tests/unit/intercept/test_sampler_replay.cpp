@@ -7,6 +7,7 @@
 #include "intercept/sampler.hpp"
 
 namespace irf::intercept {
+namespace test_sampler_replay {
 namespace {
 
 using config::ReplayMode;
@@ -62,4 +63,5 @@ TEST(SamplerReplay, ADeferredSampleIsTakenAgainByLaunches) {
 }
 
 } // namespace
+} // namespace test_sampler_replay
 } // namespace irf::intercept

@@ -13,6 +13,7 @@
 #include "model/summary/text_summary.hpp"
 
 namespace irf::model {
+namespace test_analyze_threads {
 namespace {
 
 std::string source_path(const char* relative) {
@@ -129,4 +130,5 @@ TEST(ModelAnalyzeThreads, FoldedProjectionsGiveTheSameSummary) {
 }
 
 } // namespace
+} // namespace test_analyze_threads
 } // namespace irf::model

@@ -9,6 +9,7 @@
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {
+namespace test_calibrated_interval {
 namespace {
 
 Projection projected(double point, double low, double high) {
@@ -66,4 +67,5 @@ TEST(ModelCalibratedInterval, TheClassIsTheComputeCapability) {
 }
 
 } // namespace
+} // namespace test_calibrated_interval
 } // namespace irf::model

@@ -8,6 +8,7 @@
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {
+namespace test_datapath_issue {
 namespace {
 
 // Datapaths of one SM at 1 GHz, so a path's GIPS is its warp instructions per clock.
@@ -87,4 +88,5 @@ TEST(ModelDatapathIssue, AGpuWithDatapathsTimesTheIssueOnThem) {
 }
 
 } // namespace
+} // namespace test_datapath_issue
 } // namespace irf::model

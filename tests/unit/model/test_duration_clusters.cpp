@@ -6,6 +6,7 @@
 #include "model/profile/duration_clusters.hpp"
 
 namespace irf::model {
+namespace test_duration_clusters {
 namespace {
 
 TEST(DurationClusters, LaunchesWithinOneAndAHalfShareACluster) {
@@ -37,4 +38,5 @@ TEST(DurationClusters, BeyondFourClustersAJoinTheNearest) {
 }
 
 } // namespace
+} // namespace test_duration_clusters
 } // namespace irf::model

@@ -16,6 +16,7 @@
 #include "tests/support/temp_dir.hpp"
 
 namespace irf::test {
+namespace test_find_kernels {
 namespace {
 
 using Spans = std::vector<std::pair<std::size_t, std::size_t>>;
@@ -219,4 +220,5 @@ TEST_F(FindKernelsThreads, LimitsAndTrailingTextGiveTheSameErrors) {
 }
 
 } // namespace
+} // namespace test_find_kernels
 } // namespace irf::test

@@ -14,6 +14,7 @@
 #include "tests/unit/model/findings_fixtures.hpp"
 
 namespace irf::model {
+namespace test_findings {
 namespace {
 
 using test::project_one;
@@ -125,4 +126,5 @@ TEST(CeilingsDatabaseL2, PaperV100ErtFiguresAreSelectable) {
 }
 
 } // namespace
+} // namespace test_findings
 } // namespace irf::model

@@ -11,6 +11,7 @@
 #include "tests/unit/model/findings_fixtures.hpp"
 
 namespace irf::model {
+namespace test_findings_40 {
 namespace {
 
 using test::project_one;
@@ -173,4 +174,5 @@ TEST(ModelFindings40, APersistentGridOnAsManySmsKeepsItsConfidence) {
 }
 
 } // namespace
+} // namespace test_findings_40
 } // namespace irf::model

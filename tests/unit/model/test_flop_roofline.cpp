@@ -11,6 +11,7 @@
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {
+namespace test_flop_roofline {
 namespace {
 
 TEST(ModelFlops, FlopCountCountsFmaTwice) {
@@ -191,4 +192,5 @@ TEST(ModelKernelCeilings, LevelBytesCountL2AtomicsAndReductions) {
 }
 
 } // namespace
+} // namespace test_flop_roofline
 } // namespace irf::model

@@ -10,6 +10,7 @@
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {
+namespace test_fp_share {
 namespace {
 
 // A kernel half predicated overall (inst_thread 16000 / (32 x 1000) = 0.5) whose FP32 work is
@@ -115,4 +116,5 @@ TEST(ModelFpShare, AbsentShareIsSaidOnlyWhenItCouldMatter) {
 }
 
 } // namespace
+} // namespace test_fp_share
 } // namespace irf::model

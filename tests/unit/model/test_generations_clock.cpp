@@ -9,6 +9,7 @@
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {
+namespace test_generations_clock {
 namespace {
 
 config::Quantity mhz(double value) {
@@ -117,4 +118,5 @@ TEST(ModelGenerationsClock, AWideClockSpreadLowersTheConfidence) {
 }
 
 } // namespace
+} // namespace test_generations_clock
 } // namespace irf::model

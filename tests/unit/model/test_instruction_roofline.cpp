@@ -14,6 +14,7 @@
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {
+namespace test_instruction_roofline {
 namespace {
 
 IrmCeilings v100_irm() {
@@ -306,4 +307,5 @@ TEST(ModelIrm, AtomicAndReductionTrafficCanBindTheL2) {
 }
 
 } // namespace
+} // namespace test_instruction_roofline
 } // namespace irf::model

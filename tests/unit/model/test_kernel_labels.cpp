@@ -8,6 +8,7 @@
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {
+namespace test_kernel_labels {
 namespace {
 
 KernelRecord kernel(const std::string& name, double total_ns, std::optional<double> roof_pct) {
@@ -79,4 +80,5 @@ TEST(KernelLabels, UnderFilledGridIsNoted) {
 }
 
 } // namespace
+} // namespace test_kernel_labels
 } // namespace irf::model

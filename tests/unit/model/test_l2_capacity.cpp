@@ -11,6 +11,7 @@
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {
+namespace test_l2_capacity {
 namespace {
 
 TEST(ModelL2Capacity, WorkingSetFromL2AndDramTraffic) {
@@ -170,4 +171,5 @@ TEST(ModelL2Capacity, UnknownL2SizeIsSaid) {
 }
 
 } // namespace
+} // namespace test_l2_capacity
 } // namespace irf::model

@@ -8,6 +8,7 @@
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {
+namespace test_measured_ceilings {
 namespace {
 
 config::Quantity alternative(double value, config::Provenance p) {
@@ -124,4 +125,5 @@ TEST(ModelMeasuredCeilings, AWriteOnlyStreamServesWriteOnlyKernelsOnly) {
 }
 
 } // namespace
+} // namespace test_measured_ceilings
 } // namespace irf::model

@@ -9,6 +9,7 @@
 #include "model/roofline/pipe_ceilings.hpp"
 
 namespace irf::model {
+namespace test_pipe_ceilings {
 namespace {
 
 constexpr double k_peak = 1045.44; // 132 x 4 x 1.98
@@ -136,4 +137,5 @@ TEST(PipeCeilings, NumberMapsSkipNullsAndNameAWrongMember) {
 }
 
 } // namespace
+} // namespace test_pipe_ceilings
 } // namespace irf::model

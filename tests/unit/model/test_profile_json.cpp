@@ -10,6 +10,7 @@
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {
+namespace test_profile_json {
 namespace {
 
 using nlohmann::json;
@@ -376,4 +377,5 @@ TEST(ModelSummary, ProjectedTotalsSumPerTarget) {
 }
 
 } // namespace
+} // namespace test_profile_json
 } // namespace irf::model

@@ -15,6 +15,7 @@
 #include "tests/support/temp_dir.hpp"
 
 namespace irf::test {
+namespace test_profile_limits {
 namespace {
 
 class ProfileLimits : public TempDirTest {
@@ -144,4 +145,5 @@ TEST_F(ProfileLimits, LeanReadLeavesOutCountersAndAnalysisOnly) {
 }
 
 } // namespace
+} // namespace test_profile_limits
 } // namespace irf::test

@@ -8,6 +8,7 @@
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {
+namespace test_projection {
 namespace {
 
 KernelRecord kernel(std::uint32_t blocks) {
@@ -216,4 +217,5 @@ TEST(ModelProjection, ZeroTimeKernelIsNotProjected) {
 }
 
 } // namespace
+} // namespace test_projection
 } // namespace irf::model

@@ -12,6 +12,7 @@
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {
+namespace test_projection_binding {
 namespace {
 
 KernelRecord kernel() {
@@ -278,4 +279,5 @@ TEST(ModelProjectionBinding, FlopsPerPrecisionInTheAnalysis) {
 }
 
 } // namespace
+} // namespace test_projection_binding
 } // namespace irf::model

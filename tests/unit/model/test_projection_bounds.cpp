@@ -10,6 +10,7 @@
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {
+namespace test_projection_bounds {
 namespace {
 
 // A projection whose target is bound by `resource`, with the interval closed on its point.
@@ -92,4 +93,5 @@ TEST(ModelProjectionBounds, AnIssueBoundTargetUsesItsWarpGipsFigures) {
 }
 
 } // namespace
+} // namespace test_projection_bounds
 } // namespace irf::model

@@ -14,6 +14,7 @@
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {
+namespace test_projection_partial {
 namespace {
 
 // An HBM-bound kernel on the V100: 1e6 warp instructions (issue 1e6 / 489.6 = 2042.5 ns),
@@ -240,4 +241,5 @@ TEST(ModelProjectionPartial, ALongLatencyBoundLaunchTakesTheWavesAndSmClockRatio
 }
 
 } // namespace
+} // namespace test_projection_partial
 } // namespace irf::model

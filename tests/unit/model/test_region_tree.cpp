@@ -7,6 +7,7 @@
 #include "model/summary/summary_regions.hpp"
 
 namespace irf::model {
+namespace test_region_tree {
 namespace {
 
 KernelRecord kernel(const std::string& name, bool with_counters) {
@@ -92,4 +93,5 @@ TEST(RegionTree, TheSummarySectionIndentsAndSaysPartial) {
 }
 
 } // namespace
+} // namespace test_region_tree
 } // namespace irf::model

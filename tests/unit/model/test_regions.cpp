@@ -7,6 +7,7 @@
 #include "model/summary/text_summary.hpp"
 
 namespace irf::model {
+namespace model_test_regions {
 namespace {
 
 KernelRecord kernel(const std::string& name, std::uint64_t profiled, double time_ns, double inst,
@@ -98,4 +99,5 @@ TEST(Regions, JsonRoundTripAndTextSectionBeforeKernels) {
 }
 
 } // namespace
+} // namespace model_test_regions
 } // namespace irf::model

@@ -16,6 +16,7 @@
 #include "model/profile/profile_json_stream.hpp"
 
 namespace irf::test {
+namespace test_skim_json {
 namespace {
 
 using model::skim_json;
@@ -346,4 +347,5 @@ TEST(SkimJson, MutatedKernelsAgreeWithNlohmann) {
 }
 
 } // namespace
+} // namespace test_skim_json
 } // namespace irf::test

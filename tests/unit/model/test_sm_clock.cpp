@@ -8,6 +8,7 @@
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {
+namespace test_sm_clock {
 namespace {
 
 // The test V100 with its FP16 tensor peak quoted at 1380 MHz, below the boost (as NVIDIA quotes
@@ -68,4 +69,5 @@ TEST(ModelSmClock, OnlyPlausibleClocksAreTrusted) {
 }
 
 } // namespace
+} // namespace test_sm_clock
 } // namespace irf::model

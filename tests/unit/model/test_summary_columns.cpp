@@ -12,6 +12,7 @@
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {
+namespace test_summary_columns {
 namespace {
 
 // A 4 B -> 2 B cast (100 LDG of 4 B, 100 STG of 2 B per thread, full warps) and a GEMM that
@@ -142,4 +143,5 @@ TEST(ModelSummaryColumns, TheTableFitsTheTerminalAndSaysWhatItLeftOut) {
 }
 
 } // namespace
+} // namespace test_summary_columns
 } // namespace irf::model

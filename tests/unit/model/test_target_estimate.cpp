@@ -10,6 +10,7 @@
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {
+namespace test_target_estimate {
 namespace {
 
 // Half a V100 (40 SMs) whose entry has no L2 bandwidth.
@@ -82,4 +83,5 @@ TEST(ModelTargetEstimate, ATargetWithL2IsNotEstimated) {
 }
 
 } // namespace
+} // namespace test_target_estimate
 } // namespace irf::model

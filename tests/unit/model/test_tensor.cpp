@@ -10,6 +10,7 @@
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {
+namespace test_tensor {
 namespace {
 
 Counters tensor_only_instructions() {
@@ -195,4 +196,5 @@ TEST(ModelTensor, RegisterMovesAreNoTensorWorkAndNoFp16Flops) {
 }
 
 } // namespace
+} // namespace test_tensor
 } // namespace irf::model

@@ -15,6 +15,7 @@ using common::utf8_length;
 using common::utf8_prefix;
 using common::utf8_sequence_length;
 using common::valid_utf8;
+namespace test_text_safety {
 namespace {
 
 const std::string s_fffd = "\xEF\xBF\xBD";
@@ -108,4 +109,5 @@ TEST(TextSafety, SummaryFoldsIdenticalWarningsWithACount) {
 }
 
 } // namespace
+} // namespace test_text_safety
 } // namespace irf::model

@@ -12,6 +12,7 @@
 #include "model/summary/text_summary.hpp"
 
 namespace irf::model {
+namespace test_timing_estimate {
 namespace {
 
 TEST(TimingEstimate, UntimedLaunchesAtTheMeanWithThePredictionError) {
@@ -94,4 +95,5 @@ TEST(TimingEstimate, SummaryMarksTheTotalAndGivesItsError) {
 }
 
 } // namespace
+} // namespace test_timing_estimate
 } // namespace irf::model

@@ -9,6 +9,7 @@
 #include "model/projection/trajectory_report.hpp"
 
 namespace irf::model {
+namespace test_trajectory {
 namespace {
 
 // A 100-SM GPU: 1000 warp GIPS; L1 1000, L2 200, HBM 100 GTXN/s.
@@ -192,4 +193,5 @@ TEST(ModelTrajectory, JsonHasTheSchemaAndNullsForAbsentValues) {
 }
 
 } // namespace
+} // namespace test_trajectory
 } // namespace irf::model

@@ -9,6 +9,7 @@
 #include "model/projection/trajectory.hpp"
 
 namespace irf::model {
+namespace test_trajectory_inputs {
 namespace {
 
 Profile run(const std::string& gpu, int sms, int active, double mean_ns) {
@@ -59,4 +60,5 @@ TEST(TrajectoryInputs, PointsWithoutAPositiveTimeAreLeftOut) {
 }
 
 } // namespace
+} // namespace test_trajectory_inputs
 } // namespace irf::model

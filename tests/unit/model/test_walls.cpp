@@ -7,6 +7,7 @@
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {
+namespace test_walls {
 namespace {
 
 TEST(ModelWalls, PatternBySideOfTheUnitWall) {
@@ -385,4 +386,5 @@ TEST(ModelWalls, SharedWidthsPerDirection) {
 }
 
 } // namespace
+} // namespace test_walls
 } // namespace irf::model

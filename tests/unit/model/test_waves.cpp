@@ -11,6 +11,7 @@
 #include "tests/unit/model/model_fixtures.hpp"
 
 namespace irf::model {
+namespace test_waves {
 namespace {
 
 using test::cc70;
@@ -248,4 +249,5 @@ TEST(ModelWaves, WavesAndL2RoundTripThroughJson) {
 }
 
 } // namespace
+} // namespace test_waves
 } // namespace irf::model

@@ -11,6 +11,7 @@
 #include "tests/support/run_process.hpp"
 #include "tests/support/temp_dir.hpp"
 
+namespace test_support {
 namespace {
 
 using irf::test::TempDirTest;
@@ -135,3 +136,4 @@ TEST_F(TempDirTest, GoldenUpdateModeRewritesTheFileAndFails) {
 }
 
 } // namespace
+} // namespace test_support

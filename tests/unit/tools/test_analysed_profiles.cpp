@@ -14,6 +14,7 @@
 #include "tests/support/golden.hpp"
 #include "tests/unit/tools/tools_ceilings.hpp"
 
+namespace test_analysed_profiles {
 namespace {
 
 irf::model::Profile check_analysed(const std::string& raw, const std::string& golden) {
@@ -97,3 +98,4 @@ TEST(ToolsProfiles, AfterMatchesTheModel) {
 }
 
 } // namespace
+} // namespace test_analysed_profiles

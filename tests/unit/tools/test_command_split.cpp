@@ -10,6 +10,7 @@
 
 #include "tools/irf/command_split.hpp"
 
+namespace test_command_split {
 namespace {
 
 using Args = std::vector<std::string>;
@@ -65,3 +66,4 @@ TEST(CommandSplit, TrajectoryStopsAtTheApplicationToo) {
 }
 
 } // namespace
+} // namespace test_command_split

@@ -12,6 +12,7 @@
 #include "tools/irf_report/tools_common.hpp"
 
 namespace irf::report {
+namespace test_compare_counters {
 namespace {
 
 TEST(NcuCommand, DefaultLineCollectsExactlyIrfsDefaultSet) {
@@ -140,4 +141,5 @@ TEST(SameGpu, DecidedByWhatTheGpuIsNotByWhoRecordedIt) {
 }
 
 } // namespace
+} // namespace test_compare_counters
 } // namespace irf::report

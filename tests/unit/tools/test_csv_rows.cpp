@@ -14,6 +14,7 @@
 #include "tools/irf_report/csv_kernels.hpp"
 
 namespace irf::test {
+namespace test_csv_rows {
 namespace {
 
 std::string source_path(const char* relative) {
@@ -57,4 +58,5 @@ TEST(ToolsCsvRows, FoldedOnFourThreadsEqualsFullOnOne) {
 }
 
 } // namespace
+} // namespace test_csv_rows
 } // namespace irf::test

@@ -11,6 +11,7 @@
 #include "model/summary/text_summary.hpp"
 #include "tools/irf_report/compare_kernels.hpp"
 
+namespace test_hostile_names {
 namespace {
 
 using irf::model::KernelRecord;
@@ -61,3 +62,4 @@ TEST(HostileNames, MarkdownTextAndCodeSpans) {
 }
 
 } // namespace
+} // namespace test_hostile_names

@@ -5,6 +5,7 @@
 
 #include "tools/irf_report/html_page.hpp"
 
+namespace test_html_page {
 namespace {
 
 using irf::report::HtmlAssets;
@@ -79,3 +80,4 @@ TEST(HtmlPage, MissingSlotIsABrokenInstall) {
 }
 
 } // namespace
+} // namespace test_html_page

@@ -12,6 +12,7 @@
 #include "tools/import/values.hpp"
 
 namespace irf::import {
+namespace test_import {
 namespace {
 
 using Kind = config::ForeignKind;
@@ -202,4 +203,5 @@ TEST(ImportJoin, TheClockIsKeptAsAMeanWhenFilesAreJoined) {
 }
 
 } // namespace
+} // namespace test_import
 } // namespace irf::import

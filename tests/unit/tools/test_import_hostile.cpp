@@ -15,6 +15,7 @@
 #include "tools/import/values.hpp"
 
 namespace irf::import::hostile_input {
+namespace test_import_hostile {
 namespace {
 
 using Kind = config::ForeignKind;
@@ -269,4 +270,5 @@ TEST(ImportHostileEncodings, AnEndlessLineIsReadNoFurtherThanTheLimit) {
 }
 
 } // namespace
+} // namespace test_import_hostile
 } // namespace irf::import::hostile_input

@@ -10,6 +10,7 @@
 #include "tools/import/read_export.hpp"
 
 namespace irf::import {
+namespace test_import_meaning {
 namespace {
 
 const char* const k_header =
@@ -149,4 +150,5 @@ TEST(ImportProfilerLog, NvprofErrorsAndABoundedList) {
 }
 
 } // namespace
+} // namespace test_import_meaning
 } // namespace irf::import

@@ -14,6 +14,7 @@
 #include "tools/irf_report/merge_profiles.hpp"
 #include "tools/irf_report/tools_common.hpp"
 
+namespace test_irf_report {
 namespace {
 
 using irf::model::KernelRecord;
@@ -333,3 +334,4 @@ TEST(ToolsCompare, ReadingNamesTheMovement) {
 }
 
 } // namespace
+} // namespace test_irf_report

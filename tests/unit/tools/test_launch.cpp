@@ -13,6 +13,7 @@
 #include "tests/support/temp_dir.hpp"
 #include "tools/irf/launch.hpp"
 
+namespace test_launch {
 namespace {
 
 using irf::launcher::RunOptions;
@@ -213,7 +214,9 @@ TEST(Launcher, LibraryIsFoundNextToTheBinaryFirst) {
 }
 
 } // namespace
+} // namespace test_launch
 
+namespace test_launch {
 namespace {
 
 const char* other_tools_injection(const char* name) {
@@ -233,3 +236,4 @@ TEST(Launcher, ReplacingAnotherToolsInjectionIsSaidInOneLine) {
 }
 
 } // namespace
+} // namespace test_launch

@@ -9,6 +9,7 @@
 #include "model/profile/profile_json.hpp"
 #include "tools/irf_report/merge_profiles.hpp"
 
+namespace test_merge_estimates {
 namespace {
 
 using irf::model::KernelRecord;
@@ -104,3 +105,4 @@ TEST(ToolsMergeEstimates, ATreeOfMergesGivesTheFlatMergesError) {
 }
 
 } // namespace
+} // namespace test_merge_estimates

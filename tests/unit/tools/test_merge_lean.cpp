@@ -16,6 +16,7 @@
 #include "tools/irf_report/merge_profiles.hpp"
 
 namespace irf::test {
+namespace test_merge_lean {
 namespace {
 
 using nlohmann::json;
@@ -112,4 +113,5 @@ TEST_F(MergeLean, AFileChangedBetweenTheTwoReadsIsRefused) {
 }
 
 } // namespace
+} // namespace test_merge_lean
 } // namespace irf::test

@@ -7,6 +7,7 @@
 #include "tools/irf_report/merge_profiles.hpp"
 #include "tools/irf_report/merge_warnings.hpp"
 
+namespace test_merge_tree {
 namespace {
 
 using irf::model::KernelRecord;
@@ -150,3 +151,4 @@ TEST(ToolsMergeTree, FoldedWarningsAreReadBackAndOtherTextIsNot) {
 }
 
 } // namespace
+} // namespace test_merge_tree

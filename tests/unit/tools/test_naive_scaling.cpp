@@ -9,6 +9,7 @@
 #include "tools/irf_report/projection_check.hpp"
 
 namespace irf::report {
+namespace test_naive_scaling {
 namespace {
 
 /// Ten launches of `mean_ns`, projected (when `point` > 0) onto "b" at `point` in all, bound by
@@ -119,4 +120,5 @@ TEST(NaiveScaling, SingleLaunchesAreComparedOnlyWhenAsked) {
 }
 
 } // namespace
+} // namespace test_naive_scaling
 } // namespace irf::report

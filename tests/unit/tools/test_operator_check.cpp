@@ -11,6 +11,7 @@
 #include "tools/irf_report/operator_check.hpp"
 
 namespace irf::report {
+namespace test_operator_check {
 namespace {
 
 /// A kernel of `total_ns` in all, its time under each range in `regions`, projected onto "t"
@@ -166,4 +167,5 @@ TEST(OperatorCheck, BadPublishedFilesNameWhatIsWrong) {
 }
 
 } // namespace
+} // namespace test_operator_check
 } // namespace irf::report

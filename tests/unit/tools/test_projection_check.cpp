@@ -6,6 +6,7 @@
 #include "tools/irf_report/projection_check.hpp"
 
 namespace irf::report {
+namespace test_projection_check {
 namespace {
 
 /// A kernel with `launches` launches of `mean_ns`, projected (when `point` > 0) onto "b" with
@@ -117,4 +118,5 @@ TEST(ProjectionCheck, TextNamesTheMissesAndTheSummary) {
 }
 
 } // namespace
+} // namespace test_projection_check
 } // namespace irf::report

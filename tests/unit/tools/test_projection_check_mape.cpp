@@ -9,6 +9,7 @@
 #include "tools/irf_report/projection_check.hpp"
 
 namespace irf::report {
+namespace test_projection_check_mape {
 namespace {
 // Named: in a unity batch, other files' helpers of the same names share the anonymous
 // namespace.
@@ -73,4 +74,5 @@ TEST(ProjectionCheckMape, NoHighConfidenceKernelGivesZero) {
 
 } // namespace mape
 } // namespace
+} // namespace test_projection_check_mape
 } // namespace irf::report

@@ -8,6 +8,7 @@
 #include "tools/irf_report/merge_profiles.hpp"
 
 namespace irf::report {
+namespace tools_test_regions {
 namespace {
 
 model::Profile rank_profile(int rank, double fwd_ns, std::uint64_t fwd_profiled) {
@@ -64,4 +65,5 @@ TEST(ReportRegions, CompareMatchesRegionsByPath) {
 }
 
 } // namespace
+} // namespace tools_test_regions
 } // namespace irf::report

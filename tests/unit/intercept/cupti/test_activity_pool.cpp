@@ -9,6 +9,7 @@
 #include "intercept/cupti/activity_pool.hpp"
 
 namespace irf::intercept::cupti {
+namespace test_activity_pool {
 namespace {
 
 bool all_zero(const std::uint8_t* buffer, std::size_t bytes) {
@@ -52,4 +53,5 @@ TEST(ActivityBufferPool, NoMoreThanTheBoundWait) {
 }
 
 } // namespace
+} // namespace test_activity_pool
 } // namespace irf::intercept::cupti

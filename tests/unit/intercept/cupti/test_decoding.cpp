@@ -18,6 +18,7 @@ using irf::test::LaunchKernelExParams;
 using irf::test::LaunchKernelParams;
 
 namespace irf::intercept::cupti {
+namespace test_decoding {
 namespace {
 
 CUfunction fake_function(std::uintptr_t value) {
@@ -183,4 +184,5 @@ TEST(DriverApi, LoadsWithoutADriver) {
 }
 
 } // namespace
+} // namespace test_decoding
 } // namespace irf::intercept::cupti

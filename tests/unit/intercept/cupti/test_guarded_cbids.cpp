@@ -14,6 +14,7 @@
 #include "intercept/cupti/guarded_cbids.hpp"
 
 namespace irf::intercept::cupti {
+namespace test_guarded_cbids {
 namespace {
 
 /// Every `CUPTI_DRIVER_TRACE_CBID_<name> = <number>` of the header, by name.
@@ -117,4 +118,5 @@ TEST(GuardedCbids, NothingIsBothGuardedAndHarmless) {
 }
 
 } // namespace
+} // namespace test_guarded_cbids
 } // namespace irf::intercept::cupti

@@ -15,6 +15,7 @@
 #include "tests/support/temp_dir.hpp"
 
 namespace irf::intercept {
+namespace test_fake_delivery {
 namespace {
 
 /// One kernel launched `repeat` times by the thread calling start(), 1000 ns each.
@@ -168,4 +169,5 @@ TEST_F(FakeDelivery, ActivityKeysAreCheckedLikeTheRest) {
 }
 
 } // namespace
+} // namespace test_fake_delivery
 } // namespace irf::intercept

@@ -9,6 +9,7 @@
 #include "tests/support/temp_dir.hpp"
 
 namespace irf::intercept {
+namespace test_fake_graphs {
 namespace {
 
 /// A 2-node graph replayed 10 times: _Z1av 100, 300 ns in turn, _Z1bv 1000 ns.
@@ -114,4 +115,5 @@ TEST_F(FakeGraphs, ADroppedGraphRecordLosesItsReplay) {
 }
 
 } // namespace
+} // namespace test_fake_graphs
 } // namespace irf::intercept

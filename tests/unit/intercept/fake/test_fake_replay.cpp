@@ -10,6 +10,7 @@
 #include "tests/support/temp_dir.hpp"
 
 namespace irf::intercept {
+namespace test_fake_replay {
 namespace {
 
 /// Default settings but no call sites (no libunwind: its thread-exit cleanup crashes under TSan).
@@ -228,4 +229,5 @@ TEST_F(FakeReplay, ASampleStillOpenAtExitIsCountedAsNotRecurred) {
 }
 
 } // namespace
+} // namespace test_fake_replay
 } // namespace irf::intercept

@@ -5,6 +5,7 @@
 #include "intercept/fake/fake_script.hpp"
 
 namespace irf::intercept::fake {
+namespace test_fake_script {
 namespace {
 
 std::string error_of(const std::string& text) {
@@ -136,4 +137,5 @@ TEST(FakeScript, GraphLaunchErrorsNameTheKey) {
 }
 
 } // namespace
+} // namespace test_fake_script
 } // namespace irf::intercept::fake

@@ -11,6 +11,7 @@
 #include "tests/support/temp_dir.hpp"
 
 namespace irf::intercept {
+namespace test_fake_timing {
 namespace {
 
 class FakeTiming : public test::TempDirTest {
@@ -73,4 +74,5 @@ TEST_F(FakeTiming, AllTimesEveryLaunch) {
 }
 
 } // namespace
+} // namespace test_fake_timing
 } // namespace irf::intercept
