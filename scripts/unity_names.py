@@ -4,9 +4,9 @@
 The CI presets compile a target's files in batches (CMAKE_UNITY_BUILD): every file of a batch
 shares one anonymous namespace, so two files' helpers of one name become overloads of each other
 and a call may pick the other file's without a word. Two rules keep that from happening:
-- a test source (tests/, no main) opens each anonymous namespace directly inside a namespace of
+- a test source (tests/, with test cases and no main) opens each anonymous namespace directly inside a namespace of
   its own, named once among the test sources, so no other file's helpers are visible from it;
-- in the other folders (one CMake target each), no two files define a function of one name in
+- in the other sources (a folder is one CMake target), no two files define a function of one name in
   their anonymous namespaces.
 Used by scripts/check-sources.py; `findings()` returns one line per breach."""
 import collections
@@ -20,7 +20,10 @@ CLOSING = re.compile(r"^\}\s*//\s*namespace")
 FUNCTION = re.compile(r"^(?:template\s*<[^>]*>\s*)?(?:static\s+|inline\s+|constexpr\s+|\[\[nodiscard\]\]\s+)*"
                       r"[A-Za-z_][\w:<>,\s\*&]*?[\s\*&]+(\w+)\s*\([^;{]*\)\s*(?:const\s*)?"
                       r"(?:noexcept\s*)?(?:->\s*[\w:<>]+\s*)?\{", re.M)
-NOT_NAMES = {"if", "for", "while", "switch", "return", "main", "TEST", "TEST_F", "TEST_P"}
+# PrintTo is GoogleTest's printer hook: one overload per type of its own, by design.
+NOT_NAMES = {"if", "for", "while", "switch", "return", "main", "TEST", "TEST_F", "TEST_P",
+             "PrintTo"}
+TEST_CASE = re.compile(r"^\s*(TEST|TEST_F|TEST_P|TYPED_TEST|BENCHMARK)\(", re.M)
 
 
 def anonymous_blocks(lines):
@@ -87,7 +90,7 @@ def findings(sources):
     for path, code in sources:
         if not path.endswith(".cpp"):
             continue
-        if path.startswith("tests" + os.sep):
+        if path.startswith("tests" + os.sep) and TEST_CASE.search(code):
             found += test_findings(path, code, owners)
             continue
         for name in helper_names(code):
@@ -106,9 +109,10 @@ def findings(sources):
 
 def self_test():
     """The rules find what they look for and pass what is right."""
-    wrapped = "namespace irf {\nnamespace a {\nnamespace {\nint f() { return 1; }\n" \
-              "} // namespace\n} // namespace test_a\n} // namespace irf\n"
-    bare = "namespace irf {\nnamespace {\nint f() { return 1; }\n} // namespace\n} // namespace irf\n"
+    wrapped = ("namespace irf {\nnamespace a {\nnamespace {\nint f() { return 1; }\n"
+               "TEST(A, B) {}\n} // namespace\n} // namespace a\n} // namespace irf\n")
+    bare = ("namespace irf {\nnamespace {\nint f() { return 1; }\nTEST(A, B) {}\n"
+            "} // namespace\n} // namespace irf\n")
     assert not findings([("tests/a.cpp", wrapped)]), "a wrapped test is flagged"
     assert len(findings([("tests/b.cpp", bare)])) == 1, "a bare anonymous namespace is missed"
     assert len(findings([("tests/a.cpp", wrapped), ("tests/x/a.cpp", wrapped)])) == 1, \
@@ -116,5 +120,7 @@ def self_test():
     lib = "namespace irf {\nnamespace {\nstd::string why(const K& k) {\n}\n} // namespace\n}\n"
     assert len(findings([("tools/x/a.cpp", lib), ("tools/x/b.cpp", lib)])) == 1, \
         "one helper name in two files of a folder is missed"
+    assert len(findings([("tests/s/a.cpp", lib), ("tests/s/b.cpp", lib)])) == 1, \
+        "a test folder's support sources are not checked as a library's"
     assert not findings([("tools/x/a.cpp", lib), ("tools/y/b.cpp", lib)]), \
         "two folders are two targets"

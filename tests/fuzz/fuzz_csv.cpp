@@ -10,7 +10,6 @@
 #include "model/profile/profile.hpp"
 #include "tools/irf_report/csv_kernels.hpp"
 
-namespace fuzz_csv {
 namespace {
 
 void check(bool ok) {
@@ -47,7 +46,6 @@ void check_cell(const std::string& name, const std::string& cell) {
 }
 
 } // namespace
-} // namespace fuzz_csv
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string name(reinterpret_cast<const char*>(data), size);

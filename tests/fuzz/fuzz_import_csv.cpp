@@ -11,7 +11,6 @@
 #include "tools/import/import_error.hpp"
 #include "tools/import/read_export.hpp"
 
-namespace fuzz_import_csv {
 namespace {
 
 void check(bool ok) {
@@ -32,7 +31,6 @@ void check_file(const irf::import::ImportedFile& file) {
 }
 
 } // namespace
-} // namespace fuzz_import_csv
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));

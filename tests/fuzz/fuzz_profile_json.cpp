@@ -12,7 +12,6 @@
 
 #include "model/profile/profile_json.hpp"
 
-namespace fuzz_profile_json {
 namespace {
 
 /// The profile `read` returns, or nothing when it refuses the input.
@@ -25,7 +24,6 @@ template <class Read> std::optional<irf::model::Profile> refused_or(Read&& read)
 }
 
 } // namespace
-} // namespace fuzz_profile_json
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string text(reinterpret_cast<const char*>(data), size);

@@ -11,7 +11,6 @@
 #include <stdexcept>
 
 namespace irf::test {
-namespace expected_cases {
 namespace {
 
 ExpectedCase parse_expected_case(const nlohmann::json& j) {
@@ -47,7 +46,7 @@ ExpectedCase parse_expected_case(const nlohmann::json& j) {
     return c;
 }
 
-std::vector<ExpectedCase> load_cases(const std::string& path) {
+std::vector<ExpectedCase> load_expected_cases(const std::string& path) {
     std::ifstream in(path);
     if (!in) {
         throw std::runtime_error(path + ": cannot open");
@@ -65,7 +64,6 @@ std::vector<ExpectedCase> load_cases(const std::string& path) {
 }
 
 } // namespace
-} // namespace expected_cases
 
 void PrintTo(const ExpectedCase& c, std::ostream* os) {
     *os << c.id;
@@ -78,7 +76,7 @@ std::string setting(const char* name, const char* compiled) {
 
 const std::vector<ExpectedCase>& expected_cases() {
     static const std::vector<ExpectedCase> s_cases =
-        load_cases(setting("IRF_GPU_EXPECTED", IRF_GPU_EXPECTED));
+        load_expected_cases(setting("IRF_GPU_EXPECTED", IRF_GPU_EXPECTED));
     return s_cases;
 }
 

@@ -8,7 +8,6 @@
 #include <dlfcn.h>
 
 namespace irf::test {
-namespace gpu_probe {
 namespace {
 
 // The two driver entry points we need, declared by hand so the tests need no cuda.h; both
@@ -43,7 +42,6 @@ DeviceProbe run_probe() {
 }
 
 } // namespace
-} // namespace gpu_probe
 
 const DeviceProbe& probe_device() {
     static const DeviceProbe s_probe = run_probe();

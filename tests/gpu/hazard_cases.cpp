@@ -11,7 +11,6 @@
 #include "tests/gpu/expected_cases.hpp"
 
 namespace irf::test {
-namespace hazard_cases {
 namespace {
 
 KernelCheck parse_kernel_check(const nlohmann::json& j) {
@@ -45,7 +44,7 @@ HazardCase parse_hazard_case(const nlohmann::json& j) {
     return c;
 }
 
-std::vector<HazardCase> load_cases() {
+std::vector<HazardCase> load_hazard_cases() {
     const std::string path = setting("IRF_GPU_HAZARDS", IRF_GPU_HAZARDS);
     std::ifstream in(path);
     if (!in) {
@@ -69,14 +68,13 @@ std::vector<HazardCase> load_cases() {
 }
 
 } // namespace
-} // namespace hazard_cases
 
 void PrintTo(const HazardCase& c, std::ostream* os) {
     *os << c.id;
 }
 
 const std::vector<HazardCase>& hazard_cases() {
-    static const std::vector<HazardCase> s_cases = load_cases();
+    static const std::vector<HazardCase> s_cases = load_hazard_cases();
     return s_cases;
 }
 

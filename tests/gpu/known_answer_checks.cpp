@@ -13,7 +13,6 @@ namespace irf::test {
 
 using nlohmann::json;
 
-namespace known_answer_checks {
 namespace {
 
 /// Checks a per-launch count against its expectation; 0 must be exactly 0.
@@ -27,7 +26,6 @@ void expect_count(const std::string& name, double got, double want, double toler
 }
 
 } // namespace
-} // namespace known_answer_checks
 
 std::vector<json> matching_kernels(const json& profile, const std::string& needle) {
     std::vector<json> out;

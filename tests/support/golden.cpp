@@ -13,7 +13,6 @@ std::string data_path(const std::string& relative) {
     return std::string(IRF_TEST_DATA_DIR) + "/" + relative;
 }
 
-namespace golden {
 namespace {
 
 /// First differing line, for a readable failure message.
@@ -34,7 +33,6 @@ std::string first_difference(const std::string& expected, const std::string& act
 }
 
 } // namespace
-} // namespace golden
 
 ::testing::AssertionResult matches_golden(const std::string& name, const std::string& actual) {
     return matches_golden_file(data_path("golden/" + name), actual);

@@ -18,7 +18,6 @@
 extern char** environ;
 
 namespace irf::test {
-namespace run_process {
 namespace {
 
 /// Builds "KEY=VALUE" strings: the parent's environment with the options applied.
@@ -137,7 +136,6 @@ std::string first_irf_error_line(const std::string& text) {
 }
 
 } // namespace
-} // namespace run_process
 
 ProcessResult run_process(const std::vector<std::string>& argv, const RunOptions& options) {
     if (argv.empty()) {
