@@ -65,11 +65,20 @@ def clock_block(g, lines):
             quantity(lines, 4, key, mhz, "MHz", provenance, source, method)
 
 
+def latency_block(g, lines):
+    value, provenance, source, method = g["latency"]
+    lines.append("  # Shortest launch in the data on this GPU (docs/model.md, \"Launch floor + work\").")
+    lines.append("  latency:")
+    quantity(lines, 4, "launch_floor", value, "us", provenance, source, method)
+
+
 def blocks(g):
     lines = []
     datapath_block(g, lines)
     if g.get("clocks"):
         clock_block(g, lines)
+    if g.get("latency"):
+        latency_block(g, lines)
     return lines
 
 

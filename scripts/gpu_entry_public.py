@@ -48,18 +48,27 @@ SPEC_1080TI = ("NVIDIA GeForce GTX 1080 Ti specifications (3584 CUDA cores, 1582
                " x 352-bit GDDR5X = 484 GB/s, 11 GB); GP102 L2 2816 KB (GTX 1080 Ti launch)")
 
 
-def magus(key, name, arch, sms, boost, base, l2_mb, mem_gb, mem_type, dram, source, chip):
-    return gpu(key, name, chip, arch, sms, boost, base, l2_mb, mem_gb, mem_type, (dram, source),
+MAGUS_FLOOR = ("leimingyu/magus at b9153ef6, nvprof metrics of this GPU "
+               "(tests/data/projection-public/magus/README.md)")
+
+
+def magus(key, name, arch, sms, boost, base, l2_mb, mem_gb, mem_type, dram, source, chip, floor):
+    g = gpu(key, name, chip, arch, sms, boost, base, l2_mb, mem_gb, mem_type, (dram, source),
                [name.replace("NVIDIA ", "")], 3, source, {}, {},
                ["%s (%s, %d SMs): for the public projection replay, not shipped." %
                 (name, chip, sms),
                 "Written by scripts/gpu_entry.py write-public; change gpu_entry_public.py."],
                set="magus")
+    g["latency"] = (floor[0], "measured", MAGUS_FLOOR,
+                    "shortest derived time_ns of the 280 kernels: " + floor[1])
+    return g
 
 
 VALIDATION_GPUS += [
     magus("gtx-950", "NVIDIA GeForce GTX 950", "maxwell", 6, 1188, 1024, 1, 2, "GDDR5", 105.6,
-          SPEC_950, "GM206"),
+          SPEC_950, "GM206",
+          (2.054, "sdk/cuSolverDn_LinearSolver dtrsv_init_up (9 warp instructions)")),
     magus("gtx-1080-ti", "NVIDIA GeForce GTX 1080 Ti", "pascal_gp10x", 28, 1582, 1480, 2.75, 11,
-          "GDDR5X", 484, SPEC_1080TI, "GP102"),
+          "GDDR5X", 484, SPEC_1080TI, "GP102",
+          (1.953, "lonestar/mst dinitcs (2304 warp instructions)")),
 ]

@@ -374,9 +374,14 @@ std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a
     if (work.resources.unmeasured_tensor) {
         bracket_unmeasured_tensor(k, s, t, total, p);
     }
+    const double launch_ns = *time / std::max<double>(1.0, k.profiled_launches);
     if (latency_bound) {
-        apply_latency_floor(s, t, total, *time / std::max<double>(1.0, k.profiled_launches), p);
+        apply_latency_floor(s, t, total, launch_ns, p);
     }
+    // The floor is paid once a launch: over every launch the total covers.
+    const bool every_launch = k.time_ns.total > 0 && k.launches > 0;
+    apply_floor_plus_work(s, t, total,
+                          every_launch ? total / static_cast<double>(k.launches) : launch_ns, p);
     const bool same_cc = same_compute_capability(s, t);
     widen_by_spread(residual_spread(same_cc), same_cc, p);
     return p;

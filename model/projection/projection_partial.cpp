@@ -195,12 +195,48 @@ void widen_for_absent(const AbsentCounters& absent, const config::Ceilings& sour
                       each + ")");
 }
 
+namespace {
+
+double launch_floor_us(const config::Ceilings& c) {
+    const auto it = c.latency.find("launch_floor");
+    return it != c.latency.end() ? it->second.value : 0.0;
+}
+
+} // namespace
+
+double floor_plus_work_ns(double launch_ns, double floor_s_ns, double floor_t_ns, double ratio) {
+    const double floor_part = std::min(launch_ns, floor_s_ns) * floor_t_ns / floor_s_ns;
+    return floor_part + std::max(0.0, launch_ns - floor_s_ns) * ratio;
+}
+
+void apply_floor_plus_work(const config::Ceilings& source, const config::Ceilings& target,
+                           double total_ns, double launch_ns, Projection& p) {
+    const double floor_s = launch_floor_us(source) * 1e3;
+    const double floor_t = launch_floor_us(target) * 1e3;
+    if (!(floor_s > 0) || !(floor_t > 0) || !(total_ns > 0) || !(launch_ns > 0) ||
+        !(p.time_point_ns > 0) || p.point_method == "latency-floor" ||
+        p.point_method == "latency-clock") {
+        return;
+    }
+    const double ratio = p.time_point_ns / total_ns;
+    const double at = total_ns / launch_ns * floor_plus_work_ns(launch_ns, floor_s, floor_t, ratio);
+    if (std::abs(at - p.time_point_ns) <= 1e-9 * p.time_point_ns) {
+        return; // the same floor and ratio 1 (a GPU onto itself): nothing to say
+    }
+    p.time_low_ns = std::min(p.time_low_ns, at);
+    p.time_high_ns = std::max(p.time_high_ns, at);
+    p.time_point_ns = at;
+    p.speedup_point = total_ns / at;
+    p.notes.push_back(common::string_printf(
+        "launch floor + work: t = the source's launch floor x the target's / the source's "
+        "(%.4g / %.4g us) + the rest x the resource ratio (%.4g); the interval holds the "
+        "resource ratio's point too",
+        floor_t / 1e3, floor_s / 1e3, ratio));
+}
+
 void apply_latency_floor(const config::Ceilings& source, const config::Ceilings& target,
                          double total_ns, double launch_ns, Projection& p) {
-    const auto floor_us = [](const config::Ceilings& c) {
-        const auto it = c.latency.find("launch_floor");
-        return it != c.latency.end() ? it->second.value : 0.0;
-    };
+    const auto floor_us = launch_floor_us;
     const double floor_s = floor_us(source);
     const double floor_t = floor_us(target);
     if (!(total_ns > 0)) {

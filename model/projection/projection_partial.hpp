@@ -68,4 +68,14 @@ void widen_for_absent(const AbsentCounters& absent, const config::Ceilings& sour
 void apply_latency_floor(const config::Ceilings& source, const config::Ceilings& target,
                          double total_ns, double launch_ns, Projection& p);
 
+/// One launch's time on the target when it is a fixed launch floor plus work (docs/model.md,
+/// "Launch floor + work"): min(t, floor_s) x floor_t / floor_s + max(0, t - floor_s) x ratio.
+[[nodiscard]] double floor_plus_work_ns(double launch_ns, double floor_s_ns, double floor_t_ns,
+                                        double ratio);
+
+/// When both GPUs' ceilings give a launch floor and the point is still a resource ratio's, moves
+/// the point to floor_plus_work_ns over every launch (the interval holds both), with a note.
+void apply_floor_plus_work(const config::Ceilings& source, const config::Ceilings& target,
+                           double total_ns, double launch_ns, Projection& p);
+
 } // namespace irf::model

@@ -35,7 +35,7 @@ void beats_or_ties_every_naive(const json& s) {
     }
 }
 
-// [MAPE 13.4%, time-weighted 9.6%, high confidence 5.2% over 27; naive 15.0 / 22.9 / 16.3%]
+// [MAPE 12.0%, time-weighted 9.0%, high confidence 3.0% over 27; naive 15.0 / 22.9 / 16.3%]
 // The sub-2-us launches that made it 17.4% by time take the launch floors' ratio.
 TEST(ProjectionGenerations, TrainingStepUnderTenPercentByTimeBeatingEveryNaiveScaling) {
     const json s = checked("torch_step");

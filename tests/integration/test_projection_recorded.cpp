@@ -54,15 +54,18 @@ TEST(ProjectionRecorded, StreamsAndGemmsOntoTheShippedH200) {
     EXPECT_LE(s.at("weighted_mape").get<double>(), 0.02);
     // The add stream (and the triad: torch runs both as one kernel) is HBM-bound on both: its
     // recorded 266.4 us a launch (44 launches: add and triad, 22 each) shrinks by the shipped HBM
-    // bandwidths, 3352.3 GB/s (104.759375 G sectors/s x 32 B) -> 4800 GB/s.
+    // bandwidths, 3352.3 GB/s (104.759375 G sectors/s x 32 B) -> 4800 GB/s, all but the H100's
+    // launch floor, which becomes the H200's (docs/model.md, "Launch floor + work"):
+    // 738.9 + (266425 - 896.4) x 3352.3 / 4800 = 186182.8 ns.
     const json add = kernel_like(r, "CUDAFunctor_add");
     const double recorded = add.at("recorded_mean_ns").get<double>();
     EXPECT_NEAR(recorded, 266425, 1);
-    EXPECT_NEAR(add.at("predicted_mean_ns").get<double>(), recorded * 3352.3 / 4800, 30);
+    EXPECT_NEAR(add.at("predicted_mean_ns").get<double>(),
+                738.9 + (recorded - 896.4) * 3352.3 / 4800, 30);
     EXPECT_EQ(add.at("bound_source"), "hbm");
-    // Measured on the H200: 184.8 us, +0.7% from the prediction.
+    // Measured on the H200: 184.8 us, +0.75% from the prediction.
     EXPECT_NEAR(add.at("measured_mean_ns").get<double>(), 184800, 100);
-    EXPECT_NEAR(add.at("error").get<double>(), 0.0069, 0.001);
+    EXPECT_NEAR(add.at("error").get<double>(), 0.0075, 0.001);
 }
 
 // With the ceilings irf-calibrate measured on each GPU, the streams' error stays under 3.5%

@@ -240,6 +240,29 @@ TEST(ModelProjectionPartial, ALongLatencyBoundLaunchTakesTheWavesAndSmClockRatio
     EXPECT_NEAR(q.time_point_ns, 1e7 * 13.0 / 7.0, 1e-3);
 }
 
+// "Launch floor + work": the floor's part scales by the floors' ratio, the rest by the resources'.
+TEST(ModelProjectionPartial, FloorPlusWorkScalesOnlyTheWorkByTheResourceRatio) {
+    // 5000 ns on a 2054 ns floor onto a 1953 ns one, the rest 6.2x faster:
+    // 1953 + (5000 - 2054) / 6.2 = 1953 + 475.16 = 2428.16 ns.
+    EXPECT_NEAR(floor_plus_work_ns(5000, 2054, 1953, 1 / 6.2), 2428.16, 0.01);
+    // Shorter than the source's floor: the floors' ratio alone, 1500 x 1000 / 2000.
+    EXPECT_DOUBLE_EQ(floor_plus_work_ns(1500, 2000, 1000, 0.2), 750);
+}
+
+TEST(ModelProjectionPartial, AKernelOnTwoLaunchFloorsTakesFloorPlusWork) {
+    // The HBM-bound 100 us kernel onto the V100 with twice the DRAM: resource ratio 0.5 (point
+    // 5e4 ns). With floors of 2 and 1.5 us: 2000 x 1.5 / 2 + (1e5 - 2000) x 0.5 = 50,500 ns.
+    config::Ceilings s = test::v100();
+    config::Ceilings t = faster_v100();
+    s.latency["launch_floor"] = test::qty(2.0, "us");
+    t.latency["launch_floor"] = test::qty(1.5, "us");
+    const KernelAnalysis a = analyze_kernel(hbm_kernel(), s, {t});
+    const Projection& p = the_projection(a);
+    EXPECT_NEAR(p.time_point_ns, 50500, 1e-6);
+    EXPECT_LE(p.time_low_ns, 5e4); // the resource ratio's point stays inside
+    EXPECT_TRUE(test::has_note(p, "launch floor + work"));
+}
+
 } // namespace
 } // namespace test_projection_partial
 } // namespace irf::model
