@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Installs a build tree into a temporary prefix and checks the installed layout works on its own:
-# lib/libirf.so, lib/libirf_metrics_host.so (irf-report metrics),
+# lib/libirf.so, lib/libirf_entry.so (irf run --fast-intercept), lib/libirf_metrics_host.so
+# (irf-report metrics),
 # bin/{irf,irf-report,irf-calibrate,irf-plot,irf-demo}, share/irf/gpus/*.yaml, the Python module
 # `irf` (irf.load) in share/irf/irf_plot, and the HTML report's assets (share/irf/html).
 set -euo pipefail
@@ -10,7 +11,7 @@ prefix=$(mktemp -d "${TMPDIR:-/tmp}/irf-install-XXXXXX")
 trap 'rm -rf "$prefix"' EXIT
 cmake --install "$build" --prefix "$prefix" >/dev/null
 missing=0
-for f in lib/libirf.so lib/libirf_metrics_host.so bin/irf bin/irf-report bin/irf-calibrate bin/irf-plot bin/irf-demo \
+for f in lib/libirf.so lib/libirf_entry.so lib/libirf_metrics_host.so bin/irf bin/irf-report bin/irf-calibrate bin/irf-plot bin/irf-demo \
          share/irf/html/report.html share/irf/html/plotly.min.js share/irf/html/plotly.LICENSE; do
     [[ -e "$prefix/$f" ]] || { echo "missing after install: $f"; missing=1; }
 done
