@@ -37,16 +37,17 @@ struct RunOptions {
     std::optional<std::string> summary;       ///< IRF_SUMMARY (stderr, file, both, none)
     std::optional<std::string> metrics;       ///< IRF_METRICS (default, all, pipe_mix, ...)
     std::optional<std::string> lib;           ///< libirf.so to inject instead of the one found
-    std::vector<std::string> command;         ///< the application and its arguments
+    bool fast_intercept = false;      ///< --fast-intercept (refused: libirf does not use it yet)
+    std::vector<std::string> command; ///< the application and its arguments
 };
 
-/// Checks every option value, and every IRF_* variable the application would inherit, with
-/// the parsers libirf.so itself uses (config::parse_env); throws UsageError with one line
-/// naming the option (or variable) and the value.
 /// Replaces the process with `command` (execvp, no shell). Returns only when that fails, after
 /// one line on stderr, with the shell's exit code for it: 127 when not found, else 126.
 [[nodiscard]] int exec_application(const std::vector<std::string>& command);
 
+/// Checks every option value, and every IRF_* variable the application would inherit, with
+/// the parsers libirf.so itself uses (config::parse_env); throws UsageError with one line
+/// naming the option (or variable) and the value. --fast-intercept is refused in this build.
 void validate(const RunOptions& options);
 
 /// The checks that need the file system, as libirf.so makes them at load: shipped names and

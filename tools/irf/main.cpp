@@ -62,6 +62,9 @@ void add_run_options(CLI::App& run, RunOptions& o) {
     run.add_option("--metrics", o.metrics,
                    "Optional counter groups: default, all, or pipe_mix,tensor_types");
     run.add_option("--lib", o.lib, "libirf.so to inject (default: the one installed with irf)");
+    run.add_flag("--fast-intercept", o.fast_intercept,
+                 "See launches through libirf_entry.so (LD_PRELOAD) instead of CUPTI launch "
+                 "callbacks; off by default; not available in this build yet (refused)");
     run.add_option("command", o.command,
                    "The application and its arguments: options end at the first positional "
                    "argument or at --");

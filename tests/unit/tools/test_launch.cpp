@@ -93,6 +93,16 @@ TEST(Launcher, NvtxOptionsAreJoinedAndChecked) {
     EXPECT_THROW(irf::launcher::validate(o), UsageError);
 }
 
+TEST(Launcher, FastInterceptIsRefusedWhileLibirfDoesNotUseIt) {
+    // Never a path that silently does nothing: the option is refused in one line until libirf
+    // registers libirf_entry.so's hooks (issue 55 item 5).
+    RunOptions o = with_app();
+    EXPECT_EQ(error_of(o), "");
+    o.fast_intercept = true;
+    EXPECT_EQ(error_of(o), "--fast-intercept: not available in this build yet (libirf_entry.so "
+                           "is built, libirf does not use its hooks yet; docs/tools.md)");
+}
+
 TEST(Launcher, BadValuesAreOneLineErrors) {
     RunOptions o = with_app();
     o.kernels = "(";
