@@ -11,6 +11,10 @@ namespace irf::entry {
 namespace {
 
 constexpr std::size_t k_variants = 8;
+// Two driver functions per variant: cuGetProcAddress and a plain dlsym of the same name need not
+// hand out the same pointer (the runtime uses both, docs/tools.md). A third passes through.
+constexpr std::size_t k_per_variant = 2;
+constexpr std::size_t k_slots = k_variants * k_per_variant;
 
 using LaunchKernelFn = int (*)(void*, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                                unsigned, void*, void**, void**);
@@ -19,13 +23,16 @@ using LaunchCooperativeFn = int (*)(void*, unsigned, unsigned, unsigned, unsigne
                                     unsigned, unsigned, void*, void**);
 using GraphLaunchFn = int (*)(void*, void*);
 
-std::atomic<void*> g_real[k_variants] = {};
+std::atomic<void*> g_real[k_slots] = {};
 std::atomic<const IrfEntryHooks*> g_hooks{nullptr};
 std::atomic<std::uint64_t> g_wrapped{0};
 
-template <class Fn> Fn real_of(Variant variant) noexcept {
-    return reinterpret_cast<Fn>(
-        g_real[static_cast<std::size_t>(variant)].load(std::memory_order_acquire));
+template <class Fn> Fn real_of(std::size_t slot) noexcept {
+    return reinterpret_cast<Fn>(g_real[slot].load(std::memory_order_acquire));
+}
+
+constexpr Variant variant_of_slot(std::size_t slot) noexcept {
+    return static_cast<Variant>(slot / k_per_variant);
 }
 
 constexpr bool per_thread(Variant variant) noexcept {
@@ -53,16 +60,16 @@ int around(const IrfEntryHooks& hooks, const IrfEntryLaunch& launch, Call call) 
     return result;
 }
 
-template <Variant V>
+template <std::size_t S>
 int launch_kernel(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                   unsigned bz, unsigned shared, void* stream, void** params,
                   void** extra) noexcept {
-    const auto real = real_of<LaunchKernelFn>(V);
+    const auto real = real_of<LaunchKernelFn>(S);
     const IrfEntryHooks* hooks = g_hooks.load(std::memory_order_acquire);
     if (hooks == nullptr) {
         return real(f, gx, gy, gz, bx, by, bz, shared, stream, params, extra);
     }
-    IrfEntryLaunch launch = launch_of(V);
+    IrfEntryLaunch launch = launch_of(variant_of_slot(S));
     launch.function = f;
     launch.stream = stream;
     launch.grid[0] = gx;
@@ -101,14 +108,14 @@ void fill_from_config(IrfEntryLaunch& launch, const void* config) noexcept {
     launch.stream = head.stream;
 }
 
-template <Variant V>
+template <std::size_t S>
 int launch_kernel_ex(const void* config, void* f, void** params, void** extra) noexcept {
-    const auto real = real_of<LaunchKernelExFn>(V);
+    const auto real = real_of<LaunchKernelExFn>(S);
     const IrfEntryHooks* hooks = g_hooks.load(std::memory_order_acquire);
     if (hooks == nullptr) {
         return real(config, f, params, extra);
     }
-    IrfEntryLaunch launch = launch_of(V);
+    IrfEntryLaunch launch = launch_of(variant_of_slot(S));
     launch.function = f;
     fill_from_config(launch, config);
     launch.kernel_params = params;
@@ -117,15 +124,15 @@ int launch_kernel_ex(const void* config, void* f, void** params, void** extra) n
     return around(*hooks, launch, [&]() noexcept { return real(config, f, params, extra); });
 }
 
-template <Variant V>
+template <std::size_t S>
 int launch_cooperative(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                        unsigned bz, unsigned shared, void* stream, void** params) noexcept {
-    const auto real = real_of<LaunchCooperativeFn>(V);
+    const auto real = real_of<LaunchCooperativeFn>(S);
     const IrfEntryHooks* hooks = g_hooks.load(std::memory_order_acquire);
     if (hooks == nullptr) {
         return real(f, gx, gy, gz, bx, by, bz, shared, stream, params);
     }
-    IrfEntryLaunch launch = launch_of(V);
+    IrfEntryLaunch launch = launch_of(variant_of_slot(S));
     launch.function = f;
     launch.stream = stream;
     launch.grid[0] = gx;
@@ -141,13 +148,13 @@ int launch_cooperative(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned 
     });
 }
 
-template <Variant V> int graph_launch(void* graph_exec, void* stream) noexcept {
-    const auto real = real_of<GraphLaunchFn>(V);
+template <std::size_t S> int graph_launch(void* graph_exec, void* stream) noexcept {
+    const auto real = real_of<GraphLaunchFn>(S);
     const IrfEntryHooks* hooks = g_hooks.load(std::memory_order_acquire);
     if (hooks == nullptr) {
         return real(graph_exec, stream);
     }
-    IrfEntryLaunch launch = launch_of(V);
+    IrfEntryLaunch launch = launch_of(variant_of_slot(S));
     launch.stream = stream;
     launch.graph_exec = graph_exec;
     return around(*hooks, launch, [&]() noexcept { return real(graph_exec, stream); });
@@ -157,15 +164,16 @@ template <class Fn> void* address(Fn fn) noexcept {
     return reinterpret_cast<void*>(fn);
 }
 
-void* const k_wrappers[k_variants] = {
-    address(&launch_kernel<Variant::kernel>),
-    address(&launch_kernel<Variant::kernel_ptsz>),
-    address(&launch_kernel_ex<Variant::kernel_ex>),
-    address(&launch_kernel_ex<Variant::kernel_ex_ptsz>),
-    address(&launch_cooperative<Variant::cooperative>),
-    address(&launch_cooperative<Variant::cooperative_ptsz>),
-    address(&graph_launch<Variant::graph>),
-    address(&graph_launch<Variant::graph_ptsz>),
+/// The wrapper of each slot, in slot order (variant * k_per_variant + n).
+void* const k_wrappers[k_slots] = {
+    address(&launch_kernel<0>),       address(&launch_kernel<1>),
+    address(&launch_kernel<2>),       address(&launch_kernel<3>),
+    address(&launch_kernel_ex<4>),    address(&launch_kernel_ex<5>),
+    address(&launch_kernel_ex<6>),    address(&launch_kernel_ex<7>),
+    address(&launch_cooperative<8>),  address(&launch_cooperative<9>),
+    address(&launch_cooperative<10>), address(&launch_cooperative<11>),
+    address(&graph_launch<12>),       address(&graph_launch<13>),
+    address(&graph_launch<14>),       address(&graph_launch<15>),
 };
 
 } // namespace
@@ -175,11 +183,15 @@ void* wrap_launch(Variant variant, void* real) noexcept {
     if (index >= k_variants || real == nullptr) {
         return real;
     }
-    void* expected = nullptr;
-    if (g_real[index].compare_exchange_strong(expected, real, std::memory_order_acq_rel) ||
-        expected == real) {
-        g_wrapped.fetch_add(1, std::memory_order_relaxed);
-        return k_wrappers[index];
+    for (std::size_t slot = index * k_per_variant; slot < (index + 1) * k_per_variant; ++slot) {
+        void* expected = nullptr;
+        if (g_real[slot].compare_exchange_strong(expected, real, std::memory_order_acq_rel)) {
+            g_wrapped.fetch_add(1, std::memory_order_relaxed);
+            return k_wrappers[slot];
+        }
+        if (expected == real) {
+            return k_wrappers[slot];
+        }
     }
     return real;
 }

@@ -21,8 +21,8 @@ enum class Variant : std::uint8_t {
     graph_ptsz,
 };
 
-/// Keeps `real` as the driver's function of `variant` and returns the wrapper that calls it; a
-/// second, different pointer for the same variant is returned unchanged (never wrapped twice).
+/// Keeps `real` as a driver function of `variant` and returns the wrapper that calls it; up to
+/// two different functions per variant are wrapped (each once), a third is returned unchanged.
 [[nodiscard]] void* wrap_launch(Variant variant, void* real) noexcept;
 
 /// irf_entry_register_hooks (entry_points.hpp).

@@ -154,6 +154,35 @@ void* handed_out(const char* symbol, int version, unsigned long long flags, void
     return variant < 0 ? resolved : wrap_launch(static_cast<Variant>(variant), resolved);
 }
 
+/// What dlsym returns for a name it wraps (cuGetProcAddress, cuGetProcAddress_v2, a launch entry
+/// point by its own name, "_ptsz" included: CUDA 13's runtime also resolves them so, seen with
+/// the toolkit's stub libcuda); null for any other name, which the caller then passes on.
+void* wrapped_symbol(DlsymFn real, void* handle, const char* symbol) noexcept {
+    const bool get_proc = std::strncmp(symbol, "cuGetProcAddress", 16) == 0 &&
+                          (symbol[16] == '\0' || std::strcmp(symbol + 16, "_v2") == 0);
+    const bool launch =
+        std::strncmp(symbol, "cuLaunch", 8) == 0 || std::strncmp(symbol, "cuGraphLaunch", 13) == 0;
+    if (!get_proc && !launch) {
+        return nullptr;
+    }
+    void* found = real(handle, symbol);
+    if (found == nullptr) {
+        return nullptr; // dlerror() still says why
+    }
+    const int saved = errno;
+    void* out = found;
+    if (get_proc) {
+        out = symbol[16] == '\0' ? wrap_get_proc(g_real_get_proc_v1, found, &get_proc_v1)
+                                 : wrap_get_proc(g_real_get_proc_v2, found, &get_proc_v2);
+    } else {
+        const int variant =
+            variant_of(symbol, k_legacy_stream, found, []() noexcept -> void* { return nullptr; });
+        out = variant < 0 ? found : wrap_launch(static_cast<Variant>(variant), found);
+    }
+    errno = saved;
+    return out;
+}
+
 } // namespace
 } // namespace irf::entry
 
@@ -169,17 +198,10 @@ __attribute__((visibility("default"))) void* dlsym(void* __restrict handle,
     if (real == nullptr) {
         return nullptr;
     }
-    if (handle != RTLD_NEXT && std::strncmp(symbol, "cuGetProcAddress", 16) == 0 &&
-        (symbol[16] == '\0' || std::strcmp(symbol + 16, "_v2") == 0)) {
-        void* found = real(handle, symbol);
-        if (found == nullptr) {
-            return nullptr;
+    if (handle != RTLD_NEXT && symbol[0] == 'c' && symbol[1] == 'u') {
+        if (void* out = wrapped_symbol(real, handle, symbol)) {
+            return out;
         }
-        const int saved = errno;
-        void* out = symbol[16] == '\0' ? wrap_get_proc(g_real_get_proc_v1, found, &get_proc_v1)
-                                       : wrap_get_proc(g_real_get_proc_v2, found, &get_proc_v2);
-        errno = saved;
-        return out;
     }
     return real(handle, symbol);
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // libirf_entry.so's interface (docs/tools.md, "irf run --fast-intercept"): the library, preloaded
 // by `irf run --fast-intercept`, wraps the driver's launch entry points where the CUDA runtime
-// resolves them (dlsym of cuGetProcAddress_v2, then cuGetProcAddress) and calls the hooks
+// resolves them (cuGetProcAddress_v2 and cuGetProcAddress, and dlsym of the launch entry
+// points' own names) and calls the hooks
 // registered here around each launch. Plain C types only: libirf finds the registration function
 // with dlsym(RTLD_DEFAULT) and never links the library (docs/reference: overhead.md section 3).
 #pragma once
@@ -54,8 +55,8 @@ struct IrfEntryHooks {
 /// nothing) when version or size differ from this library's or a hook is null.
 typedef int (*IrfEntryRegisterFn)(const struct IrfEntryHooks* hooks);
 
-/// Launch entry points handed out wrapped so far (0: the runtime never resolved one through the
-/// wrapper, e.g. the application called libcuda directly).
+/// Distinct driver launch functions wrapped so far (0: nothing resolved a launch entry point
+/// through cuGetProcAddress or dlsym, e.g. the application linked libcuda directly).
 typedef uint64_t (*IrfEntryWrappedFn)(void);
 
 /// The exported names of the two functions above.

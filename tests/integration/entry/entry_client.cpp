@@ -147,9 +147,17 @@ int main(int argc, char** argv) {
     check(v1("cuGraphLaunch", &through_v1, 10000, 2) == 0, "cuGetProcAddress (v1) resolves");
     check((through_v1 != fake("cuGraphLaunch_ptsz")) == preloaded, "v1 wraps as v2 does");
     const auto graph_ptsz = reinterpret_cast<GraphLaunchFn>(through_v1);
+    // Launch entry points dlsym'd by their own names, as CUDA 13's runtime also does.
+    const auto kernel_ptsz_by_name = symbol<LaunchKernelFn>(cuda, "cuLaunchKernel_ptsz");
+    const auto graph_by_name = symbol<GraphLaunchFn>(cuda, "cuGraphLaunch");
+    check((reinterpret_cast<void*>(kernel_ptsz_by_name) != fake("export:cuLaunchKernel_ptsz")) ==
+                  preloaded &&
+              (reinterpret_cast<void*>(graph_by_name) != fake("export:cuGraphLaunch")) == preloaded,
+          "launch entry points dlsym'd by name wrapped exactly when preloaded");
+    check(symbol<void*>(cuda, "cuLaunchNoSuchThing") == nullptr, "a missing name stays missing");
     if (preloaded) {
         const auto wrapped = symbol<IrfEntryWrappedFn>(RTLD_DEFAULT, IRF_ENTRY_WRAPPED_SYMBOL);
-        check(wrapped != nullptr && wrapped() == 6, "six launch entry points wrapped");
+        check(wrapped != nullptr && wrapped() == 8, "eight driver launch functions wrapped");
     }
 
     // The launches, each with its own arguments; CUlaunchConfig's head as cuda.h lays it out.
@@ -177,11 +185,13 @@ int main(int argc, char** argv) {
     call([&] { return cooperative(f, 3, 1, 1, 64, 1, 1, 8, s, params); });
     call([&] { return graph(reinterpret_cast<void*>(0x3000), s); });
     call([&] { return graph_ptsz(reinterpret_cast<void*>(0x3001), nullptr); });
+    call([&] { return kernel_ptsz_by_name(f, 7, 1, 1, 32, 1, 1, 0, s, params, nullptr); });
+    call([&] { return graph_by_name(reinterpret_cast<void*>(0x3002), s); });
     int count = 0;
     const FakeCudaCall* calls = g_fake_calls(&count);
-    check(count == 6, "each launch reached the fake once");
-    const std::uint32_t entries[] = {0, 0, 1, 2, 3, 3};
-    const std::uint32_t ptsz[] = {0, 1, 0, 1, 0, 1};
+    check(count == 8, "each launch reached the fake once");
+    const std::uint32_t entries[] = {0, 0, 1, 2, 3, 3, 0, 3};
+    const std::uint32_t ptsz[] = {0, 1, 0, 1, 0, 1, 1, 0};
     for (int i = 0; i < count; ++i) {
         check(calls[i].entry == entries[i] && calls[i].per_thread == ptsz[i],
               "call " + std::to_string(i) + " reached the right variant");
@@ -198,7 +208,7 @@ int main(int argc, char** argv) {
         std::printf("ok %s\n", mode.c_str());
         return 0;
     }
-    check(g_seen.size() == 12, "each launch seen once before and once after");
+    check(g_seen.size() == 16, "each launch seen once before and once after");
     for (int i = 0; i < count; ++i) {
         const Seen& before = g_seen[static_cast<std::size_t>(2 * i)];
         const Seen& after = g_seen[static_cast<std::size_t>(2 * i + 1)];
@@ -222,7 +232,7 @@ int main(int argc, char** argv) {
           "cuLaunchKernel's shape, stream and extra");
     check(reg(nullptr) == 0, "unregistered");
     call([&] { return kernel(f, 1, 1, 1, 1, 1, 1, 0, s, params, extra); });
-    check(g_seen.size() == 12, "no hook runs once unregistered");
+    check(g_seen.size() == 16, "no hook runs once unregistered");
     std::printf("ok %s\n", mode.c_str());
     return 0;
 }

@@ -175,12 +175,30 @@ __attribute__((visibility("default"))) int cuGetProcAddress_v2(const char* symbo
     return get_proc_v2(symbol, pfn, version, flags, status);
 }
 
+// Launch entry points by their own names, as a runtime may dlsym them: functions of their own,
+// not those cuGetProcAddress hands out (the wrapper must keep both).
+__attribute__((visibility("default"))) int
+cuLaunchKernel_ptsz(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                    unsigned bz, unsigned shared, void* stream, void** params, void** extra) {
+    return launch_kernel<1>(f, gx, gy, gz, bx, by, bz, shared, stream, params, extra);
+}
+
+__attribute__((visibility("default"))) int cuGraphLaunch(void* graph_exec, void* stream) {
+    return graph_launch<0>(graph_exec, stream);
+}
+
 __attribute__((visibility("default"))) const FakeCudaCall* fake_cuda_calls(int* count) {
     *count = g_count;
     return g_calls;
 }
 
 __attribute__((visibility("default"))) void* fake_cuda_function(const char* name) {
+    if (std::strcmp(name, "export:cuLaunchKernel_ptsz") == 0) {
+        return address(&cuLaunchKernel_ptsz);
+    }
+    if (std::strcmp(name, "export:cuGraphLaunch") == 0) {
+        return address(&cuGraphLaunch);
+    }
     if (std::strcmp(name, "cuGetProcAddress") == 0) {
         return address(&cuGetProcAddress);
     }

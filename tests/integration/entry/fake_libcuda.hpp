@@ -25,6 +25,7 @@ struct FakeCudaCall {
 
 /// The calls recorded so far (`count` set to their number).
 using FakeCudaCallsFn = const FakeCudaCall* (*)(int* count);
-/// The fake's own function for a driver name (e.g. "cuLaunchKernel_ptsz"), or null.
+/// The fake's own function for a driver name (e.g. "cuLaunchKernel_ptsz") as cuGetProcAddress
+/// hands it out, or with "export:" before the name the exported one dlsym finds; else null.
 using FakeCudaFunctionFn = void* (*)(const char* name);
 }
