@@ -3,7 +3,10 @@
 // driver once and then kept in the launching thread: a warmed-up launch makes no query and
 // takes no lock (issue 55 item 2; docs/performance.md, "Overhead against its goals").
 #include <array>
+#include <memory>
 #include <new>
+
+#include "intercept/cupti/launch_caches.hpp"
 
 #include "intercept/cupti/cupti_backend_impl.hpp"
 
@@ -11,6 +14,7 @@ namespace irf::intercept::cupti {
 namespace {
 
 std::atomic<std::uint64_t> s_instances{0};
+std::atomic<std::uint64_t> s_attribute_table_misses{0};
 
 /// A context's ids, valid for one backend and one context epoch (a destroyed context's handle
 /// may come back for a new one).
@@ -20,23 +24,96 @@ struct CachedContext {
 };
 thread_local CachedContext t_context;
 
-/// One function's attributes, valid for one backend and one module epoch.
+/// One function's attributes, as the driver gave them.
 struct CachedAttributes {
-    std::uint64_t instance = 0; ///< 0: empty
-    std::uint64_t module_epoch = 0;
-    CUfunction function = nullptr;
+    CUfunction function = nullptr; ///< null: empty
     FunctionAttributes attributes;
 };
-/// Direct-mapped by function handle (8 KiB a launching thread): an eager training step cycles
-/// over a few hundred kernels.
-constexpr int k_attribute_bits = 8;
-constexpr std::size_t k_attribute_entries = std::size_t{1} << k_attribute_bits;
 
-std::size_t attribute_entry(CUfunction function) noexcept {
-    // Fibonacci hashing: handles are allocations, equal in their low bits.
-    const auto bits = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(function));
-    return static_cast<std::size_t>((bits * 0x9E3779B97F4A7C15ULL) >> (64 - k_attribute_bits));
-}
+/// A launching thread's attributes by function handle, valid for one backend and one module
+/// epoch (emptied when either changes). Open addressing that grows, so a thread that cycles over
+/// thousands of kernels still finds each here without a lock (issue 55 item 2: 4,096 kernels
+/// fell past a fixed 256 entries into the shared map): 16 bytes a slot, at most half full.
+class AttributeTable {
+public:
+    /// The attributes kept for `function`, or null.
+    [[nodiscard]] const FunctionAttributes* find(std::uint64_t instance, std::uint64_t epoch,
+                                                 CUfunction function) noexcept {
+        if (instance != m_instance || epoch != m_epoch) {
+            clear(instance, epoch);
+            return nullptr;
+        }
+        const CachedAttributes* slot = probe(m_slots.get(), m_bits, function);
+        return slot != nullptr && slot->function == function ? &slot->attributes : nullptr;
+    }
+
+    /// Keeps `attributes` for `function` (nothing when memory runs out).
+    void keep(CUfunction function, const FunctionAttributes& attributes) noexcept {
+        if ((m_used + 1) * 2 > capacity() && !grow()) {
+            return;
+        }
+        CachedAttributes* slot = probe(m_slots.get(), m_bits, function);
+        if (slot == nullptr) {
+            return;
+        }
+        m_used += slot->function == nullptr ? 1 : 0;
+        *slot = {function, attributes};
+    }
+
+private:
+    static constexpr int k_first_bits = 8;
+
+    [[nodiscard]] std::size_t capacity() const noexcept {
+        return m_slots ? std::size_t{1} << m_bits : 0;
+    }
+
+    /// The slot holding `function`, or the empty one where it would go; null without slots.
+    static CachedAttributes* probe(CachedAttributes* slots, int bits,
+                                   CUfunction function) noexcept {
+        if (slots == nullptr) {
+            return nullptr;
+        }
+        // Fibonacci hashing: handles are allocations, equal in their low bits.
+        const auto key = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(function));
+        const std::size_t mask = (std::size_t{1} << bits) - 1;
+        std::size_t i = static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> (64 - bits));
+        while (slots[i].function != nullptr && slots[i].function != function) {
+            i = (i + 1) & mask; // at most half full: an empty slot comes
+        }
+        return &slots[i];
+    }
+
+    bool grow() noexcept {
+        const int bits = m_slots ? m_bits + 1 : k_first_bits;
+        std::unique_ptr<CachedAttributes[]> larger(new (std::nothrow)
+                                                       CachedAttributes[std::size_t{1} << bits]);
+        if (!larger) {
+            return false;
+        }
+        for (std::size_t i = 0; i < capacity(); ++i) {
+            if (m_slots[i].function != nullptr) {
+                *probe(larger.get(), bits, m_slots[i].function) = m_slots[i];
+            }
+        }
+        m_slots = std::move(larger);
+        m_bits = bits;
+        return true;
+    }
+
+    void clear(std::uint64_t instance, std::uint64_t epoch) noexcept {
+        m_slots.reset();
+        m_bits = 0;
+        m_used = 0;
+        m_instance = instance;
+        m_epoch = epoch;
+    }
+
+    std::unique_ptr<CachedAttributes[]> m_slots;
+    int m_bits = 0;
+    std::size_t m_used = 0;
+    std::uint64_t m_instance = 0;
+    std::uint64_t m_epoch = 0;
+};
 
 /// One stream's CUPTI id, valid for one backend and one stream and context epoch (a destroyed
 /// stream's handle may come back for a new stream). The per-thread default stream is each
@@ -60,7 +137,7 @@ struct StreamCache {
 /// static TLS (an initial-exec variable, common/inside_irf.hpp, marks the whole library so),
 /// of which a library that is loaded late gets little, so kilobytes there fail its dlopen.
 struct ThreadCaches {
-    std::array<CachedAttributes, k_attribute_entries> attributes;
+    AttributeTable attributes;
     StreamCache streams;
 };
 
@@ -87,6 +164,10 @@ ThreadCaches* thread_caches() noexcept {
 
 } // namespace
 
+std::uint64_t attribute_table_misses() noexcept {
+    return s_attribute_table_misses.load(std::memory_order_relaxed);
+}
+
 std::uint64_t CuptiBackend::next_instance() noexcept {
     return ++s_instances;
 }
@@ -108,12 +189,12 @@ ContextIds CuptiBackend::context_ids(CUcontext context) noexcept {
 FunctionAttributes CuptiBackend::attributes(CUfunction function, CUdevice device) noexcept {
     const std::uint64_t epoch = m_module_epoch.load(std::memory_order_acquire);
     ThreadCaches* caches = thread_caches();
-    CachedAttributes* entry =
-        caches != nullptr ? &caches->attributes[attribute_entry(function)] : nullptr;
-    if (entry != nullptr && entry->instance == m_instance && entry->module_epoch == epoch &&
-        entry->function == function) {
-        return entry->attributes;
+    if (caches != nullptr) {
+        if (const FunctionAttributes* kept = caches->attributes.find(m_instance, epoch, function)) {
+            return *kept;
+        }
     }
+    s_attribute_table_misses.fetch_add(1, std::memory_order_relaxed);
     FunctionAttributes found;
     bool known = false;
     {
@@ -133,8 +214,8 @@ FunctionAttributes CuptiBackend::attributes(CUfunction function, CUdevice device
         } catch (...) {
         }
     }
-    if (entry != nullptr) {
-        *entry = {m_instance, epoch, function, found};
+    if (caches != nullptr) {
+        caches->attributes.keep(function, found);
     }
     return found;
 }

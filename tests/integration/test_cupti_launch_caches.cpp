@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "intercept/cupti/launch_caches.hpp"
 #include "tests/integration/cupti_fake_platform.hpp"
 
 namespace irf::intercept::cupti::test {
@@ -115,6 +116,39 @@ TEST(LaunchCaches, AnotherBackendDoesNotReadThisOnesEntries) {
     SeamRig second;
     launch_on(second, stream_handle(0x50));
     EXPECT_EQ(second.script.stream_id_queries.load(), 1);
+}
+
+/// One launch of function handle `function` (a kernel of its own).
+void launch_function(SeamRig& rig, std::uintptr_t function) {
+    FakeLaunch launch(7, "_Z1kv", ctx(0x10), function);
+    launch.run(rig.backend);
+}
+
+// 4,096 kernels cycling (past the 256 slots the table starts with): each goes to the shared map
+// once, on its first launch, and never again (was: every launch past 256 kernels).
+TEST(LaunchCaches, ThousandsOfKernelsCyclingMissOnlyOnTheirFirstLaunch) {
+    SeamRig rig;
+    const std::uint64_t before = attribute_table_misses();
+    for (int round = 0; round < 3; ++round) {
+        for (std::uintptr_t k = 0; k < 4096; ++k) {
+            launch_function(rig, 0x100000 + k * 0x40);
+        }
+    }
+    EXPECT_EQ(attribute_table_misses() - before, 4096u);
+}
+
+// A module unload empties the table: a new kernel at a freed handle is looked up again.
+TEST(LaunchCaches, AModuleUnloadEmptiesTheAttributeTable) {
+    SeamRig rig;
+    launch_function(rig, 0x2000);
+    launch_function(rig, 0x2000);
+    const std::uint64_t before = attribute_table_misses();
+    CUpti_ResourceData resource{};
+    rig.backend.on_callback(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING,
+                            &resource);
+    launch_function(rig, 0x2000);
+    launch_function(rig, 0x2000);
+    EXPECT_EQ(attribute_table_misses() - before, 1u);
 }
 
 TEST(SampleLockFastPath, AWriterWaitsForAReaderInFlightAndGivesUp) {
