@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // Runs the whole model over a profile (docs/model.md).
 #include "model/analyze.hpp"
+#include "model/analyze_notes.hpp"
 #include "model/roofline/regions.hpp"
 
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <utility>
 
@@ -47,62 +46,6 @@ IrmCeilings irm_ceilings(const config::Ceilings& c) {
     return out;
 }
 
-// docs/model.md, Known limits: TMA copies reach L2 without LSU sectors in L1 (LDGSTS, atomic and
-// reduction sectors are counted where collected), so L1 intensity is overstated for such
-// kernels. Say so when L2 traffic clearly exceeds L1 sectors, naming only what the chip has:
-// TMA exists from cc 9.0; before it (a real A100 export showed L2 at 4.7x L1 in a plain SGEMM)
-// the usual causes are LDGSTS or texture traffic the file lacks and GA100's far-partition
-// requests, which lts__t_* counts twice.
-void note_lsu_bypass(const Counters& c, const std::string& cc, std::vector<std::string>& notes) {
-    const auto l1 = l1_sectors(c);
-    const auto l2 = l2_transactions(c);
-    if (l1 && l2 && *l2 > 1.25 * *l1) {
-        const bool has_tma = !cc.empty() && std::atof(cc.c_str()) >= 9.0;
-        const char* what = has_tma ? "copies that bypass the LSU counters (TMA) are"
-                                   : "traffic without LSU sectors (LDGSTS or texture not "
-                                     "collected; far-partition L2 requests counted twice) is";
-        char buf[240];
-        std::snprintf(buf, sizeof buf,
-                      "irm.ii.l1: L2 sectors (%.3g) exceed L1 sectors (%.3g): %s not in L1 "
-                      "intensity, which is overstated",
-                      *l2, *l1, what);
-        notes.push_back(buf);
-    }
-}
-
-// Measured work cannot beat its own roofline: above 100% the ceilings are not this GPU's (or
-// are too low), and every verdict drawn from them is suspect (docs/model.md).
-void note_above_roofline(const KernelAnalysis& a, std::vector<std::string>& notes) {
-    if (a.irm && a.irm->above_roofline()) {
-        char buf[220];
-        std::snprintf(buf, sizeof buf,
-                      "irm.roofline_pct: %.1f%% of the roofline, above its ceiling: the ceilings "
-                      "are not this GPU's or are too low (check --ceilings / IRF_CEILINGS)",
-                      a.irm->roofline_pct);
-        notes.push_back(buf);
-    }
-}
-
-// Fewer blocks than SMs leave SMs idle for the whole kernel, whatever its roofline says: the
-// launch-statistics rule of Nsight Compute, from the launch alone (docs/model.md, Waves).
-void note_underfilled_grid(const KernelRecord& k, const config::Ceilings& source,
-                           std::vector<std::string>& notes) {
-    const std::uint64_t blocks =
-        static_cast<std::uint64_t>(k.launch.grid[0]) * k.launch.grid[1] * k.launch.grid[2];
-    const int sms = source.gpu.sms;
-    if (k.launches == 0 || sms <= 0 || blocks == 0 || blocks >= static_cast<std::uint64_t>(sms)) {
-        return;
-    }
-    char buf[220];
-    std::snprintf(buf, sizeof buf,
-                  "launch: under-filled grid: %llu block%s on %d SMs, so %llu SMs (%.0f%%) idle "
-                  "for the whole kernel; more blocks (or split-K) would use them",
-                  static_cast<unsigned long long>(blocks), blocks == 1 ? "" : "s", sms,
-                  static_cast<unsigned long long>(sms - blocks),
-                  100.0 * static_cast<double>(static_cast<std::uint64_t>(sms) - blocks) / sms);
-    notes.push_back(buf);
-}
-
 } // namespace
 
 CeilingsUsed ceilings_used(const config::Ceilings& c) {
@@ -130,15 +73,16 @@ CeilingsUsed ceilings_used(const config::Ceilings& c) {
     return u;
 }
 
-namespace {
-
 // Ceilings prepared once per profile (docs/model.md, "Measured maxima"), indexed by whether the
 // kernel is write-only (PROJ section 5.2): the source alone, and each target paired with it.
+// Outside the anonymous namespace: KernelAnalyzer holds one.
 struct Prepared {
     std::array<config::Ceilings, 2> source;
     std::array<std::vector<CeilingPair>, 2> pairs;
     std::array<std::vector<std::string>, 2> pair_notes; ///< pair_note of each pair
 };
+
+namespace {
 
 // The values without their evidence (sources, methods, alternatives): the verdicts read values
 // only, and each kernel copies these ceilings once per target when it ran below the boost clock.
@@ -309,27 +253,36 @@ namespace {
 // that threads finish together.
 constexpr std::size_t k_kernels_per_take = 64;
 
+// The calling thread's ClockScaled for the analyzer numbered `id`: it hands out references into
+// its own map, so each thread has its own, and a new analyzer starts it afresh.
+ClockScaled& thread_scaled(std::uint64_t id) {
+    thread_local std::uint64_t t_owner = 0;
+    thread_local ClockScaled t_scaled;
+    if (t_owner != id) {
+        t_scaled = ClockScaled();
+        t_owner = id;
+    }
+    return t_scaled;
+}
+
+std::atomic<std::uint64_t> s_analyzers{0};
+
 // Analyses every kernel of `profile` on `threads` threads (the calling one among them), each
-// taking k_kernels_per_take at a time. Each kernel's analysis depends on it and `prepared` alone,
-// so the result is the same on any number of threads. The first exception of a worker stops
-// the others' taking and is rethrown here, after all have stopped (common::for_each_range).
-void analyze_kernels(Profile& profile, const Prepared& prepared, const AnalyzeSettings& settings) {
+// taking k_kernels_per_take at a time. Each kernel's analysis depends on it and the prepared
+// ceilings alone, so the result is the same on any number of threads. The first exception of a
+// worker stops the others' taking and is rethrown here, after all have stopped
+// (common::for_each_range).
+void analyze_kernels(Profile& profile, const KernelAnalyzer& analyzer, unsigned threads) {
     std::vector<KernelRecord>& kernels = profile.kernels;
     std::atomic<std::size_t> next{0};
     std::atomic<bool> failed{false};
     const auto work = [&](std::size_t, std::size_t) {
-        ClockScaled scaled; // one per thread: it hands out references into its own map
         try {
             for (std::size_t begin;
                  !failed && (begin = next.fetch_add(k_kernels_per_take)) < kernels.size();) {
                 const std::size_t end = std::min(kernels.size(), begin + k_kernels_per_take);
                 for (std::size_t i = begin; i < end; ++i) {
-                    kernels[i].analysis =
-                        analyze_prepared(kernels[i], prepared, scaled, settings.projection_details,
-                                         settings.fold_projections);
-                    if (!settings.keep_counters && kernels[i].regions.empty()) {
-                        Counters().swap(kernels[i].counters);
-                    }
+                    analyzer.analyze(kernels[i]);
                 }
             }
         } catch (...) {
@@ -339,26 +292,59 @@ void analyze_kernels(Profile& profile, const Prepared& prepared, const AnalyzeSe
     };
     const std::size_t takes = (kernels.size() + k_kernels_per_take - 1) / k_kernels_per_take;
     const std::size_t workers =
-        std::clamp<std::size_t>(settings.threads, 1, std::max<std::size_t>(takes, 1));
+        std::clamp<std::size_t>(threads, 1, std::max<std::size_t>(takes, 1));
     common::for_each_range(workers, static_cast<unsigned>(workers), 1, work); // one take loop each
 }
 
 } // namespace
 
-void analyze(Profile& profile, const config::Ceilings& source,
-             const std::vector<config::Ceilings>& targets, const AnalyzeSettings& settings) {
-    const Prepared prepared = prepare(source, targets);
-    profile.ceilings = ceilings_used(prefer_measured(source)); // with its provenance
-    profile.brief_targets.clear();
-    AnalyzeSettings run = settings;
-    run.fold_projections = settings.fold_projections && targets.size() > k_summary_target_columns;
-    if (run.fold_projections) {
+struct KernelAnalyzer::State {
+    Prepared prepared;
+    AnalyzeSettings settings;
+    CeilingsUsed ceilings;
+    std::vector<std::string> brief_targets;
+    std::uint64_t id = 0;
+};
+
+KernelAnalyzer::KernelAnalyzer(const config::Ceilings& source,
+                               const std::vector<config::Ceilings>& targets,
+                               const AnalyzeSettings& settings) {
+    auto state = std::make_shared<State>();
+    State& s = *state;
+    s.prepared = prepare(source, targets);
+    s.ceilings = ceilings_used(prefer_measured(source)); // with its provenance
+    s.settings = settings;
+    s.settings.fold_projections =
+        settings.fold_projections && targets.size() > k_summary_target_columns;
+    if (s.settings.fold_projections) {
         for (const config::Ceilings& t : targets) { // pair i projects onto targets[i]
-            profile.brief_targets.push_back(target_name(t));
+            s.brief_targets.push_back(target_name(t));
         }
     }
-    analyze_kernels(profile, prepared, run);
+    s.id = ++s_analyzers;
+    m_state = std::move(state);
+}
+
+void KernelAnalyzer::analyze(KernelRecord& kernel) const {
+    const State& s = *m_state;
+    kernel.analysis = analyze_prepared(kernel, s.prepared, thread_scaled(s.id),
+                                       s.settings.projection_details, s.settings.fold_projections);
+    if (!s.settings.keep_counters && kernel.regions.empty()) {
+        Counters().swap(kernel.counters);
+    }
+}
+
+void KernelAnalyzer::finish(Profile& profile) const {
+    profile.ceilings = m_state->ceilings;
+    profile.brief_targets = m_state->brief_targets;
     roll_up_regions(profile);
+}
+
+void analyze(Profile& profile, const config::Ceilings& source,
+             const std::vector<config::Ceilings>& targets, const AnalyzeSettings& settings) {
+    const KernelAnalyzer analyzer(source, targets, settings);
+    analyze_kernels(profile, analyzer, settings.threads);
+    analyzer.finish(profile);
 }
 
 } // namespace irf::model

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 #include "config/ceilings.hpp"
@@ -40,6 +41,27 @@ struct AnalyzeSettings {
 /// a reason in `missing`; zero time or zero instructions never produce NaN or infinity.
 void analyze(Profile& profile, const config::Ceilings& source,
              const std::vector<config::Ceilings>& targets, const AnalyzeSettings& settings = {});
+
+/// analyze() a kernel at a time, for a reader that analyses each kernel as soon as it is read
+/// (docs/performance.md, "Tools' memory"): the same analysis, the same profile.
+class KernelAnalyzer {
+public:
+    /// The ceilings prepared for `source` and `targets` (settings.threads is not used).
+    KernelAnalyzer(const config::Ceilings& source, const std::vector<config::Ceilings>& targets,
+                   const AnalyzeSettings& settings = {});
+
+    /// Fills `kernel.analysis` and frees its counters as analyze() does; several threads may
+    /// call it at once.
+    void analyze(KernelRecord& kernel) const;
+
+    /// Sets what analyze() sets of the profile once every kernel is analysed: `ceilings`,
+    /// `brief_targets` and the regions' roll-up.
+    void finish(Profile& profile) const;
+
+private:
+    struct State;
+    std::shared_ptr<const State> m_state;
+};
 
 /// The analysis of one kernel on `source`, projected onto each of `targets`.
 [[nodiscard]] KernelAnalysis analyze_kernel(const KernelRecord& kernel,
