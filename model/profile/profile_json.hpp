@@ -64,6 +64,23 @@ struct JsonLimits {
 [[nodiscard]] Profile load_profile(const std::string& path, const JsonLimits& limits = {},
                                    bool lean = false, unsigned threads = 1);
 
+/// What is done to each kernel as soon as it is read (on the reading threads, several at once).
+using KernelVisitor = std::function<void(KernelRecord& kernel)>;
+
+/// The visitor of a profile's kernels, given its header (the profile without kernels, read
+/// first); an empty one to read the kernels as load_profile does.
+using VisitorStart = std::function<KernelVisitor(const Profile& header)>;
+
+/// load_profile (full) with each kernel handed to the visitor `start` gives, as soon as it is
+/// read, so that no kernel holds what the caller does not need while the next ones are read.
+/// `visited` tells whether every kernel went through it: false when find_kernels cannot split
+/// the text, `start` gave none or anything is wrong, and then the kernels are as load_profile
+/// reads them (the same profile, or the same error). Each kernel's text is released once read
+/// (it is most of the memory), so that read reads the file a second time.
+[[nodiscard]] Profile load_profile_visited(const std::string& path, const VisitorStart& start,
+                                           bool& visited, unsigned threads = 1,
+                                           const JsonLimits& limits = {});
+
 /// The kernels at `positions` (ascending indices into the file's `kernels`) read in full, in that
 /// order; the other kernels are lexed, not built, and the text after the last one is not read
 /// (a second read of a file load_profile checked). Throws FormatError as load_profile does, and

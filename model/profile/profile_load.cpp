@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "common/file_io.hpp"
+#include "common/memory_pages.hpp"
 #include "common/parallel.hpp"
 #include "model/profile/profile_json_stream.hpp"
 
@@ -137,24 +138,63 @@ std::optional<std::string> lean_text(const std::string& text, std::size_t from, 
 
 // Below this many kernels a thread each is not worth starting.
 constexpr std::size_t k_kernels_per_thread = 256;
+// The text a thread has read before it releases it: a system call per 64 pages.
+constexpr std::size_t k_release_bytes = std::size_t{256} << 10;
 
-// Reads the kernels of `layout` on up to `threads` threads, each element parsed alone, then the
-// rest of the document; nullopt when anything is wrong or odd (an error, a limit), for the
-// sequential read to find and report exactly as before. The values and depth are counted as the
-// sequential read counts them, so what this accepts it accepts, with the same profile.
+// The header of `text` (the document with an empty `kernels`), checked as profile_from_parts
+// checks it, its values added to `values`; nullopt when anything is wrong (an element in what
+// should be empty, an error).
+std::optional<Profile> read_header(const std::string& text, const KernelsLayout& layout,
+                                   const JsonLimits& limits, std::size_t& values) {
+    try {
+        const std::string rest = text.substr(0, layout.open + 1) + text.substr(layout.close);
+        bool kernel_seen = false;
+        StreamSpec spec{limits, text.size(), nullptr,
+                        [&kernel_seen](std::size_t, const json&) { kernel_seen = true; }};
+        spec.values_counted = &values;
+        const json document = parse_streamed(rest, spec);
+        if (kernel_seen) {
+            return std::nullopt;
+        }
+        return profile_from_parts(document, [&document](Profile&) {
+            JsonNode(document, "").at("kernels").expect_array();
+        });
+    } catch (...) {
+        return std::nullopt;
+    }
+}
+
+// Reads the header of `layout`, then its kernels on up to `threads` threads, each element parsed
+// alone and handed to the visitor `start` gives for the header (if any; `visited` says whether
+// one ran), and `release` (text.data(), the caller's own) given, each thread's text released as
+// it goes (docs/performance.md, "Tools' memory"); nullopt when anything is wrong or odd (an error,
+// a limit), for the sequential read to find and report exactly as before. The values and depth are
+// counted as the sequential read counts them, so what this accepts it accepts, with the same
+// profile.
 std::optional<Profile> read_parallel(const std::string& text, const KernelsLayout& layout,
-                                     const JsonLimits& limits, bool lean, unsigned threads) {
+                                     const JsonLimits& limits, bool lean, unsigned threads,
+                                     const VisitorStart* start = nullptr, bool* visited = nullptr,
+                                     char* release = nullptr) {
     const std::size_t n = layout.elements.size();
-    if (limits.max_depth < 3) {
+    std::size_t header_values = 0;
+    std::optional<Profile> profile;
+    if (limits.max_depth < 3 || !(profile = read_header(text, layout, limits, header_values))) {
         return std::nullopt;
     }
     JsonLimits inner = limits;
     inner.max_depth = limits.max_depth - 2; // an element sits in the root and in `kernels`
+    KernelVisitor visit;
+    try {
+        visit = start && *start ? (*start)(*profile) : KernelVisitor();
+    } catch (...) {
+        return std::nullopt;
+    }
     std::vector<KernelRecord> kernels(n);
     std::atomic<bool> failed{false};
     std::atomic<std::size_t> values{0};
     const auto read_range = [&](std::size_t begin, std::size_t end) {
         std::size_t counted = 0;
+        std::size_t released = begin < end ? layout.elements[begin].first : 0;
         try {
             for (std::size_t i = begin; i < end && !failed; ++i) {
                 const auto [from, to] = layout.elements[i];
@@ -172,6 +212,13 @@ std::optional<Profile> read_parallel(const std::string& text, const KernelsLayou
                 element_values += skipped;
                 kernels[i] =
                     kernel_from_json(JsonNode(kernel, "kernels[" + std::to_string(i) + "]"));
+                if (visit) {
+                    visit(kernels[i]);
+                }
+                if (release && to - released >= k_release_bytes) {
+                    common::release_pages(release + released, release + to);
+                    released = to;
+                }
                 counted += element_values + limits.values_per_kernel;
             }
         } catch (...) {
@@ -180,28 +227,14 @@ std::optional<Profile> read_parallel(const std::string& text, const KernelsLayou
         values += counted;
     };
     common::for_each_range(n, threads, k_kernels_per_thread, read_range);
-    if (failed) {
+    if (failed || header_values + values > value_limit(limits, text.size())) {
         return std::nullopt;
     }
-    try {
-        // The document with an empty `kernels`: the header, checked and counted as before.
-        const std::string rest = text.substr(0, layout.open + 1) + text.substr(layout.close);
-        std::size_t header_values = 0;
-        bool kernel_seen = false;
-        StreamSpec spec{limits, text.size(), nullptr,
-                        [&kernel_seen](std::size_t, const json&) { kernel_seen = true; }};
-        spec.values_counted = &header_values;
-        const json document = parse_streamed(rest, spec);
-        if (kernel_seen || header_values + values > value_limit(limits, text.size())) {
-            return std::nullopt;
-        }
-        return profile_from_parts(document, [&document, &kernels](Profile& p) {
-            JsonNode(document, "").at("kernels").expect_array();
-            p.kernels = std::move(kernels);
-        });
-    } catch (...) {
-        return std::nullopt;
+    profile->kernels = std::move(kernels);
+    if (visited) {
+        *visited = static_cast<bool>(visit);
     }
+    return profile;
 }
 
 } // namespace
@@ -235,6 +268,26 @@ Profile load_profile(const std::string& path, const JsonLimits& limits, bool lea
                      unsigned threads) {
     const std::string text = read_text(path);
     return with_path(path, [&] { return profile_from_text(text, limits, lean, threads); });
+}
+
+Profile load_profile_visited(const std::string& path, const VisitorStart& start, bool& visited,
+                             unsigned threads, const JsonLimits& limits) {
+    visited = false;
+    std::string text = read_text(path);
+    return with_path(path, [&] {
+        if (const auto layout = find_kernels(text); layout && !layout->elements.empty()) {
+            if (auto profile = read_parallel(text, *layout, limits, false, std::max(threads, 1u),
+                                             &start, &visited, text.data())) {
+                return std::move(*profile);
+            }
+            // Its kernels' text is gone: the read that finds what is wrong reads the file again.
+            std::string().swap(text);
+            if (const std::string error = common::read_file_bounded(path, text); !error.empty()) {
+                throw FormatError(error);
+            }
+        }
+        return profile_from_text(text, limits, false, threads);
+    });
 }
 
 std::vector<KernelRecord> load_kernels(const std::string& path,

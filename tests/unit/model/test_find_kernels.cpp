@@ -126,6 +126,21 @@ protected:
         return "";
     }
 
+    static std::string visited_error(const std::string& path, unsigned threads,
+                                     const model::JsonLimits& limits) {
+        bool visited = true;
+        try {
+            const auto start = [](const model::Profile&) {
+                return [](model::KernelRecord& k) { k.counters.clear(); };
+            };
+            (void)model::load_profile_visited(path, start, visited, threads, limits);
+        } catch (const model::FormatError& e) {
+            EXPECT_FALSE(visited);
+            return e.what();
+        }
+        return "";
+    }
+
     /// Checks that the read of `text` fails with the same message on 4 threads as on one, and
     /// returns it.
     std::string same_error(const std::string& text, bool lean = false,
@@ -134,6 +149,10 @@ protected:
         const std::string one = error_of(path, 1, lean, limits);
         EXPECT_FALSE(one.empty());
         EXPECT_EQ(error_of(path, 4, lean, limits), one);
+        if (!lean) { // the visited read (whose text is released as read) refuses it the same way
+            EXPECT_EQ(visited_error(path, 1, limits), one);
+            EXPECT_EQ(visited_error(path, 4, limits), one);
+        }
         return one;
     }
 };
@@ -157,6 +176,37 @@ TEST_F(FindKernelsThreads, SeveralThreadsReadTheSameProfile) {
     }
     EXPECT_EQ(model::dump_profile(model::load_profile(path, {}, true, 4)),
               model::dump_profile(stripped));
+}
+
+TEST_F(FindKernelsThreads, AVisitedReadGivesEachKernelToTheVisitorOfItsHeader) {
+    const std::string path = write(find_kernels_many(k_count).dump(1));
+    // What the visitor does (here: the name with the header's pid, counters dropped) is what the
+    // plain read gives with it done afterwards, on any number of threads.
+    model::Profile expected = model::load_profile(path);
+    for (model::KernelRecord& k : expected.kernels) {
+        k.name += " pid " + std::to_string(expected.pid);
+        k.counters.clear();
+    }
+    const model::VisitorStart start = [](const model::Profile& header) {
+        EXPECT_TRUE(header.kernels.empty());
+        const std::string pid = std::to_string(header.pid);
+        return [pid](model::KernelRecord& k) {
+            k.name += " pid " + pid;
+            k.counters.clear();
+        };
+    };
+    for (const unsigned threads : {1u, 4u}) {
+        bool visited = false;
+        const model::Profile read = model::load_profile_visited(path, start, visited, threads);
+        EXPECT_TRUE(visited);
+        EXPECT_EQ(model::dump_profile(read), model::dump_profile(expected));
+    }
+    // No visitor: the plain read, none visited.
+    bool visited = true;
+    const model::Profile plain = model::load_profile_visited(
+        path, [](const model::Profile&) { return model::KernelVisitor(); }, visited, 4);
+    EXPECT_FALSE(visited);
+    EXPECT_EQ(model::dump_profile(plain), model::dump_profile(model::load_profile(path)));
 }
 
 TEST_F(FindKernelsThreads, AWrongTypeInKernelNIsReportedAsOneThreadReportsIt) {
