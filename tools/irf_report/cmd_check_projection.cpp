@@ -3,6 +3,8 @@
 // [--target T] [--ceilings C] [--top N] [--format text|md|json] [-o FILE]`: how well RECORDED,
 // projected onto a second GPU, predicted the durations measured there, kernel by kernel (issue
 // 37) or operator by operator against published times (issue 57; docs/validation/projection.md).
+#include <optional>
+
 #include "config/gpu_database.hpp"
 #include "tools/irf_report/command.hpp"
 #include "tools/irf_report/operator_check.hpp"
@@ -46,6 +48,20 @@ NaiveFactors factors_of(const model::Profile& recorded, const std::string& ceili
     return naive_factors(ceilings_of(source_key, "--ceilings"), ceilings_of(target, "--target"));
 }
 
+/// --target, else the measured GPU's shipped entry, as libirf would pick its ceilings.
+std::string measured_target(const model::Profile& measured, const std::string& target) {
+    if (!target.empty()) {
+        return target;
+    }
+    const model::GpuInfo& g = measured.gpu;
+    const std::string found = config::match_gpu(g.name, g.cc, g.sms, shipped_dirs()).value_or("");
+    if (found.empty()) {
+        throw InputError("irf-report check-projection: no shipped ceilings for the measured GPU " +
+                         describe_gpu(measured.gpu) + ": name one with --target");
+    }
+    return found;
+}
+
 /// --published: the recorded profile's NVTX ranges against published per-call times.
 int run_published(const CheckOptions& o) {
     if (o.target.empty() || !o.measured.empty() || !(o.calls > 0)) {
@@ -54,11 +70,11 @@ int run_published(const CheckOptions& o) {
                          "run) and no MEASURED profile");
     }
     const PublishedTimes published = load_published_times(o.published, o.target);
-    model::Profile recorded = load_input(o.recorded);
     AnalysisOptions analysis;
     analysis.ceilings = o.ceilings;
     analysis.targets = {o.target};
-    reanalyze(recorded, analysis, o.recorded, "irf-report check-projection", false, false, false);
+    model::Profile recorded = load_analysed(o.recorded, analysis, "irf-report check-projection",
+                                            {false, false, false}, true);
     const NaiveFactors factors = factors_of(recorded, o.ceilings, o.target, true);
     OperatorCheckSettings settings;
     settings.target = o.target;
@@ -85,26 +101,28 @@ int run_check(const CheckOptions& o) {
     if (o.measured.empty()) {
         throw InputError("irf-report check-projection: name a MEASURED profile or --published");
     }
-    model::Profile recorded = load_input(o.recorded);
-    // Of the measured kernels only names, launches and times are read: lean, without counters.
-    const model::Profile measured = load_input(o.measured, true);
+    // The target (from the measured profile) is known before the recorded profile is read, so
+    // that each recorded kernel is analysed as it is read; on any error there the recorded one is
+    // read first, so that its error comes first, as when it was read first.
+    std::optional<model::Profile> measured_read;
     std::string target = o.target;
-    if (target.empty()) {
-        // The measured GPU's shipped entry, as libirf would pick its ceilings.
-        const model::GpuInfo& g = measured.gpu;
-        target = config::match_gpu(g.name, g.cc, g.sms, shipped_dirs()).value_or("");
-        if (target.empty()) {
-            throw InputError("irf-report check-projection: no shipped ceilings for the measured "
-                             "GPU " +
-                             describe_gpu(measured.gpu) + ": name one with --target");
-        }
+    try {
+        // Of the measured kernels only names, launches and times are read: lean, without
+        // counters.
+        measured_read = load_input(o.measured, true);
+        target = measured_target(*measured_read, o.target);
+    } catch (...) {
+        (void)load_input(o.recorded);
+        throw;
     }
+    const model::Profile& measured = *measured_read;
     AnalysisOptions analysis;
     analysis.ceilings = o.ceilings;
     analysis.targets = {target};
     // The check reads a projection's times, bounds and confidence, not its details nor the
     // counters.
-    reanalyze(recorded, analysis, o.recorded, "irf-report check-projection", false, false, false);
+    model::Profile recorded = load_analysed(o.recorded, analysis, "irf-report check-projection",
+                                            {false, false, false}, true);
     const ProjectionCheck check = check_projection(
         recorded, measured, "", factors_of(recorded, o.ceilings, target, false), o.single_launches);
     if (check.kernels.empty()) {

@@ -21,20 +21,26 @@ struct CompareOptions {
 int run_compare(const CompareOptions& o) {
     refuse_output_over_inputs("irf-report compare", o.output,
                               {o.before, o.after, o.analysis.ceilings});
-    model::Profile before = load_input(o.before);
-    model::Profile after = load_input(o.after);
     if (o.counters) {
         // Raw counters need no analysis: libirf against an ncu import of the same run.
+        model::Profile before = load_input(o.before);
+        model::Profile after = load_input(o.after);
         keep_matching_kernels(before, o.view.kernels, "--kernels");
         keep_matching_kernels(after, o.view.kernels, "--kernels");
         emit_output(compare_counters_text(before, o.before, after, o.after), o.output);
         return 0;
     }
     // The comparison shows no projection and no counter: projections kept as briefs, counters
-    // freed once analysed (a raw 20,000-kernel profile compared with itself took 5 GB with
-    // every projection's details; docs/performance.md, "Tools' memory").
-    analyze_if_needed(before, o.analysis, o.before, "irf-report compare", false, true, false);
-    analyze_if_needed(after, o.analysis, o.after, "irf-report compare", false, true, false);
+    // freed once analysed, each kernel as it is read (a raw 20,000-kernel profile compared with
+    // itself took 5 GB with every projection's details; docs/performance.md, "Tools' memory").
+    // Both are read before either's notes, as before.
+    const AnalysisKeep keep{false, true, false};
+    ReadAnalysed read_before = read_analysed(o.before, o.analysis, "irf-report compare", keep);
+    ReadAnalysed read_after = read_analysed(o.after, o.analysis, "irf-report compare", keep);
+    model::Profile& before = read_before.profile;
+    model::Profile& after = read_after.profile;
+    read_before.finish(before);
+    read_after.finish(after);
     keep_matching_kernels(before, o.view.kernels, "--kernels");
     keep_matching_kernels(after, o.view.kernels, "--kernels");
     const CompareView view{o.view.top, o.view.order(), o.view.name_mode(), o.view.format == "md",

@@ -40,11 +40,11 @@ void slice(model::Profile& p, const CsvOptions& o) {
 
 int run_csv(const CsvOptions& o) {
     refuse_output_over_inputs("irf-report csv", o.output, {o.input, o.analysis.ceilings});
-    model::Profile profile = load_input(o.input);
     // The CSV shows a projection's times, speedup and confidence only: the rest is left out,
     // and with many targets each projection is kept as a brief (model::ProjectionBrief); it
-    // shows no counter, so each kernel's are freed once it is analysed.
-    analyze_if_needed(profile, o.analysis, o.input, "irf-report csv", false, true, false);
+    // shows no counter, so each kernel's are freed once it is analysed, as it is read.
+    model::Profile profile =
+        load_analysed(o.input, o.analysis, "irf-report csv", {false, true, false});
     if (!o.regions && (!o.kernels.empty() || !o.sort.empty() || o.top > 0)) {
         slice(profile, o);
     }

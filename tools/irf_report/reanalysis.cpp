@@ -21,13 +21,14 @@ namespace {
 /// The source ceilings (config::choose_ceilings, as libirf at exit); notes go to stderr.
 config::Ceilings source_ceilings(const std::string& requested, const model::Profile& p,
                                  const std::string& input, const std::string& tool,
-                                 const std::vector<std::string>& dirs) {
+                                 const std::vector<std::string>& dirs,
+                                 std::vector<std::string>& notes) {
     const model::GpuInfo& g = p.gpu;
     const config::GpuProperties gpu{g.name, g.chip, g.cc, g.sms, g.clock_hz / 1e6, g.l2_bytes};
     const config::CeilingsChoice choice =
         config::choose_ceilings(requested, "--ceilings", gpu, dirs);
     for (const std::string& note : choice.notes) {
-        std::cerr << tool << ": " << note << "\n";
+        notes.push_back(tool + ": " + note);
     }
     if (!choice.ceilings) {
         throw InputError(input + ": gpu: no SM count or compute capability to choose "
@@ -60,7 +61,8 @@ std::optional<config::Ceilings> recorded_file(const model::Profile& p, const std
 /// The profile's own targets, each loaded on its own: one that is gone (a YAML file of another
 /// machine) is left out with a note rather than failing the whole analysis.
 std::vector<config::Ceilings> recorded_targets(const model::Profile& p, const std::string& tool,
-                                               const std::vector<std::string>& dirs) {
+                                               const std::vector<std::string>& dirs,
+                                               std::vector<std::string>& notes) {
     std::vector<config::Ceilings> out;
     for (const std::string& name : profile_targets(p)) {
         try {
@@ -72,15 +74,38 @@ std::vector<config::Ceilings> recorded_targets(const model::Profile& p, const st
                 out.push_back(std::move(c));
             }
         } catch (const config::CeilingsError& e) {
-            std::cerr << tool << ": target " << name
-                      << " of the profile cannot be loaded; left out (pass --targets): " << e.what()
-                      << "\n";
+            notes.push_back(
+                tool + ": target " + name +
+                " of the profile cannot be loaded; left out (pass --targets): " + e.what());
         }
     }
     return out;
 }
 
 } // namespace
+
+AnalysisPlan plan_analysis(const model::Profile& profile, const AnalysisOptions& o,
+                           const std::string& input, const std::string& tool,
+                           std::vector<std::string>& notes) {
+    const std::vector<std::string> dirs = shipped_dirs();
+    AnalysisPlan plan{source_ceilings(o.ceilings, profile, input, tool, dirs, notes), {}};
+    plan.targets = o.targets.empty()
+                       ? recorded_targets(profile, tool, dirs, notes)
+                       : config::resolve_targets(config::join(o.targets, ","), dirs, "--targets");
+    return plan;
+}
+
+void print_notes(const std::vector<std::string>& notes) {
+    for (const std::string& note : notes) {
+        std::cerr << note << "\n";
+    }
+}
+
+void note_raw_profile(const AnalysisOptions& o, const std::string& input, const std::string& tool) {
+    std::cerr << tool << ": " << common::printable(input)
+              << " has no analysis (a raw profile); analysed now"
+              << (o.ceilings.empty() ? " with the ceilings of its GPU" : "") << "\n";
+}
 
 std::vector<std::string> shipped_dirs() {
     return config::gpus_dirs(exe_dir());
@@ -127,13 +152,16 @@ void reanalyze(model::Profile& profile, const AnalysisOptions& o, const std::str
                const std::string& tool, bool projection_details, bool fold_projections,
                bool keep_counters) {
     try {
-        const std::vector<std::string> dirs = shipped_dirs();
-        const config::Ceilings source = source_ceilings(o.ceilings, profile, input, tool, dirs);
-        const std::vector<config::Ceilings> targets =
-            o.targets.empty()
-                ? recorded_targets(profile, tool, dirs)
-                : config::resolve_targets(config::join(o.targets, ","), dirs, "--targets");
-        model::analyze(profile, source, targets,
+        std::vector<std::string> notes;
+        AnalysisPlan plan;
+        try {
+            plan = plan_analysis(profile, o, input, tool, notes);
+        } catch (...) {
+            print_notes(notes); // those said before the failure, as they came
+            throw;
+        }
+        print_notes(notes);
+        model::analyze(profile, plan.source, plan.targets,
                        {analysis_threads(), projection_details, fold_projections, keep_counters});
         if (!o.targets.empty()) {
             // The targets now in effect, so a later re-analysis finds their files again.
@@ -148,9 +176,7 @@ void analyze_if_needed(model::Profile& profile, const AnalysisOptions& o, const 
                        const std::string& tool, bool projection_details, bool fold_projections,
                        bool keep_counters) {
     if (!is_analysed(profile)) {
-        std::cerr << tool << ": " << common::printable(input)
-                  << " has no analysis (a raw profile); analysed now"
-                  << (o.ceilings.empty() ? " with the ceilings of its GPU" : "") << "\n";
+        note_raw_profile(o, input, tool);
         reanalyze(profile, o, input, tool, projection_details, fold_projections, keep_counters);
     } else if (!o.ceilings.empty() || !o.targets.empty()) {
         reanalyze(profile, o, input, tool, projection_details, fold_projections, keep_counters);

@@ -23,10 +23,11 @@
 
 namespace irf::report {
 
-model::Profile load_input(const std::string& path, bool lean, unsigned threads) {
+model::Profile load_input_with(const std::string& path,
+                               const std::function<model::Profile()>& read) {
     model::Profile profile;
     try {
-        profile = model::load_profile(path, {}, lean, threads == 0 ? analysis_threads() : threads);
+        profile = read();
     } catch (const model::FormatError& e) {
         const std::string message = e.what();
         // load_profile names the path in most messages; make sure every one does.
@@ -36,6 +37,12 @@ model::Profile load_input(const std::string& path, bool lean, unsigned threads) 
         throw InputError(path + ": kernels: the profile has no kernel");
     }
     return profile;
+}
+
+model::Profile load_input(const std::string& path, bool lean, unsigned threads) {
+    return load_input_with(path, [&] {
+        return model::load_profile(path, {}, lean, threads == 0 ? analysis_threads() : threads);
+    });
 }
 
 void keep_matching_kernels(model::Profile& profile, const std::string& pattern,

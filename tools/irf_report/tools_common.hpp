@@ -2,6 +2,7 @@
 // Helpers shared by irf-report merge, compare and csv: input loading, kernel matching, formats.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -15,6 +16,11 @@
 #include "model/profile/profile.hpp"
 
 namespace irf::report {
+
+/// The profile `read` returns (a read of `path`), its model::FormatError as an InputError naming
+/// the file, and refused without kernels, as load_input does.
+[[nodiscard]] model::Profile load_input_with(const std::string& path,
+                                             const std::function<model::Profile()>& read);
 
 /// Loads an analysed or raw profile; any problem (missing file, bad JSON, wrong schema, no
 /// kernel) becomes an InputError naming the file. `lean`: model::load_profile's. `threads`: the
