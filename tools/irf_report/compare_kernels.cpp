@@ -266,9 +266,15 @@ ordered_pairs(const model::Profile& before, const model::Profile& after, const K
     std::vector<KernelRecord> keys;
     std::vector<std::string> names;
     for (const auto& [i, j] : match.pairs) {
-        keys.push_back(after.kernels[j]);
-        keys.back().time_ns.total =
+        // What kernel_order reads, the time and the Instruction Roofline verdict, not the whole
+        // kernel: a copy of each took a quarter of comparing raw profiles (docs/performance.md,
+        // "Tools' memory").
+        KernelRecord& key = keys.emplace_back();
+        key.time_ns.total =
             std::max(before.kernels[i].time_ns.total, after.kernels[j].time_ns.total);
+        if (const auto& a = after.kernels[j].analysis; a) {
+            key.analysis.emplace().irm = a->irm;
+        }
         names.push_back(labels.at(after.kernels[j].name));
     }
     std::vector<std::pair<std::size_t, std::size_t>> out;
