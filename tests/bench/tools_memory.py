@@ -7,7 +7,7 @@ per byte of input between them, so the program's own fixed memory (code, shipped
 out. Fails when a command fails or grows by more than its bound (BOUNDS, bytes of memory per
 byte of input; compare and check-projection read the file twice, so twice its size).
 
-    tools_memory.py IRF_REPORT [SMALL LARGE]      (default 400 3000 kernels)
+    tools_memory.py IRF_REPORT [SMALL LARGE]      (default 400 8000 kernels)
 """
 import os
 import subprocess
@@ -15,11 +15,11 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-# Measured 2026-11-28 (docs/performance.md): csv 3.4, compare 3.1, check-projection 1.8 per
-# byte read, each kernel analysed as read and its text released; before that csv 3.8, compare
-# 3.3, check-projection 2.6, and at first csv 4.8, compare 44, check-projection 4.1. At these
-# sizes the csv's peak is its rows' text, which is why it is no lower.
-BOUNDS = {"csv": 3.7, "compare": 3.6, "check-projection": 2.2}
+# Measured 2026-11-28 (docs/performance.md) between 400 and 8,000 kernels: csv 2.6, compare
+# 2.8, check-projection 1.7 per byte read, each kernel analysed as read and its text released;
+# before that 3.4, 3.4 and 2.6 (at 3,000 kernels the csv's peak hid the difference, so 8,000:
+# about 25 s in all). At first csv 4.8, compare 44, check-projection 4.1.
+BOUNDS = {"csv": 3.0, "compare": 3.1, "check-projection": 2.2}
 
 
 def peak_rss(argv):
@@ -47,7 +47,7 @@ def commands(report, raw, tmp):
 
 def main(argv):
     report = argv[0]
-    small, large = (int(argv[1]), int(argv[2])) if len(argv) > 2 else (400, 3000)
+    small, large = (int(argv[1]), int(argv[2])) if len(argv) > 2 else (400, 8000)
     problems = []
     with tempfile.TemporaryDirectory(prefix="irf-tools-memory-") as tmp:
         measured = {}
