@@ -211,8 +211,8 @@ bool is_json_space(char c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-std::pair<std::size_t, std::size_t> trimmed(const std::string& text, std::size_t begin,
-                                            std::size_t end) {
+std::pair<std::size_t, std::size_t> trimmed_span(const std::string& text, std::size_t begin,
+                                                 std::size_t end) {
     while (begin < end && is_json_space(text[begin])) {
         ++begin;
     }
@@ -305,7 +305,7 @@ std::optional<KernelsLayout> find_kernels(const std::string& text) {
         case '}':
         case ']':
             if (in_kernels && depth == 2) {
-                out.elements.push_back(trimmed(text, element, i));
+                out.elements.push_back(trimmed_span(text, element, i));
                 out.close = i;
                 in_kernels = false;
             }
@@ -314,7 +314,7 @@ std::optional<KernelsLayout> find_kernels(const std::string& text) {
         case ',':
             expect_key = depth == 1;
             if (in_kernels && depth == 2) {
-                out.elements.push_back(trimmed(text, element, i));
+                out.elements.push_back(trimmed_span(text, element, i));
                 element = i + 1;
             }
             break;
