@@ -18,3 +18,21 @@ elseif(IRF_SANITIZE STREQUAL "thread")
 elseif(NOT IRF_SANITIZE STREQUAL "")
     message(FATAL_ERROR "[irf] IRF_SANITIZE must be '', 'address' or 'thread', not '${IRF_SANITIZE}'")
 endif()
+
+# irf_test_sources_uninstrumented(TARGET): under ASan + UBSan, TARGET's own sources (a test
+# program's) compile without the sanitizers' instrumentation; the code under test, in the
+# libraries and programs it links or runs, keeps it, and the program still links the runtimes.
+# ASan and UBSan report nothing false on such mixed code (the checks of the test sources' own
+# accesses are what is given up: about half of the ASan build's compile time,
+# docs/reliability.md). TSan would report false races across uninstrumented synchronisation, so
+# its build keeps every source instrumented.
+function(irf_test_sources_uninstrumented target)
+    if(IRF_SANITIZE STREQUAL "address")
+        get_target_property(options ${target} COMPILE_OPTIONS)
+        if(options)
+            list(REMOVE_ITEM options "$<$<COMPILE_LANGUAGE:CXX>:-fsanitize=address,undefined>")
+            set_target_properties(${target} PROPERTIES COMPILE_OPTIONS "${options}")
+        endif()
+    endif()
+endfunction()
+
