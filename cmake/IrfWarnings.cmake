@@ -23,7 +23,7 @@ endif()
 # program's) compile without the sanitizers' instrumentation; the code under test, in the
 # libraries and programs it links or runs, keeps it, and the program still links the runtimes.
 # ASan and UBSan report nothing false on such mixed code (the checks of the test sources' own
-# accesses are what is given up: about half of the ASan build's compile time,
+# accesses, and of header-only code they instantiate, are what is given up: about half of the ASan build's compile time,
 # docs/reliability.md). TSan would report false races across uninstrumented synchronisation, so
 # its build keeps every source instrumented.
 function(irf_test_sources_uninstrumented target)
