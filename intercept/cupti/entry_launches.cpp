@@ -60,6 +60,21 @@ int around(const IrfEntryHooks& hooks, const IrfEntryLaunch& launch, Call call) 
     return result;
 }
 
+/// What the hooks see of a launch given its shape as arguments (cuLaunchKernel, cooperative).
+IrfEntryLaunch launch_with_shape(Variant variant, void* f, const unsigned (&grid)[3],
+                                 const unsigned (&block)[3], unsigned shared,
+                                 void* stream) noexcept {
+    IrfEntryLaunch launch = launch_of(variant);
+    launch.function = f;
+    launch.stream = stream;
+    for (int i = 0; i < 3; ++i) {
+        launch.grid[i] = grid[i];
+        launch.block[i] = block[i];
+    }
+    launch.shared_bytes = shared;
+    return launch;
+}
+
 template <std::size_t S>
 int launch_kernel(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                   unsigned bz, unsigned shared, void* stream, void** params,
@@ -69,16 +84,8 @@ int launch_kernel(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, u
     if (hooks == nullptr) {
         return real(f, gx, gy, gz, bx, by, bz, shared, stream, params, extra);
     }
-    IrfEntryLaunch launch = launch_of(variant_of_slot(S));
-    launch.function = f;
-    launch.stream = stream;
-    launch.grid[0] = gx;
-    launch.grid[1] = gy;
-    launch.grid[2] = gz;
-    launch.block[0] = bx;
-    launch.block[1] = by;
-    launch.block[2] = bz;
-    launch.shared_bytes = shared;
+    IrfEntryLaunch launch =
+        launch_with_shape(variant_of_slot(S), f, {gx, gy, gz}, {bx, by, bz}, shared, stream);
     launch.kernel_params = params;
     launch.extra = extra;
     return around(*hooks, launch, [&]() noexcept {
@@ -132,16 +139,8 @@ int launch_cooperative(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned 
     if (hooks == nullptr) {
         return real(f, gx, gy, gz, bx, by, bz, shared, stream, params);
     }
-    IrfEntryLaunch launch = launch_of(variant_of_slot(S));
-    launch.function = f;
-    launch.stream = stream;
-    launch.grid[0] = gx;
-    launch.grid[1] = gy;
-    launch.grid[2] = gz;
-    launch.block[0] = bx;
-    launch.block[1] = by;
-    launch.block[2] = bz;
-    launch.shared_bytes = shared;
+    IrfEntryLaunch launch =
+        launch_with_shape(variant_of_slot(S), f, {gx, gy, gz}, {bx, by, bz}, shared, stream);
     launch.kernel_params = params;
     return around(*hooks, launch, [&]() noexcept {
         return real(f, gx, gy, gz, bx, by, bz, shared, stream, params);
