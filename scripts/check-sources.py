@@ -229,10 +229,11 @@ def cuda_placement_findings():
     findings, sources = [], []
     for path in repository_sources(EXTENSIONS):
         with open(os.path.join(ROOT, path), encoding="utf-8", errors="replace") as f:
-            code = strip_comments(f.read())
+            text = f.read()
+        code = strip_comments(text)
         findings += cuda_findings(path, code) + regex_findings(path, code)
         findings += room_findings(path, code)
-        sources.append((path, code))
+        sources.append((path, text))  # with comments: namespaces close with `} // namespace`
     return findings + unity_names.findings(sources)
 
 

@@ -13,19 +13,19 @@
 
 namespace {
 
-void check(bool ok) {
+void check_import(bool ok) {
     if (!ok) {
         std::abort(); // libFuzzer keeps the input that broke the invariant
     }
 }
 
 void check_file(const irf::import::ImportedFile& file) {
-    check(!file.kernels.empty());
+    check_import(!file.kernels.empty());
     for (const auto& kernel : file.kernels) {
-        check(!kernel.name.empty());
-        check(kernel.profiled_launches <= kernel.launches);
+        check_import(!kernel.name.empty());
+        check_import(kernel.profiled_launches <= kernel.launches);
         for (const auto& [name, value] : kernel.counters) {
-            check(!name.empty() && std::isfinite(value) && value >= 0);
+            check_import(!name.empty() && std::isfinite(value) && value >= 0);
         }
     }
 }
@@ -38,7 +38,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         check_file(irf::import::read_export(in, "fuzz.csv"));
     } catch (const irf::import::ImportError& e) {
         const std::string what = e.what();
-        check(what.rfind("fuzz.csv", 0) == 0 && what.find('\n') == std::string::npos);
+        check_import(what.rfind("fuzz.csv", 0) == 0 && what.find('\n') == std::string::npos);
     }
     return 0;
 }

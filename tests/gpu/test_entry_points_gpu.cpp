@@ -10,6 +10,7 @@
 #include "tests/gpu/gpu_probe.hpp"
 #include "tests/support/run_process.hpp"
 
+namespace test_entry_points_gpu {
 namespace {
 
 irf::test::ProcessResult run_probe(bool preload) {
@@ -44,3 +45,4 @@ TEST(GpuEntryPoints, WithoutTheLibraryTheProbeSaysSo) {
 }
 
 } // namespace
+} // namespace test_entry_points_gpu

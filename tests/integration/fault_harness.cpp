@@ -284,7 +284,7 @@ int run_ending(const std::string& mode, const std::string& arg) {
 }
 
 /// Runs one mode; returns -1 to continue, else the exit code of main.
-int run_mode(const std::string& mode, const std::string& arg) {
+int fault_run_mode(const std::string& mode, const std::string& arg) {
     const int ending = run_ending(mode, arg);
     if (ending >= 0) {
         return ending;
@@ -365,7 +365,7 @@ int main(int argc, char** argv) {
         const std::size_t colon = mode_arg.find(':');
         const std::string mode = mode_arg.substr(0, colon);
         const std::string arg = colon == std::string::npos ? "" : mode_arg.substr(colon + 1);
-        const int code = run_mode(mode, arg);
+        const int code = fault_run_mode(mode, arg);
         if (code >= 0) {
             return code;
         }

@@ -9,11 +9,11 @@
 namespace irf::import {
 namespace {
 
-bool starts_with(const std::string& text, const std::string& prefix) {
+bool log_starts_with(const std::string& text, const std::string& prefix) {
     return text.rfind(prefix, 0) == 0;
 }
 
-std::string trimmed(std::string text) {
+std::string trimmed_log_text(std::string text) {
     while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())) != 0) {
         text.pop_back();
     }
@@ -26,7 +26,7 @@ std::string trimmed(std::string text) {
 // The quoted kernel name after `prefix` ("Profiling \"k\" - 3: ..."), and what follows it.
 bool quoted(const std::string& text, const std::string& prefix, std::string& name,
             std::string& rest) {
-    if (!starts_with(text, prefix + "\"")) {
+    if (!log_starts_with(text, prefix + "\"")) {
         return false;
     }
     const std::size_t close = text.find('"', prefix.size() + 1);
@@ -46,7 +46,7 @@ bool nvprof_prefix(const std::string& line, std::string& rest) {
                      [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; })) {
         return false;
     }
-    rest = trimmed(line.substr(end + 2));
+    rest = trimmed_log_text(line.substr(end + 2));
     return true;
 }
 
@@ -71,20 +71,20 @@ void ProfilerLog::keep(const std::string& message) {
 
 void ProfilerLog::line(const std::string& text) {
     std::string name, rest;
-    if (starts_with(text, "==PROF==")) {
+    if (log_starts_with(text, "==PROF==")) {
         // "==PROF== Profiling "k" - 18: 0%....50%....100% - 19 passes"
-        if (quoted(trimmed(text.substr(8)), "Profiling ", name, rest)) {
+        if (quoted(trimmed_log_text(text.substr(8)), "Profiling ", name, rest)) {
             m_kernel = name;
             const std::size_t dash = rest.find(" - ");
             const std::size_t colon = rest.find(':');
             m_launch = dash != std::string::npos && colon != std::string::npos && colon > dash
-                           ? trimmed(rest.substr(dash + 3, colon - dash - 3))
+                           ? trimmed_log_text(rest.substr(dash + 3, colon - dash - 3))
                            : std::string();
         }
         return;
     }
-    if (starts_with(text, "==ERROR==")) {
-        const std::string what = trimmed(text.substr(9));
+    if (log_starts_with(text, "==ERROR==")) {
+        const std::string what = trimmed_log_text(text.substr(9));
         if (quoted(what, "Failed to profile ", name, rest)) {
             const bool same = name == m_kernel && !m_launch.empty();
             keep("ncu failed to profile kernel \"" + common::printable(name) + "\"" +
@@ -95,16 +95,16 @@ void ProfilerLog::line(const std::string& text) {
         }
         return;
     }
-    if (starts_with(text, "==WARNING==")) {
-        const std::string what = trimmed(text.substr(11));
+    if (log_starts_with(text, "==WARNING==")) {
+        const std::string what = trimmed_log_text(text.substr(11));
         // Notes ("Note: Running with uncontrolled GPU caches") describe a setting, not a failure.
-        if (!what.empty() && !starts_with(what, "Note:")) {
+        if (!what.empty() && !log_starts_with(what, "Note:")) {
             keep("ncu: ==WARNING== " + common::printable(what));
         }
         return;
     }
     if (nvprof_prefix(text, rest) &&
-        (starts_with(rest, "Error") || rest.find("ERR_") != std::string::npos)) {
+        (log_starts_with(rest, "Error") || rest.find("ERR_") != std::string::npos)) {
         keep("nvprof: " + common::printable(rest));
     }
 }

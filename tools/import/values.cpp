@@ -84,7 +84,7 @@ bool is_decimal(std::string_view text) {
     return i == text.size();
 }
 
-std::string_view trimmed(std::string_view text) {
+std::string_view trimmed_value(std::string_view text) {
     while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {
         text.remove_prefix(1);
     }
@@ -154,7 +154,7 @@ std::optional<double> look_up(const Factors& factors, std::string_view unit) {
 } // namespace
 
 CellValue parse_cell(std::string_view text) {
-    text = trimmed(text);
+    text = trimmed_value(text);
     if (text.empty() || text == "n/a" || text == "N/A" || text == "-") {
         return {CellValue::Status::absent, 0};
     }
@@ -172,7 +172,7 @@ CellValue parse_cell(std::string_view text) {
 }
 
 std::optional<double> unit_factor(config::ForeignKind kind, std::string_view unit) {
-    unit = trimmed(unit);
+    unit = trimmed_value(unit);
     if (unit.empty()) {
         return 1.0;
     }
@@ -192,7 +192,7 @@ std::optional<double> unit_factor(config::ForeignKind kind, std::string_view uni
 }
 
 std::optional<std::array<std::uint32_t, 3>> parse_dim3(std::string_view text) {
-    text = trimmed(text);
+    text = trimmed_value(text);
     if (!text.empty() && (text.front() == '(' || text.front() == '[')) {
         text.remove_prefix(1);
         if (text.empty() || (text.back() != ')' && text.back() != ']')) {
@@ -204,7 +204,7 @@ std::optional<std::array<std::uint32_t, 3>> parse_dim3(std::string_view text) {
     std::size_t index = 0;
     while (true) {
         const std::size_t comma = text.find(',');
-        const std::string_view part = trimmed(text.substr(0, comma));
+        const std::string_view part = trimmed_value(text.substr(0, comma));
         if (index >= 3 || part.empty() || part.size() > 10) {
             return std::nullopt;
         }

@@ -19,19 +19,19 @@ namespace {
 using config::Ceilings;
 using config::Quantity;
 
-std::string num(double v, int decimals = 1) {
+std::string ceiling_num(double v, int decimals = 1) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
     return buf;
 }
 
 std::string opt(const std::optional<Quantity>& q) {
-    return q ? num(q->value, 0) : "-";
+    return q ? ceiling_num(q->value, 0) : "-";
 }
 
 std::string from_map(const std::map<std::string, Quantity>& m, const std::string& key) {
     const auto it = m.find(key);
-    return it == m.end() ? "-" : num(it->second.value, 0);
+    return it == m.end() ? "-" : ceiling_num(it->second.value, 0);
 }
 
 /// Provenance kinds of the chosen values, e.g. "spec+derived+published".
@@ -69,7 +69,7 @@ int list(const std::vector<std::string>& dirs) {
             const auto c = config::load_shipped(key, dirs);
             std::printf("%-20s %-28s %-7s %5d %9s %8s %9s %9s  %s\n", key.c_str(),
                         c.gpu.name.substr(0, 28).c_str(), c.gpu.chip.c_str(), c.gpu.sms,
-                        num(c.warp_gips.value).c_str(), opt(c.hbm_gbs).c_str(),
+                        ceiling_num(c.warp_gips.value).c_str(), opt(c.hbm_gbs).c_str(),
                         from_map(c.gflops, "fp64_fma").c_str(),
                         from_map(c.gflops, "fp32_fma").c_str(), provenance_summary(c).c_str());
         } catch (const config::CeilingsError& e) {
@@ -132,16 +132,16 @@ const Quantity* find_row(const std::vector<Row>& rs, const std::string& name) {
 void print_quantity(const std::string& name, const Quantity& q, const Quantity* reference,
                     const std::string& ref_label) {
     std::ostringstream line;
-    line << "  " << name << ": " << num(q.value, 2) << " " << q.unit;
+    line << "  " << name << ": " << ceiling_num(q.value, 2) << " " << q.unit;
     if (q.unit == "GB/s") {
-        line << " (" << num(model::gtxn_per_s(q.value), 2) << " GTXN/s)";
+        line << " (" << ceiling_num(model::gtxn_per_s(q.value), 2) << " GTXN/s)";
     }
     line << " [" << config::to_string(q.provenance) << "]";
     if (q.clock_mhz > 0) {
-        line << " @" << num(q.clock_mhz, 0) << " MHz";
+        line << " @" << ceiling_num(q.clock_mhz, 0) << " MHz";
     }
     if (reference != nullptr && reference->value > 0) {
-        line << "  " << ref_label << " " << num(q.value / reference->value, 3);
+        line << "  " << ref_label << " " << ceiling_num(q.value / reference->value, 3);
     }
     std::cout << line.str() << "\n";
     if (!q.method.empty()) {
@@ -151,13 +151,14 @@ void print_quantity(const std::string& name, const Quantity& q, const Quantity* 
         std::cout << "      source: " << q.source << "\n";
     }
     if (q.stats) {
-        std::cout << "      best of " << q.stats->n << ", median " << num(q.stats->median, 2)
-                  << ", spread " << num(q.stats->spread_pct, 2) << "%\n";
+        std::cout << "      best of " << q.stats->n << ", median "
+                  << ceiling_num(q.stats->median, 2) << ", spread "
+                  << ceiling_num(q.stats->spread_pct, 2) << "%\n";
     }
     for (const auto& alt : q.alternatives) {
-        std::cout << "      alt: " << num(alt.value, 2) << " " << alt.unit << " ["
+        std::cout << "      alt: " << ceiling_num(alt.value, 2) << " " << alt.unit << " ["
                   << config::to_string(alt.provenance) << "] ratio to value "
-                  << num(alt.value / q.value, 3) << "; " << alt.method << " (" << alt.source
+                  << ceiling_num(alt.value / q.value, 3) << "; " << alt.method << " (" << alt.source
                   << ")\n";
     }
 }
@@ -201,7 +202,7 @@ int show(const std::string& what, const std::vector<std::string>& dirs) {
     const auto& g = c.gpu;
     std::cout << g.name << " (" << (g.key.empty() ? "no key" : g.key) << ")\n"
               << "  chip " << g.chip << ", cc " << g.cc << ", " << g.sms << " SMs x "
-              << g.schedulers_per_sm << " schedulers, boost " << num(g.boost_clock_mhz, 0)
+              << g.schedulers_per_sm << " schedulers, boost " << ceiling_num(g.boost_clock_mhz, 0)
               << " MHz, L2 " << (g.l2_bytes >> 20) << " MiB, " << g.memory_type << "\n"
               << "  source: " << c.source << "\n";
     if (const auto& l = g.sm_limits) {

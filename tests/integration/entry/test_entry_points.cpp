@@ -8,6 +8,7 @@
 
 #include "tests/support/run_process.hpp"
 
+namespace test_entry_points {
 namespace {
 
 irf::test::ProcessResult run_client(const std::string& mode, bool preload) {
@@ -46,3 +47,4 @@ TEST(EntryPoints, RegistrationOfAnotherVersionIsRefusedAndChangesNothing) {
 }
 
 } // namespace
+} // namespace test_entry_points
