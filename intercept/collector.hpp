@@ -25,6 +25,7 @@
 #include "intercept/nvtx_filter.hpp"
 #include "intercept/record_skips.hpp"
 #include "intercept/sampler.hpp"
+#include "intercept/stable_pool.hpp"
 #include "model/profile/profile.hpp"
 
 namespace irf::intercept {
@@ -183,6 +184,11 @@ public:
 private:
     struct Variant;
     struct Function;
+    /// A function's names, kept apart from its Function so that the launch path reads less.
+    struct FunctionNames {
+        std::string name;    ///< demangled
+        std::string mangled; ///< as the backend gave it
+    };
     struct Pending {
         KernelStats* stats = nullptr;
         bool cold = false;
@@ -290,11 +296,13 @@ private:
     std::unique_ptr<RecordSkips> m_skips;
     std::atomic<std::uint64_t> m_skipped_records{0};
 
-    // Per-function cache: fixed buckets of lock-free lists, written under m_mutex.
+    // Per-function cache: fixed buckets of lock-free lists, written under m_mutex. Functions
+    // and variants lie together in pools: a launch reads its function's (stable_pool.hpp).
     std::unique_ptr<std::atomic<Function*>[]> m_buckets;
     std::mutex m_mutex; ///< slow path: new functions, variants, threads
-    std::vector<std::unique_ptr<Function>> m_functions;
-    std::vector<std::unique_ptr<Variant>> m_variants;
+    StablePool<Function> m_functions;
+    StablePool<FunctionNames> m_function_names;
+    StablePool<Variant> m_variants;
     std::map<std::tuple<std::string, std::array<std::uint32_t, 8>>, std::unique_ptr<KernelStats>>
         m_kernels;
     std::vector<std::unique_ptr<LaunchLog>> m_logs;
