@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """scripts/fit_interval.py's arithmetic (issue 54 item 6): the split conformal ends, the fit per
-class, the coverage per set and the fitted block it writes, on hand-made residuals."""
+class (the envelope of each family's ends), the held-out coverage per family, the coverage per set
+and the fitted block it writes, on hand-made residuals."""
 import os
 import sys
 import unittest
@@ -22,14 +23,30 @@ class SpreadTest(unittest.TestCase):
         self.assertIsNone(fit_interval.spread([1.0] * 18))
 
     def test_fit_and_coverage_by_class(self):
-        rows = [("a", True, float(v)) for v in range(1, 40)]
-        rows += [("b", False, v / 10) for v in range(1, 20)]
+        rows = [("gpuperfpredict a", True, float(v)) for v in range(1, 40)]
+        rows += [("gpuperfpredict b", False, v / 10) for v in range(1, 20)]
         spreads = fit_interval.fit(rows)
         self.assertEqual(spreads[True], (2.0, 38.0, 39))
         self.assertEqual(spreads[False], (0.1, 1.9, 19))
         cover = fit_interval.coverage(rows, spreads)
-        self.assertEqual(cover["a"], (39, 37 / 39))
-        self.assertEqual(cover["b"], (19, 1.0))
+        self.assertEqual(cover["gpuperfpredict a"], (39, 37 / 39))
+        self.assertEqual(cover["gpuperfpredict b"], (19, 1.0))
+
+    def test_the_envelope_of_two_families_and_each_held_out(self):
+        # gpuperfpredict: 1..19 (n = 19, rank 19: ends 1 and 19); KernelBench: 0.1..3.9 (n = 39,
+        # rank 38: ends 0.2 and 3.8). The envelope takes the lower low and the higher high.
+        rows = [("gpuperfpredict p", True, float(v)) for v in range(1, 20)]
+        rows += [("kernelbench k", True, v / 10) for v in range(1, 40)]
+        # Five H100 -> H200 residuals are too few for ends of their own: left out of the envelope.
+        rows += [("h100->h200 r", True, 100.0)] * 5
+        self.assertEqual(fit_interval.fit(rows)[True], (0.2, 19.0, 58))
+        held = fit_interval.held_out(rows)
+        # gpuperfpredict with KernelBench's 0.2..3.8 (the recordings give no ends): 1, 2, 3 of 19.
+        self.assertEqual(held["gpuperfpredict"]["gpuperfpredict p"], (19, 3 / 19))
+        # KernelBench with gpuperfpredict's 1..19: 1.0..3.9, 30 of 39.
+        self.assertEqual(held["KernelBench"]["kernelbench k"], (39, 30 / 39))
+        # The recordings with the envelope 0.2..19 of the other two: none of 5.
+        self.assertEqual(held["H100 -> H200 recordings"]["h100->h200 r"], (5, 0.0))
 
     def test_the_fitted_block_replaces_only_itself(self):
         text = "x\n// BEGIN fitted (old)\nconstexpr int a = 1;\n// END fitted\ny\n"
