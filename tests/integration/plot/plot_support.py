@@ -1,11 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0
 """Shared by the irf-plot Python tests: paths, profile builders, running irf-plot."""
+import contextlib
 import copy
+import io
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
+from unittest import mock
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
@@ -58,17 +62,47 @@ def run_plot(args, timeout=300):
     return r.returncode, r.stderr, time.monotonic() - start
 
 
-def plot_data(doc, directory, fmt="png", extra=()):
+def plot_data(doc, directory, fmt="png", extra=(), save_figures=False):
     """Writes the profile `doc` into `directory`, runs irf-plot on it with --dump-data and
-    returns (exit code, stderr, the figure data or None when irf-plot failed)."""
+    returns (exit code, stderr, the figure data or None when irf-plot failed).
+
+    Without `save_figures`, irf-plot's main runs in this process and writes no figure file: the
+    data is taken from the drawn figure before it is saved, and saving (half of a run's time,
+    with the import of matplotlib a quarter) is what the tests that run irf-plot whole check
+    (docs/reliability.md, "Where CI's time goes"). test_in_process_data.py holds the two ways
+    equal."""
     profile = write_json(os.path.join(directory, "p.json"), doc)
     dump = os.path.join(directory, "data.json")
-    code, err, _ = run_plot([profile, "-o", os.path.join(directory, "out"), "--format", fmt,
-                             "--dump-data", dump] + list(extra))
+    args = [profile, "-o", os.path.join(directory, "out"), "--format", fmt,
+            "--dump-data", dump] + list(extra)
+    code, err = run_plot(args)[:2] if save_figures else run_plot_in_process(args)
     if code != 0:
         return code, err, None
     with open(dump, encoding="utf-8") as f:
         return code, err, json.load(f)
+
+
+def run_plot_in_process(args):
+    """irf-plot's main on `args` in this process, each figure closed instead of saved ->
+    (exit code, stderr). The signal handlers main installs are put back."""
+    import irf_plot
+
+    def close_unsaved(plt, fig, _directory, _name, _formats):
+        plt.close(fig)
+        return []
+
+    handlers = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGHUP)}
+    err = io.StringIO()
+    try:
+        with mock.patch.object(irf_plot, "save", close_unsaved), \
+                contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            code = irf_plot.main(list(args))
+    except SystemExit as e:  # argparse's usage errors
+        code = e.code if isinstance(e.code, int) else 2
+    finally:
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
+    return code, err.getvalue()
 
 
 def figure_texts(data, figure):

@@ -9,7 +9,7 @@ import tempfile
 import unittest
 from unittest import mock
 
-from plot_support import golden, have_matplotlib
+from plot_support import golden, have_matplotlib, run_plot_in_process
 
 import irf
 from irfplot import large
@@ -117,14 +117,14 @@ class LargeProfile(unittest.TestCase):
 
     @unittest.skipUnless(have_matplotlib(), "matplotlib is not installed")
     def test_figure_data_equal_a_whole_read(self):
-        import irf_plot
         dumps = []
         for limit in (0, 1 << 40):
             dump = os.path.join(self.dir.name, f"dump{limit}.json")
             with mock.patch.object(large, "LARGE_BYTES", limit):
-                code = irf_plot.main([self.path, "-o", os.path.join(self.dir.name, f"f{limit}"),
-                                      "--format", "png", "--top", "12", "--dump-data", dump])
-            self.assertEqual(code, 0)
+                code, err = run_plot_in_process(
+                    [self.path, "-o", os.path.join(self.dir.name, f"f{limit}"), "--format", "png",
+                     "--top", "12", "--dump-data", dump])
+            self.assertEqual(code, 0, err)
             with open(dump, encoding="utf-8") as f:
                 dumps.append(json.load(f))
         self.assertEqual(dumps[0], dumps[1])

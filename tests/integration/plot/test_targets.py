@@ -2,13 +2,12 @@
 """#41 item 9: with more targets than the projection figure shows, the profiled GPU's peers and
 successors come first (an H100 profile shows the H200 and the B200 before older GPUs), read
 from the shipped ceilings database."""
-import json
 import os
 import tempfile
 import unittest
 
 from irfplot.targets import by_relevance, gpu_field, shipped_cc
-from plot_support import GOLDEN as GOLDEN_PATH, golden, have_matplotlib, run_plot, write_json
+from plot_support import GOLDEN as GOLDEN_PATH, golden, have_matplotlib, plot_data, run_plot
 
 
 class TargetRelevance(unittest.TestCase):
@@ -49,14 +48,10 @@ class TargetsByNameOrFile(unittest.TestCase):
             entry = os.path.join(tmp, "entry.yaml")
             with open(entry, "w", encoding="utf-8") as f:
                 f.write("schema: irf.ceilings/v1\ngpu:\n  name: \"L4 copy\"\n  key: my-l4\n")
-            profile = write_json(os.path.join(tmp, "p.json"), doc)
-            dump = os.path.join(tmp, "data.json")
             spec = targets.replace("FILE", entry)
-            code, err, _ = run_plot([profile, "-o", os.path.join(tmp, "out"), "--format", "svg",
-                                     "--targets", spec, "--dump-data", dump])
+            code, err, data = plot_data(doc, tmp, "svg", ["--targets", spec])
             self.assertEqual(code, 0, err)
-            with open(dump) as f:
-                rows = json.load(f)["projection"]["rows"]
+            rows = data["projection"]["rows"]
         return {r["target"] for r in rows}
 
     def test_shipped_name(self):
