@@ -24,6 +24,7 @@ from irfplot.regions import region_items  # noqa: E402
 from irfplot.targets import gpu_field  # noqa: E402
 
 FORMATS = ("png", "svg", "pdf")
+FIGURES = ("instruction_roofline", "global_walls", "shared_walls", "flop_roofline", "projection")
 # Reproducible files: no dates or software versions inside.
 METADATA = {"svg": {"Date": None}, "png": {"Software": None},
             "pdf": {"CreationDate": None, "Producer": None}}
@@ -53,6 +54,9 @@ def parse_args(argv):
                         help="comma list of projection targets to draw: shipped names, ceilings "
                              "YAML files or all (default: the first 8)")
     parser.add_argument("--format", default="png,svg", help="comma list of png, svg, pdf")
+    parser.add_argument("--figures", metavar="LIST",
+                        help="comma list of the figures to draw: " + ", ".join(FIGURES) +
+                             " (default: all; not with --trajectory)")
     parser.add_argument("--dump-data", metavar="FILE",
                         help="also write what each figure shows (points, labels) as JSON")
     args = parser.parse_args(argv)
@@ -68,7 +72,24 @@ def parse_args(argv):
     if bad or not args.formats:
         parser.error(f"--format '{args.format}': expected a comma list of png, svg, pdf")
     args.target_list = target_names(args.targets, parser)
+    args.figure_list = figure_names(args, parser)
     return args
+
+
+def figure_names(args, parser):
+    """--figures as a set of FIGURES names; None: every figure of the mode."""
+    if args.figures is None:
+        return None
+    if args.trajectory:
+        parser.error("--figures: the trajectory figures are drawn together; leave it out")
+    names = {f.strip() for f in args.figures.split(",") if f.strip()}
+    bad = sorted(names - set(FIGURES))
+    if bad or not names:
+        parser.error(f"--figures '{args.figures}': expected a comma list of "
+                     + ", ".join(FIGURES))
+    if args.compare and names == {"projection"}:
+        parser.error("--figures projection: --compare draws no projection figure")
+    return names
 
 
 def target_names(spec, parser):
@@ -249,7 +270,8 @@ def figures(args):
     if not args.compare:
         kinds.append(("projection", "Projected speedup per target",
                       lambda fig, c, i, t: ff.projection(fig, c, i, t, args.target_list)))
-    return kinds
+    chosen = getattr(args, "figure_list", None)
+    return [kind for kind in kinds if chosen is None or kind[0] in chosen]
 
 
 def make_output_dir(path):

@@ -62,9 +62,10 @@ def run_plot(args, timeout=300):
     return r.returncode, r.stderr, time.monotonic() - start
 
 
-def plot_data(doc, directory, fmt="png", extra=(), save_figures=False):
-    """Writes the profile `doc` into `directory`, runs irf-plot on it with --dump-data and
-    returns (exit code, stderr, the figure data or None when irf-plot failed).
+def plot_data(doc, directory, fmt="png", extra=(), save_figures=False, figures=None):
+    """Writes the profile `doc` into `directory`, runs irf-plot on it with --dump-data (and
+    --figures when `figures`, a list of names, is given) and returns (exit code, stderr, the
+    figure data or None when irf-plot failed).
 
     Without `save_figures`, irf-plot's main runs in this process and writes no figure file: the
     data is taken from the drawn figure before it is saved, and saving (half of a run's time,
@@ -75,6 +76,8 @@ def plot_data(doc, directory, fmt="png", extra=(), save_figures=False):
     dump = os.path.join(directory, "data.json")
     args = [profile, "-o", os.path.join(directory, "out"), "--format", fmt,
             "--dump-data", dump] + list(extra)
+    if figures:
+        args += ["--figures", ",".join(figures)]
     code, err = run_plot(args)[:2] if save_figures else run_plot_in_process(args)
     if code != 0:
         return code, err, None

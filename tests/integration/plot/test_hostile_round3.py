@@ -25,7 +25,8 @@ class HostileRoundThree(unittest.TestCase):
         doc["ceilings_used"]["pipe_gips"] = {MATH: 522.72}
         with tempfile.TemporaryDirectory() as tmp:
             # Saved too: the PNG's own rendering parses the text again.
-            code, err, data = plot_data(doc, tmp, save_figures=True)
+            code, err, data = plot_data(doc, tmp, save_figures=True,
+                                        figures=["instruction_roofline"])
         self.assertEqual(code, 0, err)
         self.assertNotIn("Traceback", err)
         texts = [t["text"] for t in data["instruction_roofline"]["axes"][0]["texts"]]

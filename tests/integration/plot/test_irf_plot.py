@@ -241,7 +241,7 @@ class NamesAsTheTables(unittest.TestCase):
     def drawn(self, doc):
         """irf-plot's --dump-data of the profile `doc`."""
         with tempfile.TemporaryDirectory() as tmp:
-            code, err, data = plot_data(doc, tmp, "svg")
+            code, err, data = plot_data(doc, tmp, "svg", figures=["instruction_roofline"])
             self.assertEqual(code, 0, err)
             return data
 
@@ -272,7 +272,8 @@ class KernelRegexDialect(unittest.TestCase):
 
     def plot_kernels(self, pattern):
         with tempfile.TemporaryDirectory() as tmp:
-            code, err, data = plot_data(golden(), tmp, "svg", ["--kernels", pattern])
+            code, err, data = plot_data(golden(), tmp, "svg", ["--kernels", pattern],
+                                        figures=["instruction_roofline"])
             kernels = None
             if data is not None:
                 kernels = {p["kernel"] for p in data["instruction_roofline"]["axes"][0]["points"]}
@@ -316,7 +317,8 @@ class ThreadDotsAndWalls(unittest.TestCase):
                                             "access_bytes": 16.0}
         doc["kernels"] = [k]
         cls.dir = tempfile.TemporaryDirectory()
-        code, err, cls.data = plot_data(doc, cls.dir.name)
+        code, err, cls.data = plot_data(doc, cls.dir.name, figures=[
+            "instruction_roofline", "global_walls", "shared_walls"])
         cls.result = (code, err)
 
     @classmethod

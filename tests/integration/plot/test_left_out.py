@@ -35,7 +35,8 @@ class LeftOut(unittest.TestCase):
         triad["analysis"]["missing"].append(
             "walls.global: counters absent: inst_global_ld, inst_global_st")
         with tempfile.TemporaryDirectory() as tmp:
-            code, err, data = plot_data(doc, tmp, "svg", ["--top", "6"])
+            code, err, data = plot_data(doc, tmp, "svg", ["--top", "6"],
+                                        figures=["instruction_roofline", "global_walls"])
             self.assertEqual(code, 0, err)
             numbers = {p["kernel"]: p["number"] for ax in data["instruction_roofline"]["axes"]
                        for p in ax["points"]}
@@ -77,7 +78,7 @@ class LeftOut(unittest.TestCase):
                 flops["gflops"] = flops["gflops"] or 1.0
                 flops["tensor_register_moves"] = k["counters"]["inst_tensor"]
         with tempfile.TemporaryDirectory() as tmp:
-            code, err, data = plot_data(doc, tmp, "svg")
+            code, err, data = plot_data(doc, tmp, "svg", figures=["flop_roofline"])
             self.assertEqual(code, 0, err)
             notes = " ".join(texts(data, "flop_roofline"))
             self.assertNotIn("tensor-core kernel(s) not drawn", notes)
@@ -95,7 +96,8 @@ class LeftOut(unittest.TestCase):
         triad["analysis"]["missing"] += [f"projection[{t}]: no instructions (inst_warp absent "
                                          "or 0)" for t in targets]
         with tempfile.TemporaryDirectory() as tmp:
-            code, err, data = plot_data(doc, tmp, "png")
+            code, err, data = plot_data(doc, tmp, "png",
+                                        figures=["instruction_roofline", "projection"])
             self.assertEqual(code, 0, err)
             rows = data["projection"]["rows"]
             self.assertTrue(rows)

@@ -22,7 +22,7 @@ class PipeSubCeilings(unittest.TestCase):
         doc["kernels"] = [k]
         doc["ceilings_used"]["pipe_gips"] = {"fp64": 522.72, "lsu": 261.36}
         with tempfile.TemporaryDirectory() as tmp:
-            code, err, data = plot_data(doc, tmp)
+            code, err, data = plot_data(doc, tmp, figures=["instruction_roofline"])
         self.assertEqual(code, 0, err)
         axes = data["instruction_roofline"]["axes"][0]
         (pipe,) = [p for p in axes["points"] if p["role"] == "pipe"]
@@ -43,7 +43,7 @@ class PipeSubCeilings(unittest.TestCase):
         doc["ceilings_used"]["warp_gips"] = 1045.44
         doc["ceilings_used"]["pipe_gips"] = {"fp32": 1045.44}
         with tempfile.TemporaryDirectory() as tmp:
-            code, err, data = plot_data(doc, tmp)
+            code, err, data = plot_data(doc, tmp, figures=["instruction_roofline"])
         self.assertEqual(code, 0, err)
         axes = data["instruction_roofline"]["axes"][0]
         self.assertEqual(len([p for p in axes["points"] if p["role"] == "pipe"]), 1)
@@ -55,7 +55,7 @@ class PipeSubCeilings(unittest.TestCase):
         k["analysis"]["pipes"] = None
         doc["kernels"] = [k]
         with tempfile.TemporaryDirectory() as tmp:
-            code, err, data = plot_data(doc, tmp)
+            code, err, data = plot_data(doc, tmp, figures=["instruction_roofline"])
         self.assertEqual(code, 0, err)
         points = data["instruction_roofline"]["axes"][0]["points"]
         self.assertFalse([p for p in points if p["role"] == "pipe"])
@@ -82,7 +82,7 @@ class ThreadOnlyPoints(unittest.TestCase):
         k["analysis"].pop("pipes", None)
         doc["kernels"] = [k]
         with tempfile.TemporaryDirectory() as tmp:
-            code, err, data = plot_data(doc, tmp)
+            code, err, data = plot_data(doc, tmp, figures=["instruction_roofline"])
         self.assertEqual(code, 0, err)
         points = data["instruction_roofline"]["axes"][0]["points"]
         dots = sorted((p["x"], p["y"]) for p in points if p["kernel"] == "transpose")

@@ -40,7 +40,8 @@ class RegionMarkers(unittest.TestCase):
             # train/fwd: it must take no number, so train/fwd is R2, not R3 (no gaps).
             region("io", 4e6, {"l1": None, "l2": None, "hbm": None}, 0.1, {"undecided": 1.0}),
         ]
-        code, err, cls.data = plot_data(doc, cls.dir.name)
+        code, err, cls.data = plot_data(doc, cls.dir.name,
+                                       figures=["instruction_roofline", "flop_roofline"])
         cls.result = (code, err)
 
     @classmethod

@@ -49,7 +49,8 @@ class TargetsByNameOrFile(unittest.TestCase):
             with open(entry, "w", encoding="utf-8") as f:
                 f.write("schema: irf.ceilings/v1\ngpu:\n  name: \"L4 copy\"\n  key: my-l4\n")
             spec = targets.replace("FILE", entry)
-            code, err, data = plot_data(doc, tmp, "svg", ["--targets", spec])
+            code, err, data = plot_data(doc, tmp, "svg", ["--targets", spec],
+                                        figures=["projection"])
             self.assertEqual(code, 0, err)
             rows = data["projection"]["rows"]
         return {r["target"] for r in rows}
