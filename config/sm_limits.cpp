@@ -19,6 +19,7 @@ struct CcLimits {
 // Every architecture here has 64 K registers per SM, 255 per thread, 256-register warp
 // allocation units and 1024 threads per block.
 constexpr CcLimits k_table[] = {
+    {"5.2", 2048, 32, 96, 48, 0, 256},       {"6.1", 2048, 32, 96, 48, 0, 256},
     {"7.0", 2048, 32, 96, 96, 0, 256},       {"7.5", 1024, 16, 64, 64, 0, 256},
     {"8.0", 2048, 32, 164, 163, 1024, 128},  {"8.6", 1536, 16, 100, 99, 1024, 128},
     {"8.9", 1536, 24, 100, 99, 1024, 128},   {"9.0", 2048, 32, 228, 227, 1024, 128},

@@ -60,6 +60,9 @@ COUNTERS = {
 # The 32-byte transactions whose nvprof throughput gives the pass's duration (README: "Time").
 TIMED = ["dram_read", "dram_write", "l2_read", "l2_write"]
 UNITS = {"B/s": 1.0, "KB/s": 1e3, "MB/s": 1e6, "GB/s": 1e9, "TB/s": 1e12}
+# nvprof GPU traces of the 1080 Ti (README: "Launch configuration"): (suite, folder).
+TRACES = [("sdk", "apps/devid_cudasdk80/traces"), ("sdk", "00_featSel/13app_trace")] + [
+    (suite, new + "/traces") for suite, (_, new, _, _) in SUITES.items()]
 # Kernels whose warp instructions differ by more than this between the GPUs ran different work.
 MAX_INST_RATIO = 1.25
 
@@ -123,6 +126,47 @@ def app_files(repo):
             other = renames.get(app, app.lower() if suite == "polybench" else app)
             yield "%s/%s" % (suite, app), path, "%s/metrics/metrics_%s_%s.csv" % (new, prefix,
                                                                                    other)
+
+
+def traced_launches(repo):
+    """{(suite, trace application, kernel name): set of launch configurations} of the traces."""
+    found = {}
+    for suite, folder in TRACES:
+        for path in ls(repo, folder):
+            text = show(repo, path) if path.endswith(".csv") else None
+            rows = [r for r in csv.reader(line for line in (text or "").splitlines()
+                                          if line[:1] in '"0123456789')]
+            head = rows[0] if rows and rows[0][:1] == ["Start"] else None
+            app = plain(re.sub(r"^traces_[a-z0-9]+_|_trace$", "", path.rsplit("/", 1)[1][:-4]))
+            for row in rows[1:] if head else []:
+                d = dict(zip(head, row))
+                if len(row) == len(head) and d.get("Grid X"):
+                    name = re.sub(r" \[[0-9]+\]$", "", d["Name"])
+                    found.setdefault((suite, app, name), set()).add(launch_of(d))
+    return found
+
+
+def plain(app):
+    """An application's name as trace files spell it: lower case, letters and digits only."""
+    return re.sub(r"[^a-z0-9]", "", app.lower())
+
+
+def launch_of(d):
+    dims = [int(d[k]) for k in ("Grid X", "Grid Y", "Grid Z", "Block X", "Block Y", "Block Z")]
+    smem = sum(int(float(d[k] or 0)) for k in ("Static SMem", "Dynamic SMem"))
+    return (tuple(dims[:3]), tuple(dims[3:]), smem, int(d["Registers Per Thread"]))
+
+
+def launch(found, name):
+    """The one traced configuration of an (application, kernel) on the 1080 Ti, or None."""
+    suite, rest = name.split("/", 1)
+    app, kname = rest.split(": ", 1)
+    _, _, _, renames = SUITES.get(suite, (None, None, None, {}))
+    configs = found.get((suite, plain(renames.get(app, app)), kname), set())
+    if len(configs) != 1:
+        return None
+    grid, block, smem, regs = next(iter(configs))
+    return {"grid": list(grid), "block": list(block), "smem": smem, "regs": regs}
 
 
 def kernel(name, k, ns):
@@ -192,5 +236,10 @@ def profiles(repo):
     pairs, left = paired(repo)
     k950 = [kernel(n, a, duration_ns(a)) for n, a, _ in pairs]
     k1080 = [kernel(n, b, duration_ns(b)) for n, _, b in pairs]
+    found = traced_launches(repo)
+    for a, b in zip(k950, k1080):
+        config = launch(found, a["name"])
+        if config:  # the same grid on both GPUs (README: "Launch configuration")
+            a["launch"], b["launch"] = config, dict(config)
     return {"gtx-950": profile(k950, pairs[0][1]["device"], "5.2"),
             "gtx-1080-ti": profile(k1080, pairs[0][2]["device"], "6.1")}, left

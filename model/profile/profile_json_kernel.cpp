@@ -56,6 +56,10 @@ KernelRecord kernel_from_json(const JsonNode& n) {
         }
         k.launch.smem_bytes = u32(l, "smem");
         k.launch.regs = u32(l, "regs");
+    } else {
+        // Not recorded (a public export): an empty grid counts no waves, as the importers
+        // write it; the default 1 x 1 launch would be projected as one block of one thread.
+        k.launch.grid = {0, 0, 0};
     }
     k.launches = n.count("launches");
     k.profiled_launches = n.count("profiled_launches");

@@ -92,6 +92,22 @@ TEST(ModelJson, RoundTripKeepsEveryField) {
     EXPECT_EQ(first.at("rank"), 3);
 }
 
+// A public export without a launch configuration (magus's nvprof metrics) must not read as a
+// 1 x 1 launch: one block of one thread got waves counted and the SM side divided by a fill of
+// 1/SMs (docs/validation/projection.md, magus). It reads as the importers' empty grid.
+TEST(ModelJson, AKernelWithoutALaunchReadsAsAnEmptyGrid) {
+    json j = profile_to_json(sample_profile());
+    for (auto& k : j.at("kernels")) {
+        k.erase("launch");
+    }
+    const Profile back = profile_from_json(j);
+    ASSERT_FALSE(back.kernels.empty());
+    const std::array<std::uint32_t, 3> empty{0, 0, 0};
+    EXPECT_EQ(back.kernels[0].launch.grid, empty);
+    EXPECT_EQ(profile_from_json(profile_to_json(sample_profile())).kernels[0].launch.grid[0],
+              4096u);
+}
+
 // dump_profile builds its text one kernel at a time; it must be the whole document's dump byte
 // for byte, for no kernel, one, and several with a name that is not UTF-8.
 TEST(ModelJson, SamplePhasesAreWrittenOnlyWhenASampleWasTimedAndReadBack) {
