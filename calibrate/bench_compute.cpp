@@ -124,10 +124,12 @@ void run_tensor(Context& ctx, const std::string& name) {
         {"tensor_fp16", TensorOp::fp16}, {"tensor_bf16", TensorOp::bf16},
         {"tensor_tf32", TensorOp::tf32}, {"tensor_int8", TensorOp::int8},
         {"tensor_fp8", TensorOp::fp8},   {"tensor_fp64", TensorOp::fp64}};
-    for (const auto& [case_name, op] : cases) {
-        if (name != case_name) {
+    for (const auto& tensor_case : cases) {
+        if (name != tensor_case.first) {
             continue;
         }
+        // Not a structured binding: C++17 lambdas cannot capture one (Clang refuses it).
+        const TensorOp op = tensor_case.second;
         if (ctx.device.cc_number() < tensor_min_cc(op)) {
             throw std::runtime_error("needs compute capability " +
                                      std::to_string(tensor_min_cc(op) / 10) + "." +

@@ -12,6 +12,14 @@ if(IRF_SANITIZE STREQUAL "address")
     add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-fsanitize=address,undefined>
                         $<$<COMPILE_LANGUAGE:CXX>:-fno-omit-frame-pointer>)
     add_link_options(-fsanitize=address,undefined)
+    if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+        # The runtime as one shared library, as GCC links it: libirf.so and libirf_entry.so link
+        # with --no-undefined, and every program and library then shares one copy. Clang's is
+        # not on the loader's path, hence the run path.
+        execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-runtime-dir
+                        OUTPUT_VARIABLE irf_sanitizer_runtime_dir OUTPUT_STRIP_TRAILING_WHITESPACE)
+        add_link_options(-shared-libasan -Wl,-rpath,${irf_sanitizer_runtime_dir})
+    endif()
 elseif(IRF_SANITIZE STREQUAL "thread")
     add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-fsanitize=thread>)
     add_link_options(-fsanitize=thread)
