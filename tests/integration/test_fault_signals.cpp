@@ -68,13 +68,15 @@ TEST_F(FaultSignals, RandomSignalWhileSixThreadsLaunchFiftyTimes) {
 }
 
 TEST_F(FaultSignals, SignalDuringTheExitWriteWaitsForTheWrite) {
-    // A profile of 20,000 kernels with long names: its write takes long enough for the harness
-    // to see the temporary and send SIGTERM in the middle. Before, the handler found the
-    // finalization under way and re-raised at once: no profile, no [irf] line, the temporary
-    // left behind.
+    // A profile of 5,000 kernels with long names: its write takes long enough for the harness
+    // (which looks every 100 us) to see the temporary and send SIGTERM in the middle, and short
+    // enough to end within the 20 s a fatal signal waits for it under a sanitizer on a loaded
+    // machine (20,000 kernels took 20-60 s there). Before, the handler found the finalization
+    // under way and re-raised at once: no profile, no [irf] line, the temporary left behind.
+    constexpr int k_kernels = 5000;
     nlohmann::json launches = nlohmann::json::array();
     const std::string padding(300, 'x');
-    for (int k = 0; k < 20000; ++k) {
+    for (int k = 0; k < k_kernels; ++k) {
         const std::string name = "kernel_" + std::to_string(k) + "_" + padding;
         launches.push_back({{"kernel", "_Z" + std::to_string(name.size()) + name + "v"},
                             {"duration_ns", 1000},
@@ -85,7 +87,7 @@ TEST_F(FaultSignals, SignalDuringTheExitWriteWaitsForTheWrite) {
     auto env = halting_on_races(fake_run_env(m_tmp / "out"));
     env["IRF_BACKEND"] = "fake:" + (m_tmp / "script.json").string();
     env["IRF_CALLSTACK"] = "0";
-    // 25 s under TSan on an idle CI machine, over 60 s on a loaded one: 240 s before a kill.
+    // 20,000 kernels took 25 s under TSan on an idle CI machine: 240 s before a kill.
     const ProcessResult r =
         run_fault_harness(env, {"init", "kill-on-temporary:TERM", "return:0"}, "", 240);
     ASSERT_NE(r.out.find("temporary seen"), std::string::npos)
@@ -95,7 +97,7 @@ TEST_F(FaultSignals, SignalDuringTheExitWriteWaitsForTheWrite) {
     EXPECT_TRUE(temporaries_in(m_tmp / "out").empty());
     EXPECT_EQ(irf_lines_with(r.err, "profile written to").size(), 1u) << r.err;
     ASSERT_TRUE(std::filesystem::exists(m_tmp / "out" / "out.json"));
-    EXPECT_EQ(read_json(m_tmp / "out" / "out.json")["coverage"]["launches"], 20000);
+    EXPECT_EQ(read_json(m_tmp / "out" / "out.json")["coverage"]["launches"], k_kernels);
 }
 
 TEST_F(FaultSignals, SignalOnASmallStackIsHandedOffToTheFinalizerThread) {
