@@ -20,8 +20,8 @@ public:
     /// A new default-constructed element (throws std::bad_alloc; the pool is then unchanged).
     T& add() {
         if (m_size == m_chunks.size() * k_chunk) {
+            // push_back's strong guarantee: if it throws, `chunk` still owns the new chunk.
             auto chunk = std::make_unique<T[]>(k_chunk);
-            m_chunks.reserve(m_chunks.size() + 1); // so that push_back cannot throw and leak
             m_chunks.push_back(std::move(chunk));
         }
         T& fresh = (*this)[m_size];
