@@ -17,6 +17,10 @@ copy() { # copy SRC DIR: the file, stripped of symbols (device code stays)
     strip --strip-unneeded "$2/$(basename "$1")" 2>/dev/null || true
 }
 copy "$build/inject/libirf.so" "$dest/inject"
+if [ -f "$build/intercept/cupti/libirf_entry.so" ]; then # --entry (irf run --fast-intercept)
+    mkdir -p "$dest/intercept/cupti"
+    copy "$build/intercept/cupti/libirf_entry.so" "$dest/intercept/cupti"
+fi
 for f in irf irf-report libirf_metrics_host.so; do copy "$build/tools/$f" "$dest/tools"; done
 copy "$build/calibrate/irf-calibrate" "$dest/calibrate"
 for app in irf-demo "$@"; do copy "$build/tests/gpu/apps/$app" "$dest/tests/gpu/apps"; done

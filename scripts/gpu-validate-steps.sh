@@ -145,13 +145,74 @@ print(" ".join(sorted({c["app"] for c in json.load(open(sys.argv[1]))["cases"]
                        if re.search(sys.argv[2], c["id"])})))' "$src/tests/gpu/expected.json" "$regex"); do
         for mode in kernel launches; do
             mkdir -p "$dir/$mode"
+            # debug: each pass's Start/Stop with passIndex and isAllPassSubmitted (question 17)
             step "replay $mode $app" "$dir/$mode/$app.log" env KA_LAUNCHES=16 IRF_REPLAY=$mode \
                 CUDA_INJECTION64_PATH="$libirf" IRF_OUTPUT="$dir/$mode/$app" IRF_SUMMARY=file \
-                IRF_LOG=info "$apps/$app"
+                IRF_LOG=debug "$apps/$app"
         done
     done
     python3 "$src/tests/gpu/replay_compare.py" --expected "$src/tests/gpu/expected.json" \
         --only "$regex" --dir "$dir" --json "$dir/compare.json" >"$dir/compare.md" 2>&1 ||
         { note "FAILED  replay compare (replay/compare.md)"; status=1; }
     tail -n 4 "$dir/compare.md" | tee -a "$out/summary.txt"
+    replay_ncu_application "$regex"
+}
+
+# ncu's own answer to docs/cupti-notes.md question 17: the same cases under ncu with
+# `--replay-mode application` (a pass per run of the whole app, as irf's one pass per launch
+# takes a pass per launch) and irf's metric set: do its instrumented counters (smsp__sass_*) read
+# 0 too? Into replay/ncu-application/<case>.csv.
+replay_ncu_application() {
+    local regex=$1 dir=$out/replay/ncu-application id app args
+    [ -n "$ncu" ] && [ -n "$irf_set" ] || { note "SKIPPED ncu application replay"; return; }
+    mkdir -p "$dir"
+    while read -r id app args; do
+        [ -n "$id" ] || continue
+        # shellcheck disable=SC2086 # args are a word list
+        step "ncu application replay $id" "$dir/$id.log" env KA_LAUNCHES=16 "$ncu" --csv \
+            --print-units base --print-kernel-base demangled --replay-mode application \
+            --cache-control none --clock-control none --launch-skip 1 --launch-count 1 \
+            --metrics "$irf_set" --log-file "$dir/$id.csv" "$apps/$app" $args
+    done < <(python3 -c 'import json, re, sys
+for c in json.load(open(sys.argv[1]))["cases"]:
+    if re.search(sys.argv[2], c["id"]):
+        print(c["id"], c["app"], *c["args"])' "$src/tests/gpu/expected.json" "$regex")
+}
+
+# --entry: libirf_entry.so's hooks on a real driver (issue 55 item 5, `irf run
+# --fast-intercept`): irf-entry-probe's launch paths each seen once through the wrapper, and the
+# probe's own line without the library. Into entry/.
+run_entry() {
+    local dir=$out/entry probe=$build/tests/gpu/apps/irf-entry-probe
+    local lib=$build/intercept/cupti/libirf_entry.so
+    mkdir -p "$dir"
+    [ -x "$probe" ] && [ -f "$lib" ] || { note "SKIPPED entry: $probe or $lib not staged"; return; }
+    step "entry probe with libirf_entry.so" "$dir/with.log" env LD_PRELOAD="$lib" "$probe"
+    step "entry probe without it (exit 2 expected)" "$dir/without.log" sh -c \
+        '"$1"; [ $? = 2 ]' sh "$probe"
+    tee -a "$out/summary.txt" <"$dir/with.log"
+}
+
+# --refused-long S (issue 58 item 2, the pick-up): ncu holds the counters (profiling every launch
+# of one irf-hz-loop) for its first 14 s while irf-hz-loop runs under irf for S seconds (S > 40:
+# irf tries the counters again 30 s after the refusal; the loop widens its grid, a configuration
+# that wants a sample, 8 s before the end); the profile must show the loop's kernel sampled
+# after ncu ended, and the log the one busy line. Into refused-long/.
+run_refused_pickup() {
+    local seconds=$1 dir=$out/refused-long ncu_pid
+    mkdir -p "$dir"
+    [ -n "$ncu" ] && [ -n "$libirf" ] || { note "SKIPPED refused-long: no ncu or libirf"; return; }
+    timeout --preserve-status -s TERM 14 "$ncu" --metrics sm__cycles_active.avg \
+        --log-file "$dir/ncu.log" "$apps/irf-hz-loop" >"$dir/ncu-app.log" 2>&1 &
+    ncu_pid=$!
+    sleep 6
+    step "irf after ncu let the counters go" "$dir/irf.log" sh -c '"$@"; [ $? = 143 ]' sh \
+        env CUDA_INJECTION64_PATH="$libirf" IRF_OUTPUT="$dir/irf" IRF_SUMMARY=both \
+        IRF_LOG=debug HZ_LOOP_WIDEN_AFTER_S=$((seconds - 8)) timeout --preserve-status -s TERM "$seconds" "$apps/irf-hz-loop"
+    wait "$ncu_pid" 2>/dev/null
+    grep -h "^\[irf\]" "$dir/irf.log" | grep -v debug | head -n 8 | tee -a "$out/summary.txt"
+    python3 -c 'import json, sys
+k = [k for k in json.load(open(sys.argv[1]))["kernels"] if "hz_increment" in k["name"]]
+print("refused-long: hz_increment launches", k[0]["launches"], "profiled",
+      k[0].get("profiled_launches"))' "$dir/irf.json" 2>&1 | tee -a "$out/summary.txt"
 }

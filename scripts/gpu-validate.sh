@@ -28,14 +28,16 @@
 #        [--contention]   ncu profiles an app while irf-hz-loop runs under irf, idle
 #        [--refused]      irf samples an app while ncu profiles irf-hz-loop (counters held
 #                         elsewhere): irf's one line and a timing-only profile (refused/)
+#        [--refused-long S] irf-hz-loop under irf for S s while ncu holds the counters for its
+#                         first 8 s: irf samples again once they are free (refused-long/)
+#        [--entry]        irf-entry-probe with libirf_entry.so preloaded and without (entry/)
 #        [--timing-only]  the known-answer cases run with IRF_SAMPLES=0 (durations only: a GPU
 #                         whose counters are not read, e.g. the projection's H200 side)
 #        [--projection]   tests/gpu/torch/projection_kernels.py (streams, GEMMs) without irf and
 #                         under `irf run` (with --timing-only: `--samples 0`) into projection/
-#        [--overhead N]   N interleaved rounds of the PyTorch step without irf, with libirf.so
-#                         injected alone (no NVTX injection) at --samples 0 with and without
-#                         call sites, and under `irf run --samples 0 --callstack 0`: where the
-#                         per-launch cost goes (overhead/)
+#        [--overhead N]   N interleaved rounds of the PyTorch step without irf, under `irf run`,
+#                         `irf run --samples 0`, and --samples 0 with IRF_TIMING=sampled and
+#                         IRF_GRAPH_TIMING=graphs:3 (overhead/; GPU and launching-thread CPU)
 #        [--operators N]  the KernelBench level-1 operators, N calls each, without irf and
 #                         under `irf run`, then check-projection onto each published GPU
 #        [--graph-long N] the step, its graph replays and N tiny launches, timing only
@@ -102,7 +104,7 @@ out=$2
 shift 2
 run_ctest=1 run_ncu=1 run_calibrate=0 only=. ncu_only=. pack="" deadline=540 torch_rounds=0
 run_contention=0 torch_compile=0 timing_only=0 overhead_rounds=0 run_projection=0 run_refused=0
-operator_calls=0 graph_long=0 kit_dir="" hazard_ids="" replay_ids=""
+operator_calls=0 graph_long=0 kit_dir="" hazard_ids="" replay_ids="" run_entry=0 refused_long=0
 while [ $# -gt 0 ]; do
     case $1 in
     --no-ctest) run_ctest=0 ;;
@@ -116,6 +118,8 @@ while [ $# -gt 0 ]; do
     --timing-only) timing_only=1 ;;
     --projection) run_projection=1 ;;
     --refused) run_refused=1 ;;
+    --refused-long) refused_long=${2:?--refused-long needs seconds}; shift ;;
+    --entry) run_entry=1 ;;
     --overhead) overhead_rounds=${2:?--overhead needs a number of rounds}; shift ;;
     --operators) operator_calls=${2:?--operators needs a number of calls}; shift ;;
     --graph-long) graph_long=${2:?--graph-long needs a number of launches}; shift ;;
@@ -278,6 +282,9 @@ torch_step=$src/tests/gpu/torch/train_step.py
 . "$src/scripts/gpu-validate-steps.sh"
 [ -n "$hazard_ids" ] && run_hazards "$hazard_ids"
 [ -n "$replay_ids" ] && run_replay "$replay_ids"
+[ $run_entry = 1 ] && run_entry
+[ "$refused_long" -gt 0 ] && run_refused_pickup "$refused_long"
+[ "$graph_long" -gt 0 ] && run_graph_long "$graph_long"
 [ "$operator_calls" -gt 0 ] && run_operators "$operator_calls"
 for round in $(seq 1 "$torch_rounds"); do
     step "torch r$round baseline" "$out/torch/base-$round.log" python3 "$torch_step"
@@ -302,28 +309,24 @@ if [ $run_projection = 1 ] && [ -n "$irfcli" ]; then
         "${samples[@]}" -o "$out/projection/irf" --summary file -- python3 "$kernels"
 fi
 
-# --- where the per-launch cost goes: the same step without irf, with libirf.so alone (CUDA
-# injection only: no NVTX ranges) at --samples 0 with and without call-site unwinding, and under
-# `irf run --samples 0 --callstack 0` (NVTX injection, no unwinding); rounds interleaved
+# --- issue 56 item 2: the step without irf, under `irf run` (defaults), `irf run --samples 0`,
+# and `--samples 0` with the opt-in paths that have landed (IRF_TIMING=sampled,
+# IRF_GRAPH_TIMING=graphs:3), rounds interleaved; the step reports each mode's GPU time and the
+# launching thread's CPU time (tests/gpu/torch/train_step.py)
 o=$out/overhead
 for round in $(seq 1 "$overhead_rounds"); do
     step "overhead r$round baseline" "$o/base-$round.log" python3 "$torch_step"
-    step "overhead r$round inject only" "$o/inject-$round.log" env CUDA_INJECTION64_PATH="$libirf" \
-        IRF_SAMPLES=0 IRF_OUTPUT="$o/inject-$round" IRF_SUMMARY=file python3 "$torch_step"
-    step "overhead r$round inject only, callstack 0" "$o/inject-nocs-$round.log" env \
-        CUDA_INJECTION64_PATH="$libirf" IRF_SAMPLES=0 IRF_CALLSTACK=0 \
-        IRF_OUTPUT="$o/inject-nocs-$round" IRF_SUMMARY=file python3 "$torch_step"
-    # Issue 55 item 4: graph replays by graph-level records after 3 traced ones (graph_ms and
-    # the node kernels' time_ns.estimated against the round above).
-    step "overhead r$round inject only, callstack 0, graphs:3" "$o/inject-graphs-$round.log" \
-        env CUDA_INJECTION64_PATH="$libirf" IRF_SAMPLES=0 IRF_CALLSTACK=0 \
-        IRF_GRAPH_TIMING=graphs:3 IRF_OUTPUT="$o/inject-graphs-$round" IRF_SUMMARY=file \
-        python3 "$torch_step"
-    if [ -n "$irfcli" ]; then
-        step "overhead r$round irf run, callstack 0" "$o/run-nocs-$round.log" "$irfcli" run \
-            --lib "$libirf" --samples 0 --callstack 0 -o "$o/run-nocs-$round" --summary file -- \
-            python3 "$torch_step"
+    if [ -z "$irfcli" ]; then
+        note "SKIPPED overhead under irf: the irf launcher is not built"
+        continue
     fi
+    step "overhead r$round irf run" "$o/run-$round.log" "$irfcli" run --lib "$libirf" \
+        -o "$o/run-$round" --summary file -- python3 "$torch_step"
+    step "overhead r$round irf run --samples 0" "$o/run-s0-$round.log" "$irfcli" run \
+        --lib "$libirf" --samples 0 -o "$o/run-s0-$round" --summary file -- python3 "$torch_step"
+    step "overhead r$round --samples 0, opt-ins" "$o/run-optin-$round.log" env \
+        IRF_TIMING=sampled IRF_GRAPH_TIMING=graphs:3 "$irfcli" run --lib "$libirf" --samples 0 \
+        -o "$o/run-optin-$round" --summary file -- python3 "$torch_step"
 done
 
 # --- calibration (quick first); the compiled PyTorch step and the full calibration last ----------
@@ -335,7 +338,6 @@ elif [ $run_calibrate = 1 ]; then
         -o "$out/calibrate-quick.yaml"
 fi
 
-[ "$graph_long" -gt 0 ] && run_graph_long "$graph_long"
 [ -n "$kit_dir" ] && run_kit "$kit_dir"
 
 # --- ncu beside a running irf: irf samples in its first milliseconds, then after 2 s without a

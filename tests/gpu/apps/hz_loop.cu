@@ -2,7 +2,10 @@
 // Hazard app: launches hz_increment in a loop until a signal ends it (run under `timeout -s TERM`
 // or `-s INT`; at most 10 minutes on its own). No handler of its own: expected is death by that
 // signal (exit 128+N under `timeout --preserve-status`), no hang, and a profile whole or absent.
+// HZ_LOOP_WIDEN_AFTER_S=S: after S seconds the launches take 2 blocks, a launch configuration
+// irf has not seen, which wants a sample (the pick-up of counters another client held).
 #include <chrono>
+#include <cstdlib>
 
 #include "hz_common.cuh"
 
@@ -11,13 +14,26 @@ namespace {
 constexpr const char* k_app = "irf-hz-loop";
 constexpr auto k_longest = std::chrono::minutes(10);
 
+/// The seconds after which the loop widens its launches (HZ_LOOP_WIDEN_AFTER_S), or never.
+std::chrono::seconds widen_after() {
+    const char* text = std::getenv("HZ_LOOP_WIDEN_AFTER_S");
+    return text == nullptr ? k_longest : std::chrono::seconds(std::atoi(text));
+}
+
 } // namespace
 
 int main(int argc, char**) {
     unsigned* counter = hz::begin(argc, k_app);
     const auto start = std::chrono::steady_clock::now();
+    const auto widen = widen_after();
+    unsigned blocks = 1;
     for (unsigned i = 0; std::chrono::steady_clock::now() - start < k_longest; ++i) {
-        hz::hz_increment<<<1, 32>>>(counter);
+        if (blocks == 1 && std::chrono::steady_clock::now() - start >= widen) {
+            blocks = 2;
+            std::printf("%s: widened to 2 blocks\n", k_app);
+            std::fflush(stdout);
+        }
+        hz::hz_increment<<<blocks, 32>>>(counter);
         ka::check(cudaGetLastError(), "launch", k_app);
         if (i == 0) {
             ka::check(cudaDeviceSynchronize(), "cudaDeviceSynchronize", k_app);

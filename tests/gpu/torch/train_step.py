@@ -8,7 +8,8 @@ One process runs, in order:
           in an NVTX range "graph_step" (graph kernels are timed under their launch's region);
   launch  LAUNCHES tiny kernels (x.add_(1)) back to back: irf's cost per launch;
   compile (with --compile) the step under torch.compile(mode="reduce-overhead").
-Each mode's median step time (CUDA events) goes into one JSON line on stdout, prefixed
+Each mode's median step time (CUDA events), its median CPU time on the launching thread and
+every step's time go into one JSON line on stdout, prefixed
 "train_step:". The script checks itself: finite, falling loss, and the launch loop's sum; on a
 failure it prints FAIL and exits 1. Without a GPU it prints one line and exits 77.
 """
@@ -16,6 +17,7 @@ import argparse
 import json
 import statistics
 import sys
+import time
 
 import torch
 import torch.nn as nn
@@ -57,20 +59,33 @@ class TinyGpt(nn.Module):
         return self.head(self.norm(self.blocks(self.embed(tokens) + self.position)))
 
 
-def median_ms(step, count, range_name):
-    """Runs step() count times, each in an NVTX range; the median time in ms (CUDA events)."""
-    times = []
+def timed_runs(step, count, range_name):
+    """Runs step() count times, each in an NVTX range: per run, the GPU time in ms (CUDA events)
+    and the launching thread's CPU time in ms (CUPTI's callbacks run on that thread, so this is
+    where irf's per-launch cost shows when the GPU hides it)."""
+    times, cpu = [], []
     for _ in range(count):
         start = torch.cuda.Event(enable_timing=True)
         end = torch.cuda.Event(enable_timing=True)
+        cpu_start = time.thread_time_ns()
         torch.cuda.nvtx.range_push(range_name)
         start.record()
         step()
         end.record()
         torch.cuda.nvtx.range_pop()
+        cpu.append((time.thread_time_ns() - cpu_start) / 1e6)
         end.synchronize()
         times.append(start.elapsed_time(end))
-    return statistics.median(times)
+    return times, cpu
+
+
+def record_runs(result, key, step, count, range_name):
+    """result[key + "_ms"] the median GPU time, key + "_cpu_ms" the median thread CPU time, and
+    key + "_all_ms" every run's GPU time (a sample's steps stand out from the steady ones)."""
+    times, cpu = timed_runs(step, count, range_name)
+    result[key + "_ms"] = statistics.median(times)
+    result[key + "_cpu_ms"] = statistics.median(cpu)
+    result[key + "_all_ms"] = [round(t, 3) for t in times]
 
 
 def make_step(model, optimizer, tokens, targets, losses):
@@ -101,17 +116,20 @@ def graph_step(step, steps_warm):
 
 
 def launch_loop(count):
-    """count tiny kernels; microseconds a launch, and whether the sum came out right."""
+    """count tiny kernels: GPU microseconds a launch, the launching thread's CPU microseconds a
+    launch, and whether the sum came out right."""
     x = torch.zeros(1, device="cuda", dtype=torch.float64)
     torch.cuda.synchronize()
     start = torch.cuda.Event(enable_timing=True)
     end = torch.cuda.Event(enable_timing=True)
+    cpu_start = time.thread_time_ns()
     start.record()
     for _ in range(count):
         x.add_(1)
     end.record()
+    cpu_us = (time.thread_time_ns() - cpu_start) / 1e3 / count
     end.synchronize()
-    return start.elapsed_time(end) * 1000 / count, int(x.item()) == count
+    return start.elapsed_time(end) * 1000 / count, cpu_us, int(x.item()) == count
 
 
 def main():
@@ -136,18 +154,18 @@ def main():
     step()  # warm-up: cuBLAS handles, autotuning
     torch.cuda.synchronize()
     with torch.autograd.profiler.emit_nvtx():
-        result["eager_ms"] = median_ms(step, args.steps, "train_step")
+        record_runs(result, "eager", step, args.steps, "train_step")
     if not args.no_graph:
         replay = graph_step(step, 3)
-        result["graph_ms"] = median_ms(replay, args.steps, "graph_step")
+        record_runs(result, "graph", replay, args.steps, "graph_step")
     if args.compile:
         compiled = torch.compile(model, mode="reduce-overhead")
         cstep = make_step(compiled, optimizer, tokens, targets, losses)
         for _ in range(3):
             cstep()
-        result["compile_ms"] = median_ms(cstep, args.steps, "compiled_step")
+        record_runs(result, "compile", cstep, args.steps, "compiled_step")
     if args.launches > 0:
-        result["launch_us"], sum_ok = launch_loop(args.launches)
+        result["launch_us"], result["launch_cpu_us"], sum_ok = launch_loop(args.launches)
     else:
         sum_ok = True
     values = [float(x) for x in losses]
