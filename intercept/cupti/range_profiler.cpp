@@ -93,7 +93,14 @@ ProfilerStatus counter_availability(CUcontext context, std::vector<std::uint8_t>
     }
     image.assign(p.counterAvailabilityImageSize, 0);
     p.pCounterAvailabilityImage = image.data();
-    return check("cuptiProfilerGetCounterAvailability", cuptiProfilerGetCounterAvailability(&p));
+    status = check("cuptiProfilerGetCounterAvailability", cuptiProfilerGetCounterAvailability(&p));
+    if (!status.ok()) {
+        // A size but no image (another client took the counters between the two calls, as ncu
+        // did on the H200): an all-zero image would be kept for the device and refuse every
+        // later set-up (cuptiProfilerHostInitialize: NOT_SUPPORTED), so none is kept.
+        image.clear();
+    }
+    return status;
 }
 
 ProfilerStatus from_host(const HostStatus& status) {

@@ -158,7 +158,9 @@ ContextSession* CuptiBackend::install_session(CUcontext context, std::uint32_t d
             m_profilers_held.store(true);
             m_worked_devices.fetch_or(device_bit(device));
         }
-        if (!availability.empty()) {
+        // Not after busy counters: the image may be partial (read while another client took
+        // them), and the set-up tried again later must read it afresh.
+        if (!availability.empty() && status.failure != ProfilerFailure::busy) {
             m_availability[device] = availability;
         }
         session = &(m_sessions[context] = std::move(fresh)); // failed: stays profiler-less
