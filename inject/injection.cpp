@@ -2,7 +2,9 @@
 // libirf.so's entry point: InitializeInjection, called by the CUDA driver during cuInit.
 // Reads IRF_* once, starts the backend feeding the collector, finalizes once at exit.
 #include <atomic>
+#include <chrono>
 #include <memory>
+#include <string>
 
 #include <unistd.h>
 
@@ -10,6 +12,7 @@
 #include "common/log.hpp"
 #include "config/env.hpp"
 #include "inject/backend_factory.hpp"
+#include "inject/backend_shutdown.hpp"
 #include "inject/lifecycle.hpp"
 #include "inject/outputs.hpp"
 #include "inject/process_info.hpp"
@@ -22,6 +25,11 @@ namespace {
 using config::LogLevel;
 
 enum Phase : int { k_running = 1, k_finalizing = 2, k_done = 3 };
+
+/// How long the final flush may take before the profile is written without it: under a fatal
+/// signal (which waits 20 s in all, the write included) and at an exit (120 s in all).
+constexpr std::chrono::milliseconds k_signal_flush_bound{5000};
+constexpr std::chrono::milliseconds k_exit_flush_bound{60000};
 
 /// Process-wide state. Never destroyed: finalization runs from atexit and signal handlers,
 /// when static destructors may already have run.
@@ -43,9 +51,16 @@ void finalize() noexcept {
     // Threads may still be launching (a signal arrived mid-run): from here their launches are
     // not recorded, so nothing being written out changes underneath.
     state->collector->stop_recording();
-    if (state->backend != nullptr) {
-        state->backend->flush();
-        state->backend->stop();
+    const auto bound = finalizing_for_signal() ? k_signal_flush_bound : k_exit_flush_bound;
+    if (state->backend != nullptr && !flush_and_stop_within(*state->backend, bound)) {
+        try {
+            state->collector->on_warning(
+                "the final flush of activity records did not return within " +
+                std::to_string(bound.count() / 1000) +
+                " s (a signal stopped a thread inside the CUDA driver?): the profile is written "
+                "without it, and the last launches' durations are missing");
+        } catch (...) { // out of memory: the profile still goes out
+        }
     }
     write_outputs(state->run, *state->collector, state->backend);
     state->phase.store(k_done);

@@ -55,6 +55,7 @@ std::atomic<pid_t> s_finalizer_pid{0}; ///< the process whose finalizer runs; 0 
 /// pipe alone orders the two for the kernel but not for ThreadSanitizer, which then reports the
 /// static destructors that run after the wait as racing with the finalizer's reads.
 std::atomic<bool> s_finalized{false};
+std::atomic<bool> s_signalled{false}; ///< a fatal signal woke the finalizer (lock-free)
 pthread_t s_finalizer_thread{};
 
 // The temporary being written, for a handler that gives up to remove.
@@ -184,8 +185,11 @@ void on_signal(int sig) {
         // This thread holds irf's locks (CUPTI's worker delivering records): the finalizer
         // would wait for them until the bound, so the profile is given up at once.
         abandon(k_signal_inside_irf, sizeof k_signal_inside_irf - 1);
-    } else if (can_hand_off() && !wake_and_wait(k_signal_wait_ms)) {
-        abandon(k_signal_abandoned, sizeof k_signal_abandoned - 1);
+    } else if (can_hand_off()) {
+        s_signalled.store(true); // before the wake: the finalizer reads it
+        if (!wake_and_wait(k_signal_wait_ms)) {
+            abandon(k_signal_abandoned, sizeof k_signal_abandoned - 1);
+        }
     }
     for (int i = 0; i < k_signal_count; ++i) {
         if (k_signals[i] == sig) {
@@ -205,6 +209,7 @@ void at_fork_child() {
     close_pipes();
     s_temporary_set.store(false);
     s_finalized.store(false);
+    s_signalled.store(false);
     s_child_reset();
     if (had_finalizer) {
         (void)start_finalizer(); // failing, atexit finalizes inline and signals pass through
@@ -249,6 +254,10 @@ void note_temporary(const char* path) noexcept {
         std::memcpy(s_temporary, path, std::strlen(path) + 1);
         s_temporary_set.store(true, std::memory_order_release);
     }
+}
+
+bool finalizing_for_signal() noexcept {
+    return s_signalled.load();
 }
 
 void install_lifecycle(void (*finalize)() noexcept, void (*child_reset)() noexcept) noexcept {

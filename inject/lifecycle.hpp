@@ -17,4 +17,7 @@ void install_lifecycle(void (*finalize)() noexcept, void (*child_reset)() noexce
 /// that abandons the write removes it. Called by the finalizer thread only.
 void note_temporary(const char* path) noexcept;
 
+/// Whether a fatal signal woke the finalizer (its wait is 20 s, not an exit's 120 s).
+[[nodiscard]] bool finalizing_for_signal() noexcept;
+
 } // namespace irf::inject

@@ -148,6 +148,9 @@ public:
     virtual void flush() noexcept = 0;
     /// Unsubscribes; no sink call happens after it returns. Idempotent.
     virtual void stop() noexcept = 0;
+    /// No sink call begins after it returns (it waits a bounded time for those in flight), even
+    /// while flush() or stop() are blocked on another thread: the write goes on without them.
+    virtual void seal() noexcept = 0;
     /// In a forked child (single-threaded, parent's locks possibly held): forget the sink
     /// without taking a lock or calling CUPTI; nothing reaches the parent's collector again.
     virtual void detach_after_fork() noexcept {}

@@ -206,9 +206,8 @@ void CuptiBackend::flush() noexcept {
     }
 }
 
-void CuptiBackend::stop() noexcept {
+void CuptiBackend::seal() noexcept {
     m_stopping.store(true, std::memory_order_release); // no sink call begins from here
-    stop_release_thread(); // first: it makes CUPTI calls, and none may follow the unsubscribe
     try {
         // Bounded: a thread that a fatal signal stopped inside a sink call never leaves it, and
         // the finalizer that called this must not wait for it (docs/reliability.md, signals).
@@ -218,6 +217,12 @@ void CuptiBackend::stop() noexcept {
         }
     } catch (...) {
     }
+}
+
+void CuptiBackend::stop() noexcept {
+    m_stopping.store(true, std::memory_order_release); // no sink call begins from here
+    stop_release_thread(); // first: it makes CUPTI calls, and none may follow the unsubscribe
+    seal();
     const bool was_running = m_running.exchange(false);
     if (was_running && !m_cupti_failed) {
         activity_stop();

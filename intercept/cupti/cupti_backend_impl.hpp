@@ -137,6 +137,7 @@ public:
     [[nodiscard]] bool start(LaunchSink& sink) noexcept override;
     void flush() noexcept override;
     void stop() noexcept override;
+    void seal() noexcept override;
     void detach_after_fork() noexcept override { m_detached = true; }
     [[nodiscard]] model::GpuInfo gpu_info() const noexcept override;
     [[nodiscard]] int passes() const noexcept override { return m_passes.load(); }

@@ -70,6 +70,9 @@ public:
 
     /// Every record not yet delivered, the partial buffer included (cuptiActivityFlushAll).
     void flush() noexcept override {
+        while (m_script.flush_hangs) { // until the process ends (the write goes on without it)
+            std::this_thread::sleep_for(std::chrono::seconds(1));
+        }
         std::unique_lock<std::mutex> lock(m_flush_mutex, std::defer_lock); // one log reader
         if (!in_forked_child()) {
             lock.lock();
@@ -92,6 +95,15 @@ public:
         if (m_delivery.joinable() && m_delivery.get_id() != std::this_thread::get_id() &&
             !in_forked_child()) { // a forked child has no delivery thread to join
             m_delivery.join();
+        }
+    }
+    /// Players stop before their next launch, and buffered records are delivered no more: the
+    /// delivery thread ends its current buffer first (it holds m_flush_mutex for it).
+    void seal() noexcept override {
+        m_sealed.store(true);
+        m_stop.store(true);
+        if (!in_forked_child()) {
+            const std::lock_guard<std::mutex> lock(m_flush_mutex);
         }
     }
     model::GpuInfo gpu_info() const noexcept override { return m_script.gpu; }
@@ -183,7 +195,11 @@ private:
 
     /// One record to the sink: a graph node's launch first (the CUPTI backend reports it from
     /// its record, possibly at the final flush after recording stopped), then its duration.
-    void deliver(const ActivityRecord& r) noexcept { m_graphs->deliver(r, *m_sink); }
+    void deliver(const ActivityRecord& r) noexcept {
+        if (!m_sealed.load()) {
+            m_graphs->deliver(r, *m_sink);
+        }
+    }
 
     /// Script threads other than 0 (all of them when looping) run on threads of their own;
     /// thread 0 plays in the caller. A thread that cannot be created fails start() in one line.
@@ -365,6 +381,7 @@ private:
     std::thread m_delivery;               ///< with activity buffers only
     pid_t m_delivery_pid = 0;             ///< the process that started m_delivery
     std::atomic<bool> m_stop{false};
+    std::atomic<bool> m_sealed{false}; ///< seal(): no record reaches the sink any more
     std::atomic<std::uint64_t> m_next_correlation{1};
     std::atomic<std::uint64_t> m_next_graph_id{k_first_synthetic_id};
     std::atomic<std::uint64_t> m_clock{1'000'000};

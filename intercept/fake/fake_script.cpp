@@ -264,6 +264,12 @@ Script parse_script(const std::string& text) {
         }
         s.loop = doc["loop"].get<bool>();
     }
+    if (doc.contains("flush_hangs")) {
+        if (!doc["flush_hangs"].is_boolean()) {
+            fail("flush_hangs", "expected true or false");
+        }
+        s.flush_hangs = doc["flush_hangs"].get<bool>();
+    }
     if (doc.contains("recur_bound")) {
         s.recur_bound = get_uint(doc["recur_bound"], "recur_bound");
     }

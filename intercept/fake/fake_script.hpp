@@ -69,6 +69,9 @@ struct Script {
     /// Every thread (0 included) plays on a backend thread, over and over, until stop(): start()
     /// returns at once, so the application keeps launching while it exits or is signalled.
     bool loop = false;
+    /// flush() never returns, as cuptiActivityFlushAll when a fatal signal stopped a thread
+    /// inside the CUDA driver (seen on an H200 under SIGTERM): the write goes on without it.
+    bool flush_hangs = false;
     /// A sample by launches whose configuration has not recurred within this many launches is
     /// given up (the CUPTI backend's bound, intercept/cupti/pass_samples.hpp).
     std::uint64_t recur_bound = 4096;

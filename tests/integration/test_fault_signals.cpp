@@ -100,6 +100,32 @@ TEST_F(FaultSignals, SignalDuringTheExitWriteWaitsForTheWrite) {
     EXPECT_EQ(read_json(m_tmp / "out" / "out.json")["coverage"]["launches"], k_kernels);
 }
 
+TEST_F(FaultSignals, AFlushThatNeverReturnsDoesNotCostTheProfile) {
+    // On an H200, SIGTERM stopped irf-hz-loop inside a launch and the finalizer's flush waited
+    // for the driver's locks: 20 s, then "profile abandoned". The fake's flush now never
+    // returns; after 5 s the profile is written without it (launches counted, no durations,
+    // one warning) and the process dies of its signal.
+    write_file(m_tmp / "script.json",
+               R"({"loop": true, "flush_hangs": true,
+                   "launches": [{"kernel": "_Z4spinv", "thread": 1, "duration_ns": 1000}]})");
+    auto env = halting_on_races(fake_run_env(m_tmp.path()));
+    env["IRF_BACKEND"] = "fake:" + (m_tmp / "script.json").string();
+    env["IRF_CALLSTACK"] = "0";
+    const auto start = std::chrono::steady_clock::now();
+    const ProcessResult r = run_fault_harness(env, {"init", "kill-after:TERM:100"});
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_EQ(r.signal, SIGTERM) << r.err;
+    EXPECT_FALSE(has_sanitizer_report(r.err)) << r.err;
+    EXPECT_TRUE(irf_lines_with(r.err, "abandoned").empty()) << r.err;
+    EXPECT_GE(seconds, 5.0);
+    EXPECT_LT(seconds, 15.0);
+    ASSERT_TRUE(std::filesystem::exists(m_tmp / "out.json")) << r.err;
+    const nlohmann::json p = read_json(m_tmp / "out.json");
+    EXPECT_GT(p["coverage"]["launches"].get<long long>(), 0);
+    EXPECT_NE(p.dump().find("did not return within 5 s"), std::string::npos);
+}
+
 TEST_F(FaultSignals, SignalOnASmallStackIsHandedOffToTheFinalizerThread) {
     // The handler runs on whichever thread the signal picks: here one with a 48 KiB stack. It
     // only wakes irf's finalizer thread (its own 8 MiB stack) and waits, so the profile is
