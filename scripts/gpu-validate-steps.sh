@@ -216,3 +216,17 @@ k = [k for k in json.load(open(sys.argv[1]))["kernels"] if "hz_increment" in k["
 print("refused-long: hz_increment launches", k[0]["launches"], "profiled",
       k[0].get("profiled_launches"))' "$dir/irf.json" 2>&1 | tee -a "$out/summary.txt"
 }
+
+# --sigterm-loop S: irf-hz-loop under libirf.so (IRF_LOG=debug), SIGTERM after S seconds: the
+# process must die of it within seconds, with its profile written (a thread stopped inside the
+# driver once made the final flush wait 20 s and the profile was abandoned). Into sigterm-loop/.
+run_sigterm_loop() {
+    local seconds=$1 dir=$out/sigterm-loop
+    mkdir -p "$dir"
+    [ -n "$libirf" ] || { note "SKIPPED sigterm-loop: libirf.so not found"; return; }
+    step "SIGTERM after ${seconds}s in a launch loop" "$dir/irf.log" sh -c '"$@"; [ $? = 143 ]' \
+        sh env CUDA_INJECTION64_PATH="$libirf" IRF_OUTPUT="$dir/irf" IRF_SUMMARY=file \
+        IRF_LOG=debug timeout --preserve-status -s TERM "$seconds" "$apps/irf-hz-loop"
+    grep -hE "^\[irf\].*(final flush|abandoned|profile written|did not return)" "$dir/irf.log" |
+        sed 's/^/  sigterm-loop: /' | tee -a "$out/summary.txt"
+}

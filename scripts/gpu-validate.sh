@@ -31,6 +31,7 @@
 #        [--refused-long S] irf-hz-loop under irf for S s while ncu holds the counters for its
 #                         first 8 s: irf samples again once they are free (refused-long/)
 #        [--entry]        irf-entry-probe with libirf_entry.so preloaded and without (entry/)
+#        [--sigterm-loop S] irf-hz-loop under irf, SIGTERM after S s: dies of it, profile written
 #        [--timing-only]  the known-answer cases run with IRF_SAMPLES=0 (durations only: a GPU
 #                         whose counters are not read, e.g. the projection's H200 side)
 #        [--projection]   tests/gpu/torch/projection_kernels.py (streams, GEMMs) without irf and
@@ -104,7 +105,7 @@ out=$2
 shift 2
 run_ctest=1 run_ncu=1 run_calibrate=0 only=. ncu_only=. pack="" deadline=540 torch_rounds=0
 run_contention=0 torch_compile=0 timing_only=0 overhead_rounds=0 run_projection=0 run_refused=0
-operator_calls=0 graph_long=0 kit_dir="" hazard_ids="" replay_ids="" run_entry=0 refused_long=0
+operator_calls=0 graph_long=0 kit_dir="" hazard_ids="" replay_ids="" run_entry=0 refused_long=0 sigterm_loop=0
 while [ $# -gt 0 ]; do
     case $1 in
     --no-ctest) run_ctest=0 ;;
@@ -120,6 +121,7 @@ while [ $# -gt 0 ]; do
     --refused) run_refused=1 ;;
     --refused-long) refused_long=${2:?--refused-long needs seconds}; shift ;;
     --entry) run_entry=1 ;;
+    --sigterm-loop) sigterm_loop=${2:?--sigterm-loop needs seconds}; shift ;;
     --overhead) overhead_rounds=${2:?--overhead needs a number of rounds}; shift ;;
     --operators) operator_calls=${2:?--operators needs a number of calls}; shift ;;
     --graph-long) graph_long=${2:?--graph-long needs a number of launches}; shift ;;
@@ -284,6 +286,7 @@ torch_step=$src/tests/gpu/torch/train_step.py
 [ -n "$replay_ids" ] && run_replay "$replay_ids"
 [ $run_entry = 1 ] && run_entry
 [ "$refused_long" -gt 0 ] && run_refused_pickup "$refused_long"
+[ "$sigterm_loop" -gt 0 ] && run_sigterm_loop "$sigterm_loop"
 [ "$graph_long" -gt 0 ] && run_graph_long "$graph_long"
 [ "$operator_calls" -gt 0 ] && run_operators "$operator_calls"
 for round in $(seq 1 "$torch_rounds"); do
