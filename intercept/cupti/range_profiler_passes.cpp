@@ -101,8 +101,11 @@ ProfilerStatus ContextProfiler::stop_pass(std::vector<double>& values,
         return status;
     }
     log_pass(sp.passIndex, sp.isAllPassSubmitted != 0);
-    // Stop names the pass it submitted; the next launch runs the one after it.
-    sample.next_pass = sp.passIndex + 1;
+    // Stop names the pass the next launch runs (the H200, 2026-11-28: 1, 2, 3 after the first
+    // three passes of four, then 0 with isAllPassSubmitted 1; docs/cupti-notes.md question 17).
+    // Taking it for the pass submitted, plus one, asked SetConfig for pass 2 on the second
+    // launch: a pass was skipped, and every instrumented counter read 0.
+    sample.next_pass = sp.passIndex;
     if (sp.isAllPassSubmitted == 0) {
         values.clear(); // no counters before every pass is in
         report = {1, 0};
