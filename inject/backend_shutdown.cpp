@@ -33,8 +33,7 @@ void log_took(std::chrono::steady_clock::time_point since) noexcept {
 
 } // namespace
 
-bool flush_and_stop_within(intercept::Backend& backend,
-                           std::chrono::milliseconds bound) noexcept {
+bool flush_and_stop_within(intercept::Backend& backend, std::chrono::milliseconds bound) noexcept {
     const auto start = std::chrono::steady_clock::now();
     std::shared_ptr<Shutdown> shared;
     try {

@@ -219,14 +219,23 @@ print("refused-long: hz_increment launches", k[0]["launches"], "profiled",
 
 # --sigterm-loop S: irf-hz-loop under libirf.so (IRF_LOG=debug), SIGTERM after S seconds: the
 # process must die of it within seconds, with its profile written (a thread stopped inside the
-# driver once made the final flush wait 20 s and the profile was abandoned). Into sigterm-loop/.
+# driver once made the final flush wait 20 s and the profile was abandoned). Three variants:
+# default (samples at the start), IRF_SAMPLES=0 (no range profiler at all) and a synchronize
+# every 10,000 launches: after a sample in a loop that never synchronised no kernel record came
+# back (H200, 2026-11-28): do records flow without a profiler, and does a sync let the idle
+# release (its "releasing" and "released" lines) finish? Into sigterm-loop/<variant>.
 run_sigterm_loop() {
-    local seconds=$1 dir=$out/sigterm-loop
+    local seconds=$1 dir=$out/sigterm-loop variant
     mkdir -p "$dir"
     [ -n "$libirf" ] || { note "SKIPPED sigterm-loop: libirf.so not found"; return; }
-    step "SIGTERM after ${seconds}s in a launch loop" "$dir/irf.log" sh -c '"$@"; [ $? = 143 ]' \
-        sh env CUDA_INJECTION64_PATH="$libirf" IRF_OUTPUT="$dir/irf" IRF_SUMMARY=file \
-        IRF_LOG=debug timeout --preserve-status -s TERM "$seconds" "$apps/irf-hz-loop"
-    grep -hE "^\[irf\].*(final flush|abandoned|profile written|did not return)" "$dir/irf.log" |
-        sed 's/^/  sigterm-loop: /' | tee -a "$out/summary.txt"
+    for variant in default samples0 sync10000; do
+        step "SIGTERM after ${seconds}s in a launch loop ($variant)" "$dir/$variant.log" \
+            sh -c '"$@"; [ $? = 143 ]' sh env CUDA_INJECTION64_PATH="$libirf" \
+            IRF_OUTPUT="$dir/$variant" IRF_SUMMARY=file IRF_LOG=debug \
+            "$([ $variant = samples0 ] && echo IRF_SAMPLES=0 || echo IRF_CASE=$variant)" \
+            "$([ $variant = sync10000 ] && echo HZ_LOOP_SYNC_EVERY=10000 || echo HZ_NONE=1)" \
+            timeout --preserve-status -s TERM "$seconds" "$apps/irf-hz-loop"
+        grep -hE "^\[irf\].*(final flush|abandoned|profile written|did not return|releas|waiting)" \
+            "$dir/$variant.log" | sed "s/^/  sigterm-loop $variant: /" | tee -a "$out/summary.txt"
+    done
 }

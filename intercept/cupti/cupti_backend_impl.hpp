@@ -265,8 +265,7 @@ private:
     void check_timing(std::uint64_t launches) noexcept;
     /// Records came after timing stopped: tell the sink, say so once per stop.
     void resume_timing() noexcept;
-    /// Disables the range profilers idle for m_idle_release, on irf's release thread only
-    /// (idle_release.cpp).
+    /// Disables the range profilers idle for m_idle_release, on irf's release thread only.
     void release_idle_profilers() noexcept;
     /// One debug line per release: the device, its idle time, how long the teardown took.
     static void log_release(std::uint32_t device, std::int64_t idle_ns,

@@ -28,6 +28,20 @@ std::uint64_t device_flag(std::uint32_t device) noexcept {
     return std::uint64_t{1} << (device % k_device_slots);
 }
 
+/// The debug line before a release's teardown (the one after it may never come).
+void log_release_begins(std::uint32_t device, std::int64_t idle_ns) noexcept {
+    // Before the teardown too: on the H200 a launch loop that never synchronised showed no
+    // release line at all (Disable waits for the context's work), so its start is the evidence.
+    if (!common::log_enabled(common::LogLevel::debug)) {
+        return;
+    }
+    std::array<char, 128> line{};
+    std::snprintf(line.data(), line.size(),
+                  "releasing the range profiler of device %u after %.1f s without a sample", device,
+                  static_cast<double>(idle_ns) / 1e9);
+    common::log_line(common::LogLevel::debug, line.data());
+}
+
 } // namespace
 
 void CuptiBackend::note_counters_busy(const ProfilerStatus& status, std::uint32_t device) noexcept {
@@ -181,6 +195,7 @@ void CuptiBackend::release_idle_profilers() noexcept {
                 m_enabled.erase(on);
             }
         }
+        log_release_begins(device, idle);
         const auto start = std::chrono::steady_clock::now();
         retired.reset(); // stops and disables it, outside m_state (results logged at debug)
         sample.unlock();

@@ -4,6 +4,8 @@
 // signal (exit 128+N under `timeout --preserve-status`), no hang, and a profile whole or absent.
 // HZ_LOOP_WIDEN_AFTER_S=S: after S seconds the launches take 2 blocks, a launch configuration
 // irf has not seen, which wants a sample (the pick-up of counters another client held).
+// HZ_LOOP_SYNC_EVERY=N: a cudaDeviceSynchronize every N launches (the queue drains; without it
+// the work of a loop like this one never does).
 #include <chrono>
 #include <cstdlib>
 
@@ -20,12 +22,19 @@ std::chrono::seconds widen_after() {
     return text == nullptr ? k_longest : std::chrono::seconds(std::atoi(text));
 }
 
+/// Launches between two synchronizations (HZ_LOOP_SYNC_EVERY), or 0: never.
+unsigned sync_every() {
+    const char* text = std::getenv("HZ_LOOP_SYNC_EVERY");
+    return text == nullptr ? 0 : static_cast<unsigned>(std::atoi(text));
+}
+
 } // namespace
 
 int main(int argc, char**) {
     unsigned* counter = hz::begin(argc, k_app);
     const auto start = std::chrono::steady_clock::now();
     const auto widen = widen_after();
+    const unsigned sync = sync_every();
     unsigned blocks = 1;
     for (unsigned i = 0; std::chrono::steady_clock::now() - start < k_longest; ++i) {
         if (blocks == 1 && std::chrono::steady_clock::now() - start >= widen) {
@@ -35,6 +44,9 @@ int main(int argc, char**) {
         }
         hz::hz_increment<<<blocks, 32>>>(counter);
         ka::check(cudaGetLastError(), "launch", k_app);
+        if (sync > 0 && i % sync == sync - 1) {
+            ka::check(cudaDeviceSynchronize(), "cudaDeviceSynchronize", k_app);
+        }
         if (i == 0) {
             ka::check(cudaDeviceSynchronize(), "cudaDeviceSynchronize", k_app);
             std::printf("%s: looping\n", k_app);
