@@ -271,6 +271,7 @@ ProfilerStatus ContextProfiler::set_config(bool sample_utility_values) noexcept 
     cp.minNestingLevel = 1;
     cp.passIndex = 0;
     cp.targetNestingLevel = sample_utility_values ? 0 : 1;
+    m_configured_pass_image = nullptr;
     return check("cuptiRangeProfilerSetConfig", cuptiRangeProfilerSetConfig(&cp));
 }
 

@@ -50,8 +50,10 @@ public:
     ProfilerStatus arm_pass(PassSample& sample) noexcept override;
 
 private:
-    /// SetConfig for the armed sample (user replay, its image and pass index), then Start.
+    /// SetConfig for the armed sample when needed (user replay, its image and pass index),
+    /// then Start.
     ProfilerStatus start_pass() noexcept;
+    ProfilerStatus configure_pass(const PassSample& sample) noexcept;
     /// Stop of the armed sample's pass; decode and evaluate once every pass was submitted.
     ProfilerStatus stop_pass(std::vector<double>& values, RangeReport& report) noexcept;
     /// Decodes the armed sample's image (the one configured) and evaluates its range 0.
@@ -76,6 +78,9 @@ private:
     PassSample* m_armed = nullptr; ///< the sample whose pass the next start runs (user replay)
     /// The image CUPTI was last configured with for a pass, kept alive after its sample goes.
     std::shared_ptr<std::vector<std::uint8_t>> m_pass_image;
+    /// The sample image SetConfig last configured for user replay (null after a kernel
+    /// replay's SetConfig, a failed pass or a completed sample): its next pass needs none.
+    const std::vector<std::uint8_t>* m_configured_pass_image = nullptr;
 };
 
 /// A failed CUPTI call as a ProfilerStatus (permission, unsupported and busy told apart).

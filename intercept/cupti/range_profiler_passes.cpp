@@ -2,8 +2,8 @@
 // One pass per launch (CUPTI user replay) on a context's Range Profiler, for samples that span
 // launches (intercept/cupti/pass_samples.hpp, docs/cupti-notes.md "One pass per launch"). Each
 // sample has its own counter-data image; SetConfig is given that image and the sample's next
-// pass index before every Start, so samples of different kernels advance in turn on one
-// profiler, and a kernel-replay sample in between sets its own config again (m_reconfigure).
+// pass index before its first pass and whenever another sample or a kernel replay configured
+// the profiler since, so samples of different kernels advance in turn on one profiler.
 // Nothing is saved or restored: pass k runs on the k-th launch as the application made it.
 #include <string>
 
@@ -57,6 +57,32 @@ ProfilerStatus ContextProfiler::arm_pass(PassSample& sample) noexcept {
 
 ProfilerStatus ContextProfiler::start_pass() noexcept {
     PassSample& sample = *m_armed;
+    ProfilerStatus status;
+    // NVIDIA's user-replay sample sets the config once and then runs Start and Stop for each
+    // pass. irf set it before every pass, and on the H200 every instrumented counter read 0
+    // (docs/cupti-notes.md question 17): now it is set only for a sample's first pass, or when
+    // another sample or a kernel replay configured the profiler in between.
+    if (m_configured_pass_image != sample.image.get() || sample.next_pass == 0) {
+        status = configure_pass(sample);
+        m_configured_pass_image = status.ok() ? sample.image.get() : nullptr;
+    }
+    m_pass_image = sample.image;
+    m_reconfigure = true; // a kernel replay's Start sets its own image again first
+    if (status.ok()) {
+        auto p = make_params<CUpti_RangeProfiler_Start_Params>(
+            CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
+        p.pRangeProfilerObject = m_profiler;
+        status = profiler_status("cuptiRangeProfilerStart", cuptiRangeProfilerStart(&p));
+    }
+    m_started = status.ok();
+    if (!status.ok()) {
+        m_configured_pass_image = nullptr;
+        m_armed = nullptr;
+    }
+    return status;
+}
+
+ProfilerStatus ContextProfiler::configure_pass(const PassSample& sample) noexcept {
     auto cp = make_params<CUpti_RangeProfiler_SetConfig_Params>(
         CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
     cp.pRangeProfilerObject = m_profiler;
@@ -71,21 +97,7 @@ ProfilerStatus ContextProfiler::start_pass() noexcept {
     cp.minNestingLevel = 1;
     cp.passIndex = sample.next_pass;
     cp.targetNestingLevel = m_sample_utility_values ? 0 : 1;
-    ProfilerStatus status =
-        profiler_status("cuptiRangeProfilerSetConfig", cuptiRangeProfilerSetConfig(&cp));
-    m_pass_image = sample.image;
-    m_reconfigure = true; // a kernel replay's Start sets its own image again first
-    if (status.ok()) {
-        auto p = make_params<CUpti_RangeProfiler_Start_Params>(
-            CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
-        p.pRangeProfilerObject = m_profiler;
-        status = profiler_status("cuptiRangeProfilerStart", cuptiRangeProfilerStart(&p));
-    }
-    m_started = status.ok();
-    if (!status.ok()) {
-        m_armed = nullptr;
-    }
-    return status;
+    return profiler_status("cuptiRangeProfilerSetConfig", cuptiRangeProfilerSetConfig(&cp));
 }
 
 ProfilerStatus ContextProfiler::stop_pass(std::vector<double>& values,
@@ -97,14 +109,13 @@ ProfilerStatus ContextProfiler::stop_pass(std::vector<double>& values,
     ProfilerStatus status = profiler_status("cuptiRangeProfilerStop", cuptiRangeProfilerStop(&sp));
     m_started = false;
     if (!status.ok()) {
+        m_configured_pass_image = nullptr;
         m_armed = nullptr;
         return status;
     }
     log_pass(sp.passIndex, sp.isAllPassSubmitted != 0);
     // Stop names the pass the next launch runs (the H200, 2026-11-28: 1, 2, 3 after the first
     // three passes of four, then 0 with isAllPassSubmitted 1; docs/cupti-notes.md question 17).
-    // Taking it for the pass submitted, plus one, asked SetConfig for pass 2 on the second
-    // launch: a pass was skipped, and every instrumented counter read 0.
     sample.next_pass = sp.passIndex;
     if (sp.isAllPassSubmitted == 0) {
         values.clear(); // no counters before every pass is in
@@ -113,6 +124,7 @@ ProfilerStatus ContextProfiler::stop_pass(std::vector<double>& values,
         return {};
     }
     sample.complete = true;
+    m_configured_pass_image = nullptr;
     status = evaluate_pass(values, report);
     m_armed = nullptr;
     return status;
