@@ -131,6 +131,9 @@ public:
     }
     /// Counters are off for the rest of the run (permission, support): stop choosing launches.
     virtual void on_profiling_off() noexcept {}
+    /// Counters another client held may be free again: the samples declined while they were
+    /// held (on_sample_declined without a reason) should be asked again at later launches.
+    virtual void on_counters_back() noexcept {}
     /// Kernel records stopped coming (another CUPTI client took the activity stream): later
     /// unprofiled launches get no duration, so the sink should count rather than keep them.
     virtual void on_timing_stopped() noexcept {}

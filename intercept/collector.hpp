@@ -101,6 +101,7 @@ struct KernelStats {
     model::Counters tensor_counters;
     std::uint64_t tensor_profiled = 0; ///< samples in `tensor_counters`
     bool tensor_requested = false;     ///< a tensor-types sample was asked for (once per kernel)
+    bool declined_listed = false;      ///< in the collector's m_declined (under m_agg_mutex)
     /// The launch path's "saturated" caches of the configurations that count here (several
     /// modules may hold one kernel): cleared when a cluster asks for a sample. Under m_mutex.
     std::vector<std::atomic<bool>*> saturated_caches;
@@ -162,6 +163,8 @@ public:
     void on_sample_abandoned(std::uint64_t sample_id, const char* reason) noexcept override;
     /// A sample by launches that could not begin: the launch is ordinary, the sample asked again.
     void on_sample_deferred(std::uint64_t correlation_id) noexcept override;
+    /// The kernels whose samples were declined without a reason (busy counters) ask again.
+    void on_counters_back() noexcept override;
     /// From now on unprofiled launches are counted per kernel instead of logged.
     void on_timing_stopped() noexcept override;
     /// From now on unprofiled launches are logged for their durations again.
@@ -232,6 +235,7 @@ private:
     void retire_locked(std::uint64_t correlation_id, Pending& pending);
     Pending* pending_locked(std::uint64_t correlation_id);
     void unprofile_locked(std::uint64_t correlation_id);
+    void note_declined_locked(std::uint64_t correlation_id);
     void resolve_discarded_locked(std::uint64_t correlation_id);
     void retire_untimed_locked(std::uint64_t correlation_id);
     bool replayed_without_timestamps_locked(const DurationRecord& record);
@@ -331,6 +335,7 @@ private:
     std::unordered_map<std::uint64_t, std::uint64_t> m_pass_of; ///< pass launch -> sample id
     common::RepeatCounter m_warnings;                 ///< each text once, with times it came
     std::map<std::string, std::uint64_t> m_discarded; ///< reason -> samples
+    std::vector<KernelStats*> m_declined;             ///< a sample declined without a reason since
     CollectorStats m_stats;
     // Memory bound: pending launches m_lost_after ids behind the newest duration, and early
     // durations older than m_lost_after drained launches, are retired (counted), swept once

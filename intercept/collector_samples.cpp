@@ -33,8 +33,33 @@ void Collector::on_sample_declined(std::uint64_t correlation_id, const char* rea
             ++m_stats.discarded;
         } else {
             ++m_stats.declined;
+            note_declined_locked(correlation_id);
         }
         unprofile_locked(correlation_id); // it ran unreplayed: an ordinary duration
+    } catch (...) {
+    }
+}
+
+/// Busy counters (or a device that cannot sample) declined it: on_counters_back asks again.
+void Collector::note_declined_locked(std::uint64_t correlation_id) {
+    Pending* p = pending_locked(correlation_id);
+    if (p != nullptr && p->profiled && p->stats != nullptr && !p->stats->declined_listed) {
+        m_declined.push_back(p->stats);
+        p->stats->declined_listed = true;
+    }
+}
+
+// On the H200 a kernel whose every sample was declined while ncu held the counters was never
+// sampled after ncu ended (7.5 million launches): its samples were spent on the declines.
+void Collector::on_counters_back() noexcept {
+    try {
+        const std::lock_guard<std::mutex> lock(m_agg_mutex);
+        for (KernelStats* k : m_declined) {
+            k->declined_listed = false;
+            k->sampling.retry_wanted.fetch_add(1, std::memory_order_seq_cst);
+            unsaturate_locked(*k);
+        }
+        m_declined.clear();
     } catch (...) {
     }
 }

@@ -55,9 +55,8 @@ constexpr std::chrono::seconds k_lock_wait{10};
 /// Longest a sample (start -> stop, decode) may take before that kernel is sampled no more.
 constexpr std::chrono::seconds k_sample_budget{30};
 
-/// Launches between two checks that kernel records still arrive (a power of two): a whole
-/// interval without one means another CUPTI client took the activity stream. Buffers hold
-/// about 20,000 records, so 2^20 launches fill dozens of them.
+/// Launches between two checks that kernel records still arrive (a power of two; buffers hold
+/// about 20,000 records): an interval without one means another client took the stream.
 constexpr std::uint64_t k_timing_check = std::uint64_t{1} << 20;
 
 /// A range profiler idle this long is released (disabled) at the next release check, so that
@@ -74,8 +73,7 @@ constexpr std::chrono::seconds k_busy_retry{30};
 /// Per-device slots of the busy clock (ordinals beyond share one).
 constexpr std::size_t k_device_slots = 64;
 
-/// Longest stop() waits for sink calls in flight: one that takes longer is a thread stopped
-/// inside it (by the very signal being handled), which m_stopping already keeps out.
+/// Longest stop() waits for sink calls in flight (a longer one is a thread a signal stopped).
 constexpr std::chrono::milliseconds k_stop_wait{1000};
 
 /// Sample locks: one per device (ordinals beyond share a slot; sharing only serializes more).
@@ -88,7 +86,8 @@ enum LaunchFlags : std::uint64_t {
     k_holds_exclusive = 2, ///< this launch is being profiled (sample lock exclusive)
     k_started = 4,         ///< the range profiler was started at ENTER
     k_slot_shift = 8,
-    k_holds_slots = 16, ///< a capture start holding several slots shared (mask above)
+    k_holds_slots = 16,    ///< a capture start holding several slots shared (mask above)
+    k_beside_release = 32, ///< went on during its slot's release, counted in m_release_skips
     k_mask_shift = 32,
 };
 
@@ -100,8 +99,7 @@ struct ContextSession {
     std::vector<std::string> metrics;
     std::uint32_t device = 0;
     SampleSet set = SampleSet::standard; ///< the set of `bindings` (also when setup failed)
-    /// Its setup found the counters held by another client: set up again once the device's
-    /// busy time has passed (a setup that failed otherwise is not tried again).
+    /// Set up again once the device's busy time has passed (another client held the counters).
     bool retry = false;
 };
 
@@ -116,8 +114,7 @@ struct SamplingSeam {
     bool stream_destroys_seen = true;          ///< as if the stream-destroy callback were enabled
     std::chrono::milliseconds release_period = k_release_period;
     std::chrono::milliseconds busy_retry = k_busy_retry;
-    /// Runs in the release thread between its idle check and its first sample lock (a test
-    /// opens a capture there).
+    /// Runs in the release thread between its idle check and its first sample lock (tests).
     std::function<void()> before_release_lock = nullptr;
 };
 
@@ -267,6 +264,7 @@ private:
     void resume_timing() noexcept;
     /// Disables the range profilers idle for m_idle_release, on irf's release thread only.
     void release_idle_profilers() noexcept;
+    void wait_for_launches_beside(std::size_t slot) noexcept;
     /// One debug line per release: the device, its idle time, how long the teardown took.
     static void log_release(std::uint32_t device, std::int64_t idle_ns,
                             std::chrono::steady_clock::duration took) noexcept;
@@ -308,13 +306,16 @@ private:
     // slot's breach count.
     std::array<SampleLock, k_lock_slots> m_sample_locks;
     std::array<std::atomic<std::uint64_t>, k_lock_slots> m_breaches{};
+    /// Per slot: an idle release tears its profiler down (lock held), and the launches that
+    /// went on meanwhile without the lock and have not reached their EXIT yet.
+    std::array<std::atomic<bool>, k_lock_slots> m_releasing{};
+    std::array<std::atomic<int>, k_lock_slots> m_release_skips{};
     std::atomic<bool> m_profiling{true};
     std::atomic<std::uint32_t> m_open_captures{0}; ///< stream captures open in the process
-    // The streams of the open captures, from the capture calls' own params: the first H100 run
-    // saw cuStreamIsCapturing answer "not capturing" inside a launch callback on a capturing
-    // stream (tests/data/gpu/h100/hazards/capture_then_replay.json), so this is checked too.
-    // Matched by CUPTI stream key, not by handle: NULL through a _ptsz entry names another
-    // stream on every thread; side streams join through events (capture_set.hpp).
+    // The streams of the open captures, from the capture calls' own params: inside a launch
+    // callback cuStreamIsCapturing answers "not capturing" in every capture mode (H100 and
+    // H200 hazard runs, docs/validation/h200-2026-11-28.md). Matched by CUPTI stream key, not
+    // by handle: NULL through a _ptsz entry names another stream on every thread.
     std::mutex m_capture_mutex;
     CaptureSet m_captures;
     /// Per device: steady-clock ns until which its counters count as held by another client.

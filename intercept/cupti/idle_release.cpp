@@ -49,6 +49,7 @@ void CuptiBackend::note_counters_busy(const ProfilerStatus& status, std::uint32_
     // would only repeat the refusal, so the device is timed only for a while, then tried again.
     const auto retry = std::chrono::duration_cast<std::chrono::nanoseconds>(m_busy_retry);
     m_busy_until[device % k_device_slots].store(steady_ns() + retry.count());
+    start_release_thread(); // it tells the sink when the retry time has passed
     if ((m_busy_warned.fetch_or(device_flag(device)) & device_flag(device)) != 0) {
         return;
     }
@@ -127,6 +128,18 @@ void CuptiBackend::release_loop() noexcept {
             if (m_profilers_held.load() && !m_detached && !m_cupti_failed) {
                 release_idle_profilers();
             }
+            // A device whose retry time for busy counters has passed: the samples declined
+            // meanwhile are asked again (the set-up is tried again at the first of them).
+            bool back = false;
+            for (std::atomic<std::int64_t>& until : m_busy_until) {
+                std::int64_t when = until.load();
+                if (when != 0 && steady_ns() >= when && until.compare_exchange_strong(when, 0)) {
+                    back = true;
+                }
+            }
+            if (back && !m_detached) {
+                with_sink([](LaunchSink& sink) { sink.on_counters_back(); });
+            }
             lock.lock();
         }
     } catch (...) {
@@ -149,6 +162,15 @@ void CuptiBackend::log_release(std::uint32_t device, std::int64_t idle_ns,
                   device, static_cast<double>(idle_ns) / 1e9,
                   std::chrono::duration<double, std::milli>(took).count());
     common::log_line(common::LogLevel::debug, line.data());
+}
+
+void CuptiBackend::wait_for_launches_beside(std::size_t slot) noexcept {
+    // Those launches are between ENTER and EXIT (microseconds); a sample may open once the lock
+    // is free, and none of them may land inside it. Bounded like every wait of irf's.
+    const auto until = std::chrono::steady_clock::now() + m_lock_wait;
+    while (m_release_skips[slot].load() > 0 && std::chrono::steady_clock::now() < until) {
+        std::this_thread::sleep_for(std::chrono::microseconds(50));
+    }
 }
 
 void CuptiBackend::release_idle_profilers() noexcept {
@@ -196,8 +218,12 @@ void CuptiBackend::release_idle_profilers() noexcept {
             }
         }
         log_release_begins(device, idle);
+        const std::size_t slot = device % k_lock_slots;
+        m_releasing[slot].store(true); // launches go on, and a sample defers, instead of waiting
         const auto start = std::chrono::steady_clock::now();
         retired.reset(); // stops and disables it, outside m_state (results logged at debug)
+        m_releasing[slot].store(false);
+        wait_for_launches_beside(slot);
         sample.unlock();
         log_release(device, idle, std::chrono::steady_clock::now() - start);
     }

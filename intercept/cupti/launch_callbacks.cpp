@@ -128,6 +128,17 @@ void CuptiBackend::hold_shared(const CUpti_CallbackData& data, std::size_t slot)
     if (data.correlationData == nullptr) {
         return;
     }
+    // A release's Disable waits for the context's work (0.35-0.49 s on the H200) with the lock
+    // held, and no sample can open before it ends: the launch goes on at once. Counted before
+    // the flag is read again, so the release waits for its EXIT before it unlocks.
+    if (m_releasing[slot].load()) {
+        m_release_skips[slot].fetch_add(1);
+        if (m_releasing[slot].load()) {
+            *data.correlationData = k_beside_release | (std::uint64_t{slot} << k_slot_shift);
+            return;
+        }
+        m_release_skips[slot].fetch_sub(1);
+    }
     if (m_sample_locks[slot].lock_shared_for(m_lock_wait)) {
         *data.correlationData = k_holds_shared | (std::uint64_t{slot} << k_slot_shift);
     } else {
@@ -149,6 +160,13 @@ CuptiBackend::Begin CuptiBackend::begin_sample(const CUpti_CallbackData& data,
         return Begin::declined;
     }
     const std::size_t slot = slot_of(device);
+    // An idle release of this device is under way: its Disable waits for the context's work
+    // (0.35-0.49 s on the H200, and as long as the GPU stays busy), so the launch runs
+    // unprofiled at once and its sample is asked again at a later launch.
+    if (m_releasing[slot].load(std::memory_order_acquire)) {
+        with_sink([&data](LaunchSink& sink) { sink.on_sample_deferred(data.correlationId); });
+        return Begin::declined;
+    }
     // Waits until other threads' launches on this device are submitted; if that takes too
     // long the launch is timed only (the sample is discarded, with one warning).
     if (!m_sample_locks[slot].lock_for(m_lock_wait)) {
@@ -193,6 +211,8 @@ void CuptiBackend::on_launch_exit(const CUpti_CallbackData& data) noexcept {
         }
     } else if ((flags & k_holds_shared) != 0) {
         lock.unlock_shared();
+    } else if ((flags & k_beside_release) != 0) {
+        m_release_skips[slot_of_flags(flags)].fetch_sub(1);
     } else if ((flags & k_holds_exclusive) != 0) {
         if ((flags & k_started) != 0) {
             end_sample(data);

@@ -82,6 +82,7 @@ public:
     void on_sample_deferred(std::uint64_t correlation_id) noexcept override {
         m_inner->on_sample_deferred(correlation_id);
     }
+    void on_counters_back() noexcept override { m_inner->on_counters_back(); }
 
 private:
     /// Context id, function and launch configuration: what one sample stands for.

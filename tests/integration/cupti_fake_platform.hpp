@@ -116,6 +116,7 @@ struct FakeScript {
     std::vector<std::uint8_t> seen_availability; ///< what the last setup was handed
     std::function<void()> during_setup;          ///< runs inside setup (e.g. another thread's call)
     std::function<void()> during_stop;
+    std::function<void()> during_teardown; ///< runs first in a teardown of an enabled profiler
     std::map<CUcontext, ProfilerStatus> setup_failures; ///< setup answers this for the context
     std::vector<std::vector<std::string>> setups;       ///< the metric names of each setup
     std::map<std::string, double> values;               ///< a metric's value instead of `value`
@@ -192,6 +193,9 @@ public:
     }
     void teardown() noexcept override {
         if (m_enabled) {
+            if (m_script.during_teardown) {
+                m_script.during_teardown(); // e.g. a Disable that waits for the context's work
+            }
             m_script.log("teardown", m_context);
             std::lock_guard<std::mutex> lock(m_script.mutex);
             m_script.teardown_threads.push_back(std::this_thread::get_id());

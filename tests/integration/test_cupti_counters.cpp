@@ -133,6 +133,34 @@ TEST(CuptiCounters, TheReleaseNeverRunsInsideAnApplicationLaunch) {
     EXPECT_EQ(rig.count("teardown 0"), 0);
 }
 
+TEST(CuptiCounters, ALaunchDuringAReleaseDefersItsSampleInsteadOfWaiting) {
+    // On the H200 a release's Disable waited 0.35-0.49 s for the context's work (and in a loop
+    // that never synchronised no release line came at all), while the release held the
+    // device's sample lock. A new kernel's first launch then waited for that lock, up to the
+    // lock wait (10 s; 2 s here). Now it runs unprofiled at once and is sampled later.
+    CountersRig rig(quick_release());
+    std::atomic<bool> tearing{false};
+    std::atomic<bool> let_go{false};
+    rig.script.during_teardown = [&tearing, &let_go] {
+        tearing = true;
+        for (int ms = 0; ms < 5000 && !let_go; ++ms) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+    };
+    rig.launch(1); // a sample: the profiler is set up, then released when idle
+    ASSERT_TRUE(eventually([&tearing] { return tearing.load(); }));
+    const auto start = std::chrono::steady_clock::now();
+    rig.launch(2, "_Z5otherv", 0x80); // wants its first sample while the release runs
+    const auto waited = std::chrono::steady_clock::now() - start;
+    let_go = true;
+    EXPECT_LT(waited, std::chrono::milliseconds(500));
+    ASSERT_TRUE(eventually([&rig] { return rig.count("teardown 0") == 1; }));
+    rig.script.during_teardown = nullptr;
+    rig.launch(3, "_Z5otherv", 0x80); // its sample, asked again
+    EXPECT_EQ(rig.count("setup 0"), 2);
+    EXPECT_EQ(rig.profile().coverage.profiled_launches, 2u);
+}
+
 TEST(CuptiCounters, ACaptureBegunAfterTheIdleCheckKeepsTheProfiler) {
     // A capture begins between the release's idle check and its sample lock (the hook opens
     // one there, once). The count of open captures is read again under the lock, as a sample
@@ -174,6 +202,27 @@ TEST(CuptiCounters, BusyCountersAreTriedAgainLater) {
     EXPECT_TRUE(rig.script.seen_availability.empty());
     const model::Profile p = rig.profile();
     EXPECT_EQ(p.coverage.profiled_launches, 1u);
+    EXPECT_EQ(warnings_with(p, "counters in use by another client on device 0"), 1);
+}
+
+TEST(CuptiCounters, AKernelDeclinedWhileTheCountersWereBusyIsSampledWhenTheyAreBack) {
+    // On the H200 ncu held the counters for irf-hz-loop's first 8 s: every sample its kernel
+    // was to take was declined, and none came in the 7.5 million launches after ncu ended.
+    // Once the retry time has passed, the declined samples are asked again.
+    CountersRig rig(quick_release());
+    rig.script.setup_failures[nullptr] = {ProfilerFailure::busy,
+                                          "cuptiRangeProfilerEnable: CUPTI_ERROR_HARDWARE_BUSY"};
+    for (std::uint32_t id = 1; id <= 8; ++id) {
+        rig.launch(id); // its samples, all declined (busy), then timed only
+    }
+    rig.script.setup_failures.clear();                           // the other client is done
+    std::this_thread::sleep_for(std::chrono::milliseconds(100)); // the 50 ms retry time
+    for (std::uint32_t id = 9; id <= 12; ++id) {
+        rig.launch(id);
+    }
+    EXPECT_EQ(rig.count("setup 0"), 2);
+    const model::Profile p = rig.profile();
+    EXPECT_GE(p.coverage.profiled_launches, 1u); // and its tensor-types sample (value 3)
     EXPECT_EQ(warnings_with(p, "counters in use by another client on device 0"), 1);
 }
 
