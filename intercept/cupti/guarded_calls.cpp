@@ -87,23 +87,26 @@ void CuptiBackend::log_captured_launch(const CUpti_CallbackData& data, const Str
 void CuptiBackend::note_capture(CUpti_CallbackId cbid, const CUpti_CallbackData& data,
                                 bool begun) noexcept {
     const std::optional<StreamArg> stream = capture_stream(cbid, data.functionParams);
-    const std::optional<std::uint64_t> key =
+    const std::optional<std::uint64_t> found =
         stream ? stream_key(data.context, *stream) : std::nullopt;
+    // A plain copy: GCC 12 at -O1 (the ThreadSanitizer build) takes the optional's value, once
+    // inlined into CaptureSet::find, for possibly uninitialized.
+    const std::uint64_t key = found.value_or(0);
     if (common::log_enabled(common::LogLevel::debug)) {
         common::log_line(common::LogLevel::debug,
                          common::string_printf("stream capture %s: CUPTI stream key %s",
                                                begun ? "begun" : "ended",
-                                               key ? std::to_string(*key).c_str() : "unknown"));
+                                               found ? std::to_string(key).c_str() : "unknown"));
     }
-    if (!key) {
+    if (!found) {
         return;
     }
     try {
         const std::lock_guard<std::mutex> lock(m_capture_mutex);
         if (begun) {
-            m_captures.begin(*key);
+            m_captures.begin(key);
         } else {
-            m_captures.end(*key);
+            m_captures.end(key);
         }
     } catch (...) { // out of memory: the driver's own answer (is_capturing) still stands
     }
