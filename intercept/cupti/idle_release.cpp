@@ -196,10 +196,14 @@ void CuptiBackend::release_idle_profilers() noexcept {
             kept = true;
             continue;
         }
+        const std::size_t slot = device % k_lock_slots;
+        m_releasing[slot].store(true); // launches go on, and a sample defers, instead of waiting
         if (m_open_captures.load() > 0) {
             // Read again under the lock, as begin_sample does: a capture start holds every
             // slot shared until its capture is counted, so none opened since the check above
             // can be missed here.
+            m_releasing[slot].store(false);
+            wait_for_launches_beside(slot);
             sample.unlock();
             kept = true;
             continue;
@@ -218,8 +222,6 @@ void CuptiBackend::release_idle_profilers() noexcept {
             }
         }
         log_release_begins(device, idle);
-        const std::size_t slot = device % k_lock_slots;
-        m_releasing[slot].store(true); // launches go on, and a sample defers, instead of waiting
         const auto start = std::chrono::steady_clock::now();
         retired.reset(); // stops and disables it, outside m_state (results logged at debug)
         m_releasing[slot].store(false);
