@@ -331,6 +331,10 @@ for round in $(seq 1 "$overhead_rounds"); do
         IRF_TIMING=sampled IRF_GRAPH_TIMING=graphs:3 "$irfcli" run --lib "$libirf" --samples 0 \
         -o "$o/run-optin-$round" --summary file -- python3 "$torch_step"
 done
+if [ "$overhead_rounds" -gt 0 ]; then # the medians docs/performance.md quotes
+    python3 "$src/tests/gpu/overhead_table.py" "$o" --json "$o/table.json" >"$o/table.md" 2>&1 &&
+        tee -a "$out/summary.txt" <"$o/table.md"
+fi
 
 # --- calibration (quick first); the compiled PyTorch step and the full calibration last ----------
 calibrate=$(find "$build" -name irf-calibrate -type f -perm -u+x | head -n 1)
