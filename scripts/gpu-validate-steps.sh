@@ -235,7 +235,15 @@ run_sigterm_loop() {
             "$([ $variant = samples0 ] && echo IRF_SAMPLES=0 || echo IRF_CASE=$variant)" \
             "$([ $variant = sync10000 ] && echo HZ_LOOP_SYNC_EVERY=10000 || echo HZ_NONE=1)" \
             timeout --preserve-status -s TERM "$seconds" "$apps/irf-hz-loop"
-        grep -hE "^\[irf\].*(final flush|abandoned|profile written|did not return|releas|waiting)" \
-            "$dir/$variant.log" | sed "s/^/  sigterm-loop $variant: /" | tee -a "$out/summary.txt"
+        { grep -hE "^\[irf\].*(final flush|abandoned|profile written|did not return|releas|waiting)" \
+            "$dir/$variant.log"
+            python3 -c 'import json, sys
+try:
+    c = json.load(open(sys.argv[1]))["coverage"]
+except (OSError, ValueError, KeyError) as e:
+    sys.exit(f"no profile: {e}")
+print("launches", c["launches"], "durations lost", c.get("lost_durations", 0), "profiled",
+      c.get("profiled_launches", 0))' "$dir/$variant.json" 2>&1; } |
+            sed "s/^/  sigterm-loop $variant: /" | tee -a "$out/summary.txt"
     done
 }
