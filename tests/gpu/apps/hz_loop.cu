@@ -7,34 +7,22 @@
 // HZ_LOOP_SYNC_EVERY=N: a cudaDeviceSynchronize every N launches (the queue drains; without it
 // the work of a loop like this one never does).
 #include <chrono>
-#include <cstdlib>
 
-#include "hz_common.cuh"
+#include "hz_spin.cuh"
 
 namespace {
 
 constexpr const char* k_app = "irf-hz-loop";
 constexpr auto k_longest = std::chrono::minutes(10);
 
-/// The seconds after which the loop widens its launches (HZ_LOOP_WIDEN_AFTER_S), or never.
-std::chrono::seconds widen_after() {
-    const char* text = std::getenv("HZ_LOOP_WIDEN_AFTER_S");
-    return text == nullptr ? k_longest : std::chrono::seconds(std::atoi(text));
-}
-
-/// Launches between two synchronizations (HZ_LOOP_SYNC_EVERY), or 0: never.
-unsigned sync_every() {
-    const char* text = std::getenv("HZ_LOOP_SYNC_EVERY");
-    return text == nullptr ? 0 : static_cast<unsigned>(std::atoi(text));
-}
-
 } // namespace
 
 int main(int argc, char**) {
     unsigned* counter = hz::begin(argc, k_app);
     const auto start = std::chrono::steady_clock::now();
-    const auto widen = widen_after();
-    const unsigned sync = sync_every();
+    const auto widen = std::chrono::seconds(
+        hz::env_knob("HZ_LOOP_WIDEN_AFTER_S", std::chrono::seconds(k_longest).count(), k_app));
+    const auto sync = static_cast<unsigned>(hz::env_knob("HZ_LOOP_SYNC_EVERY", 0, k_app));
     unsigned blocks = 1;
     for (unsigned i = 0; std::chrono::steady_clock::now() - start < k_longest; ++i) {
         if (blocks == 1 && std::chrono::steady_clock::now() - start >= widen) {
