@@ -31,7 +31,8 @@ std::uint64_t device_flag(std::uint32_t device) noexcept {
 /// The debug line before a release's teardown (the one after it may never come).
 void log_release_begins(std::uint32_t device, std::int64_t idle_ns) noexcept {
     // Before the teardown too: on the H200 a launch loop that never synchronised showed no
-    // release line at all (Disable waits for the context's work), so its start is the evidence.
+    // release line at all, and only this one tells a release that never began from a teardown
+    // that never ended (docs/cupti-notes.md question 19).
     if (!common::log_enabled(common::LogLevel::debug)) {
         return;
     }
@@ -40,6 +41,18 @@ void log_release_begins(std::uint32_t device, std::int64_t idle_ns) noexcept {
                   "releasing the range profiler of device %u after %.1f s without a sample", device,
                   static_cast<double>(idle_ns) / 1e9);
     common::log_line(common::LogLevel::debug, line.data());
+}
+
+/// Clears the busy clocks whose retry time has passed; true when there was one.
+bool take_expired(std::array<std::atomic<std::int64_t>, k_device_slots>& busy_until) noexcept {
+    bool expired = false;
+    for (std::atomic<std::int64_t>& until : busy_until) {
+        std::int64_t when = until.load();
+        if (when != 0 && steady_ns() >= when && until.compare_exchange_strong(when, 0)) {
+            expired = true;
+        }
+    }
+    return expired;
 }
 
 } // namespace
@@ -130,14 +143,7 @@ void CuptiBackend::release_loop() noexcept {
             }
             // A device whose retry time for busy counters has passed: the samples declined
             // meanwhile are asked again (the set-up is tried again at the first of them).
-            bool back = false;
-            for (std::atomic<std::int64_t>& until : m_busy_until) {
-                std::int64_t when = until.load();
-                if (when != 0 && steady_ns() >= when && until.compare_exchange_strong(when, 0)) {
-                    back = true;
-                }
-            }
-            if (back && !m_detached) {
+            if (take_expired(m_busy_until) && !m_detached) {
                 with_sink([](LaunchSink& sink) { sink.on_counters_back(); });
             }
             lock.lock();
