@@ -212,9 +212,10 @@ run_refused_pickup() {
     wait "$ncu_pid" 2>/dev/null
     grep -h "^\[irf\]" "$dir/irf.log" | grep -v debug | head -n 8 | tee -a "$out/summary.txt"
     python3 -c 'import json, sys
-k = [k for k in json.load(open(sys.argv[1]))["kernels"] if "hz_increment" in k["name"]]
-print("refused-long: hz_increment launches", k[0]["launches"], "profiled",
-      k[0].get("profiled_launches"))' "$dir/irf.json" 2>&1 | tee -a "$out/summary.txt"
+for k in json.load(open(sys.argv[1]))["kernels"]:  # one entry per launch configuration
+    if "hz_increment" in k["name"]:
+        print("refused-long: hz_increment launches", k["launches"], "profiled",
+              k.get("profiled_launches"))' "$dir/irf.json" 2>&1 | tee -a "$out/summary.txt"
 }
 
 # --sigterm-loop S: irf-hz-loop under libirf.so (IRF_LOG=debug), SIGTERM after S seconds: the

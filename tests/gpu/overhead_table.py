@@ -64,16 +64,21 @@ def table(rounds):
     return rows
 
 
+def cell(row, figure, change=None, form="", unit=""):
+    """A figure with its change to the baseline; "-" when a round lacked it (never a 0)."""
+    if figure not in row:
+        return "-"
+    return f"{row[figure]:.2f}" + (f" ({row[change]:{form}}{unit})" if change in row else "")
+
+
 def render(rows):
     out = ["| setting | rounds | eager step GPU ms | its thread CPU ms | graph replay ms | its CPU "
            "ms | tiny launch us |", "|---|---|---|---|---|---|---|"]
     for r in rows:
-        eager = f"{r['eager_ms']:.2f}" + (f" ({r['eager_pct']:+.0f}%)" if "eager_pct" in r else "")
-        graph = f"{r['graph_ms']:.2f}" + (f" ({r['graph_pct']:+.1f}%)" if "graph_pct" in r else "")
-        launch = f"{r['launch_us']:.2f}" + (
-            f" ({r['launch_delta_us']:+.1f})" if "launch_delta_us" in r else "")
-        out.append(f"| {r['setting']} | {r['rounds']} | {eager} | {r['eager_cpu_ms']:.2f} | "
-                   f"{graph} | {r['graph_cpu_ms']:.2f} | {launch} |")
+        cells = [r["setting"], str(r["rounds"]), cell(r, "eager_ms", "eager_pct", "+.0f", "%"),
+                 cell(r, "eager_cpu_ms"), cell(r, "graph_ms", "graph_pct", "+.1f", "%"),
+                 cell(r, "graph_cpu_ms"), cell(r, "launch_us", "launch_delta_us", "+.1f")]
+        out.append("| " + " | ".join(cells) + " |")
     return "\n".join(out)
 
 

@@ -45,6 +45,12 @@ class FakeRounds(unittest.TestCase):
         self.assertAlmostEqual(s0["graph_pct"], 5.0)  # 4.2 / 4 - 1
         self.assertAlmostEqual(s0["launch_delta_us"], 2.0)  # 10 - 8
 
+    def test_a_figure_no_round_has_is_a_dash_not_a_zero(self):
+        rows = [{"setting": "old step", "rounds": 1, "eager_ms": 12.0, "graph_ms": 4.0,
+                 "graph_cpu_ms": 1.0, "launch_us": 9.0}]  # logged before the CPU figures
+        line = overhead_table.render(rows).splitlines()[2]
+        self.assertEqual(line, "| old step | 1 | 12.00 | - | 4.00 | 1.00 | 9.00 |")
+
 
 class H200Rounds(unittest.TestCase):
     """Six rounds (call 1's five, call 2's one; the fifth lost its last two runs)."""
