@@ -226,15 +226,18 @@ for k in json.load(open(sys.argv[1]))["kernels"]:  # one entry per launch config
 # back (H200, 2026-11-28): do records flow without a profiler, and does a sync let the idle
 # release (its "releasing" and "released" lines) finish? Into sigterm-loop/<variant>.
 run_sigterm_loop() {
-    local seconds=$1 dir=$out/sigterm-loop variant
+    local seconds=$1 dir=$out/sigterm-loop variant extra
     mkdir -p "$dir"
     [ -n "$libirf" ] || { note "SKIPPED sigterm-loop: libirf.so not found"; return; }
     for variant in default samples0 sync10000; do
+        case $variant in
+        samples0) extra=(IRF_SAMPLES=0) ;;
+        sync10000) extra=(HZ_LOOP_SYNC_EVERY=10000) ;;
+        *) extra=() ;;
+        esac
         step "SIGTERM after ${seconds}s in a launch loop ($variant)" "$dir/$variant.log" \
             sh -c '"$@"; [ $? = 143 ]' sh env CUDA_INJECTION64_PATH="$libirf" \
-            IRF_OUTPUT="$dir/$variant" IRF_SUMMARY=file IRF_LOG=debug \
-            "$([ $variant = samples0 ] && echo IRF_SAMPLES=0 || echo IRF_CASE=$variant)" \
-            "$([ $variant = sync10000 ] && echo HZ_LOOP_SYNC_EVERY=10000 || echo HZ_NONE=1)" \
+            IRF_OUTPUT="$dir/$variant" IRF_SUMMARY=file IRF_LOG=debug "${extra[@]}" \
             timeout --preserve-status -s TERM "$seconds" "$apps/irf-hz-loop"
         { grep -hE "^\[irf\].*(final flush|abandoned|profile written|did not return|releas|waiting)" \
             "$dir/$variant.log"
