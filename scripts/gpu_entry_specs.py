@@ -115,13 +115,15 @@ ARCH = {
                                      ("fp64", 0.0625), ("lsu", 0.5), ("mufu", 0.5)]),
 }
 # Kepler and Maxwell: only for the public replays (tests/data/projection-public/).
-# Kepler SMX: 4 schedulers x 2 dispatch units = 8 issue slots, 192 FP32 lanes of which 160 run
-# INT32 (CUDA C++ Programming Guide throughput table, cc 3.x); Maxwell SMM: 128 lanes that run
-# FP32 or INT32. No L2 rate is published for either: 64 B/clk/SM is assumed (derived).
+# Kepler SMX: 4 schedulers, counted at 4 warp instructions a clock as every other entry (the
+# 2 dispatch units of each issue a second only when the warp has independent instructions: CUDA
+# C++ Programming Guide, "Multiprocessor Level"), the FP32/INT32 paths held to that peak; 192
+# FP32 lanes of which 160 run INT32 (its throughput table, cc 3.x). Maxwell SMM: 128 lanes that
+# run FP32 or INT32. No L2 rate is published for either: 64 B/clk/SM is assumed (derived).
 L2_ASSUMED = ("assumed 64 B/clk/SM: no gpu-l2-cache plateau or vendor L2 rate exists for "
               "Kepler or Maxwell; for the public replay only")
-_KEPLER_PATHS = [("fp32_or_int32", 5), ("fp32", 1), ("lsu", 1), ("mufu", 1)]
-ARCH["kepler"] = dict(cc="3.5", schedulers=8, pipes={"fp32": 6, "int32": 5, "lsu": 1},
+_KEPLER_PATHS = [("fp32_or_int32", 4), ("fp32", 1), ("lsu", 1), ("mufu", 1)]
+ARCH["kepler"] = dict(cc="3.5", schedulers=4, pipes={"fp32": 4, "int32": 4, "lsu": 1},
                       gflops={"fp64": 128, "fp32": 384}, l1=128, l1_source=L1_128,
                       l2=(64, L2_ASSUMED), datapaths=_KEPLER_PATHS + [("fp64", 2)])
 ARCH["kepler_geforce"] = dict(ARCH["kepler"], gflops={"fp64": 16, "fp32": 384},

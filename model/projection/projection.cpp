@@ -10,6 +10,7 @@
 #include "common/string_printf.hpp"
 #include "model/projection/calibrated_interval.hpp"
 #include "model/projection/l2_capacity.hpp"
+#include "model/projection/memory_concurrency.hpp"
 #include "model/projection/projection_bounds.hpp"
 #include "model/projection/projection_partial.hpp"
 #include "model/projection/resource_times.hpp"
@@ -377,6 +378,8 @@ std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a
     const double launch_ns = *time / std::max<double>(1.0, k.profiled_launches);
     if (latency_bound) {
         apply_latency_floor(s, t, total, launch_ns, p);
+    } else {
+        apply_memory_concurrency(k, s, t, rs, rt, *time, total, p);
     }
     // The floor is paid once a launch: over every launch the total covers.
     const bool every_launch = k.time_ns.total > 0 && k.launches > 0;

@@ -48,6 +48,24 @@ class SpreadTest(unittest.TestCase):
         # The recordings with the envelope 0.2..19 of the other two: none of 5.
         self.assertEqual(held["H100 -> H200 recordings"]["h100->h200 r"], (5, 0.0))
 
+    def test_held_out_coverage_pooled_per_family_and_its_floors(self):
+        folds = {"gpuperfpredict": {"gpuperfpredict a": (30, 0.9), "gpuperfpredict b": (10, 0.5)},
+                 "magus": {"magus m": (20, 0.95)}, "KernelBench": {}}
+        # gpuperfpredict: (27 + 5) / 40 = 0.8; magus 0.95; KernelBench has no set: left out.
+        self.assertEqual(fit_interval.family_coverage(folds),
+                         {"gpuperfpredict": (40, 0.8), "magus": (20, 0.95)})
+        # Each family once: (0.8 + 0.95) / 2 = 0.875, not the kernels' (32 + 19) / 60 = 0.85.
+        self.assertAlmostEqual(fit_interval.mean_family_coverage(folds), 0.875)
+        failures = fit_interval.check_floors(folds, {"gpuperfpredict": 0.8, "magus": 0.96,
+                                                     "KernelBench": 0.9})
+        self.assertEqual(len(failures), 3, failures)
+        self.assertIn("magus: 95.0% inside held out, recorded 96.0%", failures[0])
+        self.assertIn("KernelBench: recorded in", failures[1])
+        self.assertIn("mean held-out coverage over the families 87.5% is under 90%", failures[2])
+        # A set of a family falling is not a failure while the family holds its floor.
+        self.assertEqual(fit_interval.check_floors(
+            {"magus": {"magus m": (20, 0.95), "magus n": (20, 0.85)}}, {"magus": 0.9}), [])
+
     def test_the_fitted_block_replaces_only_itself(self):
         text = "x\n// BEGIN fitted (old)\nconstexpr int a = 1;\n// END fitted\ny\n"
         block = fit_interval.fitted_block({True: (0.5, 2.0, 40), False: (0.25, 4.0, 90)})

@@ -58,6 +58,20 @@ TEST(ModelDatapathIssue, PureFp32DoublesOnGa102PureInt32DoesNot) {
     EXPECT_NEAR(datapath_issue_ceiling({0, 0, 1, 0, 0}, 4, tu102()), 4, 1e-12);
 }
 
+TEST(ModelDatapathIssue, KeplerSmxIssuesFourWarpInstructionsPerClock) {
+    // A Kepler SMX (tests/data/projection-public/gpuperfpredict/ceilings/, issue 54): 192 FP32
+    // lanes, 160 of them also INT32 on a shared path of 5 warp instructions, capped at 4 since
+    // the CUDA C++ Programming Guide ("Multiprocessor Level") counts 8 per clock on cc 3.x only
+    // with independent pairs in every warp: fp32_or_int32 4, fp32 1, four schedulers.
+    const auto kepler = paths({{"fp32_or_int32", 4}, {"fp32", 1}, {"lsu", 1}, {"mufu", 1}});
+    // 60:40 FP32:INT32: INT32 alone 0.4 / 4 = 0.1 clk, both 1.0 / 5 = 0.2, issue 1 / 4 = 0.25:
+    // 4 per clock. With the former 8 dispatch slots and a 5-wide path: 1 / 8 = 0.125, both
+    // 1.0 / 6 = 0.167: 6 per clock, 1.5x a Maxwell SMM's 4 for the same mix.
+    EXPECT_NEAR(datapath_issue_ceiling(mix(0.4, 0.6), 4, kepler), 4, 1e-12);
+    const auto former = paths({{"fp32_or_int32", 5}, {"fp32", 1}, {"lsu", 1}, {"mufu", 1}});
+    EXPECT_NEAR(datapath_issue_ceiling(mix(0.4, 0.6), 8, former), 6, 1e-12);
+}
+
 TEST(ModelDatapathIssue, SharesFromTheSassClasses) {
     Counters c;
     c["thread_class_integer"] = 30;

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: Apache-2.0
+// Memory concurrency (docs/model.md, "Memory concurrency").
+#include "model/projection/memory_concurrency.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "common/string_printf.hpp"
+
+namespace irf::model {
+
+namespace {
+
+// DRAM latency by chip, ns: the pointer chase of te42kyfo/gpu-benches (gpu-latency, commit
+// 1c36d509), its largest chain (time / steps); docs/model.md, "Memory concurrency", lists them.
+const std::map<std::string, double>& dram_latencies() {
+    static const std::map<std::string, double> table = {
+        {"GV100", 316.6}, // V100
+        {"GA100", 407.5}, // A100 40 GB (80 GB: 405.6)
+        {"GH100", 375.1}, // H100 PCIe (HBM2e; no HBM3/HBM3e part measured)
+        {"AD102", 253.8}, // L40
+    };
+    return table;
+}
+
+} // namespace
+
+std::optional<double> dram_latency_ns(const std::string& chip) {
+    const auto it = dram_latencies().find(chip);
+    return it == dram_latencies().end() ? std::nullopt : std::optional<double>(it->second);
+}
+
+double dram_latency_upper_ns() {
+    double most = 0;
+    for (const auto& [chip, ns] : dram_latencies()) {
+        most = std::max(most, ns);
+    }
+    return most;
+}
+
+double concurrency_time_ns(double source_ns, double warps_source, double warps_target,
+                           double latency_source_ns, double latency_target_ns) {
+    return source_ns * (warps_source / warps_target) * (latency_target_ns / latency_source_ns);
+}
+
+namespace {
+
+// Warps of one block of `launch`.
+double warps_per_block(const LaunchConfig& launch) {
+    const double threads = static_cast<double>(launch.block[0]) * launch.block[1] * launch.block[2];
+    return static_cast<double>(static_cast<long long>((threads + 31) / 32));
+}
+
+bool ratio_point(const Projection& p) {
+    return p.point_method == "binding-resource" || p.point_method == "known-resources" ||
+           p.point_method == "estimated-ceiling";
+}
+
+bool memory_bound(const std::string& bound) {
+    return bound == "l1" || bound == "l2" || bound == "hbm";
+}
+
+// Whether most of the kernel's L2 reads miss to DRAM (a stream, little reuse in the L2).
+bool dram_stream(const KernelRecord& k) {
+    const auto l2 = k.counters.find("l2_sectors_read");
+    const auto dram = k.counters.find("dram_sectors_read");
+    return l2 != k.counters.end() && dram != k.counters.end() && l2->second > 0 &&
+           dram->second >= k_dram_stream_share * l2->second;
+}
+
+bool one_wave_on_both(const Projection& p) {
+    return p.waves_source && p.waves_target && p.waves_source->waves == 1 &&
+           p.waves_target->waves == 1;
+}
+
+// One launch's duration without counters: the timed mean where the total covers every launch
+// (counters slow a launch down), else the sampled time a profiled launch.
+double launch_time_ns(const KernelRecord& k, double sampled_ns, double total_ns) {
+    if (k.time_ns.total > 0 && k.launches > 0) {
+        return total_ns / static_cast<double>(k.launches);
+    }
+    return sampled_ns / std::max<double>(1.0, k.profiled_launches);
+}
+
+} // namespace
+
+void apply_memory_concurrency(const KernelRecord& k, const config::Ceilings& s,
+                              const config::Ceilings& t, const ResourceArray& rs,
+                              const ResourceArray& rt, double sampled_ns, double total_ns,
+                              Projection& p) {
+    if (!ratio_point(p) || !memory_bound(p.bound_source) || !one_wave_on_both(p) ||
+        !s.gpu.sm_limits || !(sampled_ns > 0) || !(total_ns > 0) || !dram_stream(k)) {
+        return;
+    }
+    // Resource times cover the profiled launches; per launch from here on.
+    const double profiled = std::max<double>(1.0, k.profiled_launches);
+    const double busiest_s = longest_time_ns(rs) / profiled;
+    const double busiest_t = longest_time_ns(rt) / profiled;
+    const double launch_ns = launch_time_ns(k, sampled_ns, total_ns);
+    const double clock_s = config::sustained_clock_mhz(s);
+    const double clock_t = config::sustained_clock_mhz(t);
+    const auto lat_s = dram_latency_ns(s.gpu.chip);
+    const auto lat_t = dram_latency_ns(t.gpu.chip);
+    const double round_trip_ns = lat_s.value_or(dram_latency_upper_ns());
+    const double per_block = warps_per_block(k.launch);
+    // One wave: every block is resident, so the resident warps are the grid's.
+    const double warps_s = static_cast<double>(p.waves_source->blocks) * per_block;
+    const double warps_t = static_cast<double>(p.waves_target->blocks) * per_block;
+    const double slots_s = static_cast<double>(s.gpu.sms) * s.gpu.sm_limits->max_warps_per_sm;
+    if (!(busiest_s > 0) || busiest_s >= k_concurrency_share * launch_ns || !(busiest_t > 0) ||
+        !(clock_s > 0) || !(clock_t > 0) || !(warps_s > 0) || !(warps_t > 0) ||
+        warps_s >= slots_s || launch_ns < k_min_round_trips * round_trip_ns) {
+        return;
+    }
+    const bool cited = lat_s && lat_t;
+    // Without both figures, the same cycles on both: the latency ratio is the clocks'.
+    const double ratio = cited ? *lat_t / *lat_s : clock_s / clock_t;
+    const double by_warps = concurrency_time_ns(total_ns, warps_s, warps_t, 1.0, ratio);
+    const double at_ceiling = total_ns * busiest_t / launch_ns;
+    const double at = std::max(by_warps, at_ceiling);
+    p.time_low_ns = std::min(p.time_low_ns, at);
+    p.time_high_ns = std::max(p.time_high_ns, at);
+    p.time_point_ns = at;
+    p.point_method = "memory-concurrency";
+    p.speedup_point = total_ns / at;
+    const std::string latency =
+        cited ? common::string_printf("the DRAM latencies %.0f / %.0f ns", *lat_t, *lat_s)
+              : common::string_printf("the SM clocks %.0f / %.0f MHz (DRAM latency in equal "
+                                      "cycles: no cited figure for both chips)",
+                                      clock_s, clock_t);
+    p.notes.push_back(common::string_printf(
+        "memory concurrency: %.0f resident warps (one wave on both) keep %s at %.1f%% of its "
+        "ceiling over a launch of %.1f DRAM latencies; by Little's law they move bytes in flight "
+        "/ latency, so t = t_s x warps %.0f / %.0f x %s, at least the target's busiest resource "
+        "at its ceiling; the interval holds the resource ratio's point too",
+        warps_s, p.bound_source.c_str(), 100 * busiest_s / launch_ns, launch_ns / round_trip_ns,
+        warps_s, warps_t, latency.c_str()));
+}
+
+} // namespace irf::model

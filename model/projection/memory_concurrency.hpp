@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: Apache-2.0
+// Memory concurrency (Little's law) for launches too small to fill a GPU (docs/model.md,
+// "Memory concurrency").
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "config/ceilings.hpp"
+#include "model/profile/profile.hpp"
+#include "model/projection/resource_times.hpp"
+
+namespace irf::model {
+
+/// Above this share of a launch, the busiest memory resource is taken to run near its ceiling,
+/// and the ceiling ratio stays.
+inline constexpr double k_concurrency_share = 0.5;
+
+/// Below this share of the source's L2 read sectors missing to DRAM, the loads are served mostly
+/// by the L2, whose size and latency differ between the GPUs, so DRAM latency does not set the
+/// stream (docs/model.md, "Memory concurrency").
+inline constexpr double k_dram_stream_share = 2.0 / 3.0;
+
+/// Fewest DRAM round trips a warp's stream must span (a launch of at least this many DRAM
+/// latencies) for Little's law to hold: the fill and drain, about one latency each, then stay
+/// under a tenth of the launch.
+inline constexpr double k_min_round_trips = 20;
+
+/// Measured DRAM load latency of a chip in ns (pointer chase past the L2, docs/model.md, "Memory
+/// concurrency"), or nullopt where no measurement is cited.
+[[nodiscard]] std::optional<double> dram_latency_ns(const std::string& chip);
+
+/// The DRAM latency taken for a chip without a cited figure in the round-trip test: the largest
+/// cited one, so that fewer launches pass.
+[[nodiscard]] double dram_latency_upper_ns();
+
+/// Little's law in time form: a memory stream of W resident warps, each keeping the same bytes
+/// in flight, moves W x bytes / latency per ns, so the same bytes take
+/// t_s x (warps_s / warps_t) x (latency_t / latency_s) on the target.
+[[nodiscard]] double concurrency_time_ns(double source_ns, double warps_source, double warps_target,
+                                         double latency_source_ns, double latency_target_ns);
+
+/// When `p`'s point is a resource ratio, the source's binding resource is a memory level (L1,
+/// L2, HBM) under k_concurrency_share of a launch, at least k_dram_stream_share of its L2 read
+/// sectors come from DRAM, a launch spans at least k_min_round_trips DRAM latencies, the grid
+/// is one wave on both GPUs and its warps fill less than the source's warp slots, moves the point
+/// to max(concurrency_time_ns, with the cited DRAM latencies in ns where both chips have one and
+/// equal cycles (the sustained clocks' ratio) otherwise; the target's busiest resource at its
+/// ceiling on every launch) over `total_ns` (point_method "memory-concurrency"), the interval
+/// holding the ratio's point too, with a note. `sampled_ns` covers the profiled launches.
+void apply_memory_concurrency(const KernelRecord& kernel, const config::Ceilings& source,
+                              const config::Ceilings& target, const ResourceArray& source_times,
+                              const ResourceArray& target_times, double sampled_ns, double total_ns,
+                              Projection& p);
+
+} // namespace irf::model

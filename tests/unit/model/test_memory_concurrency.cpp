@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: Apache-2.0
+// Memory concurrency (docs/model.md, "Memory concurrency"): a one-wave grid whose memory stream
+// holds its binding level under half its ceiling over a launch of at least 20 DRAM latencies is
+// projected by Little's law, its resident warps and the DRAM latencies (in ns where both chips
+// have a cited figure, else equal cycles: the SM clocks' ratio), not by the bandwidth ratio.
+// Values worked out on the seed papers' V100 (tests/unit/model/model_fixtures.hpp).
+#include <gtest/gtest.h>
+
+#include "model/analyze.hpp"
+#include "model/projection/memory_concurrency.hpp"
+#include "model/projection/projection.hpp"
+#include "tests/unit/model/model_fixtures.hpp"
+
+namespace irf::model {
+namespace test_memory_concurrency {
+namespace {
+
+// 16 blocks of 256 threads (128 warps, one wave on 80 SMs) streaming 8e7 x `scale` B from DRAM
+// (2.5e6 x `scale` L2 and DRAM read sectors, every L2 read a miss): HBM 8e7 / 828 = 96618.4 ns
+// at scale 1, L1 1.6e8 B / 14000 / fill 0.2 = 57142.9 ns, issue 1e6 / 489.6 / 0.2 = 10212.5 ns.
+// At `time_ns` = 3e5 the HBM is 32.2% of the launch.
+KernelRecord small_stream(double time_ns, double scale = 1) {
+    KernelRecord k = test::kernel_record(time_ns, 16);
+    k.launch.block = {256, 1, 1};
+    k.counters["inst_warp"] = 1e6 * scale;
+    k.counters["sectors_global_ld"] = 5e6 * scale;
+    k.counters["l2_sectors_read"] = 2.5e6 * scale;
+    k.counters["dram_sectors_read"] = 2.5e6 * scale;
+    return k;
+}
+
+config::Ceilings gpu(const char* key, const char* chip, double hbm_gbs, double clock_mhz) {
+    config::Ceilings c = test::v100();
+    c.gpu.key = key;
+    c.gpu.chip = chip;
+    c.gpu.sm_limits = test::cc70();
+    c.hbm_gbs->value = hbm_gbs;
+    c.clocks["sustained"] = test::qty(clock_mhz, "MHz");
+    return c;
+}
+
+Projection onto(const KernelRecord& k, const config::Ceilings& t) {
+    const config::Ceilings s = gpu("v100", "GV100", 828, 1530);
+    const KernelAnalysis a = analyze_kernel(k, s, {t});
+    EXPECT_EQ(a.projection.size(), 1u);
+    return a.projection.empty() ? Projection{} : a.projection.front();
+}
+
+TEST(ModelMemoryConcurrency, LittlesLawScalesByWarpsAndLatency) {
+    // 3e5 ns x (128 / 64 warps) x (200 / 250 ns) = 480,000 ns.
+    EXPECT_DOUBLE_EQ(concurrency_time_ns(3e5, 128, 64, 250, 200), 480000);
+}
+
+TEST(ModelMemoryConcurrency, CitedLatenciesByChip) {
+    EXPECT_DOUBLE_EQ(*dram_latency_ns("GV100"), 316.6);
+    EXPECT_DOUBLE_EQ(*dram_latency_ns("GH100"), 375.1);
+    EXPECT_FALSE(dram_latency_ns("GA102").has_value());
+    EXPECT_DOUBLE_EQ(dram_latency_upper_ns(), 407.5);
+}
+
+TEST(ModelMemoryConcurrency, BothChipsCitedTakeTheLatencyRatioNotTheBandwidthRatio) {
+    // Onto a GA100 with twice the DRAM bandwidth: the bandwidth ratio said 2x faster; 128 warps
+    // on both, DRAM latency 407.5 ns there, 316.6 ns here: 3e5 x 407.5 / 316.6 = 386,133.9 ns.
+    const Projection p = onto(small_stream(3e5), gpu("a", "GA100", 1656, 2040));
+    EXPECT_EQ(p.point_method, "memory-concurrency");
+    EXPECT_NEAR(p.time_point_ns, 3e5 * 407.5 / 316.6, 1e-6);
+    EXPECT_LE(p.time_low_ns, 3e5 * 0.5); // the bandwidth ratio's point stays inside
+    EXPECT_TRUE(test::has_note(p, "the DRAM latencies 408 / 317 ns"));
+}
+
+TEST(ModelMemoryConcurrency, AnUncitedChipTakesEqualCycles) {
+    // No figure for the target: the latency in equal cycles, 3e5 x 1530 / 2040 = 225,000 ns.
+    const Projection p = onto(small_stream(3e5), gpu("x", "GX999", 1656, 2040));
+    EXPECT_EQ(p.point_method, "memory-concurrency");
+    EXPECT_NEAR(p.time_point_ns, 225000, 1e-6);
+    EXPECT_TRUE(test::has_note(p, "memory concurrency: 128 resident warps"));
+    EXPECT_TRUE(test::has_note(p, "equal cycles"));
+}
+
+TEST(ModelMemoryConcurrency, TheTargetsCeilingBoundsEveryLaunch) {
+    // Onto a GV100 with 200 GB/s: the warps stream in 3e5 ns, the DRAM needs 8e7 / 200 =
+    // 400,000 ns a launch at its ceiling.
+    EXPECT_NEAR(onto(small_stream(3e5), gpu("s", "GV100", 200, 1530)).time_point_ns, 400000, 1e-6);
+    // Ten launches timed at 3e5 ns each, the one under counters at 6e5 ns: the HBM share is of
+    // the timed launch (32.2%), and the ceiling is paid on each of the ten: 4e6 ns (over the
+    // counted launch's 6e5 ns it would read 2e6).
+    KernelRecord k = small_stream(3e6);
+    k.launches = 10;
+    k.counters["time_ns"] = 6e5;
+    const Projection p = onto(k, gpu("s", "GV100", 200, 1530));
+    EXPECT_EQ(p.point_method, "memory-concurrency");
+    EXPECT_NEAR(p.time_point_ns, 4e6, 1e-6);
+}
+
+TEST(ModelMemoryConcurrency, NearCeilingCachedManyWaveOrShortLaunchesKeepTheRatio) {
+    const config::Ceilings t = gpu("a", "GA100", 1656, 2040);
+    // HBM at 96618.4 / 1.5e5 = 64% of the launch: near its ceiling.
+    EXPECT_EQ(onto(small_stream(1.5e5), t).point_method, "binding-resource");
+    // Half the L2 reads hit (1.25e6 of 2.5e6 from DRAM): the L2 serves the stream.
+    KernelRecord cached = small_stream(3e5);
+    cached.counters["dram_sectors_read"] = 1.25e6;
+    EXPECT_EQ(onto(cached, t).point_method, "binding-resource");
+    // 1000 blocks of 256 threads, 8 an SM: 2 waves on 80 SMs.
+    KernelRecord waves = small_stream(3e5);
+    waves.launch.grid = {1000, 1, 1};
+    EXPECT_EQ(onto(waves, t).point_method, "binding-resource");
+    // A 6,000 ns launch (HBM 966.2 ns, 16%) spans 6000 / 316.6 = 19 DRAM latencies, under 20:
+    // the warps' requests are about one round trip, not a stream Little's law describes.
+    EXPECT_EQ(onto(small_stream(6000, 0.01), t).point_method, "binding-resource");
+    EXPECT_EQ(onto(small_stream(6400, 0.01), t).point_method, "memory-concurrency");
+}
+
+} // namespace
+} // namespace test_memory_concurrency
+} // namespace irf::model
