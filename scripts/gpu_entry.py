@@ -94,8 +94,6 @@ def identity(g, lines):
               "  memory_type: " + g["memory_type"],
               "  aliases: [" + ", ".join('"%s"' % a for a in g["aliases"]) + "]"]
     limits = specs.SM_LIMITS.get(arch["cc"])
-    if arch["cc"] in specs.MAGUS_ONLY_LIMITS and g.get("set") != "magus":
-        limits = None  # docs/validation/projection.md, magus: GTX 970 -> 980 worse with them
     if limits:
         lines.append(f"  # Residency limits of cc {arch['cc']} (CUDA C++ Programming Guide table; "
                      "docs/ceilings.md, \"SM limits\").")

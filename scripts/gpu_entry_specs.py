@@ -30,8 +30,8 @@ def limits(threads, blocks, shared_sm, shared_block, reserved, unit):
             ("shared_alloc_unit", unit)]
 
 
-# docs/ceilings.md, "SM limits" (5.2 and 6.1 for the validation-only magus entries; cc 10.3 and
-# 12.0 are not in that table: no limits, no waves).
+# docs/ceilings.md, "SM limits" (5.2 and 6.1 for the validation-only Maxwell and Pascal entries of
+# the public replays; cc 10.3 and 12.0 are not in that table: no limits, no waves).
 SM_LIMITS = {
     "5.2": limits(2048, 32, 98304, 49152, 0, 256),
     "6.1": limits(2048, 32, 98304, 49152, 0, 256),
@@ -43,9 +43,6 @@ SM_LIMITS = {
     "9.0": limits(2048, 32, 233472, 232448, 1024, 128),
     "10.0": limits(2048, 32, 233472, 232448, 1024, 128),
 }
-
-# Rows given to the magus entries only: with them gpuperfpredict's GTX 970 -> GTX 980 got worse.
-MAGUS_ONLY_LIMITS = ("5.2", "6.1")
 
 THROUGHPUT = "CUDA C++ Programming Guide, arithmetic instruction throughput table"
 WP = "NVIDIA %s architecture whitepaper, SM diagram; " + THROUGHPUT

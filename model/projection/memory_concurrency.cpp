@@ -138,3 +138,40 @@ void apply_memory_concurrency(const KernelRecord& k, const config::Ceilings& s,
 }
 
 } // namespace irf::model
+
+namespace irf::model {
+
+void apply_sm_concurrency(const KernelRecord& k, const config::Ceilings& s,
+                          const config::Ceilings& t, const ResourceArray& rs,
+                          const ResourceArray& rt, double sampled_ns, double total_ns,
+                          Projection& p) {
+    if (!ratio_point(p) || p.bound_source != "l1" || !one_wave_on_both(p) || !(sampled_ns > 0) ||
+        !(total_ns > 0)) {
+        return;
+    }
+    const double profiled = std::max<double>(1.0, k.profiled_launches);
+    // After the waves' fill (apply_waves), the L1 time is its busiest SM's.
+    const auto l1_s = rs.ns[k_l1];
+    const double busiest_t = longest_time_ns(rt) / profiled;
+    const double launch_ns = launch_time_ns(k, sampled_ns, total_ns);
+    const double clock_s = config::sustained_clock_mhz(s);
+    const double clock_t = config::sustained_clock_mhz(t);
+    if (!l1_s || !(*l1_s > 0) || *l1_s / profiled >= k_sm_concurrency_share * launch_ns ||
+        !(busiest_t > 0) || !(clock_s > 0) || !(clock_t > 0)) {
+        return;
+    }
+    const double at = std::max(total_ns * clock_s / clock_t, total_ns * busiest_t / launch_ns);
+    p.time_low_ns = std::min(p.time_low_ns, at);
+    p.time_high_ns = std::max(p.time_high_ns, at);
+    p.time_point_ns = at;
+    p.point_method = "sm-concurrency";
+    p.speedup_point = total_ns / at;
+    p.notes.push_back(common::string_printf(
+        "SM concurrency: one wave on both, its busiest SM's L1 at %.1f%% of its ceiling: each "
+        "SM's resident blocks run at their chains of latencies, not at the L1's rate, so t = t_s "
+        "x the SM clocks %.0f / %.0f MHz, at least the target's busiest resource at its ceiling; "
+        "the interval holds the resource ratio's point too",
+        100 * *l1_s / profiled / launch_ns, clock_s, clock_t));
+}
+
+} // namespace irf::model

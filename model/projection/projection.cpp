@@ -380,6 +380,7 @@ std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a
         apply_latency_floor(s, t, total, launch_ns, p);
     } else {
         apply_memory_concurrency(k, s, t, rs, rt, *time, total, p);
+        apply_sm_concurrency(k, s, t, rs, rt, *time, total, p);
     }
     // The floor is paid once a launch: over every launch the total covers.
     const bool every_launch = k.time_ns.total > 0 && k.launches > 0;

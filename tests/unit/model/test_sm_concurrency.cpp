@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: Apache-2.0
+// SM concurrency (docs/model.md, "SM concurrency"): a one-wave grid whose busiest SM keeps its
+// L1 under 80% of its ceiling runs at its blocks' chains of latencies, so it is projected by the
+// SM clocks' ratio (at least the target's busiest resource at its ceiling), not by the L1 ratio
+// over the waves' fill. Values worked out on the seed papers' V100 (model_fixtures.hpp).
+#include <gtest/gtest.h>
+
+#include "model/analyze.hpp"
+#include "model/projection/memory_concurrency.hpp"
+#include "model/projection/projection.hpp"
+#include "tests/unit/model/model_fixtures.hpp"
+
+namespace irf::model {
+namespace test_sm_concurrency {
+namespace {
+
+// 16 blocks of 256 threads: one wave on 80 SMs, one block on the busiest SM, fill 16 / 80 = 0.2.
+// L1: 5e7 sectors = 1.6e9 B / 14000 GB/s / 0.2 = 571,428.6 ns; issue 1e6 / 489.6 / 0.2 =
+// 10,212.5 ns; L2 and DRAM 1e5 sectors = 3.2e6 B (3864.7 ns at 828 GB/s). At 1e6 ns a launch the
+// busiest SM's L1 is 57.1% of it.
+KernelRecord l1_kernel(double time_ns) {
+    KernelRecord k = test::kernel_record(time_ns, 16);
+    k.launch.block = {256, 1, 1};
+    k.counters["inst_warp"] = 1e6;
+    k.counters["sectors_global_ld"] = 5e7;
+    k.counters["l2_sectors_read"] = 1e5;
+    k.counters["dram_sectors_read"] = 1e5;
+    return k;
+}
+
+config::Ceilings gpu(int sms, double l1_gbs, double clock_mhz) {
+    config::Ceilings c = test::v100();
+    c.gpu.key = "t";
+    c.gpu.sms = sms;
+    c.gpu.sm_limits = test::cc70();
+    c.l1_gbs->value = l1_gbs;
+    c.clocks["sustained"] = test::qty(clock_mhz, "MHz");
+    return c;
+}
+
+Projection onto(const KernelRecord& k, const config::Ceilings& t) {
+    config::Ceilings s = gpu(80, 14000, 1530);
+    s.gpu.key = "v100";
+    const KernelAnalysis a = analyze_kernel(k, s, {t});
+    EXPECT_EQ(a.projection.size(), 1u);
+    return a.projection.empty() ? Projection{} : a.projection.front();
+}
+
+TEST(ModelSmConcurrency, AnUnsaturatedOneWaveGridFollowsTheSmClock) {
+    // Twice the SMs and L1: fill 16 / 160 = 0.1, so the L1 ratio said 1.6e9 / 28000 / 0.1 =
+    // 571,428.6 ns, the source's time. The blocks' latencies run at the clock: 1e6 x 1530 / 2040
+    // = 750,000 ns.
+    const Projection p = onto(l1_kernel(1e6), gpu(160, 28000, 2040));
+    EXPECT_EQ(p.point_method, "sm-concurrency");
+    EXPECT_NEAR(p.time_point_ns, 750000, 1e-6);
+    EXPECT_GE(p.time_high_ns, 1e6 - 1e-6); // the L1 ratio's point stays inside
+    EXPECT_TRUE(test::has_note(p, "busiest SM's L1 at 57.1% of its ceiling"));
+    EXPECT_TRUE(test::has_note(p, "the SM clocks 1530 / 2040 MHz"));
+}
+
+TEST(ModelSmConcurrency, TheTargetsBusiestResourceBoundsIt) {
+    // Half the L1 on as many SMs: 1.6e9 / 7000 / 0.2 = 1,142,857.1 ns a launch at its ceiling,
+    // more than the clock's 750,000 ns.
+    const Projection p = onto(l1_kernel(1e6), gpu(80, 7000, 2040));
+    EXPECT_EQ(p.point_method, "sm-concurrency");
+    EXPECT_NEAR(p.time_point_ns, 1.6e9 / 7000 / 0.2, 1e-3);
+}
+
+TEST(ModelSmConcurrency, ASaturatedL1OrManyWavesKeepTheRatio) {
+    const config::Ceilings t = gpu(160, 28000, 2040);
+    // 571,428.6 / 7e5 = 81.6% of the launch: at its ceiling, the L1 ratio stays.
+    EXPECT_EQ(onto(l1_kernel(7e5), t).point_method, "binding-resource");
+    // 1000 blocks, 8 an SM (2048 / 256 threads): 2 waves on 80 SMs.
+    KernelRecord waves = l1_kernel(1e6);
+    waves.launch.grid = {1000, 1, 1};
+    EXPECT_NE(onto(waves, t).point_method, "sm-concurrency");
+}
+
+} // namespace
+} // namespace test_sm_concurrency
+} // namespace irf::model
