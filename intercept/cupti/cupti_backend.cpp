@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // CUPTI backend lifecycle: subscribe, enable callbacks and activity, resources, stop.
-#include <array>
 #include <cstring>
 #include <new>
 
 #include <cupti_driver_cbid.h>
-#include <cupti_runtime_cbid.h>
 
 #include "intercept/cupti/cupti_backend_impl.hpp"
 #include "intercept/cupti/cupti_errors.hpp"
@@ -29,26 +27,6 @@ void CUPTIAPI cupti_callback(void* user, CUpti_CallbackDomain domain, CUpti_Call
 
 void kernel_record(void* user, const KernelActivity& record) noexcept {
     static_cast<CuptiBackend*>(user)->on_kernel_record(record);
-}
-
-// cudaProfilerStart/Stop call cuProfilerStart/Stop, but a runtime linked statically or a driver
-// that skips the nested callback would hide one of them: both are watched, and a repeated
-// start or stop changes nothing (IRF_CAPTURE_RANGE, docs/configuration.md).
-constexpr std::array<std::pair<CUpti_CallbackDomain, CUpti_CallbackId>, 4> k_profiler_cbids{{
-    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStart},
-    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop},
-    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000},
-    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000},
-}};
-
-/// 1 for a profiler start callback, 0 for a stop, -1 for anything else.
-int profiler_range_change(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) noexcept {
-    for (std::size_t i = 0; i < k_profiler_cbids.size(); ++i) {
-        if (k_profiler_cbids[i].first == domain && k_profiler_cbids[i].second == cbid) {
-            return i % 2 == 0 ? 1 : 0;
-        }
-    }
-    return -1;
 }
 
 std::string refused_line(CUptiResult r, const char* holder) {
@@ -146,7 +124,7 @@ bool CuptiBackend::enable_callbacks() noexcept {
         static_cast<void>(enable(CUPTI_CB_DOMAIN_DRIVER_API, cbid));
     }
     static_cast<void>(enable(CUPTI_CB_DOMAIN_STATE, CUPTI_CBID_STATE_FATAL_ERROR));
-    for (const auto& [domain, cbid] : k_profiler_cbids) {
+    for (const auto& [domain, cbid] : profiler_range_cbids(m_options.profiler_api_callbacks)) {
         if (!enable(domain, cbid).empty()) {
             warn_once("profiler-api", "CUPTI refused the cudaProfilerStart/Stop callbacks; "
                                       "IRF_CAPTURE_RANGE=cudaProfilerApi profiles nothing");

@@ -15,6 +15,9 @@ struct CuptiOptions {
     /// False with IRF_SAMPLES=0: no sample can start, so copies, sets and host functions are
     /// not watched (their callbacks only keep them out of a sample's window).
     bool samples = true;
+    /// IRF_CAPTURE_RANGE=cudaProfilerApi: the profiler start/stop callbacks, the runtime API's
+    /// among them, are enabled; otherwise they stay off (each runtime call pays for them).
+    bool profiler_api_callbacks = false;
     /// IRF_GRAPH_TIMING=graphs:N: each graph's first N replays traced by node, later ones by
     /// graph-level records; 0: every replay by node (IRF_GRAPH_TIMING=nodes).
     std::uint32_t graph_node_replays = 0;

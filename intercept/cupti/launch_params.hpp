@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include <cuda.h>
@@ -50,6 +51,16 @@ struct DecodedLaunch {
 /// another cbid or null params.
 [[nodiscard]] std::optional<CUgraphExec> changed_graph_exec(CUpti_CallbackId cbid,
                                                             const void* params) noexcept;
+
+/// The profiler start/stop callbacks (driver and runtime) IRF_CAPTURE_RANGE=cudaProfilerApi
+/// watches, or none without it: an enabled runtime-domain callback costs every runtime call
+/// (issue 55 item 2), and nothing else reads them.
+[[nodiscard]] const std::vector<std::pair<CUpti_CallbackDomain, CUpti_CallbackId>>&
+profiler_range_cbids(bool capture_range);
+
+/// 1 for a profiler start callback of profiler_range_cbids(true), 0 for a stop, -1 otherwise.
+[[nodiscard]] int profiler_range_change(CUpti_CallbackDomain domain,
+                                        CUpti_CallbackId cbid) noexcept;
 
 /// Driver cbids before which activity is flushed (context teardown).
 [[nodiscard]] const std::vector<CUpti_CallbackId>& teardown_cbids();

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // Unit tests of irf_cupti's GPU-free logic: counter mapping, launch params, activity records.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
 #include <gtest/gtest.h>
 
 #include <cupti_driver_cbid.h>
+#include <cupti_runtime_cbid.h>
 
 #include "intercept/cupti/activity.hpp"
 #include "intercept/cupti/counter_map.hpp"
@@ -121,6 +123,25 @@ TEST(LaunchParams, GraphsAndOthers) {
     EXPECT_FALSE(decode_launch(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, nullptr));
     EXPECT_EQ(launch_cbids().size(), 12u);
     EXPECT_EQ(teardown_cbids().size(), 6u);
+}
+
+TEST(LaunchParams, ProfilerRangeCallbacksOnlyWithTheCaptureRange) {
+    // Without IRF_CAPTURE_RANGE=cudaProfilerApi no runtime-domain callback is enabled at all.
+    EXPECT_TRUE(profiler_range_cbids(false).empty());
+    const auto& on = profiler_range_cbids(true);
+    ASSERT_EQ(on.size(), 4u);
+    EXPECT_EQ(std::count_if(on.begin(), on.end(),
+                            [](const auto& c) { return c.first == CUPTI_CB_DOMAIN_RUNTIME_API; }),
+              2);
+    EXPECT_EQ(profiler_range_change(CUPTI_CB_DOMAIN_RUNTIME_API,
+                                    CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000),
+              1);
+    EXPECT_EQ(
+        profiler_range_change(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop),
+        0);
+    EXPECT_EQ(
+        profiler_range_change(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStart),
+        -1); // a driver cbid's number in the runtime domain is another call
 }
 
 TEST(ActivityRecords, DecodesAConcurrentKernelRecord) {
