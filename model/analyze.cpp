@@ -209,7 +209,7 @@ KernelAnalysis analyze_prepared(const KernelRecord& kernel, const Prepared& prep
     note_underfilled_grid(kernel, source, a.notes);
     std::string no_waves; // the text summary's fill column says "-" without a reason
     a.waves = wave_count(kernel.launch, source.gpu, no_waves);
-    ProjectionWork work = projection_work(kernel, a);
+    ProjectionWork work = projection_work(a, c);
     work.details = details; // without them, drop_details below
     const std::vector<CeilingPair>& pairs = prepared.pairs[write_only];
     if (fold) {

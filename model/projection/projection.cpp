@@ -293,15 +293,17 @@ double interval_mean_ns(double low_ns, double high_ns) {
     return 2.0 / (1.0 / low_ns + 1.0 / high_ns);
 }
 
-ProjectionWork projection_work(const KernelRecord& kernel, const KernelAnalysis& analysis) {
-    return {kernel_work(kernel.counters, analysis.mix), level_bytes(kernel.counters),
-            counter(kernel.counters, "time_ns"), true};
+ProjectionWork projection_work(const KernelAnalysis& analysis, const Counters& counters) {
+    return {kernel_work(counters, analysis.mix), level_bytes(counters),
+            counter(counters, "time_ns"), true};
 }
 
 std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a,
                                   const config::Ceilings& s, const config::Ceilings& t,
                                   std::vector<std::string>& missing) {
-    return project(k, a, projection_work(k, a), s, t, missing);
+    // As analyze_kernel reads them: tensor register moves are no tensor work (counters.hpp).
+    const std::optional<Counters> no_moves = without_tensor_moves(k.counters, profiled_warps(k));
+    return project(k, a, projection_work(a, no_moves ? *no_moves : k.counters), s, t, missing);
 }
 
 std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a,

@@ -55,10 +55,11 @@ struct ProjectionWork {
 /// name, else where it was read from.
 [[nodiscard]] std::string target_name(const config::Ceilings& target);
 
-/// The projection work of `kernel` analysed as `analysis` (its instruction mix); refers to the
-/// kernel's counters, so the kernel must outlive it.
-[[nodiscard]] ProjectionWork projection_work(const KernelRecord& kernel,
-                                             const KernelAnalysis& analysis);
+/// The projection work of a kernel analysed as `analysis` (its instruction mix) from `counters`,
+/// the kernel's counters as the analysis read them (without tensor register moves); refers to
+/// them, so they must outlive it.
+[[nodiscard]] ProjectionWork projection_work(const KernelAnalysis& analysis,
+                                             const Counters& counters);
 
 /// project() with the counters already read by projection_work (same result, once per kernel).
 [[nodiscard]] std::optional<Projection>

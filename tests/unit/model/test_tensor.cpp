@@ -195,6 +195,30 @@ TEST(ModelTensor, RegisterMovesAreNoTensorWorkAndNoFp16Flops) {
     EXPECT_DOUBLE_EQ(k.counters.at("thread_hfma"), 2149161369600.0);
 }
 
+// The projection reads the counters as the analysis does: moves known only from the launch (the
+// H200's FP32 SIMT GEMM of KernelBench: 6,464 tensor-pipe instructions, 2.1 a warp, 196,928 HFMA)
+// are no unmeasured tensor work, so its bound is decided; without the launch they are unexplained,
+// the bound undecided and the point the interval's mean.
+TEST(ModelTensor, MovesKnownFromTheLaunchLeaveTheProjectionDecided) {
+    KernelRecord k;
+    k.name = "sgemm";
+    k.counters = tensor_only_instructions();
+    k.counters["inst_tensor"] = 160;
+    k.counters["thread_hfma"] = 3200;
+    k.profiled_launches = 1;
+    k.launch.grid = {40, 1, 1};
+    k.launch.block = {128, 1, 1};
+    config::Ceilings target = test::v100();
+    target.gpu.key = "t";
+    const auto method = [&](const KernelRecord& kernel) {
+        const KernelAnalysis a = analyze_kernel(kernel, test::v100(), {target});
+        return a.projection.empty() ? std::string("none") : a.projection.front().point_method;
+    };
+    EXPECT_NE(method(k), "interval-mean");
+    k.launch = {};
+    EXPECT_EQ(method(k), "interval-mean");
+}
+
 } // namespace
 } // namespace test_tensor
 } // namespace irf::model
