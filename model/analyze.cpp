@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "common/parallel.hpp"
+#include "model/projection/calibrated_interval.hpp"
 #include "model/projection/measured_ceilings.hpp"
 #include "model/projection/projection.hpp"
 #include "model/projection/projection_bounds.hpp"
@@ -226,6 +227,7 @@ KernelAnalysis analyze_prepared(const KernelRecord& kernel, const Prepared& prep
             p->notes.push_back(prepared.pair_notes[write_only][i]);
             widen_by_spread(pair, *p);
             widen_by_clock_spread(pair.target, target_mhz, *p);
+            apply_calibrated_interval(pair.source, pair.target, *p);
             if (fold) {
                 a.projection_brief.push_back(brief_of(*p, static_cast<std::uint16_t>(i)));
                 continue;

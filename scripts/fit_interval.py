@@ -8,7 +8,8 @@ split conformal over the public and recorded projection checks.
 Runs `irf-report check-projection` on every benchmark set the repository holds (gpuperfpredict's
 and magus's pairs, the KernelBench operators comparable with the H200 recording, the H100 -> H200
 recordings), collects each kernel's residual `measured / point`, and, per class (source and
-target of the same compute capability, or not) and per family of sets (FAMILIES), takes the ends
+target of the same compute capability or not, x the projection's confidence high or low) and
+per family of sets (FAMILIES), takes the ends
 of the residuals that hold 90% of the kernels: the ceil((n + 1) x 0.95)-th smallest and largest
 of n (a one-sided 95% split conformal bound each side). What it fits is the envelope of the
 families' ends (the lowest low, the highest high), which holds at least 90% of each family, so the
@@ -64,8 +65,13 @@ def residual(predicted, measured):
     return measured / predicted if predicted > 0 and measured > 0 else None
 
 
+def class_of(same_cc, confidence):
+    """A projection's class: (same compute capability, high confidence)."""
+    return same_cc, confidence == "high"
+
+
 def public_pairs(report, name):
-    """(set, same_cc, residual) of each pair's kernels in the public set `name` (a folder of
+    """(set, class, residual) of each pair's kernels in the public set `name` (a folder of
     PUBLIC holding expected.json, the profiles and ceilings/)."""
     folder = os.path.join(PUBLIC, name)
     with open(os.path.join(folder, "expected.json"), encoding="utf-8") as f:
@@ -80,7 +86,7 @@ def public_pairs(report, name):
         for k in check["kernels"]:
             r = residual(k["predicted_mean_ns"], k["measured_mean_ns"])
             if r:
-                yield f"{name} {src}->{tgt}", same, r
+                yield f"{name} {src}->{tgt}", class_of(same, k["confidence"]), r
 
 
 def recorded_h100_h200(report):
@@ -89,11 +95,12 @@ def recorded_h100_h200(report):
         for k in run(report, ["check-projection"] + paths + ["--format", "json"])["kernels"]:
             r = residual(k["predicted_mean_ns"], k["measured_mean_ns"])
             if r:
-                yield f"h100->h200 {name}", True, r
+                yield f"h100->h200 {name}", class_of(True, k["confidence"]), r
 
 
 def kernelbench(report, work):
-    """Per comparable operator (kernelbench_check's rule, decided on the published H100 times)."""
+    """Per comparable operator (kernelbench_check's rule, decided on the published H100 times);
+    an operator's confidence is that of its longest kernel's projection."""
     profile = kernelbench_check.profile_path(os.path.join(KB_RECORDING, "irf.json.xz"), work)
     ours = os.path.join(KB_RECORDING, "base.json")
     with open(kernelbench_check.PUBLISHED, encoding="utf-8") as f:
@@ -107,7 +114,7 @@ def kernelbench(report, work):
         for op in check.get("operators", []):
             r = residual(op["predicted_ns"], op["measured_ns"])
             if r and op["name"] in names:
-                yield f"kernelbench h200->{key}", same, r
+                yield f"kernelbench h200->{key}", class_of(same, op.get("confidence", "")), r
 
 
 def spread(residuals):
@@ -122,7 +129,13 @@ def spread(residuals):
 
 FAMILIES = {"gpuperfpredict": "gpuperfpredict", "magus": "magus", "KernelBench": "kernelbench",
             "H100 -> H200 recordings": "h100->h200"}
-CLASS = {True: "same compute capability", False: "across compute capabilities"}
+CLASSES = [(same, high) for same in (True, False) for high in (True, False)]
+
+
+def class_name(cls):
+    same, high = cls
+    return (("high" if high else "low") + "-confidence projections " +
+            ("of the same compute capability" if same else "across compute capabilities"))
 
 
 def family(name):
@@ -131,32 +144,38 @@ def family(name):
 
 
 def family_spreads(rows):
-    """{same_cc: {family: (low, high, n)}}: each family's ends alone, where it has enough."""
+    """{class: {family: (low, high, n)}}: each family's ends alone, where it has enough."""
     out = {}
-    for same in (True, False):
+    for cls in CLASSES:
         for fam in FAMILIES:
-            values = [r for name, s, r in rows if s == same and family(name) == fam]
+            values = [r for name, c, r in rows if c == cls and family(name) == fam]
             ends = spread(values)
             if ends:
-                out.setdefault(same, {})[fam] = (ends[0], ends[1], len(values))
+                out.setdefault(cls, {})[fam] = (ends[0], ends[1], len(values))
     return out
 
 
 def fit(rows):
-    """{same_cc: (low, high, n)} over `rows` of (set, same_cc, residual): per class, the
-    envelope of the families' ends (the lowest low, the highest high), so it holds at least
-    SHARE of every family fitted; n counts those families' residuals."""
-    return {same: (min(e[0] for e in fams.values()), max(e[1] for e in fams.values()),
-                   sum(e[2] for e in fams.values()))
-            for same, fams in family_spreads(rows).items()}
+    """{class: (low, high, n)} over `rows` of (set, class, residual): per class, the envelope of
+    the families' ends (the lowest low, the highest high), so it holds at least SHARE of every
+    family fitted; n counts those families' residuals. A class no family has enough of takes
+    the envelope of the other confidence of its compute-capability class."""
+    fitted = {cls: (min(e[0] for e in fams.values()), max(e[1] for e in fams.values()),
+                    sum(e[2] for e in fams.values()))
+              for cls, fams in family_spreads(rows).items()}
+    for cls in CLASSES:
+        other = (cls[0], not cls[1])
+        if cls not in fitted and other in fitted:
+            fitted[cls] = fitted[other]
+    return fitted
 
 
 def coverage(rows, spreads):
     """Per set: (kernels, share with low <= residual <= high under `spreads`)."""
     sets = {}
-    for name, same, r in rows:
-        if same in spreads:
-            low, high, _ = spreads[same]
+    for name, cls, r in rows:
+        if cls in spreads:
+            low, high, _ = spreads[cls]
             sets.setdefault(name, []).append(low <= r <= high)
     return {name: (len(v), sum(v) / len(v)) for name, v in sorted(sets.items())}
 
@@ -173,10 +192,10 @@ def held_out(rows):
 
 def fitted_block(spreads):
     lines = ["// BEGIN fitted (scripts/fit_interval.py --write)"]
-    for same in (True, False):
-        low, high, n = spreads[same]
-        name = "s_same_cc" if same else "s_cross_cc"
-        lines.append(f"constexpr ResidualSpread {name}{{{low:.4f}, {high:.4f}, {n}}};")
+    for same, high in CLASSES:
+        low, top, n = spreads[(same, high)]
+        name = ("s_same_cc" if same else "s_cross_cc") + ("_high" if high else "_low")
+        lines.append(f"constexpr ResidualSpread {name}{{{low:.4f}, {top:.4f}, {n}}};")
     lines.append("// END fitted")
     return "\n".join(lines)
 
@@ -188,10 +207,10 @@ def replace_block(text, block):
 def report_text(rows, spreads, folds):
     out = [f"{len(rows)} residuals (measured / point) from "
            f"{len({r[0] for r in rows})} sets"]
-    for same, (low, high, n) in spreads.items():
-        out.append(f"fitted on all, {CLASS[same]}: x{low:.3f} .. x{high:.3f} ({n} kernels)")
-    for same, fams in family_spreads(rows).items():
-        out += [f"  {fam} alone: x{low:.3f} .. x{high:.3f} ({n} kernels)"
+    for cls, (low, high, n) in spreads.items():
+        out.append(f"fitted on all, {class_name(cls)}: x{low:.3f} .. x{high:.3f} ({n} kernels)")
+    for cls, fams in family_spreads(rows).items():
+        out += [f"  {fam} alone, {class_name(cls)}: x{low:.3f} .. x{high:.3f} ({n} kernels)"
                 for fam, (low, high, n) in fams.items()]
     for fold, sets in folds.items():
         out.append(f"held out: {fold} (fitted on the other families)")
@@ -266,7 +285,7 @@ def main():
     print(report_text(rows, spreads, folds))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
-            json.dump({"spreads": {CLASS[s]: v for s, v in spreads.items()},
+            json.dump({"spreads": {class_name(c): v for c, v in spreads.items()},
                        "held_out": folds, "held_out_by_family": family_coverage(folds)}, f,
                       indent=1)
     with open(SOURCE_FILE, encoding="utf-8") as f:

@@ -10,13 +10,15 @@ namespace irf::model {
 
 namespace {
 
-// The residual spreads: per class, the envelope of the ends fitted on each family of sets
-// scripts/fit_interval.py replays (gpuperfpredict's pairs, the KernelBench operators comparable
-// with the H200 recording, the H100 -> H200 recordings); integration.fit_interval_check fails
-// when a refit differs.
+// The residual spreads: per class (compute capability x confidence), the envelope of the ends
+// fitted on each family of sets scripts/fit_interval.py replays (gpuperfpredict's and magus's
+// pairs, the KernelBench operators comparable with the H200 recording, the H100 -> H200
+// recordings); integration.fit_interval_check fails when a refit differs.
 // BEGIN fitted (scripts/fit_interval.py --write)
-constexpr ResidualSpread s_same_cc{0.8241, 1.3379, 673};
-constexpr ResidualSpread s_cross_cc{0.5688, 2.1961, 1924};
+constexpr ResidualSpread s_same_cc_high{0.8529, 1.2443, 258};
+constexpr ResidualSpread s_same_cc_low{0.8645, 1.4941, 405};
+constexpr ResidualSpread s_cross_cc_high{0.5457, 1.8252, 372};
+constexpr ResidualSpread s_cross_cc_low{0.5617, 2.6763, 1536};
 // END fitted
 
 } // namespace
@@ -25,11 +27,15 @@ bool same_compute_capability(const config::Ceilings& source, const config::Ceili
     return !source.gpu.cc.empty() && source.gpu.cc == target.gpu.cc;
 }
 
-ResidualSpread residual_spread(bool same_cc) {
-    return same_cc ? s_same_cc : s_cross_cc;
+ResidualSpread residual_spread(bool same_cc, bool high_confidence) {
+    if (same_cc) {
+        return high_confidence ? s_same_cc_high : s_same_cc_low;
+    }
+    return high_confidence ? s_cross_cc_high : s_cross_cc_low;
 }
 
-void widen_by_spread(const ResidualSpread& spread, bool same_cc, Projection& p) {
+void widen_by_spread(const ResidualSpread& spread, bool same_cc, bool high_confidence,
+                     Projection& p) {
     if (!(p.time_point_ns > 0) || spread.kernels <= 0) {
         return;
     }
@@ -37,10 +43,16 @@ void widen_by_spread(const ResidualSpread& spread, bool same_cc, Projection& p) 
     p.time_calibrated_high_ns = std::max(p.time_high_ns, p.time_point_ns * spread.high);
     p.notes.push_back(common::string_printf(
         "calibrated: the calibrated interval holds x%.2f-x%.2f of the point, 90%% of %d measured "
-        "times %s "
-        "(docs/model.md, Calibrated interval)",
-        spread.low, spread.high, spread.kernels,
+        "times of %s-confidence projections %s (docs/model.md, Calibrated interval)",
+        spread.low, spread.high, spread.kernels, high_confidence ? "high" : "low",
         same_cc ? "of the same compute capability" : "across compute capabilities"));
+}
+
+void apply_calibrated_interval(const config::Ceilings& source, const config::Ceilings& target,
+                               Projection& p) {
+    const bool same_cc = same_compute_capability(source, target);
+    const bool high = p.confidence == "high";
+    widen_by_spread(residual_spread(same_cc, high), same_cc, high, p);
 }
 
 } // namespace irf::model

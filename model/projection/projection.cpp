@@ -8,7 +8,6 @@
 #include <cstdio>
 
 #include "common/string_printf.hpp"
-#include "model/projection/calibrated_interval.hpp"
 #include "model/projection/l2_capacity.hpp"
 #include "model/projection/memory_concurrency.hpp"
 #include "model/projection/projection_bounds.hpp"
@@ -388,8 +387,6 @@ std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a
     const bool every_launch = k.time_ns.total > 0 && k.launches > 0;
     apply_floor_plus_work(s, t, total,
                           every_launch ? total / static_cast<double>(k.launches) : launch_ns, p);
-    const bool same_cc = same_compute_capability(s, t);
-    widen_by_spread(residual_spread(same_cc), same_cc, p);
     return p;
 }
 

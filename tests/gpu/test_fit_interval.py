@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """scripts/fit_interval.py's arithmetic (issue 54 item 6): the split conformal ends, the fit per
-class (the envelope of each family's ends), the held-out coverage per family, the coverage per set
+class (compute capability x confidence; the envelope of each family's ends), the held-out coverage per family, the coverage per set
 and the fitted block it writes, on hand-made residuals."""
 import os
 import sys
@@ -8,6 +8,10 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
 import fit_interval  # noqa: E402
+
+
+SAME_LOW, CROSS_LOW = (True, False), (False, False)  # classes: (same compute capability, high)
+SAME_HIGH = (True, True)
 
 
 class SpreadTest(unittest.TestCase):
@@ -23,23 +27,29 @@ class SpreadTest(unittest.TestCase):
         self.assertIsNone(fit_interval.spread([1.0] * 18))
 
     def test_fit_and_coverage_by_class(self):
-        rows = [("gpuperfpredict a", True, float(v)) for v in range(1, 40)]
-        rows += [("gpuperfpredict b", False, v / 10) for v in range(1, 20)]
+        rows = [("gpuperfpredict a", SAME_LOW, float(v)) for v in range(1, 40)]
+        rows += [("gpuperfpredict b", CROSS_LOW, v / 10) for v in range(1, 20)]
+        rows += [("gpuperfpredict c", SAME_HIGH, 1 + v / 100) for v in range(1, 20)]
         spreads = fit_interval.fit(rows)
-        self.assertEqual(spreads[True], (2.0, 38.0, 39))
-        self.assertEqual(spreads[False], (0.1, 1.9, 19))
+        self.assertEqual(spreads[SAME_LOW], (2.0, 38.0, 39))
+        self.assertEqual(spreads[CROSS_LOW], (0.1, 1.9, 19))
+        # The high-confidence class has its own ends: 1.01 .. 1.19 (n = 19: the extremes).
+        self.assertEqual(spreads[SAME_HIGH], (1.01, 1.19, 19))
+        # A class without residuals takes its compute-capability class's other confidence.
+        self.assertEqual(spreads[(False, True)], spreads[CROSS_LOW])
         cover = fit_interval.coverage(rows, spreads)
         self.assertEqual(cover["gpuperfpredict a"], (39, 37 / 39))
         self.assertEqual(cover["gpuperfpredict b"], (19, 1.0))
+        self.assertEqual(cover["gpuperfpredict c"], (19, 1.0))
 
     def test_the_envelope_of_two_families_and_each_held_out(self):
         # gpuperfpredict: 1..19 (n = 19, rank 19: ends 1 and 19); KernelBench: 0.1..3.9 (n = 39,
         # rank 38: ends 0.2 and 3.8). The envelope takes the lower low and the higher high.
-        rows = [("gpuperfpredict p", True, float(v)) for v in range(1, 20)]
-        rows += [("kernelbench k", True, v / 10) for v in range(1, 40)]
+        rows = [("gpuperfpredict p", SAME_LOW, float(v)) for v in range(1, 20)]
+        rows += [("kernelbench k", SAME_LOW, v / 10) for v in range(1, 40)]
         # Five H100 -> H200 residuals are too few for ends of their own: left out of the envelope.
-        rows += [("h100->h200 r", True, 100.0)] * 5
-        self.assertEqual(fit_interval.fit(rows)[True], (0.2, 19.0, 58))
+        rows += [("h100->h200 r", SAME_LOW, 100.0)] * 5
+        self.assertEqual(fit_interval.fit(rows)[SAME_LOW], (0.2, 19.0, 58))
         held = fit_interval.held_out(rows)
         # gpuperfpredict with KernelBench's 0.2..3.8 (the recordings give no ends): 1, 2, 3 of 19.
         self.assertEqual(held["gpuperfpredict"]["gpuperfpredict p"], (19, 3 / 19))
@@ -70,11 +80,15 @@ class SpreadTest(unittest.TestCase):
 
     def test_the_fitted_block_replaces_only_itself(self):
         text = "x\n// BEGIN fitted (old)\nconstexpr int a = 1;\n// END fitted\ny\n"
-        block = fit_interval.fitted_block({True: (0.5, 2.0, 40), False: (0.25, 4.0, 90)})
+        block = fit_interval.fitted_block({SAME_HIGH: (0.9, 1.2, 30), SAME_LOW: (0.5, 2.0, 40),
+                                           (False, True): (0.4, 2.5, 50),
+                                           CROSS_LOW: (0.25, 4.0, 90)})
         out = fit_interval.replace_block(text, block)
         self.assertTrue(out.startswith("x\n// BEGIN fitted") and out.endswith("// END fitted\ny\n"))
-        self.assertIn("constexpr ResidualSpread s_same_cc{0.5000, 2.0000, 40};", out)
-        self.assertIn("constexpr ResidualSpread s_cross_cc{0.2500, 4.0000, 90};", out)
+        self.assertIn("constexpr ResidualSpread s_same_cc_high{0.9000, 1.2000, 30};", out)
+        self.assertIn("constexpr ResidualSpread s_same_cc_low{0.5000, 2.0000, 40};", out)
+        self.assertIn("constexpr ResidualSpread s_cross_cc_high{0.4000, 2.5000, 50};", out)
+        self.assertIn("constexpr ResidualSpread s_cross_cc_low{0.2500, 4.0000, 90};", out)
 
 
 if __name__ == "__main__":

@@ -81,6 +81,7 @@ void add_kernel(RangeSum& sum, const KernelRecord& k, double region_ns,
     if (region_ns > sum.longest_kernel_ns) {
         sum.longest_kernel_ns = region_ns;
         sum.op.bound = p->bound_source;
+        sum.op.confidence = p->confidence;
     }
 }
 

@@ -38,6 +38,7 @@ struct OperatorProjection {
     bool inside = false;                                  ///< low <= measured <= high
     double sm_clock_ns = 0, dram_ns = 0, by_bound_ns = 0; ///< the naive scalings' predictions
     std::string bound;         ///< source bound of the kernel with most time ("" = undecided)
+    std::string confidence;    ///< that kernel's projection confidence ("" = not projected)
     bool launch_bound = false; ///< measured under the headline's floor
 };
 

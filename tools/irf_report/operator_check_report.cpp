@@ -109,6 +109,7 @@ std::string operator_check_json(const OperatorCheck& check) {
                        {"dram_ns", op.dram_ns},
                        {"by_bound_ns", op.by_bound_ns},
                        {"bound", op.bound},
+                       {"confidence", op.confidence},
                        {"launch_bound", op.launch_bound}});
     }
     const nlohmann::json out = {{"target", check.target},
