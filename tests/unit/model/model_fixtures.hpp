@@ -122,4 +122,13 @@ inline config::SmLimits cc70() {
     return l;
 }
 
+/// v100() as `key`, with its cc 7.0 SM limits (so waves are counted) and a sustained SM clock.
+inline config::Ceilings v100_with_limits(const char* key, double sustained_mhz) {
+    config::Ceilings c = v100();
+    c.gpu.key = key;
+    c.gpu.sm_limits = cc70();
+    c.clocks["sustained"] = qty(sustained_mhz, "MHz");
+    return c;
+}
+
 } // namespace irf::test

@@ -30,12 +30,9 @@ KernelRecord small_stream(double time_ns, double scale = 1) {
 }
 
 config::Ceilings gpu(const char* key, const char* chip, double hbm_gbs, double clock_mhz) {
-    config::Ceilings c = test::v100();
-    c.gpu.key = key;
+    config::Ceilings c = test::v100_with_limits(key, clock_mhz);
     c.gpu.chip = chip;
-    c.gpu.sm_limits = test::cc70();
     c.hbm_gbs->value = hbm_gbs;
-    c.clocks["sustained"] = test::qty(clock_mhz, "MHz");
     return c;
 }
 

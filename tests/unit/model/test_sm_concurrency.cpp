@@ -29,12 +29,9 @@ KernelRecord l1_kernel(double time_ns) {
 }
 
 config::Ceilings gpu(int sms, double l1_gbs, double clock_mhz) {
-    config::Ceilings c = test::v100();
-    c.gpu.key = "t";
+    config::Ceilings c = test::v100_with_limits("t", clock_mhz);
     c.gpu.sms = sms;
-    c.gpu.sm_limits = test::cc70();
     c.l1_gbs->value = l1_gbs;
-    c.clocks["sustained"] = test::qty(clock_mhz, "MHz");
     return c;
 }
 
