@@ -34,8 +34,10 @@ namespace irf::model {
 /// SMs; the notes say why. Tensor work without its ops counters widens the interval
 /// (bracket_unmeasured_tensor). A kernel missing a level's counters or its FP op counters is
 /// projected on the known resources with low confidence, the interval holding what each absent
-/// resource would give (projection_partial.hpp). nullopt, with a reason in `missing`, only when
-/// the time or the instructions are absent, or a GPU has no issue ceiling.
+/// resource would give (projection_partial.hpp); one-wave grids may take memory or SM
+/// concurrency (memory_concurrency.hpp). The calibrated interval is the caller's, last
+/// (apply_calibrated_interval). nullopt, with a reason in `missing`, only when the time or the
+/// instructions are absent, or a GPU has no issue ceiling.
 [[nodiscard]] std::optional<Projection>
 project(const KernelRecord& kernel, const KernelAnalysis& analysis, const config::Ceilings& source,
         const config::Ceilings& target, std::vector<std::string>& missing);
