@@ -250,10 +250,10 @@ def check_floors(folds, family_floor, mean_floor):
     a mean over the families under `mean_floor`. Fixed floors, not the last figures recorded: a
     fix that makes one family's misses smaller narrows the envelope that covered another's sets,
     so a floor at the last figure refused every such fix (docs/model.md, Projection item 7)."""
+    checked = family_coverage(folds)
     failures = [f"{fam}: {100 * share:.1f}% inside held out, under the floor of "
                 f"{100 * family_floor:.0f}%"
-                for fam, (_, share) in family_coverage(folds).items() if share < family_floor]
-    checked = family_coverage(folds)
+                for fam, (_, share) in checked.items() if share < family_floor]
     failures += [f"{fam}: no set of it was checked" for fam in FAMILIES if fam not in checked]
     mean = mean_family_coverage(folds)
     if mean < mean_floor:

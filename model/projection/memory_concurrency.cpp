@@ -6,6 +6,7 @@
 #include <map>
 
 #include "common/string_printf.hpp"
+#include "model/projection/projection_partial.hpp"
 
 namespace irf::model {
 
@@ -118,11 +119,7 @@ void apply_memory_concurrency(const KernelRecord& k, const config::Ceilings& s,
     const double by_warps = concurrency_time_ns(total_ns, warps_s, warps_t, 1.0, ratio);
     const double at_ceiling = total_ns * busiest_t / launch_ns;
     const double at = std::max(by_warps, at_ceiling);
-    p.time_low_ns = std::min(p.time_low_ns, at);
-    p.time_high_ns = std::max(p.time_high_ns, at);
-    p.time_point_ns = at;
-    p.point_method = "memory-concurrency";
-    p.speedup_point = total_ns / at;
+    move_point(p, at, total_ns, "memory-concurrency");
     const std::string latency =
         cited ? common::string_printf("the DRAM latencies %.0f / %.0f ns", *lat_t, *lat_s)
               : common::string_printf("the SM clocks %.0f / %.0f MHz (DRAM latency in equal "
@@ -136,10 +133,6 @@ void apply_memory_concurrency(const KernelRecord& k, const config::Ceilings& s,
         warps_s, p.bound_source.c_str(), 100 * busiest_s / launch_ns, launch_ns / round_trip_ns,
         warps_s, warps_t, latency.c_str()));
 }
-
-} // namespace irf::model
-
-namespace irf::model {
 
 void apply_sm_concurrency(const KernelRecord& k, const config::Ceilings& s,
                           const config::Ceilings& t, const ResourceArray& rs,
@@ -161,11 +154,7 @@ void apply_sm_concurrency(const KernelRecord& k, const config::Ceilings& s,
         return;
     }
     const double at = std::max(total_ns * clock_s / clock_t, total_ns * busiest_t / launch_ns);
-    p.time_low_ns = std::min(p.time_low_ns, at);
-    p.time_high_ns = std::max(p.time_high_ns, at);
-    p.time_point_ns = at;
-    p.point_method = "sm-concurrency";
-    p.speedup_point = total_ns / at;
+    move_point(p, at, total_ns, "sm-concurrency");
     p.notes.push_back(common::string_printf(
         "SM concurrency: one wave on both, its busiest SM's L1 at %.1f%% of its ceiling: each "
         "SM's resident blocks run at their chains of latencies, not at the L1's rate, so t = t_s "

@@ -204,6 +204,16 @@ double launch_floor_us(const config::Ceilings& c) {
 
 } // namespace
 
+void move_point(Projection& p, double at, double total_ns, const char* method) noexcept {
+    p.time_low_ns = std::min(p.time_low_ns, at);
+    p.time_high_ns = std::max(p.time_high_ns, at);
+    p.time_point_ns = at;
+    p.speedup_point = total_ns / at;
+    if (method != nullptr) {
+        p.point_method = method;
+    }
+}
+
 double floor_plus_work_ns(double launch_ns, double floor_s_ns, double floor_t_ns, double ratio) {
     const double floor_part = std::min(launch_ns, floor_s_ns) * floor_t_ns / floor_s_ns;
     return floor_part + std::max(0.0, launch_ns - floor_s_ns) * ratio;
@@ -224,10 +234,7 @@ void apply_floor_plus_work(const config::Ceilings& source, const config::Ceiling
     if (std::abs(at - p.time_point_ns) <= 1e-9 * p.time_point_ns) {
         return; // the same floor and ratio 1 (a GPU onto itself): nothing to say
     }
-    p.time_low_ns = std::min(p.time_low_ns, at);
-    p.time_high_ns = std::max(p.time_high_ns, at);
-    p.time_point_ns = at;
-    p.speedup_point = total_ns / at;
+    move_point(p, at, total_ns, nullptr);
     p.notes.push_back(common::string_printf(
         "launch floor + work: t = the source's launch floor x the target's / the source's "
         "(%.4g / %.4g us) + the rest x the resource ratio (%.4g); the interval holds the "
@@ -256,11 +263,7 @@ void apply_latency_floor(const config::Ceilings& source, const config::Ceilings&
                           ? total_ns * floor_t / floor_s
                           : total_ns * static_cast<double>(p.waves_target->waves) /
                                 static_cast<double>(p.waves_source->waves) * clock_s / clock_t;
-    p.time_low_ns = std::min(p.time_low_ns, at);
-    p.time_high_ns = std::max(p.time_high_ns, at);
-    p.time_point_ns = at;
-    p.point_method = near_floor ? "latency-floor" : "latency-clock";
-    p.speedup_point = total_ns / at;
+    move_point(p, at, total_ns, near_floor ? "latency-floor" : "latency-clock");
     if (near_floor) {
         p.notes.push_back(common::string_printf(
             "latency floor: t = t_s x the target's launch floor / the source's (%.4g / %.4g us); "
