@@ -228,7 +228,11 @@ void CuptiBackend::on_callback(CUpti_CallbackDomain domain, CUpti_CallbackId cbi
         if (m_cupti_failed || m_detached) {
             return;
         }
-        if (const int change = profiler_range_change(domain, cbid); change >= 0) {
+        // Only IRF_CAPTURE_RANGE=cudaProfilerApi enables these callbacks: no scan on a launch
+        // otherwise.
+        if (const int change =
+                m_options.profiler_api_callbacks ? profiler_range_change(domain, cbid) : -1;
+            change >= 0) {
             // At entry: a stop takes effect before the launches that follow it return.
             if (static_cast<const CUpti_CallbackData*>(data)->callbackSite == CUPTI_API_ENTER) {
                 with_sink([change](LaunchSink& sink) { sink.on_profiler_range(change == 1); });

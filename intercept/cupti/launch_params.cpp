@@ -5,6 +5,8 @@
 #define __CUDA_API_VERSION_INTERNAL 1
 #include "intercept/cupti/launch_params.hpp"
 
+#include <array>
+
 #include <cupti_driver_cbid.h>
 #include <cupti_runtime_cbid.h>
 #include <generated_cuda_meta.h>
@@ -102,25 +104,32 @@ bool is_launch_cbid(CUpti_CallbackId cbid) noexcept {
     return std::find(all.begin(), all.end(), cbid) != all.end();
 }
 
+namespace {
+
 // cudaProfilerStart/Stop call cuProfilerStart/Stop, but a runtime linked statically or a driver
 // that skips the nested callback would hide one of them: both are watched, and a repeated
-// start or stop changes nothing (IRF_CAPTURE_RANGE, docs/configuration.md).
+// start or stop changes nothing (IRF_CAPTURE_RANGE, docs/configuration.md). A start, then its
+// stop, per domain: profiler_range_change reads the order.
+constexpr std::array<std::pair<CUpti_CallbackDomain, CUpti_CallbackId>, 4> k_profiler_range{{
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStart},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000},
+}};
+
+} // namespace
+
 const std::vector<std::pair<CUpti_CallbackDomain, CUpti_CallbackId>>&
 profiler_range_cbids(bool capture_range) {
-    static const std::vector<std::pair<CUpti_CallbackDomain, CUpti_CallbackId>> s_cbids = {
-        {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStart},
-        {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop},
-        {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000},
-        {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000},
-    };
+    static const std::vector<std::pair<CUpti_CallbackDomain, CUpti_CallbackId>> s_cbids(
+        k_profiler_range.begin(), k_profiler_range.end());
     static const std::vector<std::pair<CUpti_CallbackDomain, CUpti_CallbackId>> s_none;
     return capture_range ? s_cbids : s_none;
 }
 
 int profiler_range_change(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) noexcept {
-    const auto& cbids = profiler_range_cbids(true);
-    for (std::size_t i = 0; i < cbids.size(); ++i) {
-        if (cbids[i].first == domain && cbids[i].second == cbid) {
+    for (std::size_t i = 0; i < k_profiler_range.size(); ++i) {
+        if (k_profiler_range[i].first == domain && k_profiler_range[i].second == cbid) {
             return i % 2 == 0 ? 1 : 0;
         }
     }

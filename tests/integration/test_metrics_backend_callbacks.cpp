@@ -83,24 +83,33 @@ TEST(CuptiBackendCallbacks, LaunchBecomesAnEventAndReleasesTheLock) {
 // IRF_CAPTURE_RANGE=cudaProfilerApi: the runtime's and the driver's profiler start/stop reach
 // the sink at API entry; their exits and other APIs do not.
 TEST(CuptiBackendCallbacks, ProfilerStartAndStopReachTheSink) {
-    CuptiBackend backend{CuptiOptions{}};
-    Sink sink(LaunchDecision::time_only);
-    backend.attach_sink_for_test(sink);
-    CUpti_CallbackData data;
-    std::memset(&data, 0, sizeof data);
-    const auto call = [&](CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
-        data.callbackSite = CUPTI_API_ENTER;
-        backend.on_callback(domain, cbid, &data);
-        data.callbackSite = CUPTI_API_EXIT;
-        backend.on_callback(domain, cbid, &data);
-    };
-    call(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000);
-    call(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStart);
-    call(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000);
-    call(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop);
-    call(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerInitialize);
-    EXPECT_EQ(sink.profiler_ranges, (std::vector<bool>{true, true, false, false}));
-    EXPECT_TRUE(sink.launches.empty());
+    // IRF_CAPTURE_RANGE=cudaProfilerApi sets profiler_api_callbacks; without it the callbacks
+    // are not enabled and the launch path does not look for them.
+    for (const bool capture_range : {true, false}) {
+        CuptiOptions options;
+        options.profiler_api_callbacks = capture_range;
+        CuptiBackend backend{options};
+        Sink sink(LaunchDecision::time_only);
+        backend.attach_sink_for_test(sink);
+        CUpti_CallbackData data;
+        std::memset(&data, 0, sizeof data);
+        const auto call = [&](CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
+            data.callbackSite = CUPTI_API_ENTER;
+            backend.on_callback(domain, cbid, &data);
+            data.callbackSite = CUPTI_API_EXIT;
+            backend.on_callback(domain, cbid, &data);
+        };
+        call(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000);
+        call(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStart);
+        call(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000);
+        call(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop);
+        call(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerInitialize);
+        EXPECT_EQ(sink.profiler_ranges, capture_range
+                                            ? (std::vector<bool>{true, true, false, false})
+                                            : std::vector<bool>{})
+            << capture_range;
+        EXPECT_TRUE(sink.launches.empty());
+    }
 }
 
 TEST(CuptiBackendCallbacks, ProfileRequestWithoutDriverWarnsAndTimesOnly) {
