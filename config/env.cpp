@@ -199,17 +199,25 @@ bool apply_log(Config& c, const std::string& v, std::string& problem) {
     return false;
 }
 
-bool apply_disable(Config& c, const std::string& v, std::string& problem) {
+bool parse_switch(const std::string& v, bool& into, std::string& problem) {
     if (v == "1" || v == "true" || v == "yes" || v == "on") {
-        c.disable = true;
+        into = true;
         return true;
     }
     if (v == "0" || v == "false" || v == "no" || v == "off") {
-        c.disable = false;
+        into = false;
         return true;
     }
     problem = "expected 1 or 0";
     return false;
+}
+
+bool apply_disable(Config& c, const std::string& v, std::string& problem) {
+    return parse_switch(v, c.disable, problem);
+}
+
+bool apply_fast_intercept(Config& c, const std::string& v, std::string& problem) {
+    return parse_switch(v, c.fast_intercept, problem);
 }
 
 bool apply_backend(Config& c, const std::string& v, std::string& problem) {
@@ -316,6 +324,13 @@ const std::vector<OptionSpec>& option_table() {
          "or `graphs:N`: N replays of each graph by node, then its nodes counted at an estimate "
          "(`time_ns.estimated`). Experimental (docs/configuration.md, \"Graph timing\").",
          "ignored, default used", false, apply_graph_timing, show_graph_timing},
+        {"IRF_FAST_INTERCEPT", "`0`",
+         "`1`: launches are seen by libirf_entry.so's hook instead of CUPTI's launch callbacks, "
+         "which are on only while a sample needs them; set by `irf run --fast-intercept`, which "
+         "preloads the library. Experimental: off until measured on a GPU (docs/tools.md, "
+         "\"Launches without CUPTI callbacks\").",
+         "ignored, default used", false, apply_fast_intercept,
+         [](const Config& c) { return std::string(c.fast_intercept ? "1" : "0"); }},
         {"IRF_CEILINGS", "auto",
          "Ceilings of this GPU: a YAML file or a shipped name (`config/gpus/*.yaml` stem); else "
          "the shipped entry matching the detected GPU, else "

@@ -69,6 +69,7 @@ struct Config {
     int callstack = 8;                         ///< IRF_CALLSTACK frames; 0 = off
     LogLevel log = LogLevel::warn;             ///< IRF_LOG
     bool disable = false;                      ///< IRF_DISABLE
+    bool fast_intercept = false;               ///< IRF_FAST_INTERCEPT
     std::string backend = "cupti";             ///< IRF_BACKEND kind: "cupti" or "fake"
     std::string backend_arg;                   ///< the FILE of fake:FILE
     bool metrics_pipe_mix = false;             ///< IRF_METRICS: add the pipe-mix group

@@ -35,6 +35,7 @@ std::unique_ptr<intercept::Backend> make_backend(const config::Config& config) {
     options.collect_tensor_types = config.metrics_tensor_types;
     options.samples = config.samples > 0;
     options.profiler_api_callbacks = config.capture_profiler_api;
+    options.fast_intercept = config.fast_intercept;
     if (config.graph_timing == config::GraphTiming::graphs) {
         options.graph_node_replays = config.graph_node_replays;
     }

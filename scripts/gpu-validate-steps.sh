@@ -191,6 +191,18 @@ run_entry() {
     step "entry probe without it (exit 2 expected)" "$dir/without.log" sh -c \
         '"$1"; [ $? = 2 ]' sh "$probe"
     tee -a "$out/summary.txt" <"$dir/with.log"
+    # libirf's side (IRF_FAST_INTERCEPT=1, what `irf run --fast-intercept` sets): irf-demo
+    # profiled both ways must show the same kernels, launches, samples and totals (the
+    # comparison is read by hand; the hooked log's debug line counts what the hook saw).
+    [ -n "$libirf" ] && [ -n "$demo" ] || { note "SKIPPED entry/demo: no libirf or irf-demo"; return; }
+    step "irf-demo under CUPTI's callbacks" "$dir/demo-callbacks.log" env \
+        CUDA_INJECTION64_PATH="$libirf" IRF_OUTPUT="$dir/demo-callbacks" IRF_LOG=debug "$demo"
+    step "irf-demo under the hook" "$dir/demo-hooked.log" env LD_PRELOAD="$lib" \
+        IRF_FAST_INTERCEPT=1 CUDA_INJECTION64_PATH="$libirf" IRF_OUTPUT="$dir/demo-hooked" \
+        IRF_LOG=debug "$demo"
+    [ -n "$report" ] && "$report" compare "$dir/demo-callbacks.json" "$dir/demo-hooked.json" \
+        2>&1 | tee "$dir/compare.txt" | head -n 20 | tee -a "$out/summary.txt"
+    grep -h "fast intercept" "$dir/demo-hooked.log" | tee -a "$out/summary.txt"
 }
 
 # --refused-long S (issue 58 item 2, the pick-up): ncu holds the counters (profiling every launch

@@ -30,7 +30,8 @@
 #                         elsewhere): irf's one line and a timing-only profile (refused/)
 #        [--refused-long S] irf-hz-loop under irf for S s while ncu holds the counters for its
 #                         first 8 s: irf samples again once they are free (refused-long/)
-#        [--entry]        irf-entry-probe with libirf_entry.so preloaded and without (entry/)
+#        [--entry]        irf-entry-probe with libirf_entry.so preloaded and without, and
+#                         irf-demo profiled with IRF_FAST_INTERCEPT=1 and without (entry/)
 #        [--sigterm-loop S] irf-hz-loop under irf, SIGTERM after S s: dies of it, profile written
 #        [--timing-only]  the known-answer cases run with IRF_SAMPLES=0 (durations only: a GPU
 #                         whose counters are not read, e.g. the projection's H200 side)

@@ -67,6 +67,7 @@ bool CuptiBackend::start(LaunchSink& sink) noexcept {
             warn("kernel timing disabled: " + error);
         }
         m_running = true;
+        start_fast_intercept();
         return true;
     } catch (...) {
         stop();
@@ -176,6 +177,7 @@ void CuptiBackend::flush() noexcept {
                                  "are incomplete");
     }
     warn_lost_activity();
+    warn_fast_intercept();
     with_sink([this](LaunchSink&) { m_pass_sink.close_all(); }); // no launch completes them now
     const std::uint64_t graphs = m_graph_launches.load();
     if (graphs > 0) {
@@ -199,6 +201,7 @@ void CuptiBackend::seal() noexcept {
 
 void CuptiBackend::stop() noexcept {
     m_stopping.store(true, std::memory_order_release); // no sink call begins from here
+    stop_fast_intercept();                             // the hooks pass launches through from here
     stop_release_thread(); // first: it makes CUPTI calls, and none may follow the unsubscribe
     seal();
     const bool was_running = m_running.exchange(false);

@@ -21,6 +21,9 @@ struct CuptiOptions {
     /// IRF_GRAPH_TIMING=graphs:N: each graph's first N replays traced by node, later ones by
     /// graph-level records; 0: every replay by node (IRF_GRAPH_TIMING=nodes).
     std::uint32_t graph_node_replays = 0;
+    /// IRF_FAST_INTERCEPT=1 (set by `irf run --fast-intercept`): launches are seen by
+    /// libirf_entry.so's hook, CUPTI's launch callbacks only while a sample needs them.
+    bool fast_intercept = false;
 };
 
 /// Creates the CUPTI backend; never null. Nothing is subscribed until Backend::start().

@@ -25,10 +25,12 @@
 
 #include "config/metric_sets.hpp"
 #include "intercept/cupti/activity.hpp"
+#include "intercept/cupti/backend_parts.hpp"
 #include "intercept/cupti/capture_set.hpp"
 #include "intercept/cupti/cupti_backend.hpp"
 #include "intercept/cupti/driver_api.hpp"
 #include "intercept/cupti/guarded_cbids.hpp"
+#include "intercept/cupti/hooked_launches.hpp"
 #include "intercept/cupti/launch_params.hpp"
 #include "intercept/cupti/pass_samples.hpp"
 #include "intercept/cupti/profiled_ids.hpp"
@@ -39,84 +41,6 @@
 #include "intercept/graph_replays.hpp"
 
 namespace irf::intercept::cupti {
-
-/// Per-context ids cached per thread (CUPTI getters are not free); invalidated by an epoch
-/// bumped at every context destruction, since context addresses can be reused.
-struct ContextIds {
-    CUcontext context = nullptr;
-    std::uint64_t epoch = 0;
-    std::uint32_t context_id = 0;
-    std::uint32_t device = 0;
-};
-
-/// Longest wait for the sample lock before a launch goes on without it.
-constexpr std::chrono::seconds k_lock_wait{10};
-
-/// Longest a sample (start -> stop, decode) may take before that kernel is sampled no more.
-constexpr std::chrono::seconds k_sample_budget{30};
-
-/// Launches between two checks that kernel records still arrive (a power of two; buffers hold
-/// about 20,000 records): an interval without one means another client took the stream.
-constexpr std::uint64_t k_timing_check = std::uint64_t{1} << 20;
-
-/// A range profiler idle this long is released (disabled) at the next release check, so that
-/// ncu or DCGM can use the counters between bursts of samples (docs/validation/h100.md item 7).
-constexpr std::chrono::seconds k_idle_release{2};
-
-/// How often irf's own release thread looks for an idle range profiler: graph-only and idle
-/// processes make no launch that could (docs/cupti-notes.md, "Idle release").
-constexpr std::chrono::seconds k_release_period{1};
-
-/// A device whose counters another client holds is tried again after this long.
-constexpr std::chrono::seconds k_busy_retry{30};
-
-/// Per-device slots of the busy clock (ordinals beyond share one).
-constexpr std::size_t k_device_slots = 64;
-
-/// Longest stop() waits for sink calls in flight (a longer one is a thread a signal stopped).
-constexpr std::chrono::milliseconds k_stop_wait{1000};
-
-/// Sample locks: one per device (ordinals beyond share a slot; sharing only serializes more).
-constexpr std::size_t k_lock_slots = 16;
-
-/// Bits kept in CUpti_CallbackData::correlationData between a launch's ENTER and EXIT; the
-/// device's lock slot is kept above k_slot_shift.
-enum LaunchFlags : std::uint64_t {
-    k_holds_shared = 1,    ///< this launch holds its device's sample lock shared
-    k_holds_exclusive = 2, ///< this launch is being profiled (sample lock exclusive)
-    k_started = 4,         ///< the range profiler was started at ENTER
-    k_slot_shift = 8,
-    k_holds_slots = 16,    ///< a capture start holding several slots shared (mask above)
-    k_beside_release = 32, ///< went on during its slot's release, counted in m_release_skips
-    k_mask_shift = 32,
-};
-
-/// One context's profiler and the metrics it collects: the standard set, or the tensor-types
-/// set while a second sample is taken (switched by session_for, docs/cupti-notes.md 4b).
-struct ContextSession {
-    std::unique_ptr<RangeProfiler> profiler;
-    std::vector<config::MetricBinding> bindings;
-    std::vector<std::string> metrics;
-    std::uint32_t device = 0;
-    SampleSet set = SampleSet::standard; ///< the set of `bindings` (also when setup failed)
-    /// Set up again once the device's busy time has passed (another client held the counters).
-    bool retry = false;
-};
-
-/// Test knobs of the sampled path (production uses the defaults).
-struct SamplingSeam {
-    std::unique_ptr<ProfilerPlatform> platform;
-    std::chrono::milliseconds lock_wait = k_lock_wait;
-    std::chrono::milliseconds sample_budget = k_sample_budget;
-    std::uint64_t timing_check = k_timing_check; ///< a power of two
-    std::chrono::milliseconds idle_release = k_idle_release;
-    std::uint64_t recur_bound = k_recur_bound; ///< launches (pass_samples.hpp)
-    bool stream_destroys_seen = true;          ///< as if the stream-destroy callback were enabled
-    std::chrono::milliseconds release_period = k_release_period;
-    std::chrono::milliseconds busy_retry = k_busy_retry;
-    /// Runs in the release thread between its idle check and its first sample lock (tests).
-    std::function<void()> before_release_lock = nullptr;
-};
 
 /// The Backend on CUPTI (see cupti_backend.hpp and docs/cupti-notes.md).
 class CuptiBackend final : public Backend {
@@ -148,6 +72,8 @@ public:
     /// Test seam: attaches `sink` without subscribing, so tests can drive on_callback and
     /// on_kernel_record directly on a machine without a GPU.
     void attach_sink_for_test(LaunchSink& sink) noexcept { attach_sink(sink); }
+    /// Test seam: what start() does for IRF_FAST_INTERCEPT=1, without CUPTI.
+    void start_fast_intercept_for_test() noexcept { start_fast_intercept(); }
 
     /// Test seam: replaces the range profiler platform and the waits (before any launch).
     void set_sampling_seam_for_test(SamplingSeam seam) noexcept {
@@ -182,6 +108,13 @@ public:
     void on_graph_exec_change(CUpti_CallbackId cbid, const CUpti_CallbackData& data) noexcept;
     /// Says once how many graph replays were timed whole with none of their nodes known.
     void warn_unknown_graph_replays() noexcept;
+    // entry_hooks.cpp: IRF_FAST_INTERCEPT=1, launches seen by libirf_entry.so's hook.
+    /// The hook's `before`: reports the launch (or routes it to CUPTI's callbacks); the cookie.
+    std::uint64_t on_hook_before(const IrfEntryLaunch& launch) noexcept;
+    /// The hook's `after`, with the driver's result.
+    void on_hook_after(const IrfEntryLaunch& launch, std::uint64_t cookie, int result) noexcept;
+    /// True while CUPTI's callbacks of the hooked entry points are on.
+    [[nodiscard]] bool hooked_callbacks_on() const noexcept { return m_armed.load(); }
 
 private:
     // cupti_backend.cpp: lifecycle, resources, warnings.
@@ -201,10 +134,15 @@ private:
 
     // launch_callbacks.cpp: the launch path.
     void on_launch_enter(const DecodedLaunch& decoded, const CUpti_CallbackData& data) noexcept;
+    /// The sink's id for a launch at its CUPTI ENTER; false when the hook took the launch.
+    bool sink_id_at_enter(const CUpti_CallbackData& data, std::uint64_t& id) noexcept;
     void on_launch_exit(const CUpti_CallbackData& data) noexcept;
     LaunchEvent make_event(const DecodedLaunch& decoded, const CUpti_CallbackData& data,
                            const ContextIds& ids) noexcept;
-    void hold_shared(const CUpti_CallbackData& data, std::size_t slot) noexcept;
+    /// Takes `slot`'s sample lock shared for a launch; the flags go to `*state` (may be null).
+    void hold_shared(std::uint64_t* state, std::size_t slot) noexcept;
+    /// Releases what hold_shared (or a guarded call) took, by its flags.
+    void release_hold(std::uint64_t flags) noexcept;
     // guarded_calls.cpp: device writes and captures wait out a sample as long as it may last.
     void hold_write(const CUpti_CallbackData& data, std::size_t slot) noexcept;
     void hold_every_slot(const CUpti_CallbackData& data) noexcept;
@@ -234,13 +172,31 @@ private:
     bool device_busy(std::uint32_t device) const noexcept;
     bool tensor_set_refused(std::uint32_t device) const noexcept;
     enum class Begin : std::uint8_t { sampling, declined, timed_out };
-    Begin begin_sample(const CUpti_CallbackData& data, const DecodedLaunch& decoded,
-                       std::uint32_t device, SampleSet set) noexcept;
-    void start_profiler(const CUpti_CallbackData& data, std::uint32_t device,
-                        SampleSet set) noexcept;
-    void end_sample(const CUpti_CallbackData& data) noexcept;
-    void deliver_sample(const CUpti_CallbackData& data, const ContextSession& session,
+    /// A launch the sink chose: profiled, or declined; false when it goes on unprofiled.
+    bool sample_chosen(const LaunchCall& call, const DecodedLaunch& decoded, std::uint32_t device,
+                       LaunchDecision decision) noexcept;
+    Begin begin_sample(const LaunchCall& call, const DecodedLaunch& decoded, std::uint32_t device,
+                       SampleSet set) noexcept;
+    void start_profiler(const LaunchCall& call, std::uint32_t device, SampleSet set) noexcept;
+    void end_sample(const LaunchCall& call) noexcept;
+    void deliver_sample(const LaunchCall& call, const ContextSession& session,
                         const std::vector<double>& values, const RangeReport& report) noexcept;
+    // entry_hooks.cpp
+    /// Registers the hooks with libirf_entry.so (IRF_FAST_INTERCEPT=1); says why when it cannot.
+    void start_fast_intercept() noexcept;
+    void stop_fast_intercept() noexcept;
+    /// Reports a launch the hook saw to the sink and keeps it for its record: the decision.
+    LaunchDecision report_hooked(const IrfEntryLaunch& launch, HookedCall& call) noexcept;
+    /// CUPTI's hooked callbacks on for a launch the sink chose; false when CUPTI refused.
+    bool arm() noexcept;
+    /// Off again once no routed launch is in flight and no sample needs them.
+    void try_disarm() noexcept;
+    /// The sink's id of a kernel record under IRF_FAST_INTERCEPT=1; 0 to drop the record.
+    std::uint64_t record_id(const KernelActivity& record) noexcept;
+    /// A record of a launch neither path saw: reported on its own; the hook is given up.
+    std::uint64_t report_unseen(const KernelActivity& record) noexcept;
+    /// Says once at flush what the hook saw and what it could not match.
+    void warn_fast_intercept() noexcept;
     void discard(std::uint64_t correlation_id, const char* reason) noexcept;
     // launch_caches.cpp: each launching thread's caches (no query, no lock once warmed up).
     static std::uint64_t next_instance() noexcept;
@@ -369,6 +325,17 @@ private:
     model::SamplePhases m_phases; ///< under m_phases_mutex (sample_phases.cpp)
     std::atomic<std::uint64_t> m_context_epoch{1};
     std::atomic<std::uint64_t> m_graph_launches{0};
+    // IRF_FAST_INTERCEPT=1 (entry_hooks.cpp).
+    std::atomic<bool> m_fast_on{false};        ///< the hooks are registered
+    std::atomic<bool> m_armed{true};           ///< the hooked cbids' callbacks are on (as at start)
+    std::atomic<bool> m_armed_for_good{false}; ///< never off again (unseen launches, a refusal)
+    std::atomic<int> m_routed{0};              ///< routed launches between `before` and `after`
+    std::atomic<std::uint64_t> m_since_armed{0}; ///< callback launches since the last choice
+    std::atomic<std::uint64_t> m_hooked_launches{0};
+    std::atomic<std::uint64_t> m_unseen_records{0};
+    std::atomic<std::uint64_t> m_lost_records{0};
+    std::mutex m_arm_mutex;                        ///< serializes arm() and try_disarm()
+    std::unique_ptr<HookedLaunches> m_hooked;      ///< made by start_fast_intercept
     std::unique_ptr<GraphReplays> m_graph_replays; ///< IRF_GRAPH_TIMING=graphs; null: nodes
     std::mutex m_graph_trace_mutex;                ///< guards the two below
     bool m_graph_trace_on = false;                 ///< graph-level records enabled now

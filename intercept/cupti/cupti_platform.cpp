@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // The ProfilerPlatform on the real CUPTI and driver (the seam's production side).
+#include <dlfcn.h>
+
 #include <cupti_driver_cbid.h>
 
 #include "intercept/cupti/activity.hpp"
 #include "intercept/cupti/driver_api.hpp"
+#include "intercept/cupti/launch_params.hpp"
 #include "intercept/cupti/range_profiler.hpp"
 
 namespace irf::intercept::cupti {
@@ -31,6 +34,27 @@ public:
     }
     bool set_graph_trace(bool on, std::string& error) noexcept override {
         return activity_graph_trace(on, error);
+    }
+    bool register_entry_hooks(const IrfEntryHooks* hooks) noexcept override {
+        // libirf never links libirf_entry.so: it is there only when preloaded.
+        void* symbol = dlsym(RTLD_DEFAULT, IRF_ENTRY_REGISTER_SYMBOL);
+        if (symbol == nullptr) {
+            return false;
+        }
+        return reinterpret_cast<IrfEntryRegisterFn>(symbol)(hooks) == 0;
+    }
+    bool set_hooked_callbacks(void* subscriber, bool on) noexcept override {
+        bool all = true;
+        for (const CUpti_CallbackId cbid : hooked_launch_cbids()) {
+            all = cuptiEnableCallback(on ? 1 : 0, static_cast<CUpti_SubscriberHandle>(subscriber),
+                                      CUPTI_CB_DOMAIN_DRIVER_API, cbid) == CUPTI_SUCCESS &&
+                  all;
+        }
+        return all;
+    }
+    CUcontext current_context() noexcept override { return cupti::current_context(); }
+    const char* function_name(CUfunction function) noexcept override {
+        return cupti::function_name(function);
     }
     bool subscription_alive(void* subscriber) noexcept override {
         std::uint32_t enabled = 1;

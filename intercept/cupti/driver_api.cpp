@@ -34,6 +34,9 @@ DriverApi load_driver_api() noexcept {
     resolve(handle, "cuDriverGetVersion", api.driver_get_version);
     resolve(handle, "cuStreamIsCapturing", api.stream_is_capturing);
     resolve(handle, "cuStreamIsCapturing_ptsz", api.stream_is_capturing_ptsz);
+    resolve(handle, "cuCtxGetCurrent", api.ctx_get_current);
+    resolve(handle, "cuFuncGetName", api.func_get_name);
+    resolve(handle, "cuKernelGetName", api.kernel_get_name);
     return api;
 }
 
@@ -80,6 +83,32 @@ FunctionAttributes function_attributes(CUfunction function, CUdevice device) noe
     attributes.static_smem =
         function_attribute(function, device, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
     return attributes;
+}
+
+CUcontext current_context() noexcept {
+    const DriverApi& api = driver_api();
+    CUcontext context = nullptr;
+    if (api.ctx_get_current == nullptr || api.ctx_get_current(&context) != CUDA_SUCCESS) {
+        return nullptr;
+    }
+    return context;
+}
+
+const char* function_name(CUfunction function) noexcept {
+    const DriverApi& api = driver_api();
+    const char* name = nullptr;
+    if (function == nullptr) {
+        return nullptr;
+    }
+    if (api.func_get_name != nullptr && api.func_get_name(&name, function) == CUDA_SUCCESS) {
+        return name;
+    }
+    // As for the attributes: the launch handle may be a CUkernel cast to CUfunction.
+    if (api.kernel_get_name != nullptr &&
+        api.kernel_get_name(&name, reinterpret_cast<CUkernel>(function)) == CUDA_SUCCESS) {
+        return name;
+    }
+    return nullptr;
 }
 
 bool stream_is_capturing(CUstream stream, bool per_thread) noexcept {

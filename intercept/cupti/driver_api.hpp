@@ -23,6 +23,9 @@ struct DriverApi {
     decltype(&::cuDriverGetVersion) driver_get_version = nullptr;
     decltype(&::cuStreamIsCapturing) stream_is_capturing = nullptr;
     decltype(&::cuStreamIsCapturing) stream_is_capturing_ptsz = nullptr;
+    decltype(&::cuCtxGetCurrent) ctx_get_current = nullptr; // IRF_FAST_INTERCEPT's hook
+    decltype(&::cuFuncGetName) func_get_name = nullptr;
+    decltype(&::cuKernelGetName) kernel_get_name = nullptr;
 
     /// True when the functions needed for launch attributes were found.
     [[nodiscard]] bool usable() const noexcept {
@@ -38,11 +41,20 @@ struct DriverApi {
 struct FunctionAttributes {
     std::uint32_t regs = 0;
     std::uint32_t static_smem = 0;
+    /// The mangled name, kept only under IRF_FAST_INTERCEPT=1 (the hook has no CUPTI data).
+    const char* name = nullptr;
 };
 
 /// Reads the attributes of `function` on `device` (tries cuFuncGetAttribute, then
 /// cuKernelGetAttribute for a CUkernel handle).
 [[nodiscard]] FunctionAttributes function_attributes(CUfunction function, CUdevice device) noexcept;
+
+/// The calling thread's current context (cuCtxGetCurrent); null when none or no driver.
+[[nodiscard]] CUcontext current_context() noexcept;
+
+/// The mangled name of a launch handle (cuFuncGetName, then cuKernelGetName for a CUkernel);
+/// null when the driver cannot tell. Owned by the driver while its module is loaded.
+[[nodiscard]] const char* function_name(CUfunction function) noexcept;
 
 /// True when `stream` is capturing into a graph (cuStreamIsCapturing; the _ptsz entry for a
 /// per-thread-default-stream launch). False when the driver cannot tell.

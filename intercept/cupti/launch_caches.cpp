@@ -33,7 +33,7 @@ struct CachedAttributes {
 /// A launching thread's attributes by function handle, valid for one backend and one module
 /// epoch (emptied when either changes). Open addressing that grows, so a thread that cycles over
 /// thousands of kernels still finds each here without a lock (issue 55 item 2: 4,096 kernels
-/// fell past a fixed 256 entries into the shared map): 16 bytes a slot, at most half full.
+/// fell past a fixed 256 entries into the shared map): 24 bytes a slot, at most half full.
 class AttributeTable {
 public:
     /// The attributes kept for `function`, or null.
@@ -208,6 +208,9 @@ FunctionAttributes CuptiBackend::attributes(CUfunction function, CUdevice device
     if (!known) {
         // First launch of this handle (since the last module unload): two driver queries.
         found = function_attributes(function, device);
+        if (m_fast_on.load(std::memory_order_acquire)) {
+            found.name = m_platform->function_name(function);
+        }
         try {
             std::unique_lock<std::shared_mutex> lock(m_attribute_lock);
             m_attributes.emplace(function, found);

@@ -14,6 +14,7 @@ namespace {
 struct OpenSample {
     bool open = false;                ///< between the exclusive lock and its release at EXIT
     std::uint32_t correlation_id = 0; ///< of the sampled launch: its own EXIT is not ignored
+    std::uint64_t id = 0;             ///< the sink's id of it (LaunchCall::id)
     std::uint64_t breaches = 0;       ///< the slot's breach count at ENTER
     std::uint64_t grid_ctas = 0;
     CUfunction function = nullptr;
@@ -66,7 +67,7 @@ void CuptiBackend::on_launch_enter(const DecodedLaunch& decoded,
         if (m_graph_replays) {
             choose_graph_records(decoded.graph_exec, data.correlationId);
         }
-        hold_shared(data, slot_of(ids.device));
+        hold_shared(data.correlationData, slot_of(ids.device));
         return;
     }
     // Every capture begins through a watched cuStreamBeginCapture* (guarded_cbids.cpp), counted
@@ -82,24 +83,38 @@ void CuptiBackend::on_launch_enter(const DecodedLaunch& decoded,
         }
         return; // recorded into a graph, not run now: neither a launch nor a sample
     }
+    std::uint64_t sink_id = data.correlationId;
+    if (!sink_id_at_enter(data, sink_id)) {
+        return; // the hook reported it (IRF_FAST_INTERCEPT=1)
+    }
     if (const std::uint64_t seen = ++m_launches_seen; (seen & m_timing_mask) == 0) {
         check_timing(seen);
     }
-    const LaunchEvent event = make_event(decoded, data, ids);
+    const LaunchCall call{data, sink_id};
     LaunchDecision decision = LaunchDecision::time_only;
-    with_sink([&](LaunchSink& sink) { decision = sink.on_launch(event); });
-    if (profiles(decision)) {
-        const Begin begun = begin_sample(data, decoded, ids.device, sample_set_of(decision));
-        if (begun == Begin::sampling) {
-            return;
-        }
-        if (begun == Begin::timed_out) {
-            // No second wait: the launch goes on unprotected, and any open window knows it.
-            ++m_breaches[slot_of(ids.device)];
-            return;
-        }
+    if (m_fast_on.load(std::memory_order_relaxed) && hooked_call().route == HookRoute::decided) {
+        decision = hooked_call().decision; // the hook asked the sink already
+    } else {
+        LaunchEvent event = make_event(decoded, data, ids);
+        event.correlation_id = sink_id;
+        with_sink([&](LaunchSink& sink) { decision = sink.on_launch(event); });
     }
-    hold_shared(data, slot_of(ids.device));
+    if (!sample_chosen(call, decoded, ids.device, decision)) {
+        hold_shared(data.correlationData, slot_of(ids.device));
+    }
+}
+
+bool CuptiBackend::sample_chosen(const LaunchCall& call, const DecodedLaunch& decoded,
+                                 std::uint32_t device, LaunchDecision decision) noexcept {
+    if (!profiles(decision)) {
+        return false;
+    }
+    const Begin begun = begin_sample(call, decoded, device, sample_set_of(decision));
+    if (begun == Begin::timed_out) {
+        // No second wait: the launch goes on unprotected, and any open window knows it.
+        ++m_breaches[slot_of(device)];
+    }
+    return begun != Begin::declined;
 }
 
 bool CuptiBackend::ignored_inside_sample(const CUpti_CallbackData& data) noexcept {
@@ -122,10 +137,10 @@ void CuptiBackend::decline(std::uint64_t correlation_id, const char* reason) noe
     with_sink([&](LaunchSink& sink) { sink.on_sample_declined(correlation_id, reason); });
 }
 
-void CuptiBackend::hold_shared(const CUpti_CallbackData& data, std::size_t slot) noexcept {
+void CuptiBackend::hold_shared(std::uint64_t* state, std::size_t slot) noexcept {
     // Bounded wait: if the driver ever blocks a sample's Stop/Decode on this thread (open
     // question 4), the launch goes on unprotected after the wait instead of hanging.
-    if (data.correlationData == nullptr) {
+    if (state == nullptr) {
         return;
     }
     // A release's Disable waits for the context's work (0.35-0.49 s on the H200) with the lock
@@ -134,29 +149,29 @@ void CuptiBackend::hold_shared(const CUpti_CallbackData& data, std::size_t slot)
     if (m_releasing[slot].load()) {
         m_release_skips[slot].fetch_add(1);
         if (m_releasing[slot].load()) {
-            *data.correlationData = k_beside_release | (std::uint64_t{slot} << k_slot_shift);
+            *state = k_beside_release | (std::uint64_t{slot} << k_slot_shift);
             return;
         }
         m_release_skips[slot].fetch_sub(1);
     }
     if (m_sample_locks[slot].lock_shared_for(m_lock_wait)) {
-        *data.correlationData = k_holds_shared | (std::uint64_t{slot} << k_slot_shift);
+        *state = k_holds_shared | (std::uint64_t{slot} << k_slot_shift);
     } else {
         ++m_breaches[slot];
     }
 }
 
-CuptiBackend::Begin CuptiBackend::begin_sample(const CUpti_CallbackData& data,
-                                               const DecodedLaunch& decoded, std::uint32_t device,
-                                               SampleSet set) noexcept {
+CuptiBackend::Begin CuptiBackend::begin_sample(const LaunchCall& call, const DecodedLaunch& decoded,
+                                               std::uint32_t device, SampleSet set) noexcept {
+    const CUpti_CallbackData& data = call.data;
     if (data.correlationData == nullptr || decoded.kind != LaunchKind::kernel ||
         !m_profiling.load() || device_busy(device) ||
         (set == SampleSet::tensor_types && tensor_set_refused(device))) {
-        decline(data.correlationId, nullptr); // timed as it runs (multi-device: never sampled)
+        decline(call.id, nullptr); // timed as it runs (multi-device: never sampled)
         return Begin::declined;
     }
     if (over_budget(decoded.function)) {
-        decline(data.correlationId, k_discard_budget);
+        decline(call.id, k_discard_budget);
         return Begin::declined;
     }
     const std::size_t slot = slot_of(device);
@@ -164,7 +179,7 @@ CuptiBackend::Begin CuptiBackend::begin_sample(const CUpti_CallbackData& data,
     // (0.35-0.49 s on the H200, and as long as the GPU stays busy), so the launch runs
     // unprofiled at once and its sample is asked again at a later launch.
     if (m_releasing[slot].load(std::memory_order_acquire)) {
-        with_sink([&data](LaunchSink& sink) { sink.on_sample_deferred(data.correlationId); });
+        with_sink([&call](LaunchSink& sink) { sink.on_sample_deferred(call.id); });
         return Begin::declined;
     }
     // Waits until other threads' launches on this device are submitted; if that takes too
@@ -172,7 +187,7 @@ CuptiBackend::Begin CuptiBackend::begin_sample(const CUpti_CallbackData& data,
     if (!m_sample_locks[slot].lock_for(m_lock_wait)) {
         warn_once("lock", "a sampled launch waited too long for other threads' launches and "
                           "was timed only");
-        decline(data.correlationId, k_discard_lock);
+        decline(call.id, k_discard_lock);
         return Begin::timed_out;
     }
     if (m_open_captures.load() > 0) {
@@ -180,29 +195,43 @@ CuptiBackend::Begin CuptiBackend::begin_sample(const CUpti_CallbackData& data,
         // default) forbids in every thread: the application's capture would fail. Checked under
         // the lock, which a cuStreamBeginCapture holds shared until its capture is counted.
         m_sample_locks[slot].unlock();
-        decline(data.correlationId, k_discard_capture);
+        decline(call.id, k_discard_capture);
         return Begin::declined;
     }
     *data.correlationData = k_holds_exclusive | (std::uint64_t{slot} << k_slot_shift);
     t_open_sample = {true,
                      data.correlationId,
+                     call.id,
                      m_breaches[slot].load(),
                      grid_ctas(decoded.config),
                      decoded.function,
                      std::chrono::steady_clock::now(),
                      device,
                      {}};
-    start_profiler(data, device, set);
+    start_profiler(call, device, set);
     t_open_sample.launched = std::chrono::steady_clock::now();
     return Begin::sampling;
 }
 
 void CuptiBackend::on_launch_exit(const CUpti_CallbackData& data) noexcept {
-    if (data.correlationData == nullptr) {
-        return;
+    if (data.correlationData == nullptr ||
+        (m_fast_on.load(std::memory_order_relaxed) && hooked_call().route == HookRoute::hook)) {
+        return; // the hook's launch: its `after` releases what its `before` took
     }
     const std::uint64_t flags = *data.correlationData;
-    SampleLock& lock = m_sample_locks[slot_of_flags(flags)];
+    if ((flags & k_holds_exclusive) != 0) {
+        if ((flags & k_started) != 0) {
+            end_sample({data, t_open_sample.id});
+        }
+        t_open_sample.open = false;
+        m_sample_locks[slot_of_flags(flags)].unlock();
+    } else {
+        release_hold(flags);
+    }
+    *data.correlationData = 0;
+}
+
+void CuptiBackend::release_hold(std::uint64_t flags) noexcept {
     if ((flags & k_holds_slots) != 0) {
         for (std::size_t slot = 0; slot < k_lock_slots; ++slot) {
             if (((flags >> k_mask_shift) & (std::uint64_t{1} << slot)) != 0) {
@@ -210,20 +239,14 @@ void CuptiBackend::on_launch_exit(const CUpti_CallbackData& data) noexcept {
             }
         }
     } else if ((flags & k_holds_shared) != 0) {
-        lock.unlock_shared();
+        m_sample_locks[slot_of_flags(flags)].unlock_shared();
     } else if ((flags & k_beside_release) != 0) {
         m_release_skips[slot_of_flags(flags)].fetch_sub(1);
-    } else if ((flags & k_holds_exclusive) != 0) {
-        if ((flags & k_started) != 0) {
-            end_sample(data);
-        }
-        t_open_sample.open = false;
-        lock.unlock();
     }
-    *data.correlationData = 0;
 }
 
-void CuptiBackend::end_sample(const CUpti_CallbackData& data) noexcept {
+void CuptiBackend::end_sample(const LaunchCall& call) noexcept {
+    const CUpti_CallbackData& data = call.data;
     note_sample_end();
     ContextSession* session = nullptr;
     {
@@ -232,7 +255,7 @@ void CuptiBackend::end_sample(const CUpti_CallbackData& data) noexcept {
         session = it != m_sessions.end() ? &it->second : nullptr;
     }
     if (session == nullptr || !session->profiler) {
-        discard(data.correlationId, k_discard_lost);
+        discard(call.id, k_discard_lost);
         return;
     }
     std::vector<double> values;
@@ -258,24 +281,24 @@ void CuptiBackend::end_sample(const CUpti_CallbackData& data) noexcept {
     }
     if (!status.ok()) {
         if (report.dropped > 0) {
-            discard(data.correlationId, k_discard_dropped);
+            discard(call.id, k_discard_dropped);
             return;
         }
-        discard(data.correlationId, k_discard_lost);
+        discard(call.id, k_discard_lost);
         if (!counters_refused(status, t_open_sample.device)) {
             warn("counters of a sampled launch were lost: " + status.error);
         }
         return;
     }
-    deliver_sample(data, *session, values, report);
+    deliver_sample(call, *session, values, report);
 }
 
-void CuptiBackend::deliver_sample(const CUpti_CallbackData& data, const ContextSession& session,
+void CuptiBackend::deliver_sample(const LaunchCall& call, const ContextSession& session,
                                   const std::vector<double>& values,
                                   const RangeReport& report) noexcept {
     try {
         CounterSample sample;
-        sample.correlation_id = data.correlationId;
+        sample.correlation_id = call.id;
         sample.counters = to_counters(session.bindings, session.metrics, values);
         sample.passes = session.profiler->passes();
         const std::size_t slot = slot_of(session.device);
@@ -283,7 +306,7 @@ void CuptiBackend::deliver_sample(const CUpti_CallbackData& data, const ContextS
                                       m_breaches[slot].load() != t_open_sample.breaches,
                                       t_open_sample.grid_ctas};
         if (const char* problem = sample_problem(evidence, sample.counters)) {
-            discard(data.correlationId, problem);
+            discard(call.id, problem);
             return;
         }
         if (session.set == SampleSet::standard) { // coverage.passes: the standard set's, not

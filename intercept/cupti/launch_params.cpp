@@ -92,6 +92,18 @@ const std::vector<CUpti_CallbackId>& launch_cbids() {
     return s_cbids;
 }
 
+const std::vector<CUpti_CallbackId>& hooked_launch_cbids() {
+    static const std::vector<CUpti_CallbackId> s_cbids = {
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+    };
+    return s_cbids;
+}
+
 bool is_required_launch_cbid(CUpti_CallbackId cbid) noexcept {
     return cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel ||
            cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz ||

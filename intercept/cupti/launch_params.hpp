@@ -39,6 +39,11 @@ struct DecodedLaunch {
 /// goes through them, so irf cannot work without them; the other launch cbids are optional.
 [[nodiscard]] bool is_required_launch_cbid(CUpti_CallbackId cbid) noexcept;
 
+/// The launch cbids of the entry points libirf_entry.so wraps (cuLaunchKernel, cuLaunchKernelEx,
+/// cuLaunchCooperativeKernel and their _ptsz twins): off while IRF_FAST_INTERCEPT's hook sees
+/// those launches. Graph launches and the legacy entry points keep their callbacks.
+[[nodiscard]] const std::vector<CUpti_CallbackId>& hooked_launch_cbids();
+
 /// True for every cbid in launch_cbids() (no params needed).
 [[nodiscard]] bool is_launch_cbid(CUpti_CallbackId cbid) noexcept;
 

@@ -11,6 +11,8 @@
 
 #include <cuda.h>
 
+#include "intercept/cupti/entry_points.hpp"
+
 namespace irf::intercept::cupti {
 
 /// Why a profiler step failed: `permission` and `unsupported` disable profiling everywhere,
@@ -102,6 +104,27 @@ public:
     virtual bool subscription_alive(void* subscriber) noexcept = 0;
     /// Graph-level records on or off (IRF_GRAPH_TIMING=graphs); false when refused.
     virtual bool set_graph_trace(bool on, std::string& error) noexcept = 0;
+    // IRF_FAST_INTERCEPT=1 (entry_hooks.cpp); the defaults stand for a process without
+    // libirf_entry.so, so test platforms that do not model it need not override them.
+    /// Hands `hooks` to libirf_entry.so (irf_entry_register_hooks); false when the library is
+    /// not loaded or refused them.
+    virtual bool register_entry_hooks(const IrfEntryHooks* hooks) noexcept {
+        static_cast<void>(hooks);
+        return false;
+    }
+    /// CUPTI's callbacks of the launch entry points the hook sees, on or off; false if refused.
+    virtual bool set_hooked_callbacks(void* subscriber, bool on) noexcept {
+        static_cast<void>(subscriber);
+        static_cast<void>(on);
+        return false;
+    }
+    /// The calling thread's current context (cuCtxGetCurrent); null when none.
+    virtual CUcontext current_context() noexcept { return nullptr; }
+    /// A launch handle's mangled name (cuFuncGetName); null when the driver cannot tell.
+    virtual const char* function_name(CUfunction function) noexcept {
+        static_cast<void>(function);
+        return nullptr;
+    }
 };
 
 /// The platform on the real CUPTI and driver.

@@ -40,30 +40,30 @@ std::string utc_time_of_day() {
 
 } // namespace
 
-void CuptiBackend::start_profiler(const CUpti_CallbackData& data, std::uint32_t device,
+void CuptiBackend::start_profiler(const LaunchCall& call, std::uint32_t device,
                                   SampleSet set) noexcept {
-    ContextSession* session = session_for(data.context, device, held_set(set));
+    ContextSession* session = session_for(call.data.context, device, held_set(set));
     if (session == nullptr || !session->profiler) {
-        decline(data.correlationId, nullptr); // timed only; the lock is released at EXIT
+        decline(call.id, nullptr); // timed only; the lock is released at EXIT
         return;
     }
     // One pass of a sample by launches, or a kernel replay when it cannot be one.
     if (set == SampleSet::launches &&
-        m_pass_sink.arm(*session->profiler, data.correlationId) == PassSink::Armed::none) {
-        decline(data.correlationId, nullptr); // its sample is gone (the sink said why)
+        m_pass_sink.arm(*session->profiler, call.id) == PassSink::Armed::none) {
+        decline(call.id, nullptr); // its sample is gone (the sink said why)
         return;
     }
     const ProfilerStatus status = session->profiler->start();
     if (status.ok()) {
-        *data.correlationData |= k_started;
+        *call.data.correlationData |= k_started;
         try {
             std::lock_guard<std::mutex> lock(m_state);
-            m_profiled_ids.add(data.correlationId);
+            m_profiled_ids.add(call.id);
         } catch (...) {
         }
         return;
     }
-    decline(data.correlationId, nullptr);
+    decline(call.id, nullptr);
     if (!counters_refused(status, device)) {
         warn("a sampled launch was not profiled: " + status.error);
     }
@@ -295,6 +295,11 @@ void CuptiBackend::on_kernel_record(const KernelActivity& record) noexcept {
         }
         event.region_given = true;
         with_sink([&event](LaunchSink& sink) { static_cast<void>(sink.on_launch(event)); });
+    } else if (m_fast_on.load(std::memory_order_acquire)) {
+        correlation_id = record_id(record); // irf's own ids (IRF_FAST_INTERCEPT=1)
+        if (correlation_id == 0 || !first_duration(correlation_id)) {
+            return;
+        }
     } else if (correlation_id == 0 || !first_duration(correlation_id)) {
         return;
     }

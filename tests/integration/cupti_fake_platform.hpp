@@ -130,6 +130,12 @@ struct FakeScript {
     bool refuse_graph_trace = false;       ///< set_graph_trace answers an error
     std::map<CUcontext, std::uint32_t> devices;
     std::vector<std::thread::id> teardown_threads; ///< the thread of each teardown
+    // IRF_FAST_INTERCEPT=1: libirf_entry.so as if preloaded, when `entry_loaded`.
+    bool entry_loaded = false;
+    const IrfEntryHooks* entry_hooks = nullptr; ///< what the backend registered (null: none)
+    bool refuse_hooked_callbacks = false;       ///< set_hooked_callbacks answers false
+    CUcontext current = nullptr;                ///< current_context()'s answer
+    std::map<CUfunction, std::string> function_names;
     void log(const std::string& what, CUcontext context) {
         std::lock_guard<std::mutex> lock(mutex);
         journal.push_back(what + " " + std::to_string(reinterpret_cast<std::uintptr_t>(context)));
@@ -252,6 +258,22 @@ public:
         }
         m_script.log(on ? "graph trace on" : "graph trace off", nullptr);
         return true;
+    }
+    bool register_entry_hooks(const IrfEntryHooks* hooks) noexcept override {
+        if (!m_script.entry_loaded) {
+            return false;
+        }
+        m_script.entry_hooks = hooks;
+        return true;
+    }
+    bool set_hooked_callbacks(void* /*subscriber*/, bool on) noexcept override {
+        m_script.log(on ? "hooked callbacks on" : "hooked callbacks off", nullptr);
+        return !m_script.refuse_hooked_callbacks;
+    }
+    CUcontext current_context() noexcept override { return m_script.current; }
+    const char* function_name(CUfunction function) noexcept override {
+        const auto it = m_script.function_names.find(function);
+        return it != m_script.function_names.end() ? it->second.c_str() : nullptr;
     }
 
 private:

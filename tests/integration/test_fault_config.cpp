@@ -139,6 +139,8 @@ TEST_F(FaultConfig, EveryVariableWithInvalidValuesBehavesAsDocumented) {
         {"IRF_TIMING", "SAMPLED"},
         {"IRF_GRAPH_TIMING", "graphs:0"},
         {"IRF_GRAPH_TIMING", "node"},
+        {"IRF_FAST_INTERCEPT", "fast"},
+        {"IRF_FAST_INTERCEPT", "2"},
         {"IRF_CEILINGS", "/nonexistent/ceilings.yaml"},
         {"IRF_CEILINGS", malformed},
         {"IRF_CEILINGS", wrong_schema},

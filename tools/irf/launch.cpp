@@ -46,10 +46,6 @@ constexpr OptionVariable k_option_variables[] = {
     {"IRF_METRICS", "--metrics", &RunOptions::metrics},
 };
 
-constexpr const char* k_fast_intercept_refusal =
-    "--fast-intercept: not available in this build yet (libirf_entry.so is built, libirf does "
-    "not use its hooks yet; docs/tools.md)";
-
 bool is_regular_file(const std::string& path) {
     std::error_code ec;
     return fs::is_regular_file(path, ec);
@@ -122,11 +118,6 @@ std::string base_name(const std::string& path) {
 } // namespace
 
 void validate(const RunOptions& options) {
-    if (options.fast_intercept) {
-        // libirf_entry.so is built and tested, but libirf does not yet register its hooks or
-        // stop CUPTI's launch callbacks: the option would cost a preload and change nothing.
-        throw UsageError(std::string(k_fast_intercept_refusal));
-    }
     check_nvtx("--nvtx-include", options.nvtx_include);
     check_nvtx("--nvtx-exclude", options.nvtx_exclude);
     const config::ParseResult parsed = parse_as_library_would(options);
@@ -178,8 +169,22 @@ std::string check_before_exec(const RunOptions& options, const std::string& libr
     return stem + ".json";
 }
 
-std::vector<std::pair<std::string, std::string>> build_environment(const RunOptions& options,
-                                                                   const std::string& library) {
+std::string find_entry_library(const std::string& library, const std::string& build_tree_path) {
+    const std::string beside =
+        (fs::path(absolute_path(library)).parent_path() / "libirf_entry.so").string();
+    if (is_regular_file(beside)) {
+        return beside;
+    }
+    if (!build_tree_path.empty() && is_regular_file(build_tree_path)) {
+        return build_tree_path;
+    }
+    throw UsageError("--fast-intercept: libirf_entry.so not found (looked at " + beside +
+                     (build_tree_path.empty() ? std::string() : ", " + build_tree_path) +
+                     "); it is installed beside libirf.so");
+}
+
+std::vector<std::pair<std::string, std::string>>
+build_environment(const RunOptions& options, const std::string& library, const std::string& entry) {
     std::vector<std::pair<std::string, std::string>> vars;
     if (!library.empty()) {
         vars.emplace_back("CUDA_INJECTION64_PATH", absolute_path(library));
@@ -198,6 +203,17 @@ std::vector<std::pair<std::string, std::string>> build_environment(const RunOpti
     }
     if (const auto exclude = joined(options.nvtx_exclude)) {
         vars.emplace_back("IRF_NVTX_EXCLUDE", *exclude);
+    }
+    if (options.fast_intercept) {
+        vars.emplace_back("IRF_FAST_INTERCEPT", "1");
+        if (!entry.empty()) {
+            // First, so that its dlsym is the one the CUDA runtime finds; the application's own
+            // preloads follow unchanged.
+            const char* before = common::process_env("LD_PRELOAD");
+            const bool more = before != nullptr && before[0] != '\0';
+            vars.emplace_back("LD_PRELOAD",
+                              absolute_path(entry) + (more ? ":" + std::string(before) : ""));
+        }
     }
     return vars;
 }

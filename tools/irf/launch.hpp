@@ -37,7 +37,7 @@ struct RunOptions {
     std::optional<std::string> summary;       ///< IRF_SUMMARY (stderr, file, both, none)
     std::optional<std::string> metrics;       ///< IRF_METRICS (default, all, pipe_mix, ...)
     std::optional<std::string> lib;           ///< libirf.so to inject instead of the one found
-    bool fast_intercept = false;      ///< --fast-intercept (refused: libirf does not use it yet)
+    bool fast_intercept = false;      ///< --fast-intercept: IRF_FAST_INTERCEPT=1, LD_PRELOAD
     std::vector<std::string> command; ///< the application and its arguments
 };
 
@@ -47,7 +47,7 @@ struct RunOptions {
 
 /// Checks every option value, and every IRF_* variable the application would inherit, with
 /// the parsers libirf.so itself uses (config::parse_env); throws UsageError with one line
-/// naming the option (or variable) and the value. --fast-intercept is refused in this build.
+/// naming the option (or variable) and the value.
 void validate(const RunOptions& options);
 
 /// The checks that need the file system, as libirf.so makes them at load: shipped names and
@@ -60,8 +60,16 @@ void validate(const RunOptions& options);
 /// CUDA_INJECTION64_PATH and NVTX_INJECTION64_PATH = `library` (made absolute) and one IRF_* per
 /// option given. The stem is passed on unchanged: libirf.so itself adds "-r%r" under a launcher
 /// that sets a rank variable, so the ranks of `mpirun -np N irf run` write distinct files.
+/// With --fast-intercept also IRF_FAST_INTERCEPT=1 and, when `entry` is given, LD_PRELOAD with
+/// `entry` first (the inherited LD_PRELOAD after it).
 [[nodiscard]] std::vector<std::pair<std::string, std::string>>
-build_environment(const RunOptions& options, const std::string& library);
+build_environment(const RunOptions& options, const std::string& library,
+                  const std::string& entry = "");
+
+/// libirf_entry.so for --fast-intercept: beside `library`, else `build_tree_path` (may be
+/// empty); throws UsageError naming the places looked at when neither exists.
+[[nodiscard]] std::string find_entry_library(const std::string& library,
+                                             const std::string& build_tree_path);
 
 /// One line per injection variable (CUDA_INJECTION64_PATH, NVTX_INJECTION64_PATH) in `vars`
 /// that `lookup` (getenv) shows already set to another value: that tool loses it to irf.

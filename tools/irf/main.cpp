@@ -21,6 +21,9 @@
 #ifndef IRF_BUILD_TREE_LIB
 #define IRF_BUILD_TREE_LIB ""
 #endif
+#ifndef IRF_BUILD_TREE_ENTRY
+#define IRF_BUILD_TREE_ENTRY ""
+#endif
 #ifndef IRF_INSTALL_LIBDIR
 #define IRF_INSTALL_LIBDIR "lib"
 #endif
@@ -63,8 +66,9 @@ void add_run_options(CLI::App& run, RunOptions& o) {
                    "Optional counter groups: default, all, or pipe_mix,tensor_types");
     run.add_option("--lib", o.lib, "libirf.so to inject (default: the one installed with irf)");
     run.add_flag("--fast-intercept", o.fast_intercept,
-                 "See launches through libirf_entry.so (LD_PRELOAD) instead of CUPTI launch "
-                 "callbacks; off by default; not available in this build yet (refused)");
+                 "See launches through libirf_entry.so (preloaded) instead of CUPTI's launch "
+                 "callbacks, which stay on only while a sample needs them (IRF_FAST_INTERCEPT=1); "
+                 "experimental, off by default");
     run.add_option("command", o.command,
                    "The application and its arguments: options end at the first positional "
                    "argument or at --");
@@ -87,7 +91,10 @@ int exec_application(const RunOptions& options) {
     const std::string library = injected_library(options);
     const std::string profile = irf::launcher::check_before_exec(options, library);
     std::cerr << "irf: profile will go to " << irf::common::printable(profile) << "\n";
-    const auto vars = irf::launcher::build_environment(options, library);
+    const std::string entry = options.fast_intercept
+                                  ? irf::launcher::find_entry_library(library, IRF_BUILD_TREE_ENTRY)
+                                  : std::string();
+    const auto vars = irf::launcher::build_environment(options, library, entry);
     for (const std::string& note : irf::launcher::replaced_injection_notes(
              vars, [](const char* name) -> const char* { return std::getenv(name); })) {
         std::cerr << note << "\n";

@@ -97,12 +97,18 @@ TEST(Env, EveryModeAndLevelName) {
     EXPECT_TRUE(parse("IRF_DISABLE", "1").config.disable);
     EXPECT_TRUE(parse("IRF_DISABLE", "true").config.disable);
     EXPECT_FALSE(parse("IRF_DISABLE", "off").config.disable);
+    EXPECT_TRUE(parse("IRF_FAST_INTERCEPT", "1").config.fast_intercept);
+    EXPECT_TRUE(parse("IRF_FAST_INTERCEPT", "on").config.fast_intercept);
+    EXPECT_FALSE(parse("IRF_FAST_INTERCEPT", "0").config.fast_intercept);
     EXPECT_EQ(parse("IRF_BACKEND", "cupti").config.backend, "cupti");
     EXPECT_EQ(parse("IRF_TARGETS", "none").config.targets, "none");
     EXPECT_EQ(parse("IRF_EXCLUDE", "").config.exclude, k_default_exclude);
 }
 
 TEST(Env, InvalidValuesThatAreIgnored) {
+    EXPECT_EQ(error_of("IRF_FAST_INTERCEPT", "fast"),
+              "[irf] IRF_FAST_INTERCEPT=fast: expected 1 or 0; ignored, using default");
+    EXPECT_FALSE(parse("IRF_FAST_INTERCEPT", "fast").config.fast_intercept);
     EXPECT_EQ(error_of("IRF_OUTPUT", "out-%x"),
               "[irf] IRF_OUTPUT=out-%x: unknown placeholder %x; ignored, using default");
     EXPECT_EQ(error_of("IRF_SUMMARY", "yes"),
@@ -329,13 +335,13 @@ TEST(Env, BadTimingIsOneLineAndKeepsEveryLaunchTimed) {
 
 TEST(Env, TableCoversDesignVariablesOnce) {
     const std::vector<std::string> design = {
-        "IRF_OUTPUT",       "IRF_SUMMARY",      "IRF_KERNELS",       "IRF_EXCLUDE",
-        "IRF_NVTX_INCLUDE", "IRF_NVTX_EXCLUDE", "IRF_CAPTURE_RANGE", "IRF_LAUNCH_SKIP",
-        "IRF_LAUNCH_COUNT", "IRF_SAMPLES",      "IRF_REPLAY",        "IRF_TIMING",
-        "IRF_GRAPH_TIMING", "IRF_CEILINGS",     "IRF_TARGETS",       "IRF_GPUS_DIR",
-        "IRF_CALLSTACK",    "IRF_LOG",          "IRF_DISABLE",       "IRF_BACKEND",
-        "IRF_METRICS",      "IRF_TENSOR_TYPES"}; // IRF_TENSOR_TYPES: issue 41, IRF_REPLAY,
-                                                 // IRF_TIMING, IRF_GRAPH_TIMING: issue 55
+        "IRF_OUTPUT",       "IRF_SUMMARY",        "IRF_KERNELS",       "IRF_EXCLUDE",
+        "IRF_NVTX_INCLUDE", "IRF_NVTX_EXCLUDE",   "IRF_CAPTURE_RANGE", "IRF_LAUNCH_SKIP",
+        "IRF_LAUNCH_COUNT", "IRF_SAMPLES",        "IRF_REPLAY",        "IRF_TIMING",
+        "IRF_GRAPH_TIMING", "IRF_FAST_INTERCEPT", "IRF_CEILINGS",      "IRF_TARGETS",
+        "IRF_GPUS_DIR",     "IRF_CALLSTACK",      "IRF_LOG",           "IRF_DISABLE",
+        "IRF_BACKEND",      "IRF_METRICS",        "IRF_TENSOR_TYPES"}; // IRF_TENSOR_TYPES: issue
+    // 41; IRF_REPLAY, IRF_TIMING, IRF_GRAPH_TIMING, IRF_FAST_INTERCEPT: issue 55
     ASSERT_EQ(option_table().size(), design.size());
     for (std::size_t i = 0; i < design.size(); ++i) {
         EXPECT_EQ(option_table()[i].name, design[i]);

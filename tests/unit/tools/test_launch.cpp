@@ -93,14 +93,48 @@ TEST(Launcher, NvtxOptionsAreJoinedAndChecked) {
     EXPECT_THROW(irf::launcher::validate(o), UsageError);
 }
 
-TEST(Launcher, FastInterceptIsRefusedWhileLibirfDoesNotUseIt) {
-    // Never a path that silently does nothing: the option is refused in one line until libirf
-    // registers libirf_entry.so's hooks (issue 55 item 5).
+TEST(Launcher, FastInterceptPreloadsTheEntryLibraryFirst) {
+    // issue 55 item 5: libirf_entry.so must come before any other preload (its dlsym is the one
+    // the CUDA runtime finds); the application's own preloads follow, unchanged.
     RunOptions o = with_app();
-    EXPECT_EQ(error_of(o), "");
     o.fast_intercept = true;
-    EXPECT_EQ(error_of(o), "--fast-intercept: not available in this build yet (libirf_entry.so "
-                           "is built, libirf does not use its hooks yet; docs/tools.md)");
+    EXPECT_EQ(error_of(o), "");
+    unsetenv("LD_PRELOAD");
+    auto vars = irf::launcher::build_environment(o, "/opt/irf/lib/libirf.so",
+                                                 "/opt/irf/lib/libirf_entry.so");
+    std::map<std::string, std::string> env(vars.begin(), vars.end());
+    EXPECT_EQ(env["IRF_FAST_INTERCEPT"], "1");
+    EXPECT_EQ(env["LD_PRELOAD"], "/opt/irf/lib/libirf_entry.so");
+    ASSERT_EQ(setenv("LD_PRELOAD", "/usr/lib/libjemalloc.so.2 /x/liby.so", 1), 0);
+    vars = irf::launcher::build_environment(o, "/opt/irf/lib/libirf.so",
+                                            "/opt/irf/lib/libirf_entry.so");
+    env = {vars.begin(), vars.end()};
+    EXPECT_EQ(env["LD_PRELOAD"],
+              "/opt/irf/lib/libirf_entry.so:/usr/lib/libjemalloc.so.2 /x/liby.so");
+    unsetenv("LD_PRELOAD");
+    o.fast_intercept = false; // without the option neither variable is set
+    EXPECT_EQ(as_map(o, "/opt/irf/lib/libirf.so").count("LD_PRELOAD"), 0u);
+    EXPECT_EQ(as_map(o, "/opt/irf/lib/libirf.so").count("IRF_FAST_INTERCEPT"), 0u);
+}
+
+TEST(Launcher, FastInterceptFindsTheEntryLibraryBesideLibirf) {
+    irf::test::TempDir tmp;
+    irf::test::write_file(tmp / "lib" / "libirf.so", "");
+    const std::string lib = (tmp / "lib" / "libirf.so").string();
+    const std::string beside = (tmp / "lib" / "libirf_entry.so").string();
+    const std::string built = (tmp / "build" / "libirf_entry.so").string();
+    try {
+        (void)irf::launcher::find_entry_library(lib, built);
+        ADD_FAILURE() << "no libirf_entry.so anywhere, yet one was found";
+    } catch (const UsageError& e) {
+        EXPECT_EQ(std::string(e.what()), "--fast-intercept: libirf_entry.so not found (looked at " +
+                                             beside + ", " + built +
+                                             "); it is installed beside libirf.so");
+    }
+    irf::test::write_file(built, "");
+    EXPECT_EQ(irf::launcher::find_entry_library(lib, built), built); // the build tree's
+    irf::test::write_file(beside, "");
+    EXPECT_EQ(irf::launcher::find_entry_library(lib, built), beside); // the installed one first
 }
 
 TEST(Launcher, BadValuesAreOneLineErrors) {
