@@ -199,27 +199,6 @@ bool apply_log(Config& c, const std::string& v, std::string& problem) {
     return false;
 }
 
-bool parse_switch(const std::string& v, bool& into, std::string& problem) {
-    if (v == "1" || v == "true" || v == "yes" || v == "on") {
-        into = true;
-        return true;
-    }
-    if (v == "0" || v == "false" || v == "no" || v == "off") {
-        into = false;
-        return true;
-    }
-    problem = "expected 1 or 0";
-    return false;
-}
-
-bool apply_disable(Config& c, const std::string& v, std::string& problem) {
-    return parse_switch(v, c.disable, problem);
-}
-
-bool apply_fast_intercept(Config& c, const std::string& v, std::string& problem) {
-    return parse_switch(v, c.fast_intercept, problem);
-}
-
 bool apply_backend(Config& c, const std::string& v, std::string& problem) {
     if (v == "cupti") {
         c.backend = v;
@@ -329,8 +308,7 @@ const std::vector<OptionSpec>& option_table() {
          "which are on only while a sample needs them; set by `irf run --fast-intercept`, which "
          "preloads the library. Experimental: off until measured on a GPU (docs/tools.md, "
          "\"Launches without CUPTI callbacks\").",
-         "ignored, default used", false, apply_fast_intercept,
-         [](const Config& c) { return std::string(c.fast_intercept ? "1" : "0"); }},
+         "ignored, default used", false, apply_fast_intercept, show_fast_intercept},
         {"IRF_CEILINGS", "auto",
          "Ceilings of this GPU: a YAML file or a shipped name (`config/gpus/*.yaml` stem); else "
          "the shipped entry matching the detected GPU, else "
@@ -357,8 +335,7 @@ const std::vector<OptionSpec>& option_table() {
          [](const Config& c) { return std::string(to_string(c.log)); }},
         {"IRF_DISABLE", "`0`",
          "`1` (or true/yes/on) = load but do nothing; `0` (false/no/off) = profile.",
-         "irf disabled", true, apply_disable,
-         [](const Config& c) { return std::string(c.disable ? "1" : "0"); }},
+         "irf disabled", true, apply_disable, show_disable},
         {"IRF_BACKEND", "`cupti`",
          "Source of launches: `cupti`; in test builds also `fake:FILE` (a JSON script of "
          "launches).",

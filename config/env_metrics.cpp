@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // IRF_METRICS and IRF_TENSOR_TYPES: which counter groups a sample holds; IRF_REPLAY: how its
-// passes run; IRF_TIMING and IRF_GRAPH_TIMING: which launches and graph nodes are timed
+// passes run; IRF_TIMING and IRF_GRAPH_TIMING: which launches and graph nodes are timed;
+// IRF_DISABLE and IRF_FAST_INTERCEPT: switches
 // (config/env_metrics.hpp).
 #include "config/env_metrics.hpp"
 
@@ -157,6 +158,39 @@ std::string show_graph_timing(const Config& c) {
         return "nodes";
     }
     return "graphs:" + std::to_string(c.graph_node_replays);
+}
+
+namespace {
+
+bool parse_switch(const std::string& v, bool& into, std::string& problem) {
+    if (v == "1" || v == "true" || v == "yes" || v == "on") {
+        into = true;
+        return true;
+    }
+    if (v == "0" || v == "false" || v == "no" || v == "off") {
+        into = false;
+        return true;
+    }
+    problem = "expected 1 or 0";
+    return false;
+}
+
+} // namespace
+
+bool apply_disable(Config& c, const std::string& v, std::string& problem) {
+    return parse_switch(v, c.disable, problem);
+}
+
+std::string show_disable(const Config& c) {
+    return c.disable ? "1" : "0";
+}
+
+bool apply_fast_intercept(Config& c, const std::string& v, std::string& problem) {
+    return parse_switch(v, c.fast_intercept, problem);
+}
+
+std::string show_fast_intercept(const Config& c) {
+    return c.fast_intercept ? "1" : "0";
 }
 
 } // namespace irf::config

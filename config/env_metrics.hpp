@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// IRF_METRICS, IRF_TENSOR_TYPES, IRF_REPLAY and IRF_TIMING: the option table's parsers and shows
-// (config/env.cpp).
+// IRF_METRICS, IRF_TENSOR_TYPES, IRF_REPLAY, IRF_TIMING, IRF_GRAPH_TIMING, IRF_DISABLE and
+// IRF_FAST_INTERCEPT: the option table's parsers and shows (config/env.cpp).
 #pragma once
 
 #include <string>
@@ -39,5 +39,17 @@ bool apply_graph_timing(Config& c, const std::string& v, std::string& problem);
 
 /// The effective IRF_GRAPH_TIMING (`graphs:N` with its number).
 [[nodiscard]] std::string show_graph_timing(const Config& c);
+
+/// IRF_DISABLE: 1/true/yes/on or 0/false/no/off.
+bool apply_disable(Config& c, const std::string& v, std::string& problem);
+
+/// The effective IRF_DISABLE (`1` or `0`).
+[[nodiscard]] std::string show_disable(const Config& c);
+
+/// IRF_FAST_INTERCEPT: as IRF_DISABLE's values.
+bool apply_fast_intercept(Config& c, const std::string& v, std::string& problem);
+
+/// The effective IRF_FAST_INTERCEPT (`1` or `0`).
+[[nodiscard]] std::string show_fast_intercept(const Config& c);
 
 } // namespace irf::config

@@ -8,6 +8,7 @@
 #include "tests/integration/cupti_fake_platform.hpp"
 
 namespace irf::intercept::cupti::test {
+namespace test_cupti_entry_hooks {
 namespace {
 
 constexpr std::uintptr_t k_kernel = 0x1000;  // a kernel the sink only times (_Z1kv)
@@ -236,4 +237,5 @@ TEST(EntryHooks, ARefusalToTurnCallbacksOffKeepsThemOn) {
 }
 
 } // namespace
+} // namespace test_cupti_entry_hooks
 } // namespace irf::intercept::cupti::test

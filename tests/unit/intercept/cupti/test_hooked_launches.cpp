@@ -10,6 +10,7 @@
 #include "intercept/cupti/hooked_launches.hpp"
 
 namespace irf::intercept::cupti {
+namespace test_hooked_launches {
 namespace {
 
 using Dims = std::array<std::uint32_t, 3>;
@@ -164,4 +165,5 @@ TEST(HookedLaunches, ThreadsPushWhileRecordsAreMatched) {
 }
 
 } // namespace
+} // namespace test_hooked_launches
 } // namespace irf::intercept::cupti
