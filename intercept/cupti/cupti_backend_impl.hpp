@@ -331,7 +331,7 @@ private:
     std::atomic<bool> m_armed_for_good{false}; ///< never off again (unseen launches, a refusal)
     std::atomic<int> m_routed{0};              ///< routed launches between `before` and `after`
     std::atomic<std::uint64_t> m_since_armed{0}; ///< callback launches since the last choice
-    std::atomic<std::uint64_t> m_hooked_launches{0};
+    std::atomic<bool> m_hook_used{false};        ///< a launch came through the hook (set once)
     std::atomic<std::uint64_t> m_unseen_records{0};
     std::atomic<std::uint64_t> m_lost_records{0};
     std::mutex m_arm_mutex;                        ///< serializes arm() and try_disarm()

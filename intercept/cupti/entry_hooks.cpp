@@ -159,7 +159,9 @@ LaunchDecision CuptiBackend::report_hooked(const IrfEntryLaunch& launch,
     if (const std::uint64_t seen = ++m_launches_seen; (seen & m_timing_mask) == 0) {
         check_timing(seen);
     }
-    m_hooked_launches.fetch_add(1, std::memory_order_relaxed);
+    if (!m_hook_used.load(std::memory_order_relaxed)) { // no shared write on later launches
+        m_hook_used.store(true, std::memory_order_relaxed);
+    }
     const FunctionAttributes attrs =
         attributes(decoded.function, static_cast<CUdevice>(ids.device));
     LaunchEvent event;
@@ -315,9 +317,8 @@ void CuptiBackend::warn_fast_intercept() noexcept {
     if (!m_fast_on.load()) {
         return;
     }
-    const std::uint64_t hooked = m_hooked_launches.load();
     const std::uint64_t lost = m_lost_records.load() + m_hooked->forgotten();
-    if (hooked == 0) {
+    if (!m_hook_used.load()) {
         warn_once("fast-none", "IRF_FAST_INTERCEPT=1: libirf_entry.so's hook saw no launch (the "
                                "CUDA runtime did not resolve its launch functions through it); "
                                "every launch went through CUPTI's callbacks");
@@ -328,9 +329,11 @@ void CuptiBackend::warn_fast_intercept() noexcept {
                                    "(IRF_FAST_INTERCEPT=1); those launches have no duration");
     }
     common::log_line(common::LogLevel::debug,
-                     "fast intercept: " + std::to_string(hooked) + " launches through the hook, " +
-                         std::to_string(m_unseen_records.load()) + " records of unseen launches, " +
-                         std::to_string(lost) + " unmatched");
+                     "fast intercept: records matched to hooked launches " +
+                         std::to_string(m_hooked->matched_hooked()) + ", to callback launches " +
+                         std::to_string(m_hooked->matched_callback()) + ", of unseen launches " +
+                         std::to_string(m_unseen_records.load()) + ", unmatched " +
+                         std::to_string(lost));
 }
 
 } // namespace irf::intercept::cupti

@@ -192,12 +192,14 @@ RecordMatch HookedLaunches::match(std::uint32_t cupti_id, std::uint64_t stream_k
     // hooked launch's place.
     const int callback = cupti_id != 0 ? match_callback(cupti_id, id) : 0;
     if (callback > 0) {
+        m_callback_matches.fetch_add(1, std::memory_order_relaxed);
         return RecordMatch::callback;
     }
     try {
         const std::lock_guard<std::mutex> lock(m_mutex);
         drain_locked();
         if (match_waiting_locked(stream_key, grid, block, id)) {
+            m_hooked_matches.fetch_add(1, std::memory_order_relaxed);
             return RecordMatch::hooked;
         }
         if (callback < 0 || m_forgot_waiting) {

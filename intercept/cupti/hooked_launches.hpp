@@ -70,6 +70,11 @@ public:
 
     /// Launches forgotten by the bounds (their records are dropped as `lost`).
     [[nodiscard]] std::uint64_t forgotten() const noexcept { return m_forgotten.load(); }
+    /// Records matched so far, to hooked and to callback launches (replays' records included).
+    [[nodiscard]] std::uint64_t matched_hooked() const noexcept { return m_hooked_matches.load(); }
+    [[nodiscard]] std::uint64_t matched_callback() const noexcept {
+        return m_callback_matches.load();
+    }
     /// Hooked launches now waiting for their record (the ring emptied first).
     [[nodiscard]] std::size_t waiting() noexcept;
 
@@ -98,6 +103,8 @@ private:
     std::uint64_t m_pop_at = 0;                                ///< under m_mutex
     std::unique_ptr<std::atomic<std::uint64_t>[]> m_callbacks; ///< CUPTI id << 32 | irf's id
     std::atomic<std::uint64_t> m_forgotten{0};
+    std::atomic<std::uint64_t> m_hooked_matches{0};   ///< the matching side's (one thread)
+    std::atomic<std::uint64_t> m_callback_matches{0}; ///< likewise
 
     std::mutex m_mutex; ///< the matching side: everything below
     std::unordered_map<std::uint64_t, std::deque<Waiting>> m_streams;

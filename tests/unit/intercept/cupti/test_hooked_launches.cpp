@@ -57,6 +57,8 @@ TEST(HookedLaunches, CallbackLaunchesAreFoundByCuptiIdEachTime) {
     EXPECT_EQ(matched(launches, 701, k_grid_a, how), 6u);
     EXPECT_EQ(how, RecordMatch::hooked);
     EXPECT_EQ(launches.waiting(), 0u);
+    EXPECT_EQ(launches.matched_callback(), 2u); // what IRF_LOG=debug's line at exit counts
+    EXPECT_EQ(launches.matched_hooked(), 1u);
 }
 
 TEST(HookedLaunches, HookedLaunchesAreFoundInOrderPerStreamByGrid) {
