@@ -75,20 +75,16 @@ template <class Params> const Params& as(const void* params) {
 } // namespace
 
 const std::vector<CUpti_CallbackId>& launch_cbids() {
-    static const std::vector<CUpti_CallbackId> s_cbids = {
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernelMultiDevice,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunch,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync,
-        CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
-        CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
-    };
+    static const std::vector<CUpti_CallbackId> s_cbids = [] {
+        std::vector<CUpti_CallbackId> all = hooked_launch_cbids();
+        all.insert(all.end(),
+                   {CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernelMultiDevice,
+                    CUPTI_DRIVER_TRACE_CBID_cuLaunch, CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid,
+                    CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync,
+                    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
+                    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz});
+        return all;
+    }();
     return s_cbids;
 }
 

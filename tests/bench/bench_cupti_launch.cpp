@@ -124,6 +124,36 @@ Rig& hooked_rig() {
     return s_rig;
 }
 
+/// Runs `launch` on `launches` in turn (after one warm-up round), then reports the platform calls
+/// a launch and exits 1 when a warmed-up launch on one thread made any (`what` names them).
+template <class Launch, class Fn>
+void measure(benchmark::State& state, Rig& r, std::vector<Launch>& launches, Fn&& launch,
+             const char* what) {
+    for (auto& one : launches) { // warm-up: first launches fill irf's caches
+        launch(one);
+    }
+    const std::uint64_t calls_before = r.platform_calls.load();
+    const std::uint64_t contexts_before = r.platform->m_context_calls.load();
+    std::size_t next = 0;
+    for (auto _ : state) {
+        launch(launches[next]);
+        next = next + 1 == launches.size() ? 0 : next + 1;
+    }
+    const auto calls = static_cast<double>(r.platform_calls.load() - calls_before);
+    state.counters["platform_calls_per_launch"] =
+        benchmark::Counter(calls, benchmark::Counter::kAvgIterations);
+    state.counters["cuCtxGetCurrent_per_launch"] = benchmark::Counter(
+        static_cast<double>(r.platform->m_context_calls.load() - contexts_before),
+        benchmark::Counter::kAvgIterations);
+    state.SetItemsProcessed(state.iterations());
+    if (calls > 0 && state.threads() == 1) {
+        std::fprintf(stderr,
+                     "bench_cupti_launch: %.0f %s in %lld warmed-up launches (goal: none)\n", calls,
+                     what, static_cast<long long>(state.iterations()));
+        std::exit(1);
+    }
+}
+
 /// ENTER and EXIT of launches cycling over range(0) kernels; each thread its own callback data
 /// (a launch's ENTER and EXIT come on its launching thread).
 void BM_cupti_launch_callback(benchmark::State& state) {
@@ -140,26 +170,7 @@ void BM_cupti_launch_callback(benchmark::State& state) {
         one.data.correlationId = thread_bits | (++serial & 0x0fffffffU);
         one.run(r.backend);
     };
-    for (auto& one : launches) { // warm-up: first launches fill irf's caches
-        launch(one);
-    }
-    const std::uint64_t calls_before = r.platform_calls.load();
-    std::size_t next = 0;
-    for (auto _ : state) {
-        launch(launches[next]);
-        next = next + 1 == kernels ? 0 : next + 1;
-    }
-    const auto calls = static_cast<double>(r.platform_calls.load() - calls_before);
-    state.counters["platform_calls_per_launch"] =
-        benchmark::Counter(calls, benchmark::Counter::kAvgIterations);
-    state.SetItemsProcessed(state.iterations());
-    if (calls > 0 && state.threads() == 1) {
-        std::fprintf(stderr,
-                     "bench_cupti_launch: %.0f CUPTI/driver queries in %lld warmed-up "
-                     "launches (goal: none)\n",
-                     calls, static_cast<long long>(state.iterations()));
-        std::exit(1);
-    }
+    measure(state, r, launches, launch, "CUPTI/driver queries");
 }
 BENCHMARK(BM_cupti_launch_callback)->Arg(1)->Arg(64)->Arg(k_max_kernels);
 BENCHMARK(BM_cupti_launch_callback)->Arg(64)->Threads(2);
@@ -192,30 +203,7 @@ void BM_cupti_launch_hooked(benchmark::State& state) {
     const auto launch = [hooks](const IrfEntryLaunch& one) {
         hooks->after(&one, hooks->before(&one), CUDA_SUCCESS);
     };
-    for (const auto& one : launches) {
-        launch(one);
-    }
-    const std::uint64_t calls_before = r.platform_calls.load();
-    const std::uint64_t contexts_before = r.platform->m_context_calls.load();
-    std::size_t next = 0;
-    for (auto _ : state) {
-        launch(launches[next]);
-        next = next + 1 == kernels ? 0 : next + 1;
-    }
-    const auto calls = static_cast<double>(r.platform_calls.load() - calls_before);
-    state.counters["platform_calls_per_launch"] =
-        benchmark::Counter(calls, benchmark::Counter::kAvgIterations);
-    state.counters["cuCtxGetCurrent_per_launch"] = benchmark::Counter(
-        static_cast<double>(r.platform->m_context_calls.load() - contexts_before),
-        benchmark::Counter::kAvgIterations);
-    state.SetItemsProcessed(state.iterations());
-    if (calls > 0 && state.threads() == 1) {
-        std::fprintf(stderr,
-                     "bench_cupti_launch: %.0f CUPTI/driver queries besides "
-                     "cuCtxGetCurrent in %lld warmed-up hooked launches (goal: none)\n",
-                     calls, static_cast<long long>(state.iterations()));
-        std::exit(1);
-    }
+    measure(state, r, launches, launch, "CUPTI/driver queries besides cuCtxGetCurrent");
 }
 BENCHMARK(BM_cupti_launch_hooked)->Arg(1)->Arg(64)->Arg(k_max_kernels);
 BENCHMARK(BM_cupti_launch_hooked)->Arg(64)->Threads(2);
