@@ -20,6 +20,8 @@ copy "$build/inject/libirf.so" "$dest/inject"
 if [ -f "$build/intercept/cupti/libirf_entry.so" ]; then # --entry (irf run --fast-intercept)
     mkdir -p "$dest/intercept/cupti"
     copy "$build/intercept/cupti/libirf_entry.so" "$dest/intercept/cupti"
+    copy "$build/intercept/cupti/libirf_entry.so" "$dest/inject" # where irf run looks for it
+
 fi
 for f in irf irf-report libirf_metrics_host.so; do copy "$build/tools/$f" "$dest/tools"; done
 copy "$build/calibrate/irf-calibrate" "$dest/calibrate"

@@ -315,7 +315,7 @@ fi
 
 # --- issue 56 item 2: the step without irf, under `irf run` (defaults), `irf run --samples 0`,
 # and `--samples 0` with the opt-in paths that have landed (IRF_TIMING=sampled,
-# IRF_GRAPH_TIMING=graphs:3), rounds interleaved; the step reports each mode's GPU time and the
+# IRF_GRAPH_TIMING=graphs:3; then --fast-intercept), rounds interleaved; the step reports each mode's GPU time and the
 # launching thread's CPU time (tests/gpu/torch/train_step.py)
 o=$out/overhead
 for round in $(seq 1 "$overhead_rounds"); do
@@ -331,6 +331,10 @@ for round in $(seq 1 "$overhead_rounds"); do
     step "overhead r$round --samples 0, opt-ins" "$o/run-optin-$round.log" env \
         IRF_TIMING=sampled IRF_GRAPH_TIMING=graphs:3 "$irfcli" run --lib "$libirf" --samples 0 \
         -o "$o/run-optin-$round" --summary file -- python3 "$torch_step"
+    # issue 55 item 5: launches seen by libirf_entry.so (staged beside libirf.so) instead
+    step "overhead r$round --samples 0 --fast-intercept" "$o/run-fast-$round.log" "$irfcli" run \
+        --lib "$libirf" --samples 0 --fast-intercept -o "$o/run-fast-$round" --summary file \
+        -- python3 "$torch_step"
 done
 if [ "$overhead_rounds" -gt 0 ]; then # the medians docs/performance.md quotes
     python3 "$src/tests/gpu/overhead_table.py" "$o" --json "$o/table.json" >"$o/table.md" 2>&1 &&

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """The overhead rounds of scripts/gpu-validate.sh (`--overhead N`: overhead/base-N.log,
-run-N.log, run-s0-N.log, run-optin-N.log, each with tests/gpu/torch/train_step.py's
+run-N.log, run-s0-N.log, run-optin-N.log, run-fast-N.log, each with tests/gpu/torch/train_step.py's
 `train_step:` JSON line) read into docs/performance.md's figures: per setting the median over
 its rounds of each figure, and the eager step's, graph replay's and tiny launch's difference to
 the baseline (issue 56 item 2).
@@ -16,9 +16,10 @@ import sys
 
 SETTINGS = [("base", "without irf"), ("run", "`irf run` (defaults)"),
             ("run-s0", "`irf run --samples 0`"),
-            ("run-optin", "`--samples 0`, `IRF_TIMING=sampled`, `IRF_GRAPH_TIMING=graphs:3`")]
+            ("run-optin", "`--samples 0`, `IRF_TIMING=sampled`, `IRF_GRAPH_TIMING=graphs:3`"),
+            ("run-fast", "`--samples 0 --fast-intercept`")]
 FIGURES = ["eager_ms", "eager_cpu_ms", "graph_ms", "graph_cpu_ms", "launch_us", "launch_cpu_us"]
-LOG = re.compile(r"^(base|run|run-s0|run-optin)-(\d+)\.log$")
+LOG = re.compile(r"^(base|run|run-s0|run-optin|run-fast)-(\d+)\.log$")
 
 
 def step_result(path):

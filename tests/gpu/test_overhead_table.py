@@ -27,7 +27,8 @@ class FakeRounds(unittest.TestCase):
         self.tmp = tempfile.TemporaryDirectory()
         logs = {"base-1.log": step_line(10, 4, 7), "base-2.log": step_line(12, 4, 8),
                 "base-3.log": step_line(11, 4, 9), "run-s0-1.log": step_line(13.2, 4.2, 10),
-                "run-s0-2.log": "killed at the deadline\n", "notes.log": step_line(99, 99, 99)}
+                "run-s0-2.log": "killed at the deadline\n", "notes.log": step_line(99, 99, 99),
+                "run-fast-1.log": step_line(11.55, 4.1, 8.5)}
         for name, text in logs.items():
             with open(os.path.join(self.tmp.name, name), "w", encoding="utf-8") as f:
                 f.write(text)
@@ -37,13 +38,16 @@ class FakeRounds(unittest.TestCase):
 
     def test_medians_and_differences(self):
         rows = overhead_table.table(overhead_table.read_rounds([self.tmp.name]))
-        self.assertEqual([r["rounds"] for r in rows], [3, 1])  # the cut run and notes.log ignored
-        base, s0 = rows
+        self.assertEqual([r["rounds"] for r in rows], [3, 1, 1])  # the cut run, notes.log ignored
+        base, s0, fast = rows
         self.assertEqual(base["eager_ms"], 11)  # median of 10, 12, 11
         self.assertEqual(base["launch_us"], 8)
         self.assertAlmostEqual(s0["eager_pct"], 20.0)  # 13.2 / 11 - 1
         self.assertAlmostEqual(s0["graph_pct"], 5.0)  # 4.2 / 4 - 1
         self.assertAlmostEqual(s0["launch_delta_us"], 2.0)  # 10 - 8
+        self.assertEqual(fast["setting"], "`--samples 0 --fast-intercept`")
+        self.assertAlmostEqual(fast["eager_pct"], 5.0)  # 11.55 / 11 - 1
+        self.assertAlmostEqual(fast["launch_delta_us"], 0.5)  # 8.5 - 8
 
     def test_a_figure_no_round_has_is_a_dash_not_a_zero(self):
         rows = [{"setting": "old step", "rounds": 1, "eager_ms": 12.0, "graph_ms": 4.0,
