@@ -3,6 +3,9 @@
 // "Launches without CUPTI callbacks"): launches reported by libirf_entry.so's hooks (called
 // through the struct the backend registers, as the library would), CUPTI's callbacks of the
 // hooked entry points on only while a chosen launch is sampled, records matched to launches.
+#include <set>
+#include <thread>
+
 #include <gtest/gtest.h>
 
 #include "tests/integration/cupti_fake_platform.hpp"
@@ -234,6 +237,36 @@ TEST(EntryHooks, ARefusalToTurnCallbacksOffKeepsThemOn) {
     FakeLaunch again(41, "_Z1kv", ctx(1), k_kernel);
     hooked_launch(rig, entry_launch(k_kernel), CUDA_SUCCESS, [&] { again.run(rig.backend); });
     EXPECT_EQ(rig.count("hooked callbacks off 0"), 1);
+}
+
+TEST(EntryHooks, ThreadsLaunchWhileSamplesSwitchTheCallbacks) {
+    // One thread's launches are all chosen (each switches the callbacks on and is sampled by
+    // them), another's only timed; the "driver" delivers a launch's callbacks when they are on
+    // at its call. Every launch reaches the sink once, and every sample comes back.
+    HookRig rig;
+    constexpr std::uint32_t k_each = 400;
+    const auto launcher = [&rig](std::uintptr_t function, const char* name, std::uint32_t base) {
+        for (std::uint32_t i = 0; i < k_each; ++i) {
+            FakeLaunch cupti(base + i, name, ctx(1), function);
+            hooked_launch(rig, entry_launch(function), CUDA_SUCCESS, [&] {
+                if (rig.backend.hooked_callbacks_on()) {
+                    cupti.run(rig.backend);
+                }
+            });
+        }
+    };
+    std::thread sampled(launcher, k_sampled, "_Z1pv", 10000);
+    std::thread timed(launcher, k_kernel, "_Z1kv", 20000);
+    sampled.join();
+    timed.join();
+    std::lock_guard<std::mutex> lock(rig.sink.mutex);
+    EXPECT_EQ(rig.sink.launches.size(), 2u * k_each);
+    EXPECT_EQ(rig.sink.samples.size(), k_each);
+    std::set<std::uint64_t> ids;
+    for (const LaunchEvent& e : rig.sink.launches) {
+        ids.insert(e.correlation_id);
+    }
+    EXPECT_EQ(ids.size(), 2u * k_each); // irf's ids: each once
 }
 
 } // namespace
