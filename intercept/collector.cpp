@@ -183,25 +183,32 @@ Collector::add_variant(Function& function, const LaunchEvent& event) noexcept {
         if (Variant* v = find_variant(function, key)) {
             return v;
         }
-        std::unique_ptr<KernelStats>& stats = m_kernels[{function.names->name, key}];
-        if (!stats) {
-            stats = std::make_unique<KernelStats>();
-            stats->name = function.names->name;
-            stats->mangled = function.names->mangled;
-            stats->launch = event.launch;
-            stats->call_stack = std::move(stack);
-            stats->collective = function.collective;
+        // Out of memory anywhere below leaves m_kernels as it was: no entry without its stats
+        // (the profile writer reads every entry), no stats a variant does not point to.
+        auto kernel_key = std::make_tuple(function.names->name, key);
+        const auto found = m_kernels.find(kernel_key);
+        std::unique_ptr<KernelStats> fresh;
+        if (found == m_kernels.end()) {
+            fresh = std::make_unique<KernelStats>();
+            fresh->name = function.names->name;
+            fresh->mangled = function.names->mangled;
+            fresh->launch = event.launch;
+            fresh->call_stack = std::move(stack);
+            fresh->collective = function.collective;
         }
-        if (function.first.stats.load(std::memory_order_relaxed) == nullptr) {
-            stats->saturated_caches.push_back(&function.first.saturated);
-            function.first.key = key;
-            function.first.stats.store(stats.get(), std::memory_order_release);
+        KernelStats* stats = fresh ? fresh.get() : found->second.get();
+        const bool first = function.first.stats.load(std::memory_order_relaxed) == nullptr;
+        Variant& variant = first ? function.first : m_variants.add(); // a pool slot left unused
+        stats->saturated_caches.push_back(&variant.saturated);        // (zero counts) on a throw
+        if (fresh) {
+            m_kernels.emplace(std::move(kernel_key), std::move(fresh));
+        }
+        variant.key = key;
+        if (first) {
+            function.first.stats.store(stats, std::memory_order_release);
             return &function.first;
         }
-        Variant& variant = m_variants.add(); // left unused (zero counts) if push_back throws
-        stats->saturated_caches.push_back(&variant.saturated);
-        variant.key = key;
-        variant.stats.store(stats.get(), std::memory_order_relaxed);
+        variant.stats.store(stats, std::memory_order_relaxed);
         variant.next = function.more.load(std::memory_order_relaxed);
         function.more.store(&variant, std::memory_order_release);
         return &variant;
