@@ -183,8 +183,7 @@ Collector::add_variant(Function& function, const LaunchEvent& event) noexcept {
         if (Variant* v = find_variant(function, key)) {
             return v;
         }
-        // Out of memory anywhere below leaves m_kernels as it was: no entry without its stats
-        // (the profile writer reads every entry), no stats a variant does not point to.
+        // Out of memory below leaves m_kernels as it was (the profile writer reads every entry).
         auto kernel_key = std::make_tuple(function.names->name, key);
         const auto found = m_kernels.find(kernel_key);
         std::unique_ptr<KernelStats> fresh;

@@ -12,11 +12,14 @@
 #include "intercept/collector.hpp"
 #include "tests/unit/intercept/collector_profile.hpp"
 
+namespace irf::intercept {
+namespace test_collector_oom {
 namespace {
 
 std::atomic<long> g_fail_at{-1}; ///< the allocation (counted from 0 once armed) that fails
 std::atomic<long> g_allocations{0};
 
+/// malloc, or std::bad_alloc when it is the armed allocation.
 void* allocate(std::size_t bytes) {
     const long fail_at = g_fail_at.load(std::memory_order_relaxed);
     if (fail_at >= 0 && g_allocations.fetch_add(1, std::memory_order_relaxed) == fail_at) {
@@ -29,12 +32,14 @@ void* allocate(std::size_t bytes) {
 }
 
 } // namespace
+} // namespace test_collector_oom
+} // namespace irf::intercept
 
 void* operator new(std::size_t bytes) {
-    return allocate(bytes);
+    return irf::intercept::test_collector_oom::allocate(bytes);
 }
 void* operator new[](std::size_t bytes) {
-    return allocate(bytes);
+    return irf::intercept::test_collector_oom::allocate(bytes);
 }
 void operator delete(void* p) noexcept {
     std::free(p);
