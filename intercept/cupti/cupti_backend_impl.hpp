@@ -329,6 +329,7 @@ private:
     std::atomic<bool> m_fast_on{false};        ///< the hooks are registered
     std::atomic<bool> m_armed{true};           ///< the hooked cbids' callbacks are on (as at start)
     std::atomic<bool> m_armed_for_good{false}; ///< never off again (unseen launches, a refusal)
+    std::atomic<bool> m_arm_refused{false};    ///< CUPTI refused to switch them on once
     std::atomic<int> m_routed{0};              ///< routed launches between `before` and `after`
     std::atomic<std::uint64_t> m_since_armed{0}; ///< callback launches since the last choice
     std::atomic<bool> m_hook_used{false};        ///< a launch came through the hook (set once)

@@ -109,7 +109,8 @@ std::uint64_t CuptiBackend::on_hook_before(const IrfEntryLaunch& launch) noexcep
         m_stopping.load(std::memory_order_relaxed) || launch.entry == IRF_ENTRY_GRAPH_LAUNCH) {
         return 0; // CUPTI's callbacks see it (graph launches' are always on)
     }
-    if (m_armed_for_good.load(std::memory_order_relaxed) && !m_armed.load()) {
+    if (m_armed_for_good.load(std::memory_order_relaxed) && !m_armed.load() &&
+        !m_arm_refused.load(std::memory_order_relaxed)) {
         static_cast<void>(arm()); // a kernel ran that the hook did not see (report_unseen)
     }
     if (m_armed.load()) {
@@ -233,6 +234,7 @@ bool CuptiBackend::arm() noexcept {
             return true;
         }
         if (!m_platform->set_hooked_callbacks(m_subscriber, true)) {
+            m_arm_refused = true; // not asked again for every launch
             warn_once("fast-arm", "IRF_FAST_INTERCEPT=1: CUPTI refused to turn its launch "
                                   "callbacks on for a sample; launches chosen for samples run "
                                   "unprofiled");

@@ -203,6 +203,19 @@ TEST(EntryHooks, AKernelTheHookDidNotSeeIsReportedAndTurnsTheCallbacksBackOn) {
     EXPECT_TRUE(rig.backend.hooked_callbacks_on());
 }
 
+TEST(EntryHooks, ARefusalToTurnCallbacksBackOnIsAskedOnce) {
+    HookRig rig;
+    hooked_launch(rig, entry_launch(k_kernel)); // off
+    rig.script.refuse_hooked_callbacks = true;
+    rig.backend.on_kernel_record(record_of(8000, 32, 100, "_Z6directv")); // unseen: on for good
+    for (int i = 0; i < 3; ++i) {
+        hooked_launch(rig, entry_launch(k_kernel)); // the hook goes on seeing them
+    }
+    EXPECT_EQ(rig.count("hooked callbacks on 0"), 1); // asked once, not at every launch
+    EXPECT_TRUE(rig.sink.warned("refused to turn its launch callbacks on"));
+    EXPECT_EQ(rig.sink.launches.size(), 5u); // 4 hooked, 1 from its record
+}
+
 TEST(EntryHooks, GraphLaunchesStayWithCuptiCallbacks) {
     HookRig rig;
     IrfEntryLaunch graph{};
