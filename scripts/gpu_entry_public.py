@@ -25,7 +25,11 @@ VALIDATION_GPUS = [
            "GTX-680", "GK104"),
     public("quadro-k5200", "NVIDIA Quadro K5200", "kepler_geforce", 12, 771, 1, 8, 192.256,
            "Quadro", "GK110B"),
-    public("tesla-k20c", "NVIDIA Tesla K20c", "kepler", 13, 706, 1, 5, 208, "Tesla-K20", "GK110"),
+    # The dataset's L2 column is whole megabytes: the K20c's reads 1. GK110's 1536 KB L2 is six
+    # 256 KB slices, one per 64-bit memory controller (NVIDIA Kepler GK110 whitepaper); the K20c's
+    # 320-bit bus has five: 1280 KB.
+    public("tesla-k20c", "NVIDIA Tesla K20c", "kepler", 13, 706, 1.25, 5, 208, "Tesla-K20",
+           "GK110"),
     public("tesla-k40c", "NVIDIA Tesla K40c", "kepler", 15, 745, 1.5, 12, 288.384, "Tesla-K40",
            "GK110B"),
     public("gtx-titan", "NVIDIA GeForce GTX TITAN", "kepler_geforce", 14, 876, 1.5, 6, 288.384,
