@@ -118,10 +118,11 @@ enum class HookRoute : std::uint8_t {
 struct HookedCall {
     HookRoute route = HookRoute::none;
     bool entered = false;                                ///< its CUPTI ENTER callback came
-    std::uint64_t id = 0;                                ///< irf's id (hook and decided routes)
     LaunchDecision decision = LaunchDecision::time_only; ///< the decided route's
     std::uint32_t device = 0;                            ///< its context's device
-    HookedLaunch kept; ///< what its record is matched by, once it is known to run unsampled
+    /// Its irf id (`kept.id`: hook and decided routes, 0 otherwise) and what its record is
+    /// matched by, once it is known to run unsampled.
+    HookedLaunch kept;
 };
 
 /// The calling thread's HookedCall.

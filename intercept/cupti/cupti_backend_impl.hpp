@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <shared_mutex>
 #include <string>
@@ -134,11 +135,18 @@ private:
 
     // launch_callbacks.cpp: the launch path.
     void on_launch_enter(const DecodedLaunch& decoded, const CUpti_CallbackData& data) noexcept;
-    /// The sink's id for a launch at its CUPTI ENTER; false when the hook took the launch.
-    bool sink_id_at_enter(const CUpti_CallbackData& data, std::uint64_t& id) noexcept;
+    /// The sink's id for a launch at its CUPTI ENTER, and the decision the hook already took for
+    /// it (`decided`); false when the hook took the launch.
+    bool sink_id_at_enter(const CUpti_CallbackData& data, std::uint64_t& id,
+                          std::optional<LaunchDecision>& decided) noexcept;
     void on_launch_exit(const CUpti_CallbackData& data) noexcept;
-    LaunchEvent make_event(const DecodedLaunch& decoded, const CUpti_CallbackData& data,
+    /// The sink's view of a launch (no id yet); `symbol` null: the name kept with the function's
+    /// attributes (IRF_FAST_INTERCEPT=1, where no CUPTI callback data gives one).
+    LaunchEvent make_event(const DecodedLaunch& decoded, CUcontext context, const char* symbol,
                            const ContextIds& ids) noexcept;
+    /// True when the launch is captured into a graph (not run now); `tracked` when by an open
+    /// capture of this process.
+    bool launch_captured(CUcontext context, const StreamArg& stream, bool& tracked) noexcept;
     /// Takes `slot`'s sample lock shared for a launch; the flags go to `*state` (may be null).
     void hold_shared(std::uint64_t* state, std::size_t slot) noexcept;
     /// Releases what hold_shared (or a guarded call) took, by its flags.

@@ -83,7 +83,8 @@ void CuptiBackend::stop_fast_intercept() noexcept {
     }
 }
 
-bool CuptiBackend::sink_id_at_enter(const CUpti_CallbackData& data, std::uint64_t& id) noexcept {
+bool CuptiBackend::sink_id_at_enter(const CUpti_CallbackData& data, std::uint64_t& id,
+                                    std::optional<LaunchDecision>& decided) noexcept {
     if (!m_fast_on.load(std::memory_order_acquire)) { // acquire: m_hooked was set before it
         return true;
     }
@@ -93,7 +94,8 @@ bool CuptiBackend::sink_id_at_enter(const CUpti_CallbackData& data, std::uint64_
     }
     call.entered = true;
     if (call.route == HookRoute::decided) {
-        id = call.id;
+        id = call.kept.id;
+        decided = call.decision;
     } else {
         id = m_hooked->next_id();
         m_since_armed.fetch_add(1, std::memory_order_relaxed);
@@ -126,7 +128,7 @@ std::uint64_t CuptiBackend::on_hook_before(const IrfEntryLaunch& launch) noexcep
     }
     call.route = HookRoute::hook;
     const LaunchDecision decision = report_hooked(launch, call);
-    if (call.id == 0) {
+    if (call.kept.id == 0) {
         return 0; // captured into a graph: not run now
     }
     if (profiles(decision)) {
@@ -138,7 +140,7 @@ std::uint64_t CuptiBackend::on_hook_before(const IrfEntryLaunch& launch) noexcep
             return 0;
         }
         m_routed.fetch_sub(1);
-        decline(call.id, nullptr);
+        decline(call.kept.id, nullptr);
         m_hooked->push(call.kept);
     }
     std::uint64_t cookie = 0;
@@ -151,10 +153,8 @@ LaunchDecision CuptiBackend::report_hooked(const IrfEntryLaunch& launch,
     const CUcontext context = m_platform->current_context();
     const ContextIds ids = context_ids(context);
     const DecodedLaunch decoded = decoded_of(launch);
-    const StreamArg stream{decoded.stream, decoded.per_thread_stream};
-    if (m_open_captures.load(std::memory_order_relaxed) > 0 &&
-        (in_open_capture(context, stream) ||
-         m_platform->is_capturing(decoded.stream, decoded.per_thread_stream))) {
+    if (bool tracked = false;
+        launch_captured(context, {decoded.stream, decoded.per_thread_stream}, tracked)) {
         return LaunchDecision::time_only; // recorded into a graph, not run now
     }
     if (const std::uint64_t seen = ++m_launches_seen; (seen & m_timing_mask) == 0) {
@@ -163,26 +163,11 @@ LaunchDecision CuptiBackend::report_hooked(const IrfEntryLaunch& launch,
     if (!m_hook_used.load(std::memory_order_relaxed)) { // no shared write on later launches
         m_hook_used.store(true, std::memory_order_relaxed);
     }
-    const FunctionAttributes attrs =
-        attributes(decoded.function, static_cast<CUdevice>(ids.device));
-    LaunchEvent event;
-    event.function = decoded.function;
-    event.mangled = attrs.name;
-    event.launch = decoded.config;
-    event.launch.regs = attrs.regs;
-    event.launch.smem_bytes += attrs.static_smem;
-    event.device = ids.device;
-    event.context = ids.context_id;
-    std::uint32_t stream_id_value = 0;
-    if (stream_id(context, decoded.stream, decoded.per_thread_stream, stream_id_value)) {
-        event.stream = stream_id_value;
-    }
+    LaunchEvent event = make_event(decoded, context, nullptr, ids);
     event.correlation_id = m_hooked->next_id();
-    event.module_epoch = m_module_epoch.load(std::memory_order_relaxed);
-    call.id = event.correlation_id;
     call.device = ids.device;
-    call.kept.id = call.id;
-    call.kept.stream_key = stream_key_of(ids.context_id, stream_id_value);
+    call.kept.id = event.correlation_id;
+    call.kept.stream_key = stream_key_of(ids.context_id, static_cast<std::uint32_t>(event.stream));
     call.kept.grid = decoded.config.grid;
     call.kept.block = decoded.config.block;
     LaunchDecision decision = LaunchDecision::time_only;
@@ -201,8 +186,8 @@ void CuptiBackend::on_hook_after(const IrfEntryLaunch& launch, std::uint64_t coo
     switch (was.route) {
     case HookRoute::hook:
         release_hold(cookie);
-        if (result != CUDA_SUCCESS && was.id != 0) {
-            m_hooked->cancel(was.id); // no record will come
+        if (result != CUDA_SUCCESS && was.kept.id != 0) {
+            m_hooked->cancel(was.kept); // no record will come
         }
         break;
     case HookRoute::callback:
@@ -216,8 +201,8 @@ void CuptiBackend::on_hook_after(const IrfEntryLaunch& launch, std::uint64_t coo
                 !profiles(report_hooked(launch, late))) { // reported now, after the fact
                 break;
             }
-            if (late.id != 0) {
-                decline(late.id, nullptr);
+            if (late.kept.id != 0) {
+                decline(late.kept.id, nullptr);
                 m_hooked->push(late.kept);
             }
         }

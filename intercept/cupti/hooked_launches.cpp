@@ -67,7 +67,7 @@ void HookedLaunches::push(const HookedLaunch& launch) noexcept {
         const std::lock_guard<std::mutex> lock(m_mutex);
         drain_locked();
         if (launch.cancel) {
-            cancel_locked(launch.id);
+            cancel_locked(launch);
         } else {
             keep_locked(launch);
         }
@@ -76,9 +76,8 @@ void HookedLaunches::push(const HookedLaunch& launch) noexcept {
     }
 }
 
-void HookedLaunches::cancel(std::uint64_t id) noexcept {
-    HookedLaunch cancelled;
-    cancelled.id = id;
+void HookedLaunches::cancel(const HookedLaunch& launch) noexcept {
+    HookedLaunch cancelled = launch;
     cancelled.cancel = true;
     push(cancelled);
 }
@@ -110,7 +109,7 @@ void HookedLaunches::drain_locked() noexcept {
         cell.sequence.store(m_pop_at + k_ring, std::memory_order_release);
         ++m_pop_at;
         if (launch.cancel) {
-            cancel_locked(launch.id);
+            cancel_locked(launch);
             continue;
         }
         try {
@@ -137,16 +136,18 @@ void HookedLaunches::keep_locked(const HookedLaunch& launch) {
     ++m_waiting;
 }
 
-void HookedLaunches::cancel_locked(std::uint64_t id) noexcept {
-    for (auto& [key, waiting] : m_streams) {
-        // From the back: a refused launch is cancelled right after it was pushed.
-        const auto it = std::find_if(waiting.rbegin(), waiting.rend(),
-                                     [id](const Waiting& w) { return w.launch.id == id; });
-        if (it != waiting.rend()) {
-            waiting.erase(std::next(it).base());
-            --m_waiting;
-            return;
-        }
+void HookedLaunches::cancel_locked(const HookedLaunch& launch) noexcept {
+    const auto found = m_streams.find(launch.stream_key);
+    if (found == m_streams.end()) {
+        return;
+    }
+    std::deque<Waiting>& waiting = found->second;
+    // From the back: a refused launch is cancelled right after it was pushed.
+    const auto it = std::find_if(waiting.rbegin(), waiting.rend(),
+                                 [&launch](const Waiting& w) { return w.launch.id == launch.id; });
+    if (it != waiting.rend()) {
+        waiting.erase(std::next(it).base());
+        --m_waiting;
     }
 }
 

@@ -56,8 +56,8 @@ public:
     /// The hook reported `launch` to the sink (before the driver's call).
     void push(const HookedLaunch& launch) noexcept;
 
-    /// The driver refused launch `id` (after the hook pushed it).
-    void cancel(std::uint64_t id) noexcept;
+    /// The driver refused `launch` (after the hook pushed it).
+    void cancel(const HookedLaunch& launch) noexcept;
 
     /// A launch went through CUPTI's callback with correlation id `cupti_id`; `id` is irf's.
     void note_callback(std::uint32_t cupti_id, std::uint64_t id) noexcept;
@@ -91,7 +91,7 @@ private:
     bool try_push(const HookedLaunch& launch) noexcept;
     void drain_locked() noexcept;
     void keep_locked(const HookedLaunch& launch);
-    void cancel_locked(std::uint64_t id) noexcept;
+    void cancel_locked(const HookedLaunch& launch) noexcept;
     bool match_waiting_locked(std::uint64_t stream_key, const std::array<std::uint32_t, 3>& grid,
                               const std::array<std::uint32_t, 3>& block, std::uint64_t& id);
     /// 1: found (`id` set); 0: never kept; -1: its slot was taken by a later launch.

@@ -34,25 +34,37 @@ std::size_t slot_of_flags(std::uint64_t flags) noexcept {
 
 } // namespace
 
-LaunchEvent CuptiBackend::make_event(const DecodedLaunch& decoded, const CUpti_CallbackData& data,
-                                     const ContextIds& ids) noexcept {
+LaunchEvent CuptiBackend::make_event(const DecodedLaunch& decoded, CUcontext context,
+                                     const char* symbol, const ContextIds& ids) noexcept {
     LaunchEvent event;
     event.function = decoded.function;
-    event.mangled = data.symbolName;
     event.launch = decoded.config;
     const FunctionAttributes attrs =
         attributes(decoded.function, static_cast<CUdevice>(ids.device));
+    event.mangled = symbol != nullptr ? symbol : attrs.name;
     event.launch.regs = attrs.regs;
     event.launch.smem_bytes += attrs.static_smem;
     event.device = ids.device;
     event.context = ids.context_id;
     std::uint32_t stream = 0;
-    if (stream_id(data.context, decoded.stream, decoded.per_thread_stream, stream)) {
+    if (stream_id(context, decoded.stream, decoded.per_thread_stream, stream)) {
         event.stream = stream;
     }
-    event.correlation_id = data.correlationId;
     event.module_epoch = m_module_epoch.load(std::memory_order_relaxed);
     return event;
+}
+
+bool CuptiBackend::launch_captured(CUcontext context, const StreamArg& stream,
+                                   bool& tracked) noexcept {
+    // Every capture begins through a watched cuStreamBeginCapture* (guarded_cbids.cpp), counted
+    // before it returns, so with none open no launch is captured: no driver query then
+    // (issue 55 item 2). With one open the driver is still asked, as its side streams may be.
+    tracked = false;
+    if (m_open_captures.load(std::memory_order_relaxed) == 0) {
+        return false;
+    }
+    tracked = in_open_capture(context, stream);
+    return tracked || m_platform->is_capturing(stream.stream, stream.per_thread);
 }
 
 void CuptiBackend::on_launch_enter(const DecodedLaunch& decoded,
@@ -70,32 +82,25 @@ void CuptiBackend::on_launch_enter(const DecodedLaunch& decoded,
         hold_shared(data.correlationData, slot_of(ids.device));
         return;
     }
-    // Every capture begins through a watched cuStreamBeginCapture* (guarded_cbids.cpp), counted
-    // before it returns, so with none open no launch is captured: no driver query then
-    // (issue 55 item 2). With one open the driver is still asked, as its side streams may be.
-    const bool any_capture = m_open_captures.load(std::memory_order_relaxed) > 0;
     const StreamArg stream{decoded.stream, decoded.per_thread_stream};
-    const bool tracked = any_capture && in_open_capture(data.context, stream);
-    if (tracked ||
-        (any_capture && m_platform->is_capturing(decoded.stream, decoded.per_thread_stream))) {
+    if (bool tracked = false; launch_captured(data.context, stream, tracked)) {
         if (common::log_enabled(common::LogLevel::debug)) {
             log_captured_launch(data, stream, tracked);
         }
         return; // recorded into a graph, not run now: neither a launch nor a sample
     }
     std::uint64_t sink_id = data.correlationId;
-    if (!sink_id_at_enter(data, sink_id)) {
+    std::optional<LaunchDecision> decided;
+    if (!sink_id_at_enter(data, sink_id, decided)) {
         return; // the hook reported it (IRF_FAST_INTERCEPT=1)
     }
     if (const std::uint64_t seen = ++m_launches_seen; (seen & m_timing_mask) == 0) {
         check_timing(seen);
     }
     const LaunchCall call{data, sink_id};
-    LaunchDecision decision = LaunchDecision::time_only;
-    if (m_fast_on.load(std::memory_order_relaxed) && hooked_call().route == HookRoute::decided) {
-        decision = hooked_call().decision; // the hook asked the sink already
-    } else {
-        LaunchEvent event = make_event(decoded, data, ids);
+    LaunchDecision decision = decided.value_or(LaunchDecision::time_only);
+    if (!decided) { // else the hook asked the sink already
+        LaunchEvent event = make_event(decoded, data.context, data.symbolName, ids);
         event.correlation_id = sink_id;
         with_sink([&](LaunchSink& sink) { decision = sink.on_launch(event); });
     }

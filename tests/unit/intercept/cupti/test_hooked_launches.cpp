@@ -92,7 +92,7 @@ TEST(HookedLaunches, ARefusedLaunchIsForgotten) {
     HookedLaunches launches;
     launches.push(hooked(30, k_grid_a));
     launches.push(hooked(31, k_grid_a));
-    launches.cancel(30); // the driver refused it: no record comes
+    launches.cancel(hooked(30, k_grid_a)); // the driver refused it: no record comes
     RecordMatch how{};
     EXPECT_EQ(matched(launches, 0, k_grid_a, how), 31u);
     EXPECT_EQ(launches.waiting(), 0u);
