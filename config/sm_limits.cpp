@@ -8,21 +8,29 @@ namespace {
 
 struct CcLimits {
     const char* cc;
-    int threads;         ///< max threads per SM
-    int blocks;          ///< max blocks per SM
-    int shared_kb;       ///< shared memory per SM at the largest carveout, KB
-    int shared_block_kb; ///< largest opt-in shared memory per block, KB
-    int reserved_bytes;  ///< shared memory reserved per block (cc >= 8.0: 1 KB)
-    int shared_unit;     ///< shared allocation granularity (256 B on cc 7.x, 128 B after)
+    int threads;          ///< max threads per SM
+    int blocks;           ///< max blocks per SM
+    int shared_kb;        ///< shared memory per SM at the largest carveout, KB
+    int shared_block_kb;  ///< largest opt-in shared memory per block, KB
+    int reserved_bytes;   ///< shared memory reserved per block (cc >= 8.0: 1 KB)
+    int shared_unit;      ///< shared allocation granularity (256 B on cc 7.x, 128 B after)
+    int registers_k = 64; ///< 32-bit registers per SM, K (cc 3.7: 128)
+    int registers_per_thread = 255; ///< most registers a thread (cc 3.0: 63)
 };
 
-// Every architecture here has 64 K registers per SM, 255 per thread, 256-register warp
-// allocation units and 1024 threads per block.
+// Every architecture here has 256-register warp allocation units and 1024 threads per block.
 constexpr CcLimits k_table[] = {
-    {"5.2", 2048, 32, 96, 48, 0, 256},       {"6.1", 2048, 32, 96, 48, 0, 256},
-    {"7.0", 2048, 32, 96, 96, 0, 256},       {"7.5", 1024, 16, 64, 64, 0, 256},
-    {"8.0", 2048, 32, 164, 163, 1024, 128},  {"8.6", 1536, 16, 100, 99, 1024, 128},
-    {"8.9", 1536, 24, 100, 99, 1024, 128},   {"9.0", 2048, 32, 228, 227, 1024, 128},
+    {"3.0", 2048, 16, 48, 48, 0, 256, 64, 63},
+    {"3.5", 2048, 16, 48, 48, 0, 256},
+    {"3.7", 2048, 16, 112, 48, 0, 256, 128, 255},
+    {"5.2", 2048, 32, 96, 48, 0, 256},
+    {"6.1", 2048, 32, 96, 48, 0, 256},
+    {"7.0", 2048, 32, 96, 96, 0, 256},
+    {"7.5", 1024, 16, 64, 64, 0, 256},
+    {"8.0", 2048, 32, 164, 163, 1024, 128},
+    {"8.6", 1536, 16, 100, 99, 1024, 128},
+    {"8.9", 1536, 24, 100, 99, 1024, 128},
+    {"9.0", 2048, 32, 228, 227, 1024, 128},
     {"10.0", 2048, 32, 228, 227, 1024, 128},
 };
 
@@ -42,8 +50,8 @@ std::optional<SmLimits> sm_limits_for_cc(const std::string& cc) {
         l.max_warps_per_sm = row.threads / 32;
         l.max_blocks_per_sm = row.blocks;
         l.max_threads_per_block = 1024;
-        l.registers_per_sm = 65536;
-        l.max_registers_per_thread = 255;
+        l.registers_per_sm = row.registers_k * 1024;
+        l.max_registers_per_thread = row.registers_per_thread;
         l.register_alloc_unit = 256;
         l.shared_bytes_per_sm = row.shared_kb * 1024;
         l.shared_bytes_per_block = row.shared_block_kb * 1024;

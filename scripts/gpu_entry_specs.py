@@ -21,18 +21,21 @@ PCIE = {
 }
 
 
-def limits(threads, blocks, shared_sm, shared_block, reserved, unit):
+def limits(threads, blocks, shared_sm, shared_block, reserved, unit, regs_per_thread=255):
     return [("max_threads_per_sm", threads), ("max_warps_per_sm", threads // 32),
             ("max_blocks_per_sm", blocks), ("max_threads_per_block", 1024),
-            ("registers_per_sm", 65536), ("max_registers_per_thread", 255),
+            ("registers_per_sm", 65536), ("max_registers_per_thread", regs_per_thread),
             ("register_alloc_unit", 256), ("shared_bytes_per_sm", shared_sm),
             ("shared_bytes_per_block", shared_block), ("shared_reserved_per_block", reserved),
             ("shared_alloc_unit", unit)]
 
 
-# docs/ceilings.md, "SM limits" (5.2 and 6.1 for the validation-only Maxwell and Pascal entries of
-# the public replays; cc 10.3 and 12.0 are not in that table: no limits, no waves).
+# docs/ceilings.md, "SM limits" (3.0, 3.5, 5.2 and 6.1 for the validation-only Kepler, Maxwell and
+# Pascal entries of the public replays; cc 10.3 and 12.0 are not in that table: no limits, no
+# waves). cc 3.0 allows 63 registers a thread.
 SM_LIMITS = {
+    "3.0": limits(2048, 16, 49152, 49152, 0, 256, 63),
+    "3.5": limits(2048, 16, 49152, 49152, 0, 256),
     "5.2": limits(2048, 32, 98304, 49152, 0, 256),
     "6.1": limits(2048, 32, 98304, 49152, 0, 256),
     "7.0": limits(2048, 32, 98304, 98304, 0, 256),

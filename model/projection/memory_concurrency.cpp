@@ -74,6 +74,13 @@ bool one_wave_on_both(const Projection& p) {
            p.waves_target->waves == 1;
 }
 
+// Warps resident at once: the grid's in one wave, else every SM's resident blocks.
+double resident_warps(const WaveCount& w, int sms, double per_block) {
+    const std::uint64_t slots = static_cast<std::uint64_t>(std::max(sms, 0)) *
+                                static_cast<std::uint64_t>(std::max(w.blocks_per_sm, 0));
+    return static_cast<double>(std::min(w.blocks, slots)) * per_block;
+}
+
 // One launch's duration without counters: the timed mean where the total covers every launch
 // (counters slow a launch down), else the sampled time a profiled launch.
 double launch_time_ns(const KernelRecord& k, double sampled_ns, double total_ns) {
@@ -85,14 +92,46 @@ double launch_time_ns(const KernelRecord& k, double sampled_ns, double total_ns)
 
 } // namespace
 
+namespace {
+
+// The grid shapes Little's law is applied to: one wave on both GPUs (every block resident,
+// fewer warps than the source's slots), or several waves whose resident blocks leave the
+// source's warp slots part empty (occupancy capped by blocks, registers or shared memory) on an
+// HBM-bound stream; `share` is the most of a launch the busiest resource may take.
+struct ConcurrencyShape {
+    bool one_wave = false;
+    double warps_s = 0;
+    double warps_t = 0;
+    double share = 0;
+};
+
+std::optional<ConcurrencyShape> concurrency_shape(const KernelRecord& k, const config::Ceilings& s,
+                                                  const config::Ceilings& t, const Projection& p) {
+    const double per_block = warps_per_block(k.launch);
+    ConcurrencyShape c;
+    c.one_wave = one_wave_on_both(p);
+    c.warps_s = resident_warps(*p.waves_source, s.gpu.sms, per_block);
+    c.warps_t = resident_warps(*p.waves_target, t.gpu.sms, per_block);
+    c.share = c.one_wave ? k_concurrency_share : k_occupancy_concurrency_share;
+    const double slots_s = static_cast<double>(s.gpu.sms) * s.gpu.sm_limits->max_warps_per_sm;
+    if ((!c.one_wave && p.bound_source != "hbm") || !(c.warps_s > 0) || !(c.warps_t > 0) ||
+        c.warps_s >= slots_s) {
+        return std::nullopt;
+    }
+    return c;
+}
+
+} // namespace
+
 void apply_memory_concurrency(const KernelRecord& k, const config::Ceilings& s,
                               const config::Ceilings& t, const ResourceArray& rs,
                               const ResourceArray& rt, double sampled_ns, double total_ns,
                               Projection& p) {
-    if (!ratio_point(p) || !memory_bound(p.bound_source) || !one_wave_on_both(p) ||
+    if (!ratio_point(p) || !memory_bound(p.bound_source) || !p.waves_source || !p.waves_target ||
         !s.gpu.sm_limits || !(sampled_ns > 0) || !(total_ns > 0) || !dram_stream(k)) {
         return;
     }
+    const auto shape = concurrency_shape(k, s, t, p);
     // Resource times cover the profiled launches; per launch from here on.
     const double profiled = std::max<double>(1.0, k.profiled_launches);
     const double busiest_s = longest_time_ns(rs) / profiled;
@@ -103,35 +142,42 @@ void apply_memory_concurrency(const KernelRecord& k, const config::Ceilings& s,
     const auto lat_s = dram_latency_ns(s.gpu.chip);
     const auto lat_t = dram_latency_ns(t.gpu.chip);
     const double round_trip_ns = lat_s.value_or(dram_latency_upper_ns());
-    const double per_block = warps_per_block(k.launch);
-    // One wave: every block is resident, so the resident warps are the grid's.
-    const double warps_s = static_cast<double>(p.waves_source->blocks) * per_block;
-    const double warps_t = static_cast<double>(p.waves_target->blocks) * per_block;
-    const double slots_s = static_cast<double>(s.gpu.sms) * s.gpu.sm_limits->max_warps_per_sm;
-    if (!(busiest_s > 0) || busiest_s >= k_concurrency_share * launch_ns || !(busiest_t > 0) ||
-        !(clock_s > 0) || !(clock_t > 0) || !(warps_s > 0) || !(warps_t > 0) ||
-        warps_s >= slots_s || launch_ns < k_min_round_trips * round_trip_ns) {
+    if (!shape || !(busiest_s > 0) || busiest_s >= shape->share * launch_ns || !(busiest_t > 0) ||
+        !(clock_s > 0) || !(clock_t > 0) || launch_ns < k_min_round_trips * round_trip_ns) {
         return;
     }
     const bool cited = lat_s && lat_t;
     // Without both figures, the same cycles on both: the latency ratio is the clocks'.
     const double ratio = cited ? *lat_t / *lat_s : clock_s / clock_t;
-    const double by_warps = concurrency_time_ns(total_ns, warps_s, warps_t, 1.0, ratio);
-    const double at_ceiling = total_ns * busiest_t / launch_ns;
-    const double at = std::max(by_warps, at_ceiling);
+    const double by_warps =
+        concurrency_time_ns(total_ns, shape->warps_s, shape->warps_t, 1.0, ratio);
+    // Several waves: only a cap lifted. With fewer warps in flight on the target, a source at
+    // this share may still have been bandwidth-bound, which the share alone does not tell.
+    if (!shape->one_wave && by_warps >= total_ns) {
+        return;
+    }
+    const double at = std::max(by_warps, total_ns * busiest_t / launch_ns);
     move_point(p, at, total_ns, "memory-concurrency");
     const std::string latency =
         cited ? common::string_printf("the DRAM latencies %.0f / %.0f ns", *lat_t, *lat_s)
               : common::string_printf("the SM clocks %.0f / %.0f MHz (DRAM latency in equal "
                                       "cycles: no cited figure for both chips)",
                                       clock_s, clock_t);
+    const std::string shape_text =
+        shape->one_wave
+            ? std::string("one wave on both")
+            : common::string_printf(
+                  "%d blocks/SM by %s, %.0f%% of the warp slots", p.waves_source->blocks_per_sm,
+                  p.waves_source->limiter.c_str(),
+                  100 * shape->warps_s /
+                      (static_cast<double>(s.gpu.sms) * s.gpu.sm_limits->max_warps_per_sm));
     p.notes.push_back(common::string_printf(
-        "memory concurrency: %.0f resident warps (one wave on both) keep %s at %.1f%% of its "
-        "ceiling over a launch of %.1f DRAM latencies; by Little's law they move bytes in flight "
-        "/ latency, so t = t_s x warps %.0f / %.0f x %s, at least the target's busiest resource "
-        "at its ceiling; the interval holds the resource ratio's point too",
-        warps_s, p.bound_source.c_str(), 100 * busiest_s / launch_ns, launch_ns / round_trip_ns,
-        warps_s, warps_t, latency.c_str()));
+        "memory concurrency: %.0f resident warps (%s) keep %s at %.1f%% of its ceiling over a "
+        "launch of %.1f DRAM latencies; by Little's law they move bytes in flight / latency, so "
+        "t = t_s x warps %.0f / %.0f x %s, at least the target's busiest resource at its "
+        "ceiling; the interval holds the resource ratio's point too",
+        shape->warps_s, shape_text.c_str(), p.bound_source.c_str(), 100 * busiest_s / launch_ns,
+        launch_ns / round_trip_ns, shape->warps_s, shape->warps_t, latency.c_str()));
 }
 
 void apply_sm_concurrency(const KernelRecord& k, const config::Ceilings& s,

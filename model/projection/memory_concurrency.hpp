@@ -16,6 +16,12 @@ namespace irf::model {
 /// and the ceiling ratio stays.
 inline constexpr double k_concurrency_share = 0.5;
 
+/// The same for an HBM-bound grid of several waves whose resident warps fill less than the
+/// source's warp slots (occupancy capped by blocks, registers or shared memory): under 3/4 of its
+/// ceiling such a stream is taken as short of bytes in flight (docs/model.md, "Memory
+/// concurrency": bandwidth-bound streams of that data reach 77-82% of a GDDR5 ceiling).
+inline constexpr double k_occupancy_concurrency_share = 0.75;
+
 /// Below this share of the source's L2 read sectors missing to DRAM, the loads are served mostly
 /// by the L2, whose size and latency differ between the GPUs, so DRAM latency does not set the
 /// stream (docs/model.md, "Memory concurrency").
@@ -40,10 +46,12 @@ inline constexpr double k_min_round_trips = 20;
 [[nodiscard]] double concurrency_time_ns(double source_ns, double warps_source, double warps_target,
                                          double latency_source_ns, double latency_target_ns);
 
-/// When `p`'s point is a resource ratio, the source's binding resource is a memory level (L1,
-/// L2, HBM) under k_concurrency_share of a launch, at least k_dram_stream_share of its L2 read
-/// sectors come from DRAM, a launch spans at least k_min_round_trips DRAM latencies, the grid
-/// is one wave on both GPUs and its warps fill less than the source's warp slots, moves the point
+/// When `p`'s point is a resource ratio, at least k_dram_stream_share of the source's L2 read
+/// sectors come from DRAM, a launch spans at least k_min_round_trips DRAM latencies, the source's
+/// resident warps fill less than its warp slots and either the grid is one wave on both GPUs with
+/// the binding resource a memory level (L1, L2, HBM) under k_concurrency_share of a launch, or
+/// it takes several waves, HBM binds under k_occupancy_concurrency_share and the target's
+/// resident warps make the stream faster (a cap lifted, never one imposed), moves the point
 /// to max(concurrency_time_ns, with the cited DRAM latencies in ns where both chips have one and
 /// equal cycles (the sustained clocks' ratio) otherwise; the target's busiest resource at its
 /// ceiling on every launch) over `total_ns` (point_method "memory-concurrency"), the interval

@@ -109,6 +109,49 @@ TEST(ModelMemoryConcurrency, NearCeilingCachedManyWaveOrShortLaunchesKeepTheRati
     EXPECT_EQ(onto(small_stream(6400, 0.01), t).point_method, "memory-concurrency");
 }
 
+// The stream of small_stream in 1000 blocks with 40 KB of shared memory each: 2 blocks an SM
+// (98304 / 40960), 160 resident blocks of 8 warps = 1280 warps, 25% of 80 x 64 slots; 7 waves
+// (6 full + 40 blocks), the busiest SM runs 13, fill 1000 / 1040. HBM still binds (96618.4 ns).
+KernelRecord occupancy_capped_stream(double time_ns) {
+    KernelRecord k = small_stream(time_ns);
+    k.launch.grid = {1000, 1, 1};
+    k.launch.smem_bytes = 40960;
+    return k;
+}
+
+TEST(ModelMemoryConcurrency, AnOccupancyCappedStreamOfManyWavesScalesByItsResidentWarps) {
+    // HBM at 96618.4 / 3e5 = 32.2% of the launch; onto a clone at 2040 MHz with twice the DRAM
+    // bandwidth (the ratio said 1.5e5 ns): the same 1280 warps, the latency in equal cycles,
+    // 3e5 x 1530 / 2040 = 225,000 ns (its DRAM at its ceiling needs 8e7 / 1656 = 48,309 ns).
+    const Projection p = onto(occupancy_capped_stream(3e5), gpu("x", "GX999", 1656, 2040));
+    EXPECT_EQ(p.point_method, "memory-concurrency");
+    EXPECT_NEAR(p.time_point_ns, 225000, 1e-6);
+    EXPECT_TRUE(test::has_note(p, "1280 resident warps (2 blocks/SM by shared, 25% of the warp"));
+    // Onto 108 SMs of a GA100 (cited latency): 1728 warps, 3e5 x 1280 / 1728 x 407.5 / 316.6 =
+    // 286,025.1 ns.
+    config::Ceilings a100 = gpu("a", "GA100", 1656, 2040);
+    a100.gpu.sms = 108;
+    EXPECT_NEAR(onto(occupancy_capped_stream(3e5), a100).time_point_ns,
+                3e5 * 1280 / 1728 * 407.5 / 316.6, 1e-6);
+}
+
+TEST(ModelMemoryConcurrency, AManyWaveStreamNearItsCeilingOrWithFewerWarpsThereKeepsTheRatio) {
+    const config::Ceilings t = gpu("x", "GX999", 1656, 2040);
+    // HBM at 77.3% of a 1.25e5 ns launch: over 3/4, taken as bandwidth-bound.
+    EXPECT_EQ(onto(occupancy_capped_stream(1.25e5), t).point_method, "binding-resource");
+    // At 71.6% of 1.35e5 ns: 1.35e5 x 1530 / 2040 = 101,250 ns.
+    EXPECT_NEAR(onto(occupancy_capped_stream(1.35e5), t).time_point_ns, 101250, 1e-6);
+    // 40 SMs at the same clock: 640 warps would take 6e5 ns; the share alone does not say the
+    // source was short of bytes in flight, so no cap is imposed.
+    config::Ceilings half = gpu("h", "GX999", 828, 1530);
+    half.gpu.sms = 40;
+    EXPECT_EQ(onto(occupancy_capped_stream(3e5), half).point_method, "binding-resource");
+    // The same grid with every warp slot filled (no shared memory: 8 blocks an SM): the ratio.
+    KernelRecord full = occupancy_capped_stream(3e5);
+    full.launch.smem_bytes = 0;
+    EXPECT_EQ(onto(full, t).point_method, "binding-resource");
+}
+
 } // namespace
 } // namespace test_memory_concurrency
 } // namespace irf::model
