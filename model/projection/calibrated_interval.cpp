@@ -17,8 +17,8 @@ namespace {
 // BEGIN fitted (scripts/fit_interval.py --write)
 constexpr ResidualSpread s_same_cc_high{0.8529, 1.1657, 282};
 constexpr ResidualSpread s_same_cc_low{0.8642, 1.4134, 381};
-constexpr ResidualSpread s_cross_cc_high{0.5371, 1.8252, 389};
-constexpr ResidualSpread s_cross_cc_low{0.5525, 2.6763, 1519};
+constexpr ResidualSpread s_cross_cc_high{0.5457, 1.8252, 389};
+constexpr ResidualSpread s_cross_cc_low{0.5530, 2.6763, 1519};
 // END fitted
 
 } // namespace

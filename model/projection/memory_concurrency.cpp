@@ -184,10 +184,13 @@ void apply_sm_concurrency(const KernelRecord& k, const config::Ceilings& s,
                           const config::Ceilings& t, const ResourceArray& rs,
                           const ResourceArray& rt, double sampled_ns, double total_ns,
                           Projection& p) {
-    if (!ratio_point(p) || p.bound_source != "l1" || !one_wave_on_both(p) || !(sampled_ns > 0) ||
-        !(total_ns > 0)) {
+    if (!ratio_point(p) || p.bound_source != "l1" || !p.waves_source || !p.waves_target ||
+        p.waves_source->waves > k_sm_concurrency_waves ||
+        p.waves_target->waves > k_sm_concurrency_waves || !(sampled_ns > 0) || !(total_ns > 0)) {
         return;
     }
+    const std::uint64_t waves_s = p.waves_source->waves;
+    const std::uint64_t waves_t = p.waves_target->waves;
     const double profiled = std::max<double>(1.0, k.profiled_launches);
     // After the waves' fill (apply_waves), the L1 time is its busiest SM's.
     const auto l1_s = rs.ns[k_l1];
@@ -199,14 +202,21 @@ void apply_sm_concurrency(const KernelRecord& k, const config::Ceilings& s,
         !(busiest_t > 0) || !(clock_s > 0) || !(clock_t > 0)) {
         return;
     }
-    const double at = std::max(total_ns * clock_s / clock_t, total_ns * busiest_t / launch_ns);
+    // Each wave's resident blocks run together at their chains of latencies: a wave takes the
+    // same time however few blocks it holds, so the time follows the waves, not the blocks.
+    const double by_latency =
+        total_ns * static_cast<double>(waves_t) / static_cast<double>(waves_s) * clock_s / clock_t;
+    const double at = std::max(by_latency, total_ns * busiest_t / launch_ns);
     move_point(p, at, total_ns, "sm-concurrency");
     p.notes.push_back(common::string_printf(
-        "SM concurrency: one wave on both, its busiest SM's L1 at %.1f%% of its ceiling: each "
-        "SM's resident blocks run at their chains of latencies, not at the L1's rate, so t = t_s "
-        "x the SM clocks %.0f / %.0f MHz, at least the target's busiest resource at its ceiling; "
-        "the interval holds the resource ratio's point too",
-        100 * *l1_s / profiled / launch_ns, clock_s, clock_t));
+        "SM concurrency: %llu wave(s) on the source, %llu on the target, the busiest SM's L1 at "
+        "%.1f%% of its ceiling: each wave's resident blocks run at their chains of latencies, "
+        "not at the L1's rate, so t = t_s x waves %llu / %llu x the SM clocks %.0f / %.0f MHz, "
+        "at least the target's busiest resource at its ceiling; the interval holds the resource "
+        "ratio's point too",
+        static_cast<unsigned long long>(waves_s), static_cast<unsigned long long>(waves_t),
+        100 * *l1_s / profiled / launch_ns, static_cast<unsigned long long>(waves_t),
+        static_cast<unsigned long long>(waves_s), clock_s, clock_t));
 }
 
 } // namespace irf::model

@@ -3,6 +3,7 @@
 // (docs/model.md, "Memory concurrency", "SM concurrency").
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -62,15 +63,21 @@ void apply_memory_concurrency(const KernelRecord& kernel, const config::Ceilings
                               Projection& p);
 
 /// Under this share of a launch, the busiest SM's L1 is taken as not saturated: its blocks,
-/// all resident in one wave, run as fast as their own chains of latencies allow (docs/model.md,
-/// "SM concurrency").
+/// resident together in each wave, run as fast as their own chains of latencies allow
+/// (docs/model.md, "SM concurrency").
 inline constexpr double k_sm_concurrency_share = 0.8;
 
+/// Most waves on either GPU for which a wave is taken as one step of latency-bound time: over
+/// more, blocks start and finish out of step and the SM's rate takes over (docs/model.md, "SM
+/// concurrency").
+inline constexpr std::uint64_t k_sm_concurrency_waves = 2;
+
 /// When `p`'s point is still a resource ratio, the source is L1-bound with its busiest SM's L1
-/// (the L1 time over the waves' fill) under k_sm_concurrency_share of a launch and the grid is
-/// one wave on both GPUs, moves the point to max(`total_ns` x the source's sustained SM clock /
-/// the target's, the target's busiest resource at its ceiling on every launch) (point_method
-/// "sm-concurrency"), the interval holding the ratio's point too, with a note.
+/// (the L1 time over the waves' fill) under k_sm_concurrency_share of a launch and the grid takes
+/// at most k_sm_concurrency_waves waves on each GPU, moves the point to max(`total_ns` x the
+/// target's waves / the source's x the source's sustained SM clock / the target's, the target's
+/// busiest resource at its ceiling on every launch) (point_method "sm-concurrency"), the
+/// interval holding the ratio's point too, with a note.
 void apply_sm_concurrency(const KernelRecord& kernel, const config::Ceilings& source,
                           const config::Ceilings& target, const ResourceArray& source_times,
                           const ResourceArray& target_times, double sampled_ns, double total_ns,

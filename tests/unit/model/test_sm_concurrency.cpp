@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// SM concurrency (docs/model.md, "SM concurrency"): a one-wave grid whose busiest SM keeps its
-// L1 under 80% of its ceiling runs at its blocks' chains of latencies, so it is projected by the
-// SM clocks' ratio (at least the target's busiest resource at its ceiling), not by the L1 ratio
-// over the waves' fill. Values worked out on the seed papers' V100 (model_fixtures.hpp).
+// SM concurrency (docs/model.md, "SM concurrency"): a grid of one or two waves whose busiest SM
+// keeps its L1 under 80% of its ceiling runs at its blocks' chains of latencies, a wave at a
+// time, so it is projected by the waves' and the SM clocks' ratios (at least the target's
+// busiest resource at its ceiling), not by the L1 ratio over the waves' fill. Values worked out on
+// the seed papers' V100 (model_fixtures.hpp).
 #include <gtest/gtest.h>
 
 #include "model/analyze.hpp"
@@ -67,10 +68,23 @@ TEST(ModelSmConcurrency, ASaturatedL1OrManyWavesKeepTheRatio) {
     const config::Ceilings t = gpu(160, 28000, 2040);
     // 571,428.6 / 7e5 = 81.6% of the launch: at its ceiling, the L1 ratio stays.
     EXPECT_EQ(onto(l1_kernel(7e5), t).point_method, "binding-resource");
-    // 1000 blocks, 8 an SM (2048 / 256 threads): 2 waves on 80 SMs.
+    // 2000 blocks, 8 an SM (2048 / 256 threads): 4 waves on 80 SMs, more than 2.
     KernelRecord waves = l1_kernel(1e6);
-    waves.launch.grid = {1000, 1, 1};
+    waves.launch.grid = {2000, 1, 1};
     EXPECT_NE(onto(waves, t).point_method, "sm-concurrency");
+}
+
+TEST(ModelSmConcurrency, TwoWavesOntoOneHalveTheLatencyTime) {
+    // 1000 blocks, 8 an SM: 2 waves on 80 SMs (640 + 360; the busiest SM runs 13, fill 1000 /
+    // 1040, L1 1.6e9 / 14000 / 0.9615 = 118,857.1 ns, 11.9% of the launch), 1 wave on 160 SMs
+    // (the busiest runs 7): each wave takes its blocks' latencies, so t = 1e6 x 1 / 2 x 1530 /
+    // 2040 = 375,000 ns (the L1 at its ceiling there: 1.6e9 / 28000 / (1000 / 1120) = 64,000 ns).
+    KernelRecord two = l1_kernel(1e6);
+    two.launch.grid = {1000, 1, 1};
+    const Projection p = onto(two, gpu(160, 28000, 2040));
+    EXPECT_EQ(p.point_method, "sm-concurrency");
+    EXPECT_NEAR(p.time_point_ns, 375000, 1e-6);
+    EXPECT_TRUE(test::has_note(p, "2 wave(s) on the source, 1 on the target"));
 }
 
 } // namespace
