@@ -90,10 +90,6 @@ double launch_time_ns(const KernelRecord& k, double sampled_ns, double total_ns)
     return sampled_ns / std::max<double>(1.0, k.profiled_launches);
 }
 
-} // namespace
-
-namespace {
-
 // The grid shapes Little's law is applied to: one wave on both GPUs (every block resident,
 // fewer warps than the source's slots), or several waves whose resident blocks leave the
 // source's warp slots part empty (occupancy capped by blocks, registers or shared memory) on an
