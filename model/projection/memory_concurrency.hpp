@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Memory concurrency (Little's law) and SM concurrency for launches too small to fill a GPU
-// (docs/model.md, "Memory concurrency", "SM concurrency").
+// Memory concurrency (Little's law) for launches too small to fill a GPU or whose occupancy is
+// capped, and SM concurrency for latency-bound grids of one or two waves (docs/model.md,
+// "Memory concurrency", "SM concurrency").
 #pragma once
 
 #include <cstdint>
