@@ -122,18 +122,28 @@ void HookedLaunches::drain_locked() noexcept {
 }
 
 void HookedLaunches::keep_locked(const HookedLaunch& launch) {
-    std::deque<Waiting>& waiting = m_streams[launch.stream_key];
     if (m_waiting >= k_max_waiting) {
         m_forgotten.fetch_add(1, std::memory_order_relaxed);
         m_forgot_waiting = true;
-        if (waiting.empty()) {
+        const auto found = m_streams.find(launch.stream_key);
+        if (found == m_streams.end()) {
             return;
         }
-        waiting.pop_front(); // the oldest of its stream: its record is the least likely to come
+        // The oldest of its stream: its record is the least likely to come.
+        found->second.pop_front(); // never empty: an emptied stream is erased
         --m_waiting;
     }
-    waiting.push_back({launch, 0});
+    m_streams[launch.stream_key].push_back({launch, 0});
     ++m_waiting;
+}
+
+void HookedLaunches::forget_if_empty_locked(
+    std::unordered_map<std::uint64_t, std::deque<Waiting>>::iterator stream) noexcept {
+    // Streams come and go (stream ids are not reused): an empty one is not kept, so the map
+    // holds only streams with launches waiting.
+    if (stream->second.empty()) {
+        m_streams.erase(stream);
+    }
 }
 
 void HookedLaunches::cancel_locked(const HookedLaunch& launch) noexcept {
@@ -148,6 +158,7 @@ void HookedLaunches::cancel_locked(const HookedLaunch& launch) noexcept {
     if (it != waiting.rend()) {
         waiting.erase(std::next(it).base());
         --m_waiting;
+        forget_if_empty_locked(found);
     }
 }
 
@@ -180,6 +191,7 @@ bool HookedLaunches::match_waiting_locked(std::uint64_t stream_key,
             }
             ++j;
         }
+        forget_if_empty_locked(found);
         return true;
     }
     return false;
@@ -210,6 +222,16 @@ RecordMatch HookedLaunches::match(std::uint32_t cupti_id, std::uint64_t stream_k
         return RecordMatch::lost;
     }
     return RecordMatch::unseen;
+}
+
+std::size_t HookedLaunches::streams_waiting() noexcept {
+    try {
+        const std::lock_guard<std::mutex> lock(m_mutex);
+        drain_locked();
+        return m_streams.size();
+    } catch (...) {
+        return 0;
+    }
 }
 
 std::size_t HookedLaunches::waiting() noexcept {

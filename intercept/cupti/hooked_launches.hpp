@@ -77,6 +77,8 @@ public:
     }
     /// Hooked launches now waiting for their record (the ring emptied first).
     [[nodiscard]] std::size_t waiting() noexcept;
+    /// Streams with hooked launches waiting (the ring emptied first).
+    [[nodiscard]] std::size_t streams_waiting() noexcept;
 
 private:
     struct Cell {
@@ -92,6 +94,8 @@ private:
     void drain_locked() noexcept;
     void keep_locked(const HookedLaunch& launch);
     void cancel_locked(const HookedLaunch& launch) noexcept;
+    void forget_if_empty_locked(
+        std::unordered_map<std::uint64_t, std::deque<Waiting>>::iterator stream) noexcept;
     bool match_waiting_locked(std::uint64_t stream_key, const std::array<std::uint32_t, 3>& grid,
                               const std::array<std::uint32_t, 3>& block, std::uint64_t& id);
     /// 1: found (`id` set); 0: never kept; -1: its slot was taken by a later launch.

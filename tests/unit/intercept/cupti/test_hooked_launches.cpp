@@ -98,6 +98,24 @@ TEST(HookedLaunches, ARefusedLaunchIsForgotten) {
     EXPECT_EQ(launches.waiting(), 0u);
 }
 
+TEST(HookedLaunches, StreamsWithNothingWaitingAreNotKept) {
+    // An application that creates a stream per step: ids are not reused, so a stream whose
+    // launches all found their records (or were refused) must leave nothing behind.
+    HookedLaunches launches;
+    RecordMatch how{};
+    for (std::uint64_t s = 1; s <= 1000; ++s) {
+        launches.push(hooked(s, k_grid_a, (std::uint64_t{1} << 32) | s));
+    }
+    EXPECT_EQ(launches.streams_waiting(), 1000u);
+    for (std::uint64_t s = 1; s <= 999; ++s) {
+        EXPECT_EQ(matched(launches, 0, k_grid_a, how, (std::uint64_t{1} << 32) | s), s);
+    }
+    EXPECT_EQ(launches.streams_waiting(), 1u);
+    launches.cancel(hooked(1000, k_grid_a, (std::uint64_t{1} << 32) | 1000));
+    EXPECT_EQ(launches.streams_waiting(), 0u);
+    EXPECT_EQ(launches.waiting(), 0u);
+}
+
 TEST(HookedLaunches, ACallbackSlotTakenByALaterLaunchMakesItsRecordLost) {
     HookedLaunches launches;
     launches.note_callback(100, 1);
