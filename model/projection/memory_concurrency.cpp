@@ -93,12 +93,16 @@ double launch_time_ns(const KernelRecord& k, double sampled_ns, double total_ns)
 // The grid shapes Little's law is applied to: one wave on both GPUs (every block resident,
 // fewer warps than the source's slots), or several waves whose resident blocks leave the
 // source's warp slots part empty (occupancy capped by blocks, registers or shared memory) on an
-// HBM-bound stream; `share` is the most of a launch the busiest resource may take.
+// HBM-bound stream.
 struct ConcurrencyShape {
     bool one_wave = false;
     double warps_s = 0;
     double warps_t = 0;
-    double share = 0;
+    double slots_s = 0; ///< the source's warp slots
+    /// The most of a launch the busiest resource may take.
+    [[nodiscard]] double share() const noexcept {
+        return one_wave ? k_concurrency_share : k_occupancy_concurrency_share;
+    }
 };
 
 std::optional<ConcurrencyShape> concurrency_shape(const KernelRecord& k, const config::Ceilings& s,
@@ -108,10 +112,9 @@ std::optional<ConcurrencyShape> concurrency_shape(const KernelRecord& k, const c
     c.one_wave = one_wave_on_both(p);
     c.warps_s = resident_warps(*p.waves_source, s.gpu.sms, per_block);
     c.warps_t = resident_warps(*p.waves_target, t.gpu.sms, per_block);
-    c.share = c.one_wave ? k_concurrency_share : k_occupancy_concurrency_share;
-    const double slots_s = static_cast<double>(s.gpu.sms) * s.gpu.sm_limits->max_warps_per_sm;
+    c.slots_s = static_cast<double>(s.gpu.sms) * s.gpu.sm_limits->max_warps_per_sm;
     if ((!c.one_wave && p.bound_source != "hbm") || !(c.warps_s > 0) || !(c.warps_t > 0) ||
-        c.warps_s >= slots_s) {
+        c.warps_s >= c.slots_s) {
         return std::nullopt;
     }
     return c;
@@ -138,7 +141,7 @@ void apply_memory_concurrency(const KernelRecord& k, const config::Ceilings& s,
     const auto lat_s = dram_latency_ns(s.gpu.chip);
     const auto lat_t = dram_latency_ns(t.gpu.chip);
     const double round_trip_ns = lat_s.value_or(dram_latency_upper_ns());
-    if (!shape || !(busiest_s > 0) || busiest_s >= shape->share * launch_ns || !(busiest_t > 0) ||
+    if (!shape || !(busiest_s > 0) || busiest_s >= shape->share() * launch_ns || !(busiest_t > 0) ||
         !(clock_s > 0) || !(clock_t > 0) || launch_ns < k_min_round_trips * round_trip_ns) {
         return;
     }
@@ -162,11 +165,9 @@ void apply_memory_concurrency(const KernelRecord& k, const config::Ceilings& s,
     const std::string shape_text =
         shape->one_wave
             ? std::string("one wave on both")
-            : common::string_printf(
-                  "%d blocks/SM by %s, %.0f%% of the warp slots", p.waves_source->blocks_per_sm,
-                  p.waves_source->limiter.c_str(),
-                  100 * shape->warps_s /
-                      (static_cast<double>(s.gpu.sms) * s.gpu.sm_limits->max_warps_per_sm));
+            : common::string_printf("%d blocks/SM by %s, %.0f%% of the warp slots",
+                                    p.waves_source->blocks_per_sm, p.waves_source->limiter.c_str(),
+                                    100 * shape->warps_s / shape->slots_s);
     p.notes.push_back(common::string_printf(
         "memory concurrency: %.0f resident warps (%s) keep %s at %.1f%% of its ceiling over a "
         "launch of %.1f DRAM latencies; by Little's law they move bytes in flight / latency, so "
