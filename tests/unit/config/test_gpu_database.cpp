@@ -130,43 +130,6 @@ TEST(GpuDatabase, EveryShippedEntryLoadsAndIsSelfConsistent) {
     }
 }
 
-// Maxwell (5.2) and Pascal (6.1) rows, which the derived ceilings of an old nvprof export take:
-// the programming guide's table gives both 2048 threads (64 warps) and 32 blocks an SM, 96 KB of
-// shared memory an SM, 48 KB a block, nothing reserved a block, 256 B units.
-TEST(GpuDatabase, MaxwellAndPascalSmLimitsAreTheGuidesRows) {
-    for (const char* cc : {"5.2", "6.1"}) {
-        const auto l = sm_limits_for_cc(cc);
-        ASSERT_TRUE(l.has_value()) << cc;
-        EXPECT_EQ(l->max_warps_per_sm, 64) << cc;
-        EXPECT_EQ(l->max_blocks_per_sm, 32) << cc;
-        EXPECT_EQ(l->shared_bytes_per_sm, 98304) << cc;
-        EXPECT_EQ(l->shared_bytes_per_block, 49152) << cc;
-        EXPECT_EQ(l->shared_reserved_per_block, 0) << cc;
-        EXPECT_EQ(l->shared_alloc_unit, 256) << cc;
-    }
-    EXPECT_FALSE(sm_limits_for_cc("2.0").has_value()); // Fermi: no row, no waves
-}
-
-// Kepler rows (an nvprof export from a K80 cluster, the public Kepler replays): 2048 threads and
-// 16 blocks an SM, 48 KB of shared memory an SM and a block (cc 3.7: 112 KB an SM), 64 K
-// registers (cc 3.7: 128 K), at most 63 a thread on cc 3.0 and 255 after.
-TEST(GpuDatabase, KeplerSmLimitsAreTheGuidesRows) {
-    for (const char* cc : {"3.0", "3.5", "3.7"}) {
-        const auto l = sm_limits_for_cc(cc);
-        ASSERT_TRUE(l.has_value()) << cc;
-        EXPECT_EQ(l->max_warps_per_sm, 64) << cc;
-        EXPECT_EQ(l->max_blocks_per_sm, 16) << cc;
-        EXPECT_EQ(l->shared_bytes_per_block, 49152) << cc;
-        EXPECT_EQ(l->shared_alloc_unit, 256) << cc;
-    }
-    EXPECT_EQ(sm_limits_for_cc("3.0")->max_registers_per_thread, 63);
-    EXPECT_EQ(sm_limits_for_cc("3.5")->max_registers_per_thread, 255);
-    EXPECT_EQ(sm_limits_for_cc("3.5")->registers_per_sm, 65536);
-    EXPECT_EQ(sm_limits_for_cc("3.5")->shared_bytes_per_sm, 49152);
-    EXPECT_EQ(sm_limits_for_cc("3.7")->registers_per_sm, 131072);
-    EXPECT_EQ(sm_limits_for_cc("3.7")->shared_bytes_per_sm, 114688);
-}
-
 TEST(GpuDatabase, SeedFiguresHold) {
     const auto dirs = shipped_dirs();
     // V100: 80 x 4 x 1.53 GHz = 489.6 warp GIPS (docs/model.md: IRM).
