@@ -10,10 +10,14 @@ from gpu_entry_products import gpu
 DATASET = ("marcosamaris/gpuperfpredict@7c8ece00:Datasets/Apps-Gpus/*-%s.csv (max_clock_rate, "
            "bandwith, L2 columns: deviceQuery on the card measured)")
 
+GTX_970_DRAM = ("NVIDIA's corrected GTX 970 specification (AnandTech, 'GeForce GTX 970: Correcting "
+                "The Specs & Exploring Memory Allocation', 2015-01-26): the 3.5 GB segment is "
+                "224-bit, 7/8 x 224.32 = 196.28 GB/s; the other 0.5 GB is 32-bit, 28 GB/s")
 
-def public(key, name, arch, sms, boost, l2_mb, mem_gb, dram, csv_name, chip):
+
+def public(key, name, arch, sms, boost, l2_mb, mem_gb, dram, csv_name, chip, dram_source=None):
     return gpu(key, name, chip, arch, sms, boost, 0, l2_mb, mem_gb, "GDDR5",
-               (dram, DATASET % csv_name), [name.replace("NVIDIA ", "")], 3,
+               (dram, dram_source or DATASET % csv_name), [name.replace("NVIDIA ", "")], 3,
                DATASET % csv_name, {}, {},
                ["%s (%s, %d SMs): for the public projection replay, not shipped." %
                 (name, chip, sms),
@@ -36,8 +40,11 @@ VALIDATION_GPUS = [
            "Titan", "GK110"),
     public("gtx-titan-black", "NVIDIA GeForce GTX TITAN Black", "kepler_geforce", 15, 1088, 1.5,
            6, 336, "TitanBlack", "GK110B"),
-    public("gtx-970", "NVIDIA GeForce GTX 970", "maxwell", 13, 1076, 1.75, 4, 224.32, "GTX-970",
-           "GM204"),
+    # deviceQuery computes 224.32 GB/s from a 256-bit bus, but the GTX 970's first 3.5 GB (every
+    # working set of the dataset: vectorAdd's largest is 3.1 GB) sit on 7 of its 8 32-bit
+    # channels, and the last 0.5 GB on the eighth, never read at the same time.
+    public("gtx-970", "NVIDIA GeForce GTX 970", "maxwell", 13, 1076, 1.75, 4, 196.28, "GTX-970",
+           "GM204", GTX_970_DRAM),
     public("gtx-980", "NVIDIA GeForce GTX 980", "maxwell", 16, 1216, 2, 4, 224.32, "GTX-980",
            "GM204"),
     public("gtx-titan-x", "NVIDIA GeForce GTX TITAN X", "maxwell", 24, 1076, 3, 12, 336.48,
