@@ -6,6 +6,7 @@
 #include <map>
 
 #include "common/string_printf.hpp"
+#include "model/projection/calibrated_interval.hpp"
 #include "model/projection/projection_partial.hpp"
 
 namespace irf::model {
@@ -93,9 +94,10 @@ double launch_time_ns(const KernelRecord& k, double sampled_ns, double total_ns)
 // The grid shapes Little's law is applied to: one wave on both GPUs (every block resident,
 // fewer warps than the source's slots), or several waves whose resident blocks leave the
 // source's warp slots part empty (occupancy capped by blocks, registers or shared memory) on an
-// HBM-bound stream.
+// HBM-bound stream, or, between GPUs of one SM design, fill them.
 struct ConcurrencyShape {
     bool one_wave = false;
+    bool same_design = false; ///< one compute capability: the same latencies in SM cycles
     double warps_s = 0;
     double warps_t = 0;
     double slots_s = 0; ///< the source's warp slots
@@ -103,6 +105,8 @@ struct ConcurrencyShape {
     [[nodiscard]] double share() const noexcept {
         return one_wave ? k_concurrency_share : k_occupancy_concurrency_share;
     }
+    /// Every warp slot of the source filled: its bytes in flight are all the kernel keeps.
+    [[nodiscard]] bool full() const noexcept { return warps_s >= slots_s; }
 };
 
 std::optional<ConcurrencyShape> concurrency_shape(const KernelRecord& k, const config::Ceilings& s,
@@ -110,14 +114,40 @@ std::optional<ConcurrencyShape> concurrency_shape(const KernelRecord& k, const c
     const double per_block = warps_per_block(k.launch);
     ConcurrencyShape c;
     c.one_wave = one_wave_on_both(p);
+    c.same_design = same_compute_capability(s, t);
     c.warps_s = resident_warps(*p.waves_source, s.gpu.sms, per_block);
     c.warps_t = resident_warps(*p.waves_target, t.gpu.sms, per_block);
     c.slots_s = static_cast<double>(s.gpu.sms) * s.gpu.sm_limits->max_warps_per_sm;
     if ((!c.one_wave && p.bound_source != "hbm") || !(c.warps_s > 0) || !(c.warps_t > 0) ||
-        c.warps_s >= c.slots_s) {
+        (c.full() && (c.one_wave || !c.same_design)) || (!c.same_design && !dram_stream(k))) {
         return std::nullopt;
     }
     return c;
+}
+
+// Whether Little's law moves the point to `by_warps`: always for one wave; over several waves,
+// a cap lifted when the source's slots are part empty (with fewer warps on the target, a source
+// at this share may have been bandwidth-bound, which the share alone does not tell), and on one
+// SM design with every slot filled, a limit imposed: the target's stream is no faster than its
+// warps' bytes in flight allow, nor than its busiest resource.
+bool concurrency_moves(const ConcurrencyShape& c, double by_warps, double total_ns,
+                       const Projection& p) {
+    if (c.one_wave) {
+        return true;
+    }
+    return c.full() ? by_warps > p.time_point_ns : by_warps < total_ns;
+}
+
+std::string shape_text(const ConcurrencyShape& c, const Projection& p, const std::string& cc) {
+    if (c.one_wave) {
+        return "one wave on both";
+    }
+    if (c.full()) {
+        return common::string_printf("every warp slot filled, cc %s on both", cc.c_str());
+    }
+    return common::string_printf("%d blocks/SM by %s, %.0f%% of the warp slots",
+                                 p.waves_source->blocks_per_sm, p.waves_source->limiter.c_str(),
+                                 100 * c.warps_s / c.slots_s);
 }
 
 } // namespace
@@ -127,7 +157,7 @@ void apply_memory_concurrency(const KernelRecord& k, const config::Ceilings& s,
                               const ResourceArray& rt, double sampled_ns, double total_ns,
                               Projection& p) {
     if (!ratio_point(p) || !memory_bound(p.bound_source) || !p.waves_source || !p.waves_target ||
-        !s.gpu.sm_limits || !(sampled_ns > 0) || !(total_ns > 0) || !dram_stream(k)) {
+        !s.gpu.sm_limits || !(sampled_ns > 0) || !(total_ns > 0)) {
         return;
     }
     const auto shape = concurrency_shape(k, s, t, p);
@@ -150,9 +180,7 @@ void apply_memory_concurrency(const KernelRecord& k, const config::Ceilings& s,
     const double ratio = cited ? *lat_t / *lat_s : clock_s / clock_t;
     const double by_warps =
         concurrency_time_ns(total_ns, shape->warps_s, shape->warps_t, 1.0, ratio);
-    // Several waves: only a cap lifted. With fewer warps in flight on the target, a source at
-    // this share may still have been bandwidth-bound, which the share alone does not tell.
-    if (!shape->one_wave && by_warps >= total_ns) {
+    if (!concurrency_moves(*shape, by_warps, total_ns, p)) {
         return;
     }
     const double at = std::max(by_warps, total_ns * busiest_t / launch_ns);
@@ -162,18 +190,13 @@ void apply_memory_concurrency(const KernelRecord& k, const config::Ceilings& s,
               : common::string_printf("the SM clocks %.0f / %.0f MHz (DRAM latency in equal "
                                       "cycles: no cited figure for both chips)",
                                       clock_s, clock_t);
-    const std::string shape_text =
-        shape->one_wave
-            ? std::string("one wave on both")
-            : common::string_printf("%d blocks/SM by %s, %.0f%% of the warp slots",
-                                    p.waves_source->blocks_per_sm, p.waves_source->limiter.c_str(),
-                                    100 * shape->warps_s / shape->slots_s);
+    const std::string shape_note = shape_text(*shape, p, s.gpu.cc);
     p.notes.push_back(common::string_printf(
         "memory concurrency: %.0f resident warps (%s) keep %s at %.1f%% of its ceiling over a "
         "launch of %.1f DRAM latencies; by Little's law they move bytes in flight / latency, so "
         "t = t_s x warps %.0f / %.0f x %s, at least the target's busiest resource at its "
         "ceiling; the interval holds the resource ratio's point too",
-        shape->warps_s, shape_text.c_str(), p.bound_source.c_str(), 100 * busiest_s / launch_ns,
+        shape->warps_s, shape_note.c_str(), p.bound_source.c_str(), 100 * busiest_s / launch_ns,
         launch_ns / round_trip_ns, shape->warps_s, shape->warps_t, latency.c_str()));
 }
 

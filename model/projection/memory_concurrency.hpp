@@ -48,16 +48,19 @@ inline constexpr double k_min_round_trips = 20;
 [[nodiscard]] double concurrency_time_ns(double source_ns, double warps_source, double warps_target,
                                          double latency_source_ns, double latency_target_ns);
 
-/// When `p`'s point is a resource ratio, at least k_dram_stream_share of the source's L2 read
-/// sectors come from DRAM, a launch spans at least k_min_round_trips DRAM latencies, the source's
-/// resident warps fill less than its warp slots and either the grid is one wave on both GPUs with
-/// the binding resource a memory level (L1, L2, HBM) under k_concurrency_share of a launch, or
-/// it takes several waves, HBM binds under k_occupancy_concurrency_share and the target's
-/// resident warps make the stream faster (a cap lifted, never one imposed), moves the point
-/// to max(concurrency_time_ns, with the cited DRAM latencies in ns where both chips have one and
-/// equal cycles (the sustained clocks' ratio) otherwise; the target's busiest resource at its
-/// ceiling on every launch) over `total_ns` (point_method "memory-concurrency"), the interval
-/// holding the ratio's point too, with a note. `sampled_ns` covers the profiled launches.
+/// When `p`'s point is a resource ratio, a launch spans at least k_min_round_trips DRAM
+/// latencies, at least k_dram_stream_share of the source's L2 read sectors come from DRAM (not
+/// asked when both GPUs have one compute capability: one SM design, the same latencies in cycles)
+/// and either the grid is one wave on both GPUs, fewer warps than the source's slots, with the
+/// binding resource a memory level (L1, L2, HBM) under k_concurrency_share of a launch, or it
+/// takes several waves with HBM binding under k_occupancy_concurrency_share and either the
+/// source's warp slots part empty and the target's resident warps making the stream faster (a
+/// cap lifted) or, on one compute capability, every slot filled and the warps making it slower
+/// than the point (a limit imposed), moves the point to max(concurrency_time_ns, with the cited
+/// DRAM latencies in ns where both chips have one and equal cycles (the sustained clocks' ratio)
+/// otherwise; the target's busiest resource at its ceiling on every launch) over `total_ns`
+/// (point_method "memory-concurrency"), the interval holding the ratio's point too, with a note.
+/// `sampled_ns` covers the profiled launches.
 void apply_memory_concurrency(const KernelRecord& kernel, const config::Ceilings& source,
                               const config::Ceilings& target, const ResourceArray& source_times,
                               const ResourceArray& target_times, double sampled_ns, double total_ns,

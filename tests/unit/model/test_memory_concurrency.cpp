@@ -152,6 +152,62 @@ TEST(ModelMemoryConcurrency, AManyWaveStreamNearItsCeilingOrWithFewerWarpsThereK
     EXPECT_EQ(onto(full, t).point_method, "binding-resource");
 }
 
+// One SM design (compute capability 7.0 on both): latencies are the same SM cycles on both, so
+// Little's law holds for the stream whatever share of it the L2 serves, and a full SM's bytes
+// in flight also limit the target.
+config::Ceilings same_design(const char* key, double hbm_gbs, int sms) {
+    config::Ceilings c = gpu(key, "GV100", hbm_gbs, 1530);
+    c.gpu.cc = "7.0";
+    c.gpu.sms = sms;
+    return c;
+}
+
+Projection onto_same_design(const KernelRecord& k, const config::Ceilings& t) {
+    config::Ceilings s = gpu("v100", "GV100", 828, 1530);
+    s.gpu.cc = "7.0";
+    const KernelAnalysis a = analyze_kernel(k, s, {t});
+    EXPECT_EQ(a.projection.size(), 1u);
+    return a.projection.empty() ? Projection{} : a.projection.front();
+}
+
+TEST(ModelMemoryConcurrency, OnOneSmDesignAFullSmsStreamIsNoFasterThanItsWarpsAllow) {
+    // 1000 blocks of 8 warps, 8 an SM: every one of the 80 x 64 warp slots filled, 2 waves, HBM
+    // at 32.2% of 3e5 ns. Twice the DRAM on the same 80 SMs: the ratio says 1.5e5 ns, but 5120
+    // warps keep the same bytes in flight at the same latency: 3e5 x 5120 / 5120 = 300,000 ns.
+    KernelRecord full = occupancy_capped_stream(3e5);
+    full.launch.smem_bytes = 0;
+    const Projection p = onto_same_design(full, same_design("t", 1656, 80));
+    EXPECT_EQ(p.point_method, "memory-concurrency");
+    EXPECT_NEAR(p.time_point_ns, 3e5, 1e-6);
+    EXPECT_NEAR(p.time_low_ns, 1.5e5, 1e-6); // the ratio's point stays inside
+    EXPECT_TRUE(test::has_note(p, "every warp slot filled, cc 7.0 on both"));
+    // 100 SMs: 800 resident blocks, 6400 warps: 3e5 x 5120 / 6400 = 240,000 ns.
+    EXPECT_NEAR(onto_same_design(full, same_design("t", 1656, 100)).time_point_ns, 240000, 1e-6);
+    // Half the DRAM: the ratio's 6e5 ns is the slower, and stays.
+    const Projection slower = onto_same_design(full, same_design("t", 414, 80));
+    EXPECT_EQ(slower.point_method, "binding-resource");
+    EXPECT_NEAR(slower.time_point_ns, 6e5, 1e-6);
+    // HBM at 77.3% of a 1.25e5 ns launch: taken as bandwidth-bound.
+    KernelRecord near = occupancy_capped_stream(1.25e5);
+    near.launch.smem_bytes = 0;
+    EXPECT_EQ(onto_same_design(near, same_design("t", 1656, 80)).point_method, "binding-resource");
+    // Another design (cc 8.0): bytes in flight per warp and latencies differ; the ratio.
+    config::Ceilings other = same_design("t", 1656, 80);
+    other.gpu.cc = "8.0";
+    EXPECT_EQ(onto_same_design(full, other).point_method, "binding-resource");
+}
+
+TEST(ModelMemoryConcurrency, OnOneSmDesignAStreamTheL2PartServesStillFollowsItsWarps) {
+    // small_stream with half its L2 reads hitting, one wave: across designs the L2 serves it
+    // (NearCeilingCached... above); on one design its hits and misses take the same cycles on
+    // both, so onto twice the DRAM on the same SMs it takes 3e5 x 128 / 128 = 300,000 ns.
+    KernelRecord cached = small_stream(3e5);
+    cached.counters["dram_sectors_read"] = 1.25e6;
+    const Projection p = onto_same_design(cached, same_design("t", 1656, 80));
+    EXPECT_EQ(p.point_method, "memory-concurrency");
+    EXPECT_NEAR(p.time_point_ns, 3e5, 1e-6);
+}
+
 } // namespace
 } // namespace test_memory_concurrency
 } // namespace irf::model
