@@ -103,7 +103,9 @@ struct ConcurrencyShape {
     double slots_s = 0; ///< the source's warp slots
     /// The most of a launch the busiest resource may take.
     [[nodiscard]] double share() const noexcept {
-        return one_wave ? k_concurrency_share : k_occupancy_concurrency_share;
+        // A full SM's stream limits the target only well short of its ceiling: nearer, queueing
+        // lengthens its latency, which the target's larger bandwidth would shorten.
+        return one_wave || full() ? k_concurrency_share : k_occupancy_concurrency_share;
     }
     /// Every warp slot of the source filled: its bytes in flight are all the kernel keeps.
     [[nodiscard]] bool full() const noexcept { return warps_s >= slots_s; }

@@ -55,12 +55,12 @@ inline constexpr double k_min_round_trips = 20;
 /// binding resource a memory level (L1, L2, HBM) under k_concurrency_share of a launch, or it
 /// takes several waves with HBM binding under k_occupancy_concurrency_share and either the
 /// source's warp slots part empty and the target's resident warps making the stream faster (a
-/// cap lifted) or, on one compute capability, every slot filled and the warps making it slower
-/// than the point (a limit imposed), moves the point to max(concurrency_time_ns, with the cited
-/// DRAM latencies in ns where both chips have one and equal cycles (the sustained clocks' ratio)
-/// otherwise; the target's busiest resource at its ceiling on every launch) over `total_ns`
-/// (point_method "memory-concurrency"), the interval holding the ratio's point too, with a note.
-/// `sampled_ns` covers the profiled launches.
+/// cap lifted) or, on one compute capability, every slot filled, HBM under k_concurrency_share
+/// and the warps making it slower than the point (a limit imposed), moves the point to
+/// max(concurrency_time_ns, with the cited DRAM latencies in ns where both chips have one and equal
+/// cycles (the sustained clocks' ratio) otherwise; the target's busiest resource at its ceiling on
+/// every launch) over `total_ns` (point_method "memory-concurrency"), the interval holding the
+/// ratio's point too, with a note. `sampled_ns` covers the profiled launches.
 void apply_memory_concurrency(const KernelRecord& kernel, const config::Ceilings& source,
                               const config::Ceilings& target, const ResourceArray& source_times,
                               const ResourceArray& target_times, double sampled_ns, double total_ns,

@@ -187,8 +187,9 @@ TEST(ModelMemoryConcurrency, OnOneSmDesignAFullSmsStreamIsNoFasterThanItsWarpsAl
     const Projection slower = onto_same_design(full, same_design("t", 414, 80));
     EXPECT_EQ(slower.point_method, "binding-resource");
     EXPECT_NEAR(slower.time_point_ns, 6e5, 1e-6);
-    // HBM at 77.3% of a 1.25e5 ns launch: taken as bandwidth-bound.
-    KernelRecord near = occupancy_capped_stream(1.25e5);
+    // HBM at 64.4% of a 1.5e5 ns launch: over half, its queueing may be what the target's
+    // bandwidth shortens, so no limit is imposed.
+    KernelRecord near = occupancy_capped_stream(1.5e5);
     near.launch.smem_bytes = 0;
     EXPECT_EQ(onto_same_design(near, same_design("t", 1656, 80)).point_method, "binding-resource");
     // Another design (cc 8.0): bytes in flight per warp and latencies differ; the ratio.
