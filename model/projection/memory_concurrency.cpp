@@ -127,17 +127,19 @@ std::optional<ConcurrencyShape> concurrency_shape(const KernelRecord& k, const c
     return c;
 }
 
-// Whether Little's law moves the point to `by_warps`: always for one wave; over several waves,
-// a cap lifted when the source's slots are part empty (with fewer warps on the target, a source
-// at this share may have been bandwidth-bound, which the share alone does not tell), and on one
-// SM design with every slot filled, a limit imposed: the target's stream is no faster than its
-// warps' bytes in flight allow, nor than its busiest resource.
+// Whether Little's law moves the point to `by_warps`: always for one wave. Over several waves,
+// a cap lifted when the source's slots are part empty; across SM designs only lifted (with fewer
+// warps on the target, a source at this share may have been bandwidth-bound, which the share
+// alone does not tell). On one design the same warps keep the same bytes in flight at the same
+// latencies, so the limit is imposed too, and also for a full SM well short of its ceiling: the
+// target's stream is no faster than its warps allow, nor than its busiest resource.
 bool concurrency_moves(const ConcurrencyShape& c, double by_warps, double total_ns,
                        const Projection& p) {
     if (c.one_wave) {
         return true;
     }
-    return c.full() ? by_warps > p.time_point_ns : by_warps < total_ns;
+    const bool imposed = c.same_design && by_warps > p.time_point_ns;
+    return c.full() ? imposed : by_warps < total_ns || imposed;
 }
 
 std::string shape_text(const ConcurrencyShape& c, const Projection& p, const std::string& cc) {

@@ -53,10 +53,11 @@ inline constexpr double k_min_round_trips = 20;
 /// asked when both GPUs have one compute capability: one SM design, the same latencies in cycles)
 /// and either the grid is one wave on both GPUs, fewer warps than the source's slots, with the
 /// binding resource a memory level (L1, L2, HBM) under k_concurrency_share of a launch, or it
-/// takes several waves with HBM binding under k_occupancy_concurrency_share and either the
-/// source's warp slots part empty and the target's resident warps making the stream faster (a
-/// cap lifted) or, on one compute capability, every slot filled, HBM under k_concurrency_share
-/// and the warps making it slower than the point (a limit imposed), moves the point to
+/// takes several waves with HBM binding under k_occupancy_concurrency_share, the source's warp
+/// slots part empty and the target's resident warps making the stream faster (a cap lifted) or,
+/// on one compute capability, slower than the point (a limit imposed), or on one compute
+/// capability every slot filled, HBM under k_concurrency_share and the warps making it slower
+/// than the point, moves the point to
 /// max(concurrency_time_ns, with the cited DRAM latencies in ns where both chips have one and equal
 /// cycles (the sustained clocks' ratio) otherwise; the target's busiest resource at its ceiling on
 /// every launch) over `total_ns` (point_method "memory-concurrency"), the interval holding the

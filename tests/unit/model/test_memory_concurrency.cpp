@@ -198,6 +198,16 @@ TEST(ModelMemoryConcurrency, OnOneSmDesignAFullSmsStreamIsNoFasterThanItsWarpsAl
     EXPECT_EQ(onto_same_design(full, other).point_method, "binding-resource");
 }
 
+TEST(ModelMemoryConcurrency, OnOneSmDesignAnOccupancyCappedStreamIsNoFasterThanItsWarpsAllow) {
+    // occupancy_capped_stream: 1280 warps on 80 SMs (2 blocks an SM by shared memory), HBM at
+    // 32.2% of 3e5 ns. Onto 40 SMs with twice the DRAM: the ratio says 3e5 x 828 / 1656 =
+    // 150,000 ns, but 640 warps keep half the bytes in flight: 3e5 x 1280 / 640 = 600,000 ns.
+    // Across designs the same grid keeps the ratio (AManyWaveStream... above).
+    const Projection p = onto_same_design(occupancy_capped_stream(3e5), same_design("t", 1656, 40));
+    EXPECT_EQ(p.point_method, "memory-concurrency");
+    EXPECT_NEAR(p.time_point_ns, 600000, 1e-6);
+}
+
 TEST(ModelMemoryConcurrency, OnOneSmDesignAStreamTheL2PartServesStillFollowsItsWarps) {
     // small_stream with half its L2 reads hitting, one wave: across designs the L2 serves it
     // (NearCeilingCached... above); on one design its hits and misses take the same cycles on
