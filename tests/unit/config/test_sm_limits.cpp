@@ -16,19 +16,24 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The columns every row below shares: warps and blocks an SM, shared memory a block, 256 B units.
+void expect_row(const char* cc, int warps, int blocks, int shared_block) {
+    const auto l = sm_limits_for_cc(cc);
+    ASSERT_TRUE(l.has_value()) << cc;
+    EXPECT_EQ(l->max_warps_per_sm, warps) << cc;
+    EXPECT_EQ(l->max_blocks_per_sm, blocks) << cc;
+    EXPECT_EQ(l->shared_bytes_per_block, shared_block) << cc;
+    EXPECT_EQ(l->shared_alloc_unit, 256) << cc;
+}
+
 // Maxwell (5.2) and Pascal (6.1) rows, which the derived ceilings of an old nvprof export take:
 // the programming guide's table gives both 2048 threads (64 warps) and 32 blocks an SM, 96 KB of
 // shared memory an SM, 48 KB a block, nothing reserved a block, 256 B units.
 TEST(SmLimits, MaxwellAndPascalAreTheGuidesRows) {
     for (const char* cc : {"5.2", "6.1"}) {
-        const auto l = sm_limits_for_cc(cc);
-        ASSERT_TRUE(l.has_value()) << cc;
-        EXPECT_EQ(l->max_warps_per_sm, 64) << cc;
-        EXPECT_EQ(l->max_blocks_per_sm, 32) << cc;
-        EXPECT_EQ(l->shared_bytes_per_sm, 98304) << cc;
-        EXPECT_EQ(l->shared_bytes_per_block, 49152) << cc;
-        EXPECT_EQ(l->shared_reserved_per_block, 0) << cc;
-        EXPECT_EQ(l->shared_alloc_unit, 256) << cc;
+        expect_row(cc, 64, 32, 49152);
+        EXPECT_EQ(sm_limits_for_cc(cc).value().shared_bytes_per_sm, 98304) << cc;
+        EXPECT_EQ(sm_limits_for_cc(cc).value().shared_reserved_per_block, 0) << cc;
     }
     EXPECT_FALSE(sm_limits_for_cc("2.0").has_value()); // Fermi: no row, no waves
 }
@@ -38,19 +43,14 @@ TEST(SmLimits, MaxwellAndPascalAreTheGuidesRows) {
 // registers (cc 3.7: 128 K), at most 63 a thread on cc 3.0 and 255 after.
 TEST(SmLimits, KeplerAreTheGuidesRows) {
     for (const char* cc : {"3.0", "3.5", "3.7"}) {
-        const auto l = sm_limits_for_cc(cc);
-        ASSERT_TRUE(l.has_value()) << cc;
-        EXPECT_EQ(l->max_warps_per_sm, 64) << cc;
-        EXPECT_EQ(l->max_blocks_per_sm, 16) << cc;
-        EXPECT_EQ(l->shared_bytes_per_block, 49152) << cc;
-        EXPECT_EQ(l->shared_alloc_unit, 256) << cc;
+        expect_row(cc, 64, 16, 49152);
     }
-    EXPECT_EQ(sm_limits_for_cc("3.0")->max_registers_per_thread, 63);
-    EXPECT_EQ(sm_limits_for_cc("3.5")->max_registers_per_thread, 255);
-    EXPECT_EQ(sm_limits_for_cc("3.5")->registers_per_sm, 65536);
-    EXPECT_EQ(sm_limits_for_cc("3.5")->shared_bytes_per_sm, 49152);
-    EXPECT_EQ(sm_limits_for_cc("3.7")->registers_per_sm, 131072);
-    EXPECT_EQ(sm_limits_for_cc("3.7")->shared_bytes_per_sm, 114688);
+    EXPECT_EQ(sm_limits_for_cc("3.0").value().max_registers_per_thread, 63);
+    EXPECT_EQ(sm_limits_for_cc("3.5").value().max_registers_per_thread, 255);
+    EXPECT_EQ(sm_limits_for_cc("3.5").value().registers_per_sm, 65536);
+    EXPECT_EQ(sm_limits_for_cc("3.5").value().shared_bytes_per_sm, 49152);
+    EXPECT_EQ(sm_limits_for_cc("3.7").value().registers_per_sm, 131072);
+    EXPECT_EQ(sm_limits_for_cc("3.7").value().shared_bytes_per_sm, 114688);
 }
 
 // Every public replay's entry (tests/data/projection-public/*/ceilings) carries its compute
