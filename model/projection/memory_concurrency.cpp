@@ -53,11 +53,6 @@ double warps_per_block(const LaunchConfig& launch) {
     return static_cast<double>(static_cast<long long>((threads + 31) / 32));
 }
 
-bool ratio_point(const Projection& p) {
-    return p.point_method == "binding-resource" || p.point_method == "known-resources" ||
-           p.point_method == "estimated-ceiling";
-}
-
 bool memory_bound(const std::string& bound) {
     return bound == "l1" || bound == "l2" || bound == "hbm";
 }
@@ -160,8 +155,8 @@ void apply_memory_concurrency(const KernelRecord& k, const config::Ceilings& s,
                               const config::Ceilings& t, const ResourceArray& rs,
                               const ResourceArray& rt, double sampled_ns, double total_ns,
                               Projection& p) {
-    if (!ratio_point(p) || !memory_bound(p.bound_source) || !p.waves_source || !p.waves_target ||
-        !s.gpu.sm_limits || !(sampled_ns > 0) || !(total_ns > 0)) {
+    if (!resource_ratio_point(p) || !memory_bound(p.bound_source) || !p.waves_source ||
+        !p.waves_target || !s.gpu.sm_limits || !(sampled_ns > 0) || !(total_ns > 0)) {
         return;
     }
     const auto shape = concurrency_shape(k, s, t, p);
@@ -208,7 +203,7 @@ void apply_sm_concurrency(const KernelRecord& k, const config::Ceilings& s,
                           const config::Ceilings& t, const ResourceArray& rs,
                           const ResourceArray& rt, double sampled_ns, double total_ns,
                           Projection& p) {
-    if (!ratio_point(p) || p.bound_source != "l1" || !p.waves_source || !p.waves_target ||
+    if (!resource_ratio_point(p) || p.bound_source != "l1" || !p.waves_source || !p.waves_target ||
         p.waves_source->waves > k_sm_concurrency_waves ||
         p.waves_target->waves > k_sm_concurrency_waves || !(sampled_ns > 0) || !(total_ns > 0)) {
         return;

@@ -14,6 +14,7 @@
 #include "model/projection/projection_partial.hpp"
 #include "model/projection/resource_times.hpp"
 #include "model/projection/target_estimate.hpp"
+#include "model/projection/warm_l2.hpp"
 #include "model/projection/waves.hpp"
 #include "model/roofline/counters.hpp"
 #include "model/roofline/flop_roofline.hpp"
@@ -369,6 +370,7 @@ std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a
         p.point_method = "estimated-ceiling";
     }
     widen_for_estimates(estimates, rs, rt, total, p);
+    apply_warm_l2(s, t, rs, rt, total, p);
     const bool latency_bound = mark_latency_bound(p, rs, *time);
     const double fill_s = p.waves_source ? p.waves_source->fill : 1.0;
     const double fill_t = p.waves_target ? p.waves_target->fill : 1.0;

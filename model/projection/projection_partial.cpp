@@ -204,6 +204,11 @@ double launch_floor_us(const config::Ceilings& c) {
 
 } // namespace
 
+bool resource_ratio_point(const Projection& p) noexcept {
+    return p.point_method == "binding-resource" || p.point_method == "known-resources" ||
+           p.point_method == "estimated-ceiling";
+}
+
 void move_point(Projection& p, double at, double total_ns, const char* method) noexcept {
     p.time_low_ns = std::min(p.time_low_ns, at);
     p.time_high_ns = std::max(p.time_high_ns, at);

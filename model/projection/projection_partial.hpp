@@ -59,6 +59,10 @@ void widen_for_absent(const AbsentCounters& absent, const config::Ceilings& sour
                       const config::Ceilings& target, const std::map<std::string, double>& mix,
                       std::array<double, 2> fills, double total_ns, Projection& p);
 
+/// Whether `p`'s point is still a resource ratio's (point_method binding-resource,
+/// known-resources or estimated-ceiling), which the rules after it may move.
+[[nodiscard]] bool resource_ratio_point(const Projection& p) noexcept;
+
 /// Moves `p`'s point to `at` ns of `total_ns` (its speedup with it), the interval widened to
 /// hold it and so keeping the point it had; `method` becomes its point_method unless null.
 void move_point(Projection& p, double at, double total_ns, const char* method) noexcept;

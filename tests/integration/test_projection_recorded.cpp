@@ -80,14 +80,18 @@ TEST(ProjectionRecorded, StreamsOntoMeasuredCeilings) {
     }
 }
 
-// The PyTorch training step (tests/gpu/torch/train_step.py): 102 kernels compared [MAPE 14.3%,
-// weighted 17.4%; the misses are sub-2-us launches, docs/validation/projection.md].
+// The PyTorch training step (tests/gpu/torch/train_step.py): 102 kernels compared [MAPE 9.0%,
+// weighted by time 6.2%, after the warm-L2 rule; issue 54 asks under 10% by time; the misses are
+// sub-2-us launches and HBM-bound launches near the L2's size, docs/validation/projection.md].
 TEST(ProjectionRecorded, TrainingStepOntoTheShippedH200) {
     const json r = check("torch_step");
     const json& s = r.at("summary");
     EXPECT_GE(s.at("compared").get<int>(), 100);
-    EXPECT_LE(s.at("mape").get<double>(), 0.16);
-    EXPECT_LE(s.at("weighted_mape").get<double>(), 0.19);
+    EXPECT_LE(s.at("mape").get<double>(), 0.095);
+    EXPECT_LE(s.at("weighted_mape").get<double>(), 0.07);
+    for (const char* naive : {"mape_sm_clock", "mape_dram", "mape_by_bound"}) {
+        EXPECT_LT(s.at("mape").get<double>(), s.at(naive).get<double>()) << naive;
+    }
     // Every miss over 25% is one the model flags as low confidence (sub-2-us launches are
     // latency-bound; the attention kernels' HBM bound is uncertain); the 20 high-confidence
     // kernels are within 6.2% on average.
