@@ -110,16 +110,17 @@ std::string megabytes(double bytes) {
     return buf;
 }
 
-// L2 capacity (docs/model.md, "L2 capacity"): when the L2 sizes differ, the target's DRAM
-// traffic is the model's, in the counters and level bytes the target is timed with.
-// A smaller L2 on the target keeps the measured traffic in the point and sets
-// `dram_high_factor`, the re-estimate / the measured, for the interval: tiled kernels reuse at
-// short range, and KernelBench's convolutions and GEMMs ran on 4-6 MB L2s at about the hit rates
-// the H200's 50 MB gave them, where the re-estimate made them 2-15x too slow (docs/model.md).
+// L2 capacity (docs/model.md, "L2 capacity"): when the L2 sizes differ and the working set fits
+// the target's L2 only, the target's DRAM traffic is the model's, in the counters and level bytes
+// the target is timed with. Otherwise (a smaller L2 on the target, or a working set that fits
+// neither) the point keeps the measured traffic and `dram_interval_factor`, the re-estimate / the
+// measured, widens the interval: tiled kernels reuse at short range, and KernelBench's
+// convolutions and GEMMs ran on 4-6 MB L2s at about the hit rates the H200's 50 MB gave them,
+// where the re-estimate made them 2-15x too slow, and on the L40S's 96 MB at about them too.
 void apply_l2_fit(const KernelRecord& k, const LevelBytes& bytes, const config::Ceilings& s,
                   const config::Ceilings& t, Projection& p, const KernelWork& work,
                   std::optional<KernelWork>& work_t, LevelBytes& bytes_t,
-                  double& dram_high_factor) {
+                  double& dram_interval_factor) {
     std::string why;
     p.l2 = l2_fit(bytes, k.profiled_launches, s.gpu, t.gpu, why);
     if (!p.l2) {
@@ -148,8 +149,8 @@ void apply_l2_fit(const KernelRecord& k, const LevelBytes& bytes, const config::
         return;
     }
     const double factor = f.dram_target_bytes / f.dram_source_bytes; // > 0: a side overflows
-    if (t.gpu.l2_bytes < s.gpu.l2_bytes && factor > 1) {
-        dram_high_factor = factor;
+    if (!f.fits_target || f.fits_source) {
+        dram_interval_factor = factor;
         p.notes.push_back(fits() +
                           "the point keeps the measured DRAM traffic (reuse in tiles is "
                           "short-range); the interval holds the re-estimate, " +
@@ -328,9 +329,10 @@ std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a
                                           : partial_level_bytes(k.counters);
     std::optional<KernelWork> work_t; // set when the target's DRAM traffic is re-estimated
     LevelBytes bytes_t = partial.bytes;
-    double dram_high_factor = 1.0; // > 1: a smaller L2's re-estimate, for the interval only
+    double dram_interval_factor = 1.0; // the re-estimate / the measured, for the interval only
     if (partial.complete[1]) {
-        apply_l2_fit(k, partial.bytes, s, t, p, work.resources, work_t, bytes_t, dram_high_factor);
+        apply_l2_fit(k, partial.bytes, s, t, p, work.resources, work_t, bytes_t,
+                     dram_interval_factor);
     } else {
         p.notes.push_back("L2 capacity effects not checked (L2 or DRAM counters absent)");
     }
@@ -343,10 +345,12 @@ std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a
     const KernelWork& on_target = work_t ? *work_t : work.resources;
     auto estimates =
         estimate_target_ceilings(rs, rt, on_target.l2_transactions.value_or(-1.0), s, t);
-    if (dram_high_factor > 1 && rt.ns[k_hbm]) {
+    if (dram_interval_factor != 1 && rt.ns[k_hbm]) {
         const double hbm = *rt.ns[k_hbm];
-        estimates.push_back({k_hbm, hbm, hbm, hbm * dram_high_factor,
-                             "the target's smaller L2 may keep less of the reuse"});
+        estimates.push_back({k_hbm, hbm, hbm, hbm * dram_interval_factor,
+                             dram_interval_factor > 1
+                                 ? "the target's smaller L2 may keep less of the reuse"
+                                 : "the target's larger L2 may keep more of the reuse"});
     }
     const auto c_s = compute_time(rs);
     const auto c_t = compute_time(rt);

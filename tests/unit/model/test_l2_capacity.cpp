@@ -98,6 +98,25 @@ TEST(ModelL2Capacity, FitsTheSourceSpillsTheTarget) {
     EXPECT_TRUE(test::has_note(p, "the target's smaller L2 may keep less of the reuse"));
 }
 
+TEST(ModelL2Capacity, AWorkingSetThatFitsNeitherL2KeepsTheMeasuredTrafficInThePoint) {
+    // W = 300 / 23 = 13.043 MB fits neither a 6 MB nor a 10 MB L2. The re-estimate on 10 MB:
+    // 13.043 + 86.957 x (1 - 10 / 13.043) = 300/23 + 2000/23 x 7/30 = 33.333 MB (100 / 3), but
+    // the point keeps the measured 60 MB (the source's hits are short-range reuse): HBM binds on
+    // both at 144,928 ns, t = 2e5. The interval holds HBM at the re-estimate:
+    // 2e5 x 33.333 / 60 = 111,111.1 ns.
+    const Projection p = project(lulesh_like(60e6), with_l2(6e6, "small"), with_l2(10e6, "mid"));
+    ASSERT_TRUE(p.l2.has_value());
+    EXPECT_FALSE(p.l2->fits_source);
+    EXPECT_FALSE(p.l2->fits_target);
+    EXPECT_NEAR(p.l2->dram_target_bytes, 100e6 / 3, 1e-3);
+    EXPECT_NEAR(p.time_point_ns, 2e5, 1e-6);
+    EXPECT_NEAR(p.time_low_ns, 2e5 / 1.8, 1e-3);
+    EXPECT_EQ(p.confidence, "low");
+    EXPECT_TRUE(test::has_note(p, "fits neither L2"));
+    EXPECT_TRUE(test::has_note(p, "the point keeps the measured DRAM traffic"));
+    EXPECT_TRUE(test::has_note(p, "the target's larger L2 may keep more of the reuse"));
+}
+
 // Streaming, no reuse: 20 MB through L2 and 20 MB from DRAM per launch, so W = 20 MB fits a
 // 40 MB L2 but not a 6 MB one; yet the target moves the same 20 MB (W + 0 reuse), so nothing
 // is re-estimated and the projection keeps its confidence.
