@@ -179,6 +179,11 @@ def kernel(name, k, ns):
     efficiency = (k.get("warp_execution_efficiency") or "").rstrip("%")
     if "inst_warp" in counters and re.fullmatch(r"[0-9.]+", efficiency):
         counters["inst_thread"] = counters["inst_warp"] * 32 * float(efficiency) / 100
+    # nvprof's sm_efficiency (cc 5.x) / sm_activity (cc 6.x): the share of the kernel's time an
+    # SM had a warp resident, averaged over the SMs.
+    active = (k.get("sm_efficiency") or k.get("sm_activity") or "").rstrip("%")
+    if re.fullmatch(r"[0-9.]+", active):
+        counters["sm_active_share"] = min(1.0, float(active) / 100)
     counters["time_ns"] = ns
     n = k["invocations"]
     return {"name": name, "mangled": "", "call_site": "", "launches": n, "profiled_launches": 1,

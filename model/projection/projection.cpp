@@ -14,6 +14,7 @@
 #include "model/projection/projection_partial.hpp"
 #include "model/projection/resource_times.hpp"
 #include "model/projection/target_estimate.hpp"
+#include "model/projection/uncounted_grid.hpp"
 #include "model/projection/warm_l2.hpp"
 #include "model/projection/waves.hpp"
 #include "model/roofline/counters.hpp"
@@ -35,23 +36,6 @@ std::string target_name(const config::Ceilings& c) {
 }
 
 namespace {
-
-// Blocks in a grid.
-std::uint64_t grid_blocks(const std::array<std::uint32_t, 3>& grid) {
-    return static_cast<std::uint64_t>(grid[0]) * grid[1] * grid[2];
-}
-
-// Grids smaller than the target's SM count, when the waves cannot be counted.
-void note_small_grid(const KernelRecord& k, const config::Ceilings& t, Projection& p) {
-    const double blocks =
-        static_cast<double>(k.launch.grid[0]) * k.launch.grid[1] * k.launch.grid[2];
-    if (t.gpu.sms > 0 && blocks < t.gpu.sms) {
-        p.confidence = "low";
-        p.notes.push_back("grid of " + std::to_string(static_cast<long long>(blocks)) +
-                          " blocks < " + std::to_string(t.gpu.sms) +
-                          " SMs on the target: idle SMs do not follow the ceilings");
-    }
-}
 
 std::string wave_text(const WaveCount& w) {
     char buf[160];
@@ -87,7 +71,7 @@ void apply_waves(const KernelRecord& k, const config::Ceilings& s, const config:
         if (p.waves_source && why_t.rfind("a block does not fit", 0) == 0) {
             p.confidence = "low"; // the launch as recorded cannot run unchanged on the target
         }
-        note_small_grid(k, t, p);
+        apply_uncounted_grid(k, s, t, rs, rt, p);
         return;
     }
     for (auto [times, w] : {std::pair{&rs, &*p.waves_source}, std::pair{&rt, &*p.waves_target}}) {

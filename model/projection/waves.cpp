@@ -6,6 +6,11 @@
 #include <climits>
 
 namespace irf::model {
+
+std::uint64_t grid_blocks(const std::array<std::uint32_t, 3>& grid) {
+    return static_cast<std::uint64_t>(grid[0]) * grid[1] * grid[2];
+}
+
 namespace {
 
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {

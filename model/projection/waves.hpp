@@ -3,6 +3,7 @@
 // (docs/model.md, "Waves").
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -11,6 +12,9 @@
 #include "model/profile/profile.hpp"
 
 namespace irf::model {
+
+/// Blocks in a grid (0 for a grid not recorded).
+[[nodiscard]] std::uint64_t grid_blocks(const std::array<std::uint32_t, 3>& grid);
 
 /// Resident blocks per SM and the resource that caps them.
 struct Occupancy {

@@ -181,6 +181,13 @@ TEST_F(ToolsImport, NvprofGldEfficiencyGivesTheWallsAccessWidth) {
     EXPECT_EQ(wall.at("pattern"), "unit");
 }
 
+TEST_F(ToolsImport, NvprofSmEfficiencyIsTheSmActiveShareOfEachLaunch) {
+    // "12.500000%" over 4 invocations: 0.125 a launch, summed like every counter.
+    const json k = import({"nvprof-efficiency-v100.csv"}).at("kernels").at(0);
+    EXPECT_DOUBLE_EQ(k.at("counters").at("sm_active_share").get<double>(), 4 * 0.125);
+    EXPECT_EQ(k.at("profiled_launches").get<int>(), 4);
+}
+
 TEST_F(ToolsImport, WithoutRequestedBytesTheWallSaysItAssumes4ByteWords) {
     // ncu-long-h100.csv has smsp__sass_data_bytes_* as n/a and no efficiency: the note names
     // what to collect, and the analysis's `missing` says the wall assumes 4-byte words.

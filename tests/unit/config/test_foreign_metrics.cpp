@@ -82,6 +82,13 @@ TEST(ForeignMetrics, NvprofNamesOfTheIrmWorkflow) {
     }
     EXPECT_LT(nvprof_metric("not_predicated_off_thread_inst_executed").at(0).rank,
               nvprof_metric("thread_inst_executed").at(0).rank);
+    // the SM activity, a percentage per launch
+    for (const char* name : {"sm_efficiency", "sm_activity"}) {
+        const ForeignMetric m = nvprof_metric(name).at(0);
+        EXPECT_EQ(m.canonical, "sm_active_share") << name;
+        EXPECT_EQ(m.kind, ForeignKind::percent) << name;
+        EXPECT_DOUBLE_EQ(m.divisor, 100) << name;
+    }
     // a total (no add/mul/fma split): the precision's FLOPs, used where the split is absent
     ASSERT_EQ(nvprof_metric("flop_count_sp").size(), 1u);
     EXPECT_EQ(nvprof_metric("flop_count_sp").front().canonical, "flops_fp32");

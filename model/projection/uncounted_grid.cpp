@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: Apache-2.0
+// Grids whose waves are not counted (docs/model.md, "Waves").
+#include "model/projection/uncounted_grid.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "common/string_printf.hpp"
+#include "model/projection/waves.hpp"
+
+namespace irf::model {
+
+std::optional<std::pair<double, double>> activity_fills(const KernelRecord& k, int sms_source,
+                                                        int sms_target) {
+    const auto it = k.counters.find("sm_active_share");
+    if (grid_blocks(k.launch.grid) > 0 || it == k.counters.end() || sms_source <= 0 ||
+        sms_target <= 0) {
+        return std::nullopt;
+    }
+    // Summed over the profiled launches, as every counter is: their mean.
+    const double share = it->second / std::max<double>(1.0, k.profiled_launches);
+    if (!(share > 0) || share > k_one_wave_activity) {
+        return std::nullopt;
+    }
+    return std::pair{share, std::min(1.0, share * sms_source / sms_target)};
+}
+
+void apply_uncounted_grid(const KernelRecord& k, const config::Ceilings& source,
+                          const config::Ceilings& target, ResourceArray& source_times,
+                          ResourceArray& target_times, Projection& p) {
+    const double blocks = static_cast<double>(grid_blocks(k.launch.grid));
+    if (blocks > 0) {
+        if (target.gpu.sms > 0 && blocks < target.gpu.sms) {
+            p.confidence = "low";
+            p.notes.push_back("grid of " + std::to_string(static_cast<long long>(blocks)) +
+                              " blocks < " + std::to_string(target.gpu.sms) +
+                              " SMs on the target: idle SMs do not follow the ceilings");
+        }
+        return;
+    }
+    p.confidence = "low"; // no grid: an under-filled one would not follow the ceilings either
+    const auto fills = activity_fills(k, source.gpu.sms, target.gpu.sms);
+    if (!fills) {
+        return;
+    }
+    for (const std::size_t resource : {k_issue, k_flops, k_l1}) {
+        if (auto& v = source_times.ns[resource]) {
+            *v /= fills->first;
+        }
+        if (auto& v = target_times.ns[resource]) {
+            *v /= fills->second;
+        }
+    }
+    p.notes.push_back(common::string_printf(
+        "waves from SM activity: no grid recorded, and the source's SMs held a warp %.1f%% of "
+        "the time (at most %.0f%%: one wave), so about %.1f blocks on %d SMs, each resident "
+        "throughout; issue, FLOP and L1 times divided by the fill, %.3f on the source and %.3f "
+        "on the target",
+        100 * fills->first, 100 * k_one_wave_activity, fills->first * source.gpu.sms,
+        target.gpu.sms, fills->first, fills->second));
+}
+
+} // namespace irf::model
