@@ -53,11 +53,11 @@ void apply_uncounted_grid(const KernelRecord& k, const config::Ceilings& source,
     }
     p.notes.push_back(common::string_printf(
         "waves from SM activity: no grid recorded, and the source's SMs held a warp %.1f%% of "
-        "the time (at most %.0f%%: one wave), so about %.1f blocks on %d SMs, each resident "
-        "throughout; issue, FLOP and L1 times divided by the fill, %.3f on the source and %.3f "
-        "on the target",
-        100 * fills->first, 100 * k_one_wave_activity, fills->first * source.gpu.sms,
-        target.gpu.sms, fills->first, fills->second));
+        "the time (at most %.0f%%: one wave), so about %.1f blocks, each resident throughout; "
+        "issue, FLOP and L1 times divided by the fill, %.3f on the source's %d SMs and %.3f on "
+        "the target's %d",
+        100 * fills->first, 100 * k_one_wave_activity, fills->first * source.gpu.sms, fills->first,
+        source.gpu.sms, fills->second, target.gpu.sms));
 }
 
 } // namespace irf::model

@@ -71,7 +71,9 @@ TEST(ModelUncountedGrid, TheIssueTimeFollowsTheBusySms) {
     EXPECT_EQ(p.confidence, "low");
     EXPECT_TRUE(test::has_note(p, "waves from SM activity: no grid recorded, and the source's "
                                   "SMs held a warp 10.0% of the time"));
-    EXPECT_TRUE(test::has_note(p, "about 8.0 blocks on 16 SMs"));
+    EXPECT_TRUE(test::has_note(p, "about 8.0 blocks, each resident throughout; issue, FLOP and "
+                                  "L1 times divided by the fill, 0.100 on the source's 80 SMs "
+                                  "and 0.500 on the target's 16"));
 }
 
 } // namespace
