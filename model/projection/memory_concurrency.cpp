@@ -77,15 +77,6 @@ double resident_warps(const WaveCount& w, int sms, double per_block) {
     return static_cast<double>(std::min(w.blocks, slots)) * per_block;
 }
 
-// One launch's duration without counters: the timed mean where the total covers every launch
-// (counters slow a launch down), else the sampled time a profiled launch.
-double launch_time_ns(const KernelRecord& k, double sampled_ns, double total_ns) {
-    if (k.time_ns.total > 0 && k.launches > 0) {
-        return total_ns / static_cast<double>(k.launches);
-    }
-    return sampled_ns / std::max<double>(1.0, k.profiled_launches);
-}
-
 // The grid shapes Little's law is applied to: one wave on both GPUs (every block resident,
 // fewer warps than the source's slots), or several waves whose resident blocks leave the
 // source's warp slots part empty (occupancy capped by blocks, registers or shared memory) on an
@@ -164,7 +155,7 @@ void apply_memory_concurrency(const KernelRecord& k, const config::Ceilings& s,
     const double profiled = std::max<double>(1.0, k.profiled_launches);
     const double busiest_s = longest_time_ns(rs) / profiled;
     const double busiest_t = longest_time_ns(rt) / profiled;
-    const double launch_ns = launch_time_ns(k, sampled_ns, total_ns);
+    const double launch_ns = timed_launch_ns(k, sampled_ns, total_ns);
     const double clock_s = config::sustained_clock_mhz(s);
     const double clock_t = config::sustained_clock_mhz(t);
     const auto lat_s = dram_latency_ns(s.gpu.chip);
@@ -214,7 +205,7 @@ void apply_sm_concurrency(const KernelRecord& k, const config::Ceilings& s,
     // After the waves' fill (apply_waves), the L1 time is its busiest SM's.
     const auto l1_s = rs.ns[k_l1];
     const double busiest_t = longest_time_ns(rt) / profiled;
-    const double launch_ns = launch_time_ns(k, sampled_ns, total_ns);
+    const double launch_ns = timed_launch_ns(k, sampled_ns, total_ns);
     const double clock_s = config::sustained_clock_mhz(s);
     const double clock_t = config::sustained_clock_mhz(t);
     if (!l1_s || !(*l1_s > 0) || *l1_s / profiled >= k_sm_concurrency_share * launch_ns ||

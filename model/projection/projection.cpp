@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "common/string_printf.hpp"
+#include "model/projection/issue_latency.hpp"
 #include "model/projection/l2_capacity.hpp"
 #include "model/projection/memory_concurrency.hpp"
 #include "model/projection/projection_bounds.hpp"
@@ -372,6 +373,7 @@ std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a
     } else {
         apply_memory_concurrency(k, s, t, rs, rt, *time, total, p);
         apply_sm_concurrency(k, s, t, rs, rt, *time, total, p);
+        apply_issue_latency(k, s, t, rs, *time, total, p);
     }
     // The floor is paid once a launch: over every launch the total covers.
     const bool every_launch = k.time_ns.total > 0 && k.launches > 0;

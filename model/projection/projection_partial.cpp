@@ -204,6 +204,13 @@ double launch_floor_us(const config::Ceilings& c) {
 
 } // namespace
 
+double timed_launch_ns(const KernelRecord& k, double sampled_ns, double total_ns) {
+    if (k.time_ns.total > 0 && k.launches > 0) {
+        return total_ns / static_cast<double>(k.launches);
+    }
+    return sampled_ns / std::max<double>(1.0, k.profiled_launches);
+}
+
 bool resource_ratio_point(const Projection& p) noexcept {
     return p.point_method == "binding-resource" || p.point_method == "known-resources" ||
            p.point_method == "estimated-ceiling";

@@ -59,6 +59,11 @@ void widen_for_absent(const AbsentCounters& absent, const config::Ceilings& sour
                       const config::Ceilings& target, const std::map<std::string, double>& mix,
                       std::array<double, 2> fills, double total_ns, Projection& p);
 
+/// One launch's duration without counters: the timed mean (`total_ns` / launches) where the
+/// kernel's total covers every launch (counters slow a launch down), else `sampled_ns` over the
+/// profiled launches.
+[[nodiscard]] double timed_launch_ns(const KernelRecord& k, double sampled_ns, double total_ns);
+
 /// Whether `p`'s point is still a resource ratio's (point_method binding-resource,
 /// known-resources or estimated-ceiling), which the rules after it may move.
 [[nodiscard]] bool resource_ratio_point(const Projection& p) noexcept;
