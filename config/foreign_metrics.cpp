@@ -231,10 +231,12 @@ Table make_nvprof_table() {
     add(t, "l2_read_transactions", metric("l2_sectors_read", 0, ForeignKind::count, l2_note));
     add(t, "l2_write_transactions", metric("l2_sectors_write", 0, ForeignKind::count, l2_note));
     // The share of the kernel's time an SM had a warp resident (docs/model.md, "Waves": a grid
-    // not recorded is read as one wave from it); sm_activity is its name on cc 6.x.
+    // not recorded is read as one wave from it); sm_activity is its name on cc 6.x, ranked
+    // after it so that a file with both does not add them up.
     ForeignMetric active = metric("sm_active_share", 0, ForeignKind::percent);
     active.divisor = 100;
     add(t, "sm_efficiency", active);
+    active.rank = 1;
     add(t, "sm_activity", active);
     add(t, "gld_efficiency", efficiency(k_bytes_per_sector_ld));
     add(t, "gst_efficiency", efficiency(k_bytes_per_sector_st));

@@ -89,6 +89,8 @@ TEST(ForeignMetrics, NvprofNamesOfTheIrmWorkflow) {
         EXPECT_EQ(m.kind, ForeignKind::percent) << name;
         EXPECT_DOUBLE_EQ(m.divisor, 100) << name;
     }
+    // one or the other, never their sum
+    EXPECT_LT(nvprof_metric("sm_efficiency").at(0).rank, nvprof_metric("sm_activity").at(0).rank);
     // a total (no add/mul/fma split): the precision's FLOPs, used where the split is absent
     ASSERT_EQ(nvprof_metric("flop_count_sp").size(), 1u);
     EXPECT_EQ(nvprof_metric("flop_count_sp").front().canonical, "flops_fp32");
