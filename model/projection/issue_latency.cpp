@@ -10,7 +10,7 @@
 namespace irf::model {
 
 std::optional<double> dependent_issue_latency_cycles(const std::string& cc) {
-    // By the major version: every cited part of a generation measured the same.
+    // By the major version: the measurements give one figure per generation.
     const std::string major = cc.substr(0, cc.find('.'));
     if (major == "3") {
         return 9.0;

@@ -14,8 +14,8 @@ namespace irf::model {
 
 /// The cycles a warp waits before it can issue an instruction that depends on the arithmetic
 /// one before it, on a GPU of compute capability `cc`, where a microbenchmark measured it: cc 3.x
-/// (Kepler) 9, cc 5.x and 6.x (Maxwell, Pascal) 6, cc 7.x (Volta, Turing) 4 (Jia et al. 2018 and
-/// 2019; Arafa et al. 2019; docs/model.md). nullopt for the others.
+/// (Kepler) 9, cc 5.x and 6.x (Maxwell, Pascal) 6, cc 7.x (Volta, Turing) 4 (the measurements
+/// docs/model.md, "Dependent-issue latency", cites). nullopt for the others.
 [[nodiscard]] std::optional<double> dependent_issue_latency_cycles(const std::string& cc);
 
 /// When `p`'s point is still a resource ratio's, the source is bound on the SM side (issue,
