@@ -2,7 +2,9 @@
 // Hand-built ceilings and counters shared by the model unit tests.
 #pragma once
 
+#include <initializer_list>
 #include <string>
+#include <utility>
 
 #include "config/ceilings.hpp"
 #include "model/profile/profile.hpp"
@@ -79,6 +81,19 @@ inline model::KernelRecord kernel_record(double time_ns, std::uint32_t blocks) {
     k.launch.grid = {blocks, 1, 1};
     k.counters = zero_counters();
     k.counters["time_ns"] = time_ns;
+    return k;
+}
+
+/// kernel_record(time_ns, blocks) of blocks of `threads` threads, with `counters` set (the rest
+/// 0).
+inline model::KernelRecord
+grid_kernel(double time_ns, std::uint32_t blocks, std::uint32_t threads,
+            std::initializer_list<std::pair<const char*, double>> counters) {
+    model::KernelRecord k = kernel_record(time_ns, blocks);
+    k.launch.block = {threads, 1, 1};
+    for (const auto& [name, value] : counters) {
+        k.counters[name] = value;
+    }
     return k;
 }
 

@@ -17,10 +17,7 @@ namespace {
 // 6400 blocks of 256 threads: 10 full waves on 80 SMs, 5 on 160 (fill 1 on both). 1e8 warp
 // instructions: issue 1e8 / 489.6 = 204,248.4 ns on 80 SMs at 1530 MHz, 51.06% of 4e5 ns.
 KernelRecord issue_kernel() {
-    KernelRecord k = test::kernel_record(4e5, 6400);
-    k.launch.block = {256, 1, 1};
-    k.counters["inst_warp"] = 1e8;
-    return k;
+    return test::grid_kernel(4e5, 6400, 256, {{"inst_warp", 1e8}});
 }
 
 config::Ceilings gpu(const char* key, const char* cc, int sms) {

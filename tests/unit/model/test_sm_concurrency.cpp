@@ -20,13 +20,11 @@ namespace {
 // 10,212.5 ns; L2 and DRAM 1e5 sectors = 3.2e6 B (3864.7 ns at 828 GB/s). At 1e6 ns a launch the
 // busiest SM's L1 is 57.1% of it.
 KernelRecord l1_kernel(double time_ns) {
-    KernelRecord k = test::kernel_record(time_ns, 16);
-    k.launch.block = {256, 1, 1};
-    k.counters["inst_warp"] = 1e6;
-    k.counters["sectors_global_ld"] = 5e7;
-    k.counters["l2_sectors_read"] = 1e5;
-    k.counters["dram_sectors_read"] = 1e5;
-    return k;
+    return test::grid_kernel(time_ns, 16, 256,
+                             {{"inst_warp", 1e6},
+                              {"sectors_global_ld", 5e7},
+                              {"l2_sectors_read", 1e5},
+                              {"dram_sectors_read", 1e5}});
 }
 
 config::Ceilings gpu(int sms, double l1_gbs, double clock_mhz) {
