@@ -111,7 +111,7 @@ MUTANTS = [
     Mutant("value-clock-in-ghz-loads", "config/ceilings_rules.cpp", VALUE_CLOCK,
            "if (q.clock_mhz < 0 ||", ["test_config"], r"CeilingsYaml\.",
            "a ceiling value's clock_mhz of 1.83 (GHz written as MHz) loads"),
-    model_mutant("l2-time-divided-by-fill", "model/projection/projection.cpp", WAVE_RESOURCES,
+    model_mutant("l2-time-divided-by-fill", "model/projection/resource_times.cpp", WAVE_RESOURCES,
                  WAVE_RESOURCES.replace("k_l1}", "k_l1, k_l2}"), r"ModelWaves\.",
                  "the L2 time is divided by the grid's fill like the SM-side times"),
     Mutant("join-averages-clock-again", "tools/import/join_files.cpp", JOIN_CLOCK,

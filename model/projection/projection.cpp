@@ -75,13 +75,8 @@ void apply_waves(const KernelRecord& k, const config::Ceilings& s, const config:
         apply_uncounted_grid(k, s, t, rs, rt, p);
         return;
     }
-    for (auto [times, w] : {std::pair{&rs, &*p.waves_source}, std::pair{&rt, &*p.waves_target}}) {
-        for (const std::size_t resource : {k_issue, k_flops, k_l1}) {
-            if (auto& v = times->ns[resource]) {
-                *v /= w->fill;
-            }
-        }
-    }
+    divide_sm_side(rs, p.waves_source->fill);
+    divide_sm_side(rt, p.waves_target->fill);
     if (wave_note) {
         p.notes.push_back("waves: " + wave_text(*p.waves_source) + " on the source, " +
                           wave_text(*p.waves_target) +

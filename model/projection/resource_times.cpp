@@ -225,6 +225,14 @@ ResourceTimes resource_times(const Counters& counters, const config::Ceilings& c
     return resource_times(kernel_work(counters, mix), ceilings, predication);
 }
 
+void divide_sm_side(ResourceArray& times, double fill) noexcept {
+    for (const std::size_t resource : {k_issue, k_flops, k_l1}) {
+        if (auto& v = times.ns[resource]) {
+            *v /= fill;
+        }
+    }
+}
+
 double longest_time_ns(const ResourceArray& times) {
     double longest = 0;
     for (const auto& v : times.ns) {

@@ -108,6 +108,10 @@ flop_time_ns(const KernelWork& work, const config::Ceilings& ceilings, double pr
 /// binding_resource of the same times.
 [[nodiscard]] std::string binding_resource(const ResourceArray& times);
 
+/// Divides the SM-side times of `times` (issue, FLOPs, L1) by `fill`, the share of the SMs'
+/// time the grid keeps busy (docs/model.md, "Waves"); memory levels beyond the SM keep theirs.
+void divide_sm_side(ResourceArray& times, double fill) noexcept;
+
 /// The longest known time (0 when none is known).
 [[nodiscard]] double longest_time_ns(const ResourceArray& times);
 

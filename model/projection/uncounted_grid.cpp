@@ -43,14 +43,8 @@ void apply_uncounted_grid(const KernelRecord& k, const config::Ceilings& source,
     if (!fills) {
         return;
     }
-    for (const std::size_t resource : {k_issue, k_flops, k_l1}) {
-        if (auto& v = source_times.ns[resource]) {
-            *v /= fills->first;
-        }
-        if (auto& v = target_times.ns[resource]) {
-            *v /= fills->second;
-        }
-    }
+    divide_sm_side(source_times, fills->first);
+    divide_sm_side(target_times, fills->second);
     p.notes.push_back(common::string_printf(
         "waves from SM activity: no grid recorded, and the source's SMs held a warp %.1f%% of "
         "the time (at most %.0f%%: one wave), so about %.1f blocks, each resident throughout; "
