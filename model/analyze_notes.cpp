@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "model/projection/waves.hpp"
 #include "model/roofline/instruction_roofline.hpp"
 
 namespace irf::model {
@@ -49,8 +50,7 @@ void note_above_roofline(const KernelAnalysis& a, std::vector<std::string>& note
 // launch-statistics rule of Nsight Compute, from the launch alone (docs/model.md, Waves).
 void note_underfilled_grid(const KernelRecord& k, const config::Ceilings& source,
                            std::vector<std::string>& notes) {
-    const std::uint64_t blocks =
-        static_cast<std::uint64_t>(k.launch.grid[0]) * k.launch.grid[1] * k.launch.grid[2];
+    const std::uint64_t blocks = grid_blocks(k.launch.grid);
     const int sms = source.gpu.sms;
     if (k.launches == 0 || sms <= 0 || blocks == 0 || blocks >= static_cast<std::uint64_t>(sms)) {
         return;
