@@ -7,6 +7,7 @@
 
 #include "common/string_printf.hpp"
 #include "model/projection/calibrated_interval.hpp"
+#include "model/projection/issue_latency.hpp"
 #include "model/projection/projection_partial.hpp"
 
 namespace irf::model {
@@ -213,20 +214,28 @@ void apply_sm_concurrency(const KernelRecord& k, const config::Ceilings& s,
         return;
     }
     // Each wave's resident blocks run together at their chains of latencies: a wave takes the
-    // same time however few blocks it holds, so the time follows the waves, not the blocks.
-    const double by_latency =
-        total_ns * static_cast<double>(waves_t) / static_cast<double>(waves_s) * clock_s / clock_t;
+    // same time however few blocks it holds, so the time follows the waves, not the blocks. A
+    // chain's steps count in cycles, fewer on a later SM generation where both are cited.
+    const auto lat_s = dependent_issue_latency_cycles(s.gpu.cc);
+    const auto lat_t = dependent_issue_latency_cycles(t.gpu.cc);
+    const double cycles = lat_s && lat_t ? *lat_t / *lat_s : 1.0;
+    const double by_latency = total_ns * static_cast<double>(waves_t) /
+                              static_cast<double>(waves_s) * clock_s / clock_t * cycles;
     const double at = std::max(by_latency, total_ns * busiest_t / launch_ns);
     move_point(p, at, total_ns, "sm-concurrency");
+    const std::string latencies =
+        cycles != 1.0 ? common::string_printf(" x the dependent-issue latencies %.0f / %.0f cycles",
+                                              *lat_t, *lat_s)
+                      : std::string();
     p.notes.push_back(common::string_printf(
         "SM concurrency: %llu wave(s) on the source, %llu on the target, the busiest SM's L1 at "
         "%.1f%% of its ceiling: each wave's resident blocks run at their chains of latencies, "
-        "not at the L1's rate, so t = t_s x waves %llu / %llu x the SM clocks %.0f / %.0f MHz, "
+        "not at the L1's rate, so t = t_s x waves %llu / %llu x the SM clocks %.0f / %.0f MHz%s, "
         "at least the target's busiest resource at its ceiling; the interval holds the resource "
         "ratio's point too",
         static_cast<unsigned long long>(waves_s), static_cast<unsigned long long>(waves_t),
         100 * *l1_s / profiled / launch_ns, static_cast<unsigned long long>(waves_t),
-        static_cast<unsigned long long>(waves_s), clock_s, clock_t));
+        static_cast<unsigned long long>(waves_s), clock_s, clock_t, latencies.c_str()));
 }
 
 } // namespace irf::model

@@ -80,9 +80,10 @@ inline constexpr std::uint64_t k_sm_concurrency_waves = 2;
 /// When `p`'s point is still a resource ratio, the source is L1-bound with its busiest SM's L1
 /// (the L1 time over the waves' fill) under k_sm_concurrency_share of a launch and the grid takes
 /// at most k_sm_concurrency_waves waves on each GPU, moves the point to max(`total_ns` x the
-/// target's waves / the source's x the source's sustained SM clock / the target's, the target's
-/// busiest resource at its ceiling on every launch) (point_method "sm-concurrency"), the
-/// interval holding the ratio's point too, with a note.
+/// target's waves / the source's x the source's sustained SM clock / the target's x the target's
+/// dependent-issue latency / the source's (issue_latency.hpp; 1 unless both are cited), the
+/// target's busiest resource at its ceiling on every launch) (point_method "sm-concurrency"),
+/// the interval holding the ratio's point too, with a note.
 void apply_sm_concurrency(const KernelRecord& kernel, const config::Ceilings& source,
                           const config::Ceilings& target, const ResourceArray& source_times,
                           const ResourceArray& target_times, double sampled_ns, double total_ns,

@@ -85,6 +85,27 @@ TEST(ModelSmConcurrency, TwoWavesOntoOneHalveTheLatencyTime) {
     EXPECT_TRUE(test::has_note(p, "2 wave(s) on the source, 1 on the target"));
 }
 
+TEST(ModelSmConcurrency, KeplerToMaxwellShortensTheChainsByTheLatencies) {
+    // The same grid from cc 3.5 (9 cycles a dependent issue) onto cc 5.2 (6 cycles), the target's
+    // L1 four times the source's so that it does not bind (1.6e9 / 56000 / 0.1 = 285,714.3 ns):
+    // t = 1e6 x 1530 / 2040 x 6 / 9 = 500,000 ns.
+    config::Ceilings s = gpu(80, 14000, 1530);
+    s.gpu.key = "kepler";
+    s.gpu.cc = "3.5";
+    config::Ceilings t = gpu(160, 56000, 2040);
+    t.gpu.cc = "5.2";
+    const KernelAnalysis a = analyze_kernel(l1_kernel(1e6), s, {t});
+    ASSERT_EQ(a.projection.size(), 1u);
+    const Projection& p = a.projection.front();
+    EXPECT_EQ(p.point_method, "sm-concurrency");
+    EXPECT_NEAR(p.time_point_ns, 500000, 1e-6);
+    EXPECT_TRUE(test::has_note(p, "x the dependent-issue latencies 6 / 9 cycles"));
+    // One generation (both cc 7.0): the clocks alone, as above, and no latency in the note.
+    const Projection same = onto(l1_kernel(1e6), gpu(160, 56000, 2040));
+    EXPECT_NEAR(same.time_point_ns, 750000, 1e-6);
+    EXPECT_FALSE(test::has_note(same, "dependent-issue latencies"));
+}
+
 } // namespace
 } // namespace test_sm_concurrency
 } // namespace irf::model
