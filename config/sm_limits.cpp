@@ -16,7 +16,14 @@ struct CcLimits {
     int shared_unit;      ///< shared allocation granularity (256 B on cc 7.x, 128 B after)
     int registers_k = 64; ///< 32-bit registers per SM, K (cc 3.7: 128)
     int registers_per_thread = 255; ///< most registers a thread (cc 3.0: 63)
+    const char* source = nullptr;   ///< where the row is not the guide's table
 };
+
+// cc 10.3 and 12.0 are not in the guide's table: the toolkit's occupancy calculator gives their
+// blocks an SM, shared memory sizes and units, CCCL's architecture traits their threads an SM.
+constexpr const char* k_toolkit_source =
+    "CUDA 13.0 toolkit include/cuda_occupancy.h and NVIDIA/cccl@004ad198 "
+    "libcudacxx/include/cuda/__device/arch_traits.h (docs/ceilings.md)";
 
 // Every architecture here has 256-register warp allocation units and 1024 threads per block.
 constexpr CcLimits k_table[] = {
@@ -32,6 +39,8 @@ constexpr CcLimits k_table[] = {
     {"8.9", 1536, 24, 100, 99, 1024, 128},
     {"9.0", 2048, 32, 228, 227, 1024, 128},
     {"10.0", 2048, 32, 228, 227, 1024, 128},
+    {"10.3", 2048, 32, 228, 227, 1024, 128, 64, 255, k_toolkit_source},
+    {"12.0", 1536, 24, 100, 99, 1024, 128, 64, 255, k_toolkit_source},
 };
 
 constexpr const char* k_sm_limits_source =
@@ -57,7 +66,7 @@ std::optional<SmLimits> sm_limits_for_cc(const std::string& cc) {
         l.shared_bytes_per_block = row.shared_block_kb * 1024;
         l.shared_reserved_per_block = row.reserved_bytes;
         l.shared_alloc_unit = row.shared_unit;
-        l.source = k_sm_limits_source;
+        l.source = row.source != nullptr ? row.source : k_sm_limits_source;
         return l;
     }
     return std::nullopt;

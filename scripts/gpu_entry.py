@@ -95,13 +95,14 @@ def identity(g, lines):
               "  aliases: [" + ", ".join('"%s"' % a for a in g["aliases"]) + "]"]
     limits = specs.SM_LIMITS.get(arch["cc"])
     if limits:
-        lines.append(f"  # Residency limits of cc {arch['cc']} (CUDA C++ Programming Guide table; "
+        source = specs.SM_LIMITS_SOURCE.get(arch["cc"], specs.GUIDE_LIMITS) % arch["cc"]
+        where = "toolkit" if arch["cc"] in specs.SM_LIMITS_SOURCE else "CUDA C++ Programming Guide"
+        lines.append(f"  # Residency limits of cc {arch['cc']} ({where} table; "
                      "docs/ceilings.md, \"SM limits\").")
         lines.append("  sm_limits:")
         for key, value in limits:
             lines.append(f"    {key}: {value}")
-        lines.append('    source: "CUDA C++ Programming Guide, technical specifications per '
-                     'compute capability %s (docs/ceilings.md)"' % arch["cc"])
+        lines.append('    source: "%s (docs/ceilings.md)"' % source)
 
 
 def compute(g, lines):

@@ -31,8 +31,9 @@ def limits(threads, blocks, shared_sm, shared_block, reserved, unit, regs_per_th
 
 
 # docs/ceilings.md, "SM limits" (3.0, 3.5, 5.2 and 6.1 for the validation-only Kepler, Maxwell and
-# Pascal entries of the public replays; cc 10.3 and 12.0 are not in that table: no limits, no
-# waves). cc 3.0 allows 63 registers a thread.
+# Pascal entries of the public replays). cc 3.0 allows 63 registers a thread. cc 10.3 and 12.0 are
+# not in the guide's table: their rows come from the toolkit's occupancy calculator and CCCL's
+# architecture traits (SM_LIMITS_SOURCE).
 SM_LIMITS = {
     "3.0": limits(2048, 16, 49152, 49152, 0, 256, 63),
     "3.5": limits(2048, 16, 49152, 49152, 0, 256),
@@ -45,7 +46,14 @@ SM_LIMITS = {
     "8.9": limits(1536, 24, 102400, 101376, 1024, 128),
     "9.0": limits(2048, 32, 233472, 232448, 1024, 128),
     "10.0": limits(2048, 32, 233472, 232448, 1024, 128),
+    "10.3": limits(2048, 32, 233472, 232448, 1024, 128),
+    "12.0": limits(1536, 24, 102400, 101376, 1024, 128),
 }
+GUIDE_LIMITS = "CUDA C++ Programming Guide, technical specifications per compute capability %s"
+TOOLKIT_LIMITS = ("CUDA 13.0 toolkit include/cuda_occupancy.h (blocks per SM, shared memory sizes, "
+                  "allocation units) and NVIDIA/cccl@004ad198 libcudacxx/include/cuda/__device/"
+                  "arch_traits.h (threads per SM, per-block opt-in) for compute capability %s")
+SM_LIMITS_SOURCE = {"10.3": TOOLKIT_LIMITS, "12.0": TOOLKIT_LIMITS}
 
 THROUGHPUT = "CUDA C++ Programming Guide, arithmetic instruction throughput table"
 WP = "NVIDIA %s architecture whitepaper, SM diagram; " + THROUGHPUT

@@ -50,11 +50,28 @@ TEST(GpuDatabase, DeriveFromDeviceProperties) {
 }
 
 TEST(GpuDatabase, DeriveUnknownArchKeepsOnlyIssueRate) {
-    const auto c = derive_ceilings("Future", "GX999", "12.0", 100, 2000, 0);
+    const auto c = derive_ceilings("Future", "GX999", "13.0", 100, 2000, 0);
     EXPECT_DOUBLE_EQ(c.warp_gips.value, 800.0); // 100 x 4 x 2000 / 1e3
     EXPECT_TRUE(c.gflops.empty());
     EXPECT_FALSE(c.l1_gbs.has_value());
-    EXPECT_FALSE(c.gpu.sm_limits.has_value()); // no row for cc 12.0: waves are not counted
+    EXPECT_FALSE(c.gpu.sm_limits.has_value()); // no row for cc 13.0: waves are not counted
+}
+
+TEST(GpuDatabase, DeriveBlackwellRowsFromTheToolkit) {
+    // cc 12.0 (GB20x): 1536 threads = 48 warps, 24 blocks, 100 KB shared an SM, 99 KB a block
+    // (1 KB reserved); cc 10.3 (B300) as cc 10.0. Both rows name the toolkit's files.
+    const auto gb20x = derive_ceilings("RTX-like", "GB202", "12.0", 170, 2407, 0).gpu.sm_limits;
+    ASSERT_TRUE(gb20x.has_value());
+    EXPECT_EQ(gb20x->max_warps_per_sm, 48);
+    EXPECT_EQ(gb20x->max_blocks_per_sm, 24);
+    EXPECT_EQ(gb20x->shared_bytes_per_sm, 100 * 1024);
+    EXPECT_EQ(gb20x->shared_bytes_per_block, 99 * 1024);
+    EXPECT_NE(gb20x->source.find("cuda_occupancy.h"), std::string::npos);
+    const auto b300 = derive_ceilings("B300-like", "GB110", "10.3", 160, 1910, 0).gpu.sm_limits;
+    ASSERT_TRUE(b300.has_value());
+    EXPECT_EQ(b300->max_warps_per_sm, 64);
+    EXPECT_EQ(b300->max_blocks_per_sm, 32);
+    EXPECT_EQ(b300->shared_bytes_per_block, 227 * 1024);
 }
 
 TEST(GpuDatabase, DeriveRejectsUnknownClock) {

@@ -117,12 +117,9 @@ TEST(GpuDatabase, EveryShippedEntryLoadsAndIsSelfConsistent) {
         EXPECT_LT(c.hbm_gbs->value, c.l1_gbs->value);
         EXPECT_TRUE(c.pcie_gbs.has_value());
         EXPECT_GT(g.l2_bytes, 0u);
-        // Residency limits: its compute capability's row, none without one (10.3, 12.0).
+        // Residency limits: its compute capability's row (every shipped one has one).
         const auto expected = sm_limits_for_cc(g.cc);
-        if (!expected) {
-            EXPECT_FALSE(g.sm_limits.has_value());
-            continue;
-        }
+        ASSERT_TRUE(expected.has_value()) << g.cc;
         ASSERT_TRUE(g.sm_limits.has_value());
         for (const auto& [name, member] : sm_limit_fields()) {
             EXPECT_EQ((*g.sm_limits).*member, (*expected).*member) << name;
