@@ -32,6 +32,7 @@ UINT_LIMIT = "if (too_large || ec != std::errc() || ptr != end || parsed > max) 
 VALUE_CLOCK = "if (q.clock_mhz < 0 || (q.clock_mhz > 0 && q.clock_mhz < 100) ||"
 JOIN_CLOCK = 'const double mean = name == "clock_hz" ? sum : sum / n;'
 TOTAL_TIME = "const double total = k.time_ns.total > 0 ? k.time_ns.total : *time;"
+CHAIN_CYCLES = "const double cycles = lat_s && lat_t ? *lat_t / *lat_s : 1.0;"
 
 
 def model_mutant(name, file, before, after, tests, what):
@@ -120,4 +121,8 @@ MUTANTS = [
     model_mutant("projects-profiled-launch", "model/projection/projection.cpp", TOTAL_TIME,
                  "const double total = *time;", r"ModelProjection\.",
                  "the profiled launch's time is projected instead of the kernel's total"),
+    model_mutant("chain-latencies-inverted", "model/projection/memory_concurrency.cpp",
+                 CHAIN_CYCLES, "const double cycles = lat_s && lat_t ? *lat_s / *lat_t : 1.0;",
+                 r"ModelSmConcurrency\.",
+                 "SM concurrency scales a chain by the source's latency over the target's"),
 ]
