@@ -121,8 +121,8 @@ MUTANTS = [
     model_mutant("projects-profiled-launch", "model/projection/projection.cpp", TOTAL_TIME,
                  "const double total = *time;", r"ModelProjection\.",
                  "the profiled launch's time is projected instead of the kernel's total"),
-    model_mutant("chain-latencies-inverted", "model/projection/memory_concurrency.cpp",
-                 CHAIN_CYCLES, "const double cycles = lat_s && lat_t ? *lat_s / *lat_t : 1.0;",
-                 r"ModelSmConcurrency\.",
-                 "SM concurrency scales a chain by the source's latency over the target's"),
+    Mutant("chain-latencies-inverted", "model/projection/memory_concurrency.cpp", CHAIN_CYCLES,
+           "const double cycles = lat_s && lat_t ? *lat_s / *lat_t : 1.0;",
+           ["test_model_generations"], r"ModelSmConcurrency\.",
+           "SM concurrency scales a chain by the source's latency over the target's"),
 ]

@@ -86,7 +86,9 @@ def check(path, mutant):
         build = ["cmake", "--build", "build/ci", "-j2", "--target"] + mutant.targets
         if run(build, path) != 0:
             return "no-build"
-        ctest = ["ctest", "--test-dir", "build/ci", "-R", mutant.tests, "--timeout", "300"]
+        # A regex that selects no built test would pass as "survived": a build target missing.
+        ctest = ["ctest", "--test-dir", "build/ci", "-R", mutant.tests, "--timeout", "300",
+                 "--no-tests=error"]
         r = subprocess.run(ctest, cwd=path, capture_output=True, text=True)
         if r.returncode == 0:
             return "survived"
