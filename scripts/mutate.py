@@ -116,11 +116,31 @@ def test_names(root):
     return names
 
 
+def target_tests(root):
+    """{gtest target: the ctest names of its cases}, from each irf_add_gtest(NAME ... SOURCES
+    ...) under tests/ and the TEST() cases of those sources."""
+    case = re.compile(r"^\s*TEST(?:_F|_P)?\(\s*(\w+)\s*,\s*(\w+)\s*\)", re.M)
+    call = re.compile(r"irf_add_gtest\(NAME\s+(\w+)\s+LABEL\s+(\w+)(.*?)\)\s*$", re.S | re.M)
+    out = {}
+    for cmake in glob.glob(os.path.join(root, "tests", "**", "CMakeLists.txt"), recursive=True):
+        with open(cmake, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+        for target, label, rest in call.findall(text):
+            names = out.setdefault(target, set())
+            for source in re.findall(r"[\w/]+\.cpp", rest.split("LIBS")[0]):
+                path = os.path.join(os.path.dirname(cmake), source)
+                if os.path.isfile(path):
+                    with open(path, encoding="utf-8", errors="replace") as f:
+                        names.update(f"{label}.{a}.{b}" for a, b in case.findall(f.read()))
+    return out
+
+
 def check_anchors(root):
     """The problems that would stop or blind a run: a mutant whose line is gone, occurs twice or
     is its own mutation, a name given twice, a test regex that names no test."""
     problems, seen = [], set()
     names = test_names(root)
+    by_target = target_tests(root)
     for m in MUTANTS:
         if m.name in seen:
             problems.append(f"{m.name}: named twice")
@@ -130,6 +150,11 @@ def check_anchors(root):
             problems.append(f"{m.name}: the mutation does not change the line")
         if not any(re.search(m.tests, n) for n in names):
             problems.append(f"{m.name}: tests '{m.tests}' match no test in tests/")
+        built = set().union(*(by_target[t] for t in m.targets if t in by_target))
+        if any(t in by_target for t in m.targets) and not any(re.search(m.tests, n)
+                                                               for n in built):
+            problems.append(f"{m.name}: tests '{m.tests}' match no test of its targets "
+                            f"{', '.join(m.targets)}")
     return problems
 
 
