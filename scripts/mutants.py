@@ -87,7 +87,7 @@ MUTANTS = [
                  SPREAD_LOW.replace(" * low", ""), r"ModelProjectionBounds\.",
                  "the target's figure spread no longer lowers the interval's low end"),
     model_mutant("clock-raises-ceiling", "model/roofline/sm_clock.cpp", CLOCK_SCALE,
-                 "q.value *= mhz / assumed;", r"ModelSmClock\.",
+                 "q.value *= capped ? mhz / assumed : mhz / assumed;", r"ModelSmClock\.",
                  "a clock above a value's own clock_mhz raises that ceiling"),
     Mutant("present-counts-timed-ranks", "model/profile/rank_stats.cpp", PRESENT,
            PRESENT.replace("r.launches", "r.time_ns"), ["test_tools_report"], r"ToolsMerge\.",
