@@ -15,6 +15,11 @@ TT_4090 = ("tweaktown.com/news/88568: RTX 4090 FE at stock 2810-2850 MHz in Cybe
            "(rated boost 2520)")
 TPU_5060TI = ("techpowerup.com/review/gainward-geforce-rtx-5060-ti-8-gb/42.html: gaming over 25 "
               "games 2703 MHz, 2490 to 2805 (rated boost 2572)")
+FORUM_A6000 = ("forums.developer.nvidia.com/t/sm-clock-on-rtx-a6000-never-reaches-max-frequency/"
+               "203772: warmed up under CUDA work the card reached 1935 of its 2100 MHz maximum, "
+               "then SW power scaling lowered it")
+A6000_HELD = ("a 300 W workstation card that its power limit holds near the rated boost, not a "
+              "GeForce part's ratio (docs/ceilings.md, Sustained clocks)")
 FLASHINFER_B200 = "flashinfer PR #2899: B200 about 1965 MHz under load, about 1580 once throttled"
 DC = ("data-centre parts hold their boost clock under load unless power-capped (docs/ceilings.md, "
       "Sustained clocks)")
@@ -232,6 +237,18 @@ BLOCKS_ONLY = {
         1695, "NVIDIA A10 datasheet boost clock",
         (1087, "derived", "CUTLASS maintainers, NVIDIA/cutlass #941: about 20 of 31.2 TFLOP/s "
          "SGEMM is realistic at 150 W", "1695 MHz x 20 / 31.2"))),
+    "t4": dict(arch="turing", sms=40, boost=1590,
+               clocks=datacentre_clocks(1590, "NVIDIA T4 datasheet boost clock")),
+    "a10g": dict(arch="ga10x", sms=80, boost=1710, clocks=datacentre_clocks(
+        1710, "NVIDIA A10G datasheet for AWS (35 TFLOPS FP32 at 80 SMs x 256 flop/clk)")),
+    "rtx-a6000": dict(arch="ga10x", sms=84, boost=1800, clocks={
+        "sustained": (1800, "spec", "NVIDIA RTX A6000 datasheet boost clock", A6000_HELD),
+        "sustained_high": (1935, "published", FORUM_A6000, "the highest SM clock reached")}),
+    "rtx-3090-ti": dict(arch="ga10x", sms=84, boost=1860, clocks={
+        "sustained": (2000, "published", TT_3090TI, "low end of the card's clock at stock"),
+        "sustained_low": (1860, "spec", "NVIDIA RTX 3090 Ti rated boost clock",
+                          "GPU Boost holds at least the rated boost at the power limit"),
+        "sustained_high": (2050, "published", TT_3090TI, "high end of the card's clock at stock")}),
     "rtx-4090": dict(arch="ada", sms=128, boost=2520, clocks={
         "sustained": (2810, "published", TT_4090, "low end of the FE's clock at stock"),
         "sustained_low": (2520, "spec", "NVIDIA RTX 4090 rated boost clock",

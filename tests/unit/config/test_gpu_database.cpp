@@ -112,6 +112,10 @@ TEST(GpuDatabase, EveryShippedEntryLoadsAndIsSelfConsistent) {
             EXPECT_GT(dense.clock_mhz, 0) << type << ": tensor peaks state their clock";
             EXPECT_LE(dense.clock_mhz, g.boost_clock_mhz) << type;
         }
+        // Issue 54 items 2 and 3: every entry says how its SM shares its datapaths and at what
+        // clock it runs under load.
+        EXPECT_FALSE(c.datapaths.empty());
+        EXPECT_GT(clock_entry_mhz(c, "sustained"), 0);
         ASSERT_TRUE(c.hbm_gbs.has_value());
         ASSERT_TRUE(c.l1_gbs.has_value());
         EXPECT_LT(c.hbm_gbs->value, c.l1_gbs->value);
@@ -155,6 +159,17 @@ TEST(GpuDatabase, TuringAndGa102FiguresHold) {
     const auto ti = load_shipped("rtx-3090-ti", dirs);
     EXPECT_NEAR(ti.tensor_tflops.at("fp16_f16acc").value, 159.99, 0.01);
     EXPECT_NEAR(ti.tensor_tflops.at("fp16").value, 79.99, 0.01);
+    // GA102's SM: 2 warp instructions a clock of FP32 or FP16 and 2 of FP32 or INT32, so 84 x 2
+    // x 1.86 GHz = 312.48 warp GIPS each; the 3090 Ti's measured 2000-2050 MHz under load.
+    EXPECT_NEAR(ti.datapaths.at("fp32_or_int32").value, 312.48, 0.01);
+    EXPECT_DOUBLE_EQ(clock_entry_mhz(ti, "sustained"), 2000);
+    EXPECT_DOUBLE_EQ(clock_entry_mhz(ti, "sustained_high"), 2050);
+    // The A6000 reached 1935 MHz and no more: its sustained clock is its rated boost.
+    EXPECT_DOUBLE_EQ(clock_entry_mhz(a6000, "sustained"), 1800);
+    EXPECT_DOUBLE_EQ(clock_entry_mhz(a6000, "sustained_high"), 1935);
+    // Turing: 64 FP32 and 64 INT32 lanes, 2 warp instructions a clock each: 40 x 2 x 1.59 =
+    // 127.2 warp GIPS.
+    EXPECT_NEAR(t4.datapaths.at("fp32").value, 127.2, 0.01);
 }
 
 TEST(GpuDatabase, LoadShippedUnknownKeyListsKnownOnes) {
