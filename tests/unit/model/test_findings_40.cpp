@@ -54,6 +54,23 @@ TEST(ModelFindings40, HbmBoundH100ToA100ComparesPeakWithPeak) {
     EXPECT_EQ(p.confidence, "high");
 }
 
+// Issue 54: an FP32-FMA-bound kernel from the H200 onto the T4 takes the two cards' measured FP32
+// GEMM rates of one kind (torch fp32-matmul: 51,010 GFLOP/s recorded on the H200, 4000 published
+// for the T4), not their peaks (66,908 and 8140.8): 1e12 FFMA = 2e12 flop, 39.21 ms at 51,010
+// GFLOP/s against 29.89 ms of issue (3.125e10 warp instructions / 1045.4 GIPS); on the T4 500 ms
+// against 122.8 ms of issue (/ 254.4). t = 4e7 x 51,010 / 4000 = 510,100,000 ns (the peaks said
+// 4e7 x 66,908.2 / 8140.8 = 328,754,176 ns).
+TEST(ModelFindings40, Fp32BoundH200ToT4TakesTheMeasuredGemmRates) {
+    KernelRecord k = test::full_waves_kernel(4e7);
+    k.counters["inst_warp"] = 3.125e10;
+    k.counters["thread_ffma"] = 1e12;
+    const Projection p = project_one(k, "h200-sxm", "t4");
+    EXPECT_EQ(p.bound_source, "flops");
+    EXPECT_EQ(p.bound_target, "flops");
+    EXPECT_NEAR(p.time_point_ns, 4e7 * 51010 / 4000, 1.0);
+    EXPECT_TRUE(test::has_note(p, "gflops.fp32_fma: torch fp32-matmul on both"));
+}
+
 // Item 2: tensor instructions without tensor_ops_* counters (the default metrics).
 TEST(ModelFindings40, UncountedTensorGemmIsBracketedByTheTensorPeakRatio) {
     KernelRecord k = test::full_waves_kernel(1e6, 97680);
