@@ -121,6 +121,11 @@ def compute(g, lines):
     lines.append("  gflops:")
     for key, rate in sorted(dict(arch["gflops"], **g.get("gflops", {})).items()):
         per_sm(lines, 4, key + "_fma", sms, rate, boost, "GFLOP/s", "spec", src, "flop", 1e3)
+        if key == "fp32" and g.get("fp32_gemm"):  # a published FP32 GEMM rate beside the peak
+            value, source, method = g["fp32_gemm"]
+            lines += ["      alternatives:", f"        - value: {fmt(value)}",
+                      "          unit: GFLOP/s", "          provenance: published",
+                      f'          source: "{source}"', f'          method: "{method}"']
         quantity(lines, 4, key + "_nofma", sms * rate / 2 * boost / 1e3, "GFLOP/s", "derived",
                  "FADD/FMUL issue at the FMA rate with 1 flop: FMA peak / 2",
                  f"{sms} SMs x {fmt(rate / 2)} flop/clk/SM x {fmt(boost)} MHz", boost, rate / 2)

@@ -20,6 +20,11 @@ FORUM_A6000 = ("forums.developer.nvidia.com/t/sm-clock-on-rtx-a6000-never-reache
                "then SW power scaling lowered it")
 A6000_HELD = ("a 300 W workstation card that its power limit holds near the rated boost, not a "
               "GeForce part's ratio (docs/ceilings.md, Sustained clocks)")
+# FP32 GEMM rates of kind "torch fp32-matmul" (docs/ceilings.md, "FP32 GEMM rates").
+TORCH_FP32_GEMM = ("chsasank/device-benchmarks@02b8262e README.md, section Matrix Multiplication "
+                   "FLOPS and BW, the summary table, TFLOPs (FP32) column (rounded to 1 TFLOP/s)",
+                   "torch fp32-matmul: square torch.matmul in FP32 at sizes 256 to 6888, the best "
+                   "rate")
 FLASHINFER_B200 = "flashinfer PR #2899: B200 about 1965 MHz under load, about 1580 once throttled"
 DC = ("data-centre parts hold their boost clock under load unless power-capped (docs/ceilings.md, "
       "Sustained clocks)")
@@ -114,7 +119,8 @@ GPUS = [
         ["RTX 3090"], 4, "NVIDIA Ampere GA102 GPU architecture whitepaper, RTX 3090 (R)",
         GA10X_GEFORCE, client_clocks(1695, "ampere"),
         ["GeForce RTX 3090 (GA102, 82 SMs, cc 8.6, GDDR6X 936 GB/s, 6 MB L2). The alias does not",
-         "match the 3090 Ti, whose SM count (84) differs. No L2 figure (no GA102 plateau)."]),
+         "match the 3090 Ti, whose SM count (84) differs. No L2 figure (no GA102 plateau)."],
+        fp32_gemm=(27000,) + TORCH_FP32_GEMM),
     gpu("rtx-3080", "NVIDIA GeForce RTX 3080", "GA102", "ga10x", 68, 1710, 1440, 5, 10, "GDDR6X",
         (760, "NVIDIA GeForce RTX 3080 specifications (760 GB/s, 320-bit GDDR6X)"),
         ["RTX 3080"], 4, "NVIDIA Ampere GA102 GPU architecture whitepaper, RTX 3080 (R)",
