@@ -71,6 +71,22 @@ TEST(ModelFindings40, Fp32BoundH200ToT4TakesTheMeasuredGemmRates) {
     EXPECT_TRUE(test::has_note(p, "gflops.fp32_fma: torch fp32-matmul on both"));
 }
 
+// The same onto the L4, whose 72 W hold it under half its FP32 peak: 12,000 GFLOP/s published
+// (torch fp32-matmul) against 30,289.9; its issue takes 3.125e10 / 473.28 GIPS = 66.03 ms, under
+// the 166.7 ms of 2e12 flop at 12,000 GFLOP/s. The grid's 93,720 blocks of 32 warps run one an
+// SM there (48 warps an SM on cc 8.9): 1616 on the busiest of 58 SMs, fill 93,720 / 93,728. t =
+// 4e7 x 51,010 / 12,000 x 93,728 / 93,720 = 170,047,847.5 ns (the peaks said 4e7 x 66,908.2 /
+// 30,289.9 x the same fill = 88,364,651 ns).
+TEST(ModelFindings40, Fp32BoundH200ToL4TakesThePublishedGemmRate) {
+    KernelRecord k = test::full_waves_kernel(4e7);
+    k.counters["inst_warp"] = 3.125e10;
+    k.counters["thread_ffma"] = 1e12;
+    const Projection p = project_one(k, "h200-sxm", "l4");
+    EXPECT_EQ(p.bound_target, "flops");
+    EXPECT_NEAR(p.time_point_ns, 4e7 * 51010 / 12000 * 93728 / 93720, 1.0);
+    EXPECT_TRUE(test::has_note(p, "gflops.fp32_fma: torch fp32-matmul on both"));
+}
+
 // Item 2: tensor instructions without tensor_ops_* counters (the default metrics).
 TEST(ModelFindings40, UncountedTensorGemmIsBracketedByTheTensorPeakRatio) {
     KernelRecord k = test::full_waves_kernel(1e6, 97680);
