@@ -33,6 +33,7 @@ VALUE_CLOCK = "if (q.clock_mhz < 0 || (q.clock_mhz > 0 && q.clock_mhz < 100) ||"
 JOIN_CLOCK = 'const double mean = name == "clock_hz" ? sum : sum / n;'
 TOTAL_TIME = "const double total = k.time_ns.total > 0 ? k.time_ns.total : *time;"
 CHAIN_CYCLES = "const double cycles = lat_s && lat_t ? *lat_t / *lat_s : 1.0;"
+SATURATED_IF = "if (!(busiest_s > 0) || !(busiest_t > launch_ns) ||"
 
 
 def model_mutant(name, file, before, after, tests, what):
@@ -125,4 +126,8 @@ MUTANTS = [
            "const double cycles = lat_s && lat_t ? *lat_s / *lat_t : 1.0;",
            ["test_model_generations"], r"ModelSmConcurrency\.",
            "SM concurrency scales a chain by the source's latency over the target's"),
+    Mutant("saturated-target-any-ceiling", "model/projection/saturated_target.cpp", SATURATED_IF,
+           "if (!(busiest_s > 0) || !(busiest_t > 0) ||", ["test_model_generations"],
+           r"ModelSaturatedTarget\.",
+           "a target whose ceiling is above the source's rate is projected at that ceiling"),
 ]

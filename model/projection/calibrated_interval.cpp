@@ -18,7 +18,7 @@ namespace {
 constexpr ResidualSpread s_same_cc_high{0.8994, 1.1312, 279};
 constexpr ResidualSpread s_same_cc_low{0.8404, 1.2160, 384};
 constexpr ResidualSpread s_cross_cc_high{0.5457, 1.8252, 389};
-constexpr ResidualSpread s_cross_cc_low{0.5637, 2.0863, 1519};
+constexpr ResidualSpread s_cross_cc_low{0.5637, 2.1001, 1519};
 // END fitted
 
 } // namespace

@@ -9,6 +9,7 @@
 #include "model/projection/calibrated_interval.hpp"
 #include "model/projection/issue_latency.hpp"
 #include "model/projection/projection_partial.hpp"
+#include "model/projection/waves.hpp"
 
 namespace irf::model {
 
@@ -41,18 +42,23 @@ double dram_latency_upper_ns() {
     return most;
 }
 
+double dram_latency_ratio(const config::Ceilings& source, const config::Ceilings& target) {
+    const auto lat_s = dram_latency_ns(source.gpu.chip);
+    const auto lat_t = dram_latency_ns(target.gpu.chip);
+    if (lat_s && lat_t) {
+        return *lat_t / *lat_s;
+    }
+    const double clock_s = config::sustained_clock_mhz(source);
+    const double clock_t = config::sustained_clock_mhz(target);
+    return clock_s > 0 && clock_t > 0 ? clock_s / clock_t : 0.0;
+}
+
 double concurrency_time_ns(double source_ns, double warps_source, double warps_target,
                            double latency_source_ns, double latency_target_ns) {
     return source_ns * (warps_source / warps_target) * (latency_target_ns / latency_source_ns);
 }
 
 namespace {
-
-// Warps of one block of `launch`.
-double warps_per_block(const LaunchConfig& launch) {
-    const double threads = static_cast<double>(launch.block[0]) * launch.block[1] * launch.block[2];
-    return static_cast<double>(static_cast<long long>((threads + 31) / 32));
-}
 
 bool memory_bound(const std::string& bound) {
     return bound == "l1" || bound == "l2" || bound == "hbm";
@@ -69,13 +75,6 @@ bool dram_stream(const KernelRecord& k) {
 bool one_wave_on_both(const Projection& p) {
     return p.waves_source && p.waves_target && p.waves_source->waves == 1 &&
            p.waves_target->waves == 1;
-}
-
-// Warps resident at once: the grid's in one wave, else every SM's resident blocks.
-double resident_warps(const WaveCount& w, int sms, double per_block) {
-    const std::uint64_t slots = static_cast<std::uint64_t>(std::max(sms, 0)) *
-                                static_cast<std::uint64_t>(std::max(w.blocks_per_sm, 0));
-    return static_cast<double>(std::min(w.blocks, slots)) * per_block;
 }
 
 // The grid shapes Little's law is applied to: one wave on both GPUs (every block resident,
@@ -168,7 +167,7 @@ void apply_memory_concurrency(const KernelRecord& k, const config::Ceilings& s,
     }
     const bool cited = lat_s && lat_t;
     // Without both figures, the same cycles on both: the latency ratio is the clocks'.
-    const double ratio = cited ? *lat_t / *lat_s : clock_s / clock_t;
+    const double ratio = dram_latency_ratio(s, t);
     const double by_warps =
         concurrency_time_ns(total_ns, shape->warps_s, shape->warps_t, 1.0, ratio);
     if (!concurrency_moves(*shape, by_warps, total_ns, p)) {

@@ -42,6 +42,12 @@ inline constexpr double k_min_round_trips = 20;
 /// cited one, so that fewer launches pass.
 [[nodiscard]] double dram_latency_upper_ns();
 
+/// The DRAM latency of `target` over that of `source`: the cited figures' ratio where both chips
+/// have one, else equal SM cycles on both (the sustained clocks' ratio, clock_s / clock_t); 0
+/// without both clocks.
+[[nodiscard]] double dram_latency_ratio(const config::Ceilings& source,
+                                        const config::Ceilings& target);
+
 /// Little's law in time form: a memory stream of W resident warps, each keeping the same bytes
 /// in flight, moves W x bytes / latency per ns, so the same bytes take
 /// t_s x (warps_s / warps_t) x (latency_t / latency_s) on the target.

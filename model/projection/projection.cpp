@@ -14,6 +14,7 @@
 #include "model/projection/projection_bounds.hpp"
 #include "model/projection/projection_partial.hpp"
 #include "model/projection/resource_times.hpp"
+#include "model/projection/saturated_target.hpp"
 #include "model/projection/target_estimate.hpp"
 #include "model/projection/uncounted_grid.hpp"
 #include "model/projection/warm_l2.hpp"
@@ -368,6 +369,7 @@ std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a
     } else {
         apply_memory_concurrency(k, s, t, rs, rt, *time, total, p);
         apply_sm_concurrency(k, s, t, rs, rt, *time, total, p);
+        apply_saturated_target(k, s, t, rs, rt, *time, total, p);
         apply_issue_latency(k, s, t, rs, *time, total, p);
     }
     // The floor is paid once a launch: over every launch the total covers.

@@ -238,7 +238,7 @@ void apply_floor_plus_work(const config::Ceilings& source, const config::Ceiling
     if (!(floor_s > 0) || !(floor_t > 0) || !(total_ns > 0) || !(launch_ns > 0) ||
         !(p.time_point_ns > 0) || p.point_method == "latency-floor" ||
         p.point_method == "latency-clock" || p.point_method == "memory-concurrency" ||
-        p.point_method == "sm-concurrency") {
+        p.point_method == "sm-concurrency" || p.point_method == "saturated-target") {
         return;
     }
     const double ratio = p.time_point_ns / total_ns;

@@ -11,6 +11,17 @@ std::uint64_t grid_blocks(const std::array<std::uint32_t, 3>& grid) {
     return static_cast<std::uint64_t>(grid[0]) * grid[1] * grid[2];
 }
 
+double warps_per_block(const LaunchConfig& launch) {
+    const double threads = static_cast<double>(launch.block[0]) * launch.block[1] * launch.block[2];
+    return static_cast<double>(static_cast<long long>((threads + 31) / 32));
+}
+
+double resident_warps(const WaveCount& w, int sms, double per_block) {
+    const std::uint64_t slots = static_cast<std::uint64_t>(std::max(sms, 0)) *
+                                static_cast<std::uint64_t>(std::max(w.blocks_per_sm, 0));
+    return static_cast<double>(std::min(w.blocks, slots)) * per_block;
+}
+
 namespace {
 
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {

@@ -16,6 +16,13 @@ namespace irf::model {
 /// Blocks in a grid (0 for a grid not recorded).
 [[nodiscard]] std::uint64_t grid_blocks(const std::array<std::uint32_t, 3>& grid);
 
+/// Warps of one block of `launch` (threads rounded up to whole warps).
+[[nodiscard]] double warps_per_block(const LaunchConfig& launch);
+
+/// Warps resident at once on a GPU of `sms` SMs: the grid's when it is one wave, else every SM's
+/// resident blocks, of `per_block` warps each.
+[[nodiscard]] double resident_warps(const WaveCount& w, int sms, double per_block);
+
 /// Resident blocks per SM and the resource that caps them.
 struct Occupancy {
     int blocks_per_sm = 0; ///< 0: one block does not fit on an SM of this GPU
