@@ -33,7 +33,8 @@ VALUE_CLOCK = "if (q.clock_mhz < 0 || (q.clock_mhz > 0 && q.clock_mhz < 100) ||"
 JOIN_CLOCK = 'const double mean = name == "clock_hz" ? sum : sum / n;'
 TOTAL_TIME = "const double total = k.time_ns.total > 0 ? k.time_ns.total : *time;"
 CHAIN_CYCLES = "const double cycles = lat_s && lat_t ? *lat_t / *lat_s : 1.0;"
-SATURATED_IF = "if (!(busiest_s > 0) || !(busiest_t > launch_ns) ||"
+SATURATED_IF = "!(busiest_t > launch_ns) || launch_ns < k_min_round_trips * round_trip_ns) {"
+ONE_WAVE_FILL = "const double fill_t = std::min(1.0, share * source.gpu.sms / target.gpu.sms);"
 
 
 def model_mutant(name, file, before, after, tests, what):
@@ -127,7 +128,12 @@ MUTANTS = [
            ["test_model_generations"], r"ModelSmConcurrency\.",
            "SM concurrency scales a chain by the source's latency over the target's"),
     Mutant("saturated-target-any-ceiling", "model/projection/saturated_target.cpp", SATURATED_IF,
-           "if (!(busiest_s > 0) || !(busiest_t > 0) ||", ["test_model_generations"],
+           "!(busiest_t > 0) || launch_ns < k_min_round_trips * round_trip_ns) {",
+           ["test_model_generations"],
            r"ModelSaturatedTarget\.",
            "a target whose ceiling is above the source's rate is projected at that ceiling"),
+    Mutant("one-wave-fill-inverted", "model/projection/uncounted_grid.cpp", ONE_WAVE_FILL,
+           "const double fill_t = std::min(1.0, share * target.gpu.sms / source.gpu.sms);",
+           ["test_model_generations"], r"ModelUncountedGrid\.",
+           "a grid not recorded, read as one wave, fills the target by its SMs over the source's"),
 ]

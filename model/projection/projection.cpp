@@ -355,6 +355,7 @@ std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a
         p.point_method = "estimated-ceiling";
     }
     widen_for_estimates(estimates, rs, rt, total, p);
+    widen_for_one_wave_reading(k, s, t, rs, rt, total, p);
     apply_warm_l2(s, t, rs, rt, total, p);
     const bool latency_bound = mark_latency_bound(p, rs, *time);
     const double fill_s = p.waves_source ? p.waves_source->fill : 1.0;

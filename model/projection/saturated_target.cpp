@@ -50,8 +50,8 @@ void apply_saturated_target(const KernelRecord& k, const config::Ceilings& s,
     const double busiest_t = longest_time_ns(rt) / profiled;
     const double launch_ns = timed_launch_ns(k, sampled_ns, total_ns);
     const double round_trip_ns = dram_latency_ns(s.gpu.chip).value_or(dram_latency_upper_ns());
-    if (!(busiest_s > 0) || !(busiest_t > launch_ns) ||
-        launch_ns < k_min_round_trips * round_trip_ns) {
+    if (!(busiest_s > 0) || busiest_s >= k_saturated_source_share * launch_ns ||
+        !(busiest_t > launch_ns) || launch_ns < k_min_round_trips * round_trip_ns) {
         return;
     }
     const double at = total_ns * busiest_t / launch_ns;

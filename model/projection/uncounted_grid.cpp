@@ -54,4 +54,40 @@ void apply_uncounted_grid(const KernelRecord& k, const config::Ceilings& source,
         source.gpu.sms, fills->second, target.gpu.sms));
 }
 
+void widen_for_one_wave_reading(const KernelRecord& k, const config::Ceilings& source,
+                                const config::Ceilings& target, const ResourceArray& source_times,
+                                const ResourceArray& target_times, double total_ns, Projection& p) {
+    const auto it = k.counters.find("sm_active_share");
+    if (grid_blocks(k.launch.grid) > 0 || it == k.counters.end() || source.gpu.sms <= 0 ||
+        target.gpu.sms <= 0 || !(total_ns > 0)) {
+        return;
+    }
+    const double share = std::min(1.0, it->second / std::max<double>(1.0, k.profiled_launches));
+    if (!(share > k_one_wave_activity)) {
+        return; // read as one wave already (activity_fills)
+    }
+    const double fill_t = std::min(1.0, share * source.gpu.sms / target.gpu.sms);
+    ResourceArray one_s = source_times;
+    ResourceArray one_t = target_times;
+    divide_sm_side(one_s, share);
+    divide_sm_side(one_t, fill_t);
+    const double busiest_s = longest_time_ns(one_s);
+    const double busiest_t = longest_time_ns(one_t);
+    if (!(busiest_s > 0) || !(busiest_t > 0)) {
+        return;
+    }
+    const double at = total_ns * busiest_t / busiest_s;
+    if (at >= p.time_low_ns && at <= p.time_high_ns) {
+        return;
+    }
+    p.time_low_ns = std::min(p.time_low_ns, at);
+    p.time_high_ns = std::max(p.time_high_ns, at);
+    p.notes.push_back(common::string_printf(
+        "grid not recorded: the source's SMs held a warp %.1f%% of the time, which a grid of many "
+        "waves gives and one wave of about %.1f blocks, each resident throughout, gives too; read "
+        "as one wave (fills %.3f on the source's %d SMs, %.3f on the target's %d), t = %.6g ns: "
+        "the interval holds it",
+        100 * share, share * source.gpu.sms, share, source.gpu.sms, fill_t, target.gpu.sms, at));
+}
+
 } // namespace irf::model

@@ -36,4 +36,14 @@ void apply_uncounted_grid(const KernelRecord& k, const config::Ceilings& source,
                           const config::Ceilings& target, ResourceArray& source_times,
                           ResourceArray& target_times, Projection& p);
 
+/// For a kernel whose grid was not recorded and whose source SMs were active more than
+/// k_one_wave_activity of the time: the point reads the grid as many waves (fills 1), but one wave
+/// of `share x SMs_s` blocks, each resident throughout, gives that activity too. Widens `p`'s
+/// interval to hold the time under that reading (the SM-side times divided by the fills
+/// activity_fills would give: `share` on the source, min(1, share x SMs_s / SMs_t) on the target),
+/// with a note. `source_times` and `target_times` are the resource times before any fill.
+void widen_for_one_wave_reading(const KernelRecord& k, const config::Ceilings& source,
+                                const config::Ceilings& target, const ResourceArray& source_times,
+                                const ResourceArray& target_times, double total_ns, Projection& p);
+
 } // namespace irf::model

@@ -42,6 +42,22 @@ class SpreadTest(unittest.TestCase):
         self.assertEqual(cover["gpuperfpredict b"], (19, 1.0))
         self.assertEqual(cover["gpuperfpredict c"], (19, 1.0))
 
+    def test_coverage_is_the_shipped_intervals_the_union_with_the_models_own(self):
+        # Band 0.5 .. 2.0. Residual 3.0 is outside it but inside a model's own interval reaching
+        # 4 x the point; 0.3 is inside an own interval from 0.25; 0.1 is outside both.
+        spreads = {SAME_LOW: (0.5, 2.0, 40)}
+        rows = [("gpuperfpredict a", SAME_LOW, 3.0, (0.9, 4.0)),
+                ("gpuperfpredict a", SAME_LOW, 0.3, (0.25, 1.1)),
+                ("gpuperfpredict a", SAME_LOW, 0.1, (0.25, 1.1)),
+                ("gpuperfpredict a", SAME_LOW, 1.5, None)]
+        self.assertEqual(fit_interval.coverage(rows, spreads)["gpuperfpredict a"], (4, 3 / 4))
+        # The band alone holds only 1.5.
+        self.assertEqual(fit_interval.coverage(rows, spreads, own=False)["gpuperfpredict a"],
+                         (4, 1 / 4))
+        # The own interval as ratios to the point; None where check-projection wrote none.
+        self.assertEqual(fit_interval.own_interval(200.0, 100.0, 800.0), (0.5, 4.0))
+        self.assertIsNone(fit_interval.own_interval(200.0, None, None))
+
     def test_the_envelope_of_two_families_and_each_held_out(self):
         # gpuperfpredict: 1..19 (n = 19, rank 19: ends 1 and 19); KernelBench: 0.1..3.9 (n = 39,
         # rank 38: ends 0.2 and 3.8). The envelope takes the lower low and the higher high.

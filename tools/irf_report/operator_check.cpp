@@ -77,6 +77,8 @@ void add_kernel(RangeSum& sum, const KernelRecord& k, double region_ns,
     const auto [low, high] = model::checked_interval(*p);
     sum.op.low_ns += low * scale;
     sum.op.high_ns += high * scale;
+    sum.op.model_low_ns += p->time_low_ns * scale;
+    sum.op.model_high_ns += p->time_high_ns * scale;
     sum.op.by_bound_ns += region_ns * by_bound_factor(p->bound_source, s.factors);
     if (region_ns > sum.longest_kernel_ns) {
         sum.longest_kernel_ns = region_ns;
@@ -90,8 +92,8 @@ std::string top_level(const std::string& path) {
 }
 
 void finish(OperatorProjection& op, double measured_ns, const OperatorCheckSettings& s) {
-    for (double* v : {&op.recorded_ns, &op.predicted_ns, &op.low_ns, &op.high_ns, &op.sm_clock_ns,
-                      &op.dram_ns, &op.by_bound_ns}) {
+    for (double* v : {&op.recorded_ns, &op.predicted_ns, &op.low_ns, &op.high_ns, &op.model_low_ns,
+                      &op.model_high_ns, &op.sm_clock_ns, &op.dram_ns, &op.by_bound_ns}) {
         *v /= s.calls;
     }
     op.measured_ns = measured_ns;

@@ -33,9 +33,10 @@ struct OperatorProjection {
     double recorded_ns = 0;  ///< per call, on the recorded GPU
     double predicted_ns = 0; ///< the projection's point, per call
     double low_ns = 0, high_ns = 0;
-    double measured_ns = 0;                               ///< published, per call
-    double error = 0;                                     ///< (predicted - measured) / measured
-    bool inside = false;                                  ///< low <= measured <= high
+    double model_low_ns = 0, model_high_ns = 0; ///< the model's own interval, before calibration
+    double measured_ns = 0;                     ///< published, per call
+    double error = 0;                           ///< (predicted - measured) / measured
+    bool inside = false;                        ///< low <= measured <= high
     double sm_clock_ns = 0, dram_ns = 0, by_bound_ns = 0; ///< the naive scalings' predictions
     std::string bound;         ///< source bound of the kernel with most time ("" = undecided)
     std::string confidence;    ///< that kernel's projection confidence ("" = not projected)

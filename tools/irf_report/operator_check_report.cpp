@@ -102,6 +102,8 @@ std::string operator_check_json(const OperatorCheck& check) {
                        {"predicted_ns", op.predicted_ns},
                        {"low_ns", op.low_ns},
                        {"high_ns", op.high_ns},
+                       {"model_low_ns", op.model_low_ns},
+                       {"model_high_ns", op.model_high_ns},
                        {"measured_ns", op.measured_ns},
                        {"error", op.error},
                        {"inside", op.inside},

@@ -55,6 +55,8 @@ ProjectedKernel compare_one(const KernelRecord& recorded, const KernelRecord& me
     const auto [low, high] = model::checked_interval(p);
     out.low_ns = low * per_launch;
     out.high_ns = high * per_launch;
+    out.model_low_ns = p.time_low_ns * per_launch;
+    out.model_high_ns = p.time_high_ns * per_launch;
     out.measured_mean_ns = measured.time_ns.mean;
     out.measured_total_ns = std::max(measured.time_ns.total, measured.time_ns.mean);
     out.error = (out.predicted_mean_ns - out.measured_mean_ns) / out.measured_mean_ns;
@@ -258,6 +260,8 @@ std::string projection_check_json(const ProjectionCheck& check) {
                            {"predicted_mean_ns", k.predicted_mean_ns},
                            {"low_ns", k.low_ns},
                            {"high_ns", k.high_ns},
+                           {"model_low_ns", k.model_low_ns},
+                           {"model_high_ns", k.model_high_ns},
                            {"measured_mean_ns", k.measured_mean_ns},
                            {"measured_total_ns", k.measured_total_ns},
                            {"error", k.error},

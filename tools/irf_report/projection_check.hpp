@@ -23,10 +23,12 @@ struct ProjectedKernel {
     double recorded_mean_ns = 0;    ///< on the recorded GPU
     double predicted_mean_ns = 0;   ///< the projection's point
     double low_ns = 0, high_ns = 0; ///< the projection's interval
-    double measured_mean_ns = 0;    ///< on the measured GPU
-    double measured_total_ns = 0;   ///< the weight of the time-weighted figures
-    double error = 0;               ///< (predicted - measured) / measured
-    bool inside = false;            ///< low <= measured <= high
+    /// The model's own interval, before the calibrated widening (model::Projection time_low/high)
+    double model_low_ns = 0, model_high_ns = 0;
+    double measured_mean_ns = 0;  ///< on the measured GPU
+    double measured_total_ns = 0; ///< the weight of the time-weighted figures
+    double error = 0;             ///< (predicted - measured) / measured
+    bool inside = false;          ///< low <= measured <= high
     std::string bound_source, bound_target, confidence;
     NaivePredictions naive; ///< per launch, from the recorded mean and bound_source
 };

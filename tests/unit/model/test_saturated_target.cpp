@@ -24,6 +24,14 @@ KernelRecord stream() {
                               {"dram_sectors_read", 2.5e7}});
 }
 
+// The same stream in `time_ns`.
+KernelRecord stream_in(double time_ns) {
+    KernelRecord k = stream();
+    k.time_ns.total = time_ns;
+    k.counters["time_ns"] = time_ns;
+    return k;
+}
+
 // A V100 of `hbm_gbs` and `sms` SMs, on `cc` (no cited DRAM latency for its chip: equal cycles,
 // and the same 1530 MHz, so the latency ratio is 1).
 config::Ceilings gpu(double hbm_gbs, int sms, const char* cc) {
@@ -35,10 +43,10 @@ config::Ceilings gpu(double hbm_gbs, int sms, const char* cc) {
     return c;
 }
 
-Projection onto(const config::Ceilings& t) {
+Projection onto(const config::Ceilings& t, const KernelRecord& k = stream()) {
     config::Ceilings s = test::v100_with_limits("v100", 1530);
     s.gpu.chip = "GV100";
-    const KernelAnalysis a = analyze_kernel(stream(), s, {t});
+    const KernelAnalysis a = analyze_kernel(k, s, {t});
     EXPECT_EQ(a.projection.size(), 1u);
     return a.projection.empty() ? Projection{} : a.projection.front();
 }
@@ -61,6 +69,16 @@ TEST(ModelSaturatedTarget, ACeilingAboveTheSourcesRateKeepsTheRatio) {
     const Projection p = onto(gpu(600, 160, "8.0"));
     EXPECT_NE(p.point_method, "saturated-target");
     EXPECT_NEAR(p.time_point_ns, 2e6 * 828 / 600, 1e-3);
+}
+
+TEST(ModelSaturatedTarget, ASourceAtItsCeilingKeepsTheRatio) {
+    // In 1.07e6 ns the HBM's 966,183.6 ns are 90.3% of the launch, at least 90%: what the source
+    // lacked of its ceiling, the target's lacks too; t = 1.07e6 x 828 / 100 = 8,859,600 ns. In
+    // 1.08e6 ns (89.5%) the target runs at its ceiling, 8e6.
+    EXPECT_NEAR(onto(gpu(100, 80, "8.0"), stream_in(1.07e6)).time_point_ns, 1.07e6 * 8.28, 1e-3);
+    const Projection p = onto(gpu(100, 80, "8.0"), stream_in(1.08e6));
+    EXPECT_EQ(p.point_method, "saturated-target");
+    EXPECT_NEAR(p.time_point_ns, 8e6, 1e-3);
 }
 
 TEST(ModelSaturatedTarget, TooFewWarpsToKeepTheStreamKeepTheRatio) {

@@ -76,6 +76,47 @@ TEST(ModelUncountedGrid, TheIssueTimeFollowsTheBusySms) {
                                   "and 0.500 on the target's 16"));
 }
 
+// 1e7 warp instructions instead: issue 1e7 / 489.6 = 20,424.8 ns at the V100's full rate, over
+// its 3864.7 ns of HBM.
+KernelRecord issue_heavy_no_grid(double active) {
+    KernelRecord k = no_grid(active);
+    k.counters["inst_warp"] = 1e7;
+    return k;
+}
+
+Projection one_onto(const KernelRecord& k, int target_sms) {
+    const KernelAnalysis a =
+        analyze_kernel(k, with_sms(80, "v100"), {with_sms(target_sms, "other")});
+    EXPECT_EQ(a.projection.size(), 1u);
+    return a.projection.empty() ? Projection{} : a.projection.front();
+}
+
+TEST(ModelUncountedGrid, OverHalfActiveTheIntervalHoldsTheOneWaveReading) {
+    // 90% active on 80 SMs: many waves (the point) or one wave of 72 blocks. Onto 160 SMs the
+    // point halves the issue time, 1e5 x 10,212.4 / 20,424.8 = 5e4 ns; as one wave the 72 blocks
+    // fill 0.45 of 160 SMs and 0.9 of 80: 1e5 x (10,212.4 / 0.45) / (20,424.8 / 0.9) = 1e5 ns.
+    const Projection p = one_onto(issue_heavy_no_grid(0.9), 160);
+    EXPECT_NEAR(p.time_point_ns, 5e4, 1e-6);
+    EXPECT_NEAR(p.time_high_ns, 1e5, 1e-6);
+    EXPECT_TRUE(test::has_note(p, "grid not recorded: the source's SMs held a warp 90.0% of the "
+                                  "time"));
+    EXPECT_TRUE(test::has_note(p, "about 72.0 blocks"));
+    // Onto 16 SMs the 72 blocks fill them all (fill 1): 1e5 x 102,124.2 / 22,694.2 = 4.5e5 ns,
+    // under the point's 5e5.
+    const Projection q = one_onto(issue_heavy_no_grid(0.9), 16);
+    EXPECT_NEAR(q.time_point_ns, 5e5, 1e-6);
+    EXPECT_NEAR(q.time_low_ns, 4.5e5, 1e-6);
+}
+
+TEST(ModelUncountedGrid, WithoutTheActivityOrWithAGridNothingIsRead) {
+    KernelRecord without = issue_heavy_no_grid(0.9);
+    without.counters.erase("sm_active_share");
+    EXPECT_FALSE(test::has_note(one_onto(without, 160), "grid not recorded"));
+    KernelRecord recorded = issue_heavy_no_grid(0.9);
+    recorded.launch.grid = {72, 1, 1};
+    EXPECT_FALSE(test::has_note(one_onto(recorded, 160), "grid not recorded"));
+}
+
 } // namespace
 } // namespace test_uncounted_grid
 } // namespace irf::model

@@ -71,7 +71,10 @@ TEST(OperatorCheck, RangesSummedPerCallProjectedAndScaledAsWorkedOut) {
     EXPECT_DOUBLE_EQ(a.predicted_ns, 450); // (600 x 0.5 + 200 x 3) / 2
     EXPECT_DOUBLE_EQ(a.low_ns, 270);       // (600 x 0.4 + 200 x 1.5) / 2
     EXPECT_DOUBLE_EQ(a.high_ns, 660);      // (600 x 0.7 + 200 x 4.5) / 2
-    EXPECT_DOUBLE_EQ(a.error, -0.1);       // 450 vs 500
+    // No calibrated interval here: the model's own is the same.
+    EXPECT_DOUBLE_EQ(a.model_low_ns, 270);
+    EXPECT_DOUBLE_EQ(a.model_high_ns, 660);
+    EXPECT_DOUBLE_EQ(a.error, -0.1); // 450 vs 500
     EXPECT_TRUE(a.inside);
     EXPECT_DOUBLE_EQ(a.sm_clock_ns, 200); // 800 x 0.5 / 2
     EXPECT_DOUBLE_EQ(a.dram_ns, 100);     // 800 x 0.25 / 2

@@ -77,6 +77,23 @@ TEST(ProjectionCheck, ErrorsIntervalsAndWeightsAsWorkedOut) {
         << text;
 }
 
+TEST(ProjectionCheck, TheModelsOwnIntervalIsKeptBesideTheCalibratedOne) {
+    model::Profile recorded, measured;
+    recorded.kernels.push_back(kernel("A", 10, 100, 400, 500, 600));
+    auto& p = recorded.kernels[0].analysis->projection[0];
+    p.time_calibrated_low_ns = 300; // the calibrated widening: 30-80 ns a launch
+    p.time_calibrated_high_ns = 800;
+    measured.kernels.push_back(kernel("A", 10, 75));
+    const ProjectionCheck c = check_projection(recorded, measured, "");
+    ASSERT_EQ(c.kernels.size(), 1u);
+    EXPECT_DOUBLE_EQ(c.kernels[0].low_ns, 30);
+    EXPECT_DOUBLE_EQ(c.kernels[0].high_ns, 80);
+    EXPECT_DOUBLE_EQ(c.kernels[0].model_low_ns, 40); // 400 / 10 launches
+    EXPECT_DOUBLE_EQ(c.kernels[0].model_high_ns, 60);
+    EXPECT_TRUE(c.kernels[0].inside); // 75 ns: inside the calibrated 30-80, outside 40-60
+    EXPECT_NE(projection_check_json(c).find("\"model_high_ns\": 60.0"), std::string::npos);
+}
+
 TEST(ProjectionCheck, AKernelWithoutCountersSaysWhy) {
     model::Profile recorded, measured;
     model::KernelRecord graph_node = kernel("G", 4, 100);
