@@ -164,6 +164,29 @@ TEST(ModelWaves, SameWaveCountGetsThePerSmRatio) {
     EXPECT_NEAR(issue_bound(300).time_point_ns, 1e7, 1e-3);
 }
 
+// A grid of one wave on either GPU, in waves of another shape on the other, is projected with
+// low confidence: its time follows the blocks' latencies and the tail more than the ceilings.
+TEST(ModelWaves, OneWaveOfAnotherShapeIsLowConfidence) {
+    // 100 blocks: one wave on 108 SMs (fill 100/108) and on 132 (fill 100/132).
+    const Projection both = issue_bound(100);
+    EXPECT_EQ(both.confidence, "low");
+    EXPECT_TRUE(test::has_note(both, "one wave on the source and the target"));
+    // 120 blocks: 2 waves on 108 SMs (1 full + 12 tail), one on 132.
+    const Projection target = issue_bound(120);
+    EXPECT_EQ(target.waves_source->waves, 2u);
+    EXPECT_TRUE(test::has_note(target, "one wave on the target: its time follows latencies"));
+    EXPECT_EQ(target.confidence, "low");
+    // 216 blocks: 2 waves on both; no such note.
+    EXPECT_FALSE(test::has_note(issue_bound(216), "one wave on the"));
+    // 100 blocks onto another 108-SM GPU: one wave of one shape on both, no such note.
+    KernelRecord k = test::kernel_record(1e7, 100);
+    k.launch = launch(100, 256, 0, k_one_per_sm);
+    k.counters["inst_warp"] = 1e9;
+    const KernelAnalysis same = analyze_kernel(k, ceilings(108), {ceilings(108)});
+    ASSERT_EQ(same.projection.size(), 1u);
+    EXPECT_FALSE(test::has_note(same.projection.front(), "one wave on the"));
+}
+
 TEST(ModelWaves, ManyWavesGetTheSmCountRatio) {
     // 142,560 = 10 x 108 x 132 blocks: 1320 and 1080 full waves, fill 1 on both:
     // t = 1e7 x 108 / 132 = 8,181,818 ns (1.222x faster)
