@@ -143,7 +143,11 @@ def memory(g, lines):
            "B", 1e3)
     per_sm(lines, 2, "shared_gbs", sms, 128, boost, "GB/s", "derived",
            "32 banks x 4 B per clock per SM", "B", 1e3)
-    if arch.get("l2"):
+    if g.get("l2_rate"):  # a cut-down die whose L2 partitions are not in proportion to its SMs
+        rate, source, why = g["l2_rate"]
+        quantity(lines, 2, "l2_gbs", sms * rate * boost / 1e3, "GB/s", "derived", source,
+                 f"{sms} SMs x {fmt(rate)} B/clk/SM x {fmt(boost)} MHz: {why}", boost, rate)
+    elif arch.get("l2"):
         rate, source = arch["l2"]
         quantity(lines, 2, "l2_gbs", sms * rate * boost / 1e3, "GB/s", "derived", source,
                  f"{sms} SMs x {fmt(rate)} B/clk/SM x {fmt(boost)} MHz; L2 = SMs x gpu-l2-cache "

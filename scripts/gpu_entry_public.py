@@ -15,14 +15,26 @@ GTX_970_DRAM = ("NVIDIA's corrected GTX 970 specification (AnandTech, 'GeForce G
                 "224-bit, 7/8 x 224.32 = 196.28 GB/s; the other 0.5 GB is 32-bit, 28 GB/s")
 
 
+GTX_970_L2 = ("NVIDIA's corrected GTX 970 specification (AnandTech, 'GeForce GTX 970: Correcting "
+              "The Specs & Exploring Memory Allocation', 2015-01-26): 56 ROPs and 1792 KB of L2, "
+              "7 of GM204's 8 ROP/L2 partitions; the rate per partition assumed as for every "
+              "Maxwell entry (64 B/clk/SM on the full die)")
+GTX_970_L2_RATE = (64 * 16 / 13 * 7 / 8, GTX_970_L2,
+                   "GM204's 16 SMs x 64 B/clk/SM = 1024 B/clk over 8 L2 partitions; the GTX 970 "
+                   "keeps 7 of them, 896 B/clk, though 13 of the 16 SMs")
+
+
 def public(key, name, arch, sms, boost, l2_mb, mem_gb, dram, csv_name, chip, dram_source=None,
-           note=None):
-    return gpu(key, name, chip, arch, sms, boost, 0, l2_mb, mem_gb, "GDDR5",
-               (dram, dram_source or DATASET % csv_name), [name.replace("NVIDIA ", "")], 3,
-               DATASET % csv_name, {}, {},
-               ["%s (%s, %d SMs): for the public projection replay, not shipped." %
-                (name, chip, sms)] + ([note] if note else []) +
-               ["Written by scripts/gpu_entry.py write-public; change gpu_entry_public.py."])
+           note=None, l2_rate=None):
+    g = gpu(key, name, chip, arch, sms, boost, 0, l2_mb, mem_gb, "GDDR5",
+            (dram, dram_source or DATASET % csv_name), [name.replace("NVIDIA ", "")], 3,
+            DATASET % csv_name, {}, {},
+            ["%s (%s, %d SMs): for the public projection replay, not shipped." %
+             (name, chip, sms)] + ([note] if note else []) +
+            ["Written by scripts/gpu_entry.py write-public; change gpu_entry_public.py."])
+    if l2_rate:
+        g["l2_rate"] = l2_rate
+    return g
 
 
 VALIDATION_GPUS = [
@@ -49,7 +61,8 @@ VALIDATION_GPUS = [
     # dataset's kernels, 1121-1190 MHz for the long matMul_gpu runs; so the rated 1178 MHz.
     public("gtx-970", "NVIDIA GeForce GTX 970", "maxwell", 13, 1178, 1.75, 4, 196.28, "GTX-970",
            "GM204", GTX_970_DRAM,
-           "Boost: NVIDIA's 1178 MHz, not the dataset's 1076 (its runs held a median 1145 MHz)."),
+           "Boost: NVIDIA's 1178 MHz, not the dataset's 1076 (its runs held a median 1145 MHz).",
+           GTX_970_L2_RATE),
     public("gtx-980", "NVIDIA GeForce GTX 980", "maxwell", 16, 1216, 2, 4, 224.32, "GTX-980",
            "GM204"),
     public("gtx-titan-x", "NVIDIA GeForce GTX TITAN X", "maxwell", 24, 1076, 3, 12, 336.48,
