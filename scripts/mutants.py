@@ -138,6 +138,7 @@ MUTANTS = [
            ["test_model_generations"], r"ModelUncountedGrid\.",
            "a grid not recorded, read as one wave, fills the target by its SMs over the source's"),
     model_mutant("one-wave-any-shape", "model/projection/projection.cpp", ONE_WAVE_SHAPE,
-                 "if (ws.waves == 1 || wt.waves == 1) {", r"ModelWaves\.",
+                 "if ((ws.waves == 1 || wt.waves == 1) && (same_shape || !same_shape)) {",
+                 r"ModelWaves\.",
                  "a grid of one wave of one shape on both GPUs is projected with low confidence"),
 ]
