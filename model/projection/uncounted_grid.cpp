@@ -3,6 +3,7 @@
 #include "model/projection/uncounted_grid.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "common/string_printf.hpp"
@@ -62,10 +63,11 @@ void widen_for_one_wave_reading(const KernelRecord& k, const config::Ceilings& s
         target.gpu.sms <= 0 || !(total_ns > 0)) {
         return;
     }
-    const double share = std::min(1.0, it->second / std::max<double>(1.0, k.profiled_launches));
-    if (!(share > k_one_wave_activity)) {
-        return; // read as one wave already (activity_fills)
+    const double mean = it->second / std::max<double>(1.0, k.profiled_launches);
+    if (!(mean > k_one_wave_activity) || !std::isfinite(mean)) {
+        return; // read as one wave already (activity_fills), or not a share
     }
+    const double share = std::min(1.0, mean);
     const double fill_t = std::min(1.0, share * source.gpu.sms / target.gpu.sms);
     ResourceArray one_s = source_times;
     ResourceArray one_t = target_times;
