@@ -60,11 +60,16 @@ TEST(ModelFindings40, HbmBoundH100ToA100ComparesPeakWithPeak) {
 // GFLOP/s against 29.89 ms of issue (3.125e10 warp instructions / 1045.4 GIPS); on the T4 500 ms
 // against 122.8 ms of issue (/ 254.4). t = 4e7 x 51,010 / 4000 = 510,100,000 ns (the peaks said
 // 4e7 x 66,908.2 / 8140.8 = 328,754,176 ns).
-TEST(ModelFindings40, Fp32BoundH200ToT4TakesTheMeasuredGemmRates) {
+// 1e12 FFMA in 3.125e10 warp instructions over 4e7 ns, full waves on the H200.
+KernelRecord ffma_bound() {
     KernelRecord k = test::full_waves_kernel(4e7);
     k.counters["inst_warp"] = 3.125e10;
     k.counters["thread_ffma"] = 1e12;
-    const Projection p = project_one(k, "h200-sxm", "t4");
+    return k;
+}
+
+TEST(ModelFindings40, Fp32BoundH200ToT4TakesTheMeasuredGemmRates) {
+    const Projection p = project_one(ffma_bound(), "h200-sxm", "t4");
     EXPECT_EQ(p.bound_source, "flops");
     EXPECT_EQ(p.bound_target, "flops");
     EXPECT_NEAR(p.time_point_ns, 4e7 * 51010 / 4000, 1.0);
@@ -78,10 +83,7 @@ TEST(ModelFindings40, Fp32BoundH200ToT4TakesTheMeasuredGemmRates) {
 // 4e7 x 51,010 / 12,000 x 93,728 / 93,720 = 170,047,847.5 ns (the peaks said 4e7 x 66,908.2 /
 // 30,289.9 x the same fill = 88,364,651 ns).
 TEST(ModelFindings40, Fp32BoundH200ToL4TakesThePublishedGemmRate) {
-    KernelRecord k = test::full_waves_kernel(4e7);
-    k.counters["inst_warp"] = 3.125e10;
-    k.counters["thread_ffma"] = 1e12;
-    const Projection p = project_one(k, "h200-sxm", "l4");
+    const Projection p = project_one(ffma_bound(), "h200-sxm", "l4");
     EXPECT_EQ(p.bound_target, "flops");
     EXPECT_NEAR(p.time_point_ns, 4e7 * 51010 / 12000 * 93728 / 93720, 1.0);
     EXPECT_TRUE(test::has_note(p, "gflops.fp32_fma: torch fp32-matmul on both"));
