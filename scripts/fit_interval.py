@@ -14,8 +14,9 @@ of the residuals that hold 90% of the kernels: the ceil((n + 1) x 0.95)-th small
 of n (a one-sided 95% split conformal bound each side). What it fits is the envelope of the
 families' ends (the lowest low, the highest high), which holds at least 90% of each family, so the
 family with the most residuals does not set the range for the others. It prints the held-out
-coverage of each family (checked with the envelope fitted on the other families), then the
-spread fitted on all sets.
+coverage of each family (checked with the envelope fitted on the other families) of the
+interval that ships, the union of that band with the model's own interval (check-projection's
+model_low_ns/model_high_ns), and of the band alone, then the spread fitted on all sets.
 --write puts that spread into model/projection/calibrated_interval.cpp between its BEGIN/END
 fitted lines; --check exits 1 when the file holds another (CI: integration.fit_interval_check)
 or when a family's held-out coverage (its sets pooled) or the mean over the families is under
