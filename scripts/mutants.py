@@ -34,7 +34,7 @@ JOIN_CLOCK = 'const double mean = name == "clock_hz" ? sum : sum / n;'
 TOTAL_TIME = "const double total = k.time_ns.total > 0 ? k.time_ns.total : *time;"
 CHAIN_CYCLES = "const double cycles = lat_s && lat_t ? *lat_t / *lat_s : 1.0;"
 SATURATED_IF = "!(busiest_t > launch_ns) || launch_ns < k_min_round_trips * round_trip_ns) {"
-ONE_WAVE_SHAPE = "if ((ws.waves == 1 || wt.waves == 1) && !same_shape) {"
+ONE_WAVE_SHAPE = "if ((s.waves != 1 && t.waves != 1) || same_shape) {"
 ONE_WAVE_FILL = "const double fill_t = std::min(1.0, share * source.gpu.sms / target.gpu.sms);"
 
 
@@ -137,8 +137,8 @@ MUTANTS = [
            "const double fill_t = std::min(1.0, share * target.gpu.sms / source.gpu.sms);",
            ["test_model_generations"], r"ModelUncountedGrid\.",
            "a grid not recorded, read as one wave, fills the target by its SMs over the source's"),
-    model_mutant("one-wave-any-shape", "model/projection/projection.cpp", ONE_WAVE_SHAPE,
-                 "if ((ws.waves == 1 || wt.waves == 1) && (same_shape || !same_shape)) {",
+    model_mutant("one-wave-any-shape", "model/projection/waves.cpp", ONE_WAVE_SHAPE,
+                 "if ((s.waves != 1 && t.waves != 1) || (same_shape && !same_shape)) {",
                  r"ModelWaves\.",
                  "a grid of one wave of one shape on both GPUs is projected with low confidence"),
 ]

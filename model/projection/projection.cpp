@@ -78,20 +78,9 @@ void apply_waves(const KernelRecord& k, const config::Ceilings& s, const config:
     }
     divide_sm_side(rs, p.waves_source->fill);
     divide_sm_side(rt, p.waves_target->fill);
-    const WaveCount& ws = *p.waves_source;
-    const WaveCount& wt = *p.waves_target;
-    const bool same_shape = ws.waves == wt.waves &&
-                            ws.blocks_per_busiest_sm == wt.blocks_per_busiest_sm &&
-                            std::abs(ws.fill - wt.fill) < 1e-9;
-    if ((ws.waves == 1 || wt.waves == 1) && !same_shape) {
-        // One wave: every block starts together and the launch ends with its slowest, so its
-        // time follows the blocks' latencies and the tail more than the ceilings, unless both
-        // GPUs run it in waves of one shape (docs/model.md, "Waves").
+    if (const auto where = one_wave_of_another_shape(*p.waves_source, *p.waves_target)) {
         p.confidence = "low";
-        p.notes.push_back(std::string("one wave on the ") +
-                          (p.waves_source->waves == 1 && p.waves_target->waves == 1
-                               ? "source and the target"
-                               : (p.waves_source->waves == 1 ? "source" : "target")) +
+        p.notes.push_back("one wave on the " + *where +
                           ": its time follows latencies and the tail more than the ceilings");
     }
     if (wave_note) {

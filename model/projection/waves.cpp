@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 
 namespace irf::model {
 
@@ -14,6 +15,19 @@ std::uint64_t grid_blocks(const std::array<std::uint32_t, 3>& grid) {
 double warps_per_block(const LaunchConfig& launch) {
     const double threads = static_cast<double>(launch.block[0]) * launch.block[1] * launch.block[2];
     return static_cast<double>(static_cast<long long>((threads + 31) / 32));
+}
+
+std::optional<std::string> one_wave_of_another_shape(const WaveCount& s, const WaveCount& t) {
+    const bool same_shape = s.waves == t.waves &&
+                            s.blocks_per_busiest_sm == t.blocks_per_busiest_sm &&
+                            std::abs(s.fill - t.fill) < 1e-9;
+    if ((s.waves != 1 && t.waves != 1) || same_shape) {
+        return std::nullopt;
+    }
+    if (s.waves == 1 && t.waves == 1) {
+        return "source and the target";
+    }
+    return s.waves == 1 ? "source" : "target";
 }
 
 double resident_warps(const WaveCount& w, int sms, double per_block) {

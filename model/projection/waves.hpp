@@ -23,6 +23,14 @@ namespace irf::model {
 /// resident blocks, of `per_block` warps each.
 [[nodiscard]] double resident_warps(const WaveCount& w, int sms, double per_block);
 
+/// Where a grid runs in one wave ("source", "target" or "source and the target") when the two
+/// GPUs do not run it in waves of one shape (the same waves, blocks on the busiest SM and fill):
+/// every block starts together and the launch ends with its slowest, so its time follows the
+/// blocks' latencies and the tail more than the ceilings (docs/model.md, "Waves"). nullopt
+/// otherwise.
+[[nodiscard]] std::optional<std::string> one_wave_of_another_shape(const WaveCount& source,
+                                                                   const WaveCount& target);
+
 /// Resident blocks per SM and the resource that caps them.
 struct Occupancy {
     int blocks_per_sm = 0; ///< 0: one block does not fit on an SM of this GPU
