@@ -35,7 +35,7 @@ TOTAL_TIME = "const double total = k.time_ns.total > 0 ? k.time_ns.total : *time
 CHAIN_CYCLES = "const double cycles = lat_s && lat_t ? *lat_t / *lat_s : 1.0;"
 SATURATED_IF = "!(busiest_t > launch_ns) || launch_ns < k_min_round_trips * round_trip_ns) {"
 ONE_WAVE_SHAPE = "if ((s.waves != 1 && t.waves != 1) || same_shape) {"
-ONE_WAVE_FILL = "const double fill_t = std::min(1.0, share * source.gpu.sms / target.gpu.sms);"
+ONE_WAVE_FILL = "return std::pair{share, std::min(1.0, share * sms_source / sms_target)};"
 
 
 def model_mutant(name, file, before, after, tests, what):
@@ -134,9 +134,10 @@ MUTANTS = [
            r"ModelSaturatedTarget\.",
            "a target whose ceiling is above the source's rate is projected at that ceiling"),
     Mutant("one-wave-fill-inverted", "model/projection/uncounted_grid.cpp", ONE_WAVE_FILL,
-           "const double fill_t = std::min(1.0, share * target.gpu.sms / source.gpu.sms);",
+           "return std::pair{share, std::min(1.0, share * sms_target / sms_source)};",
            ["test_model_generations"], r"ModelUncountedGrid\.",
-           "a grid not recorded, read as one wave, fills the target by its SMs over the source's"),
+           "a grid not recorded, read as one wave, fills the target by its SMs over the source's "
+           "(both readings: activity_fills and the interval's)"),
     model_mutant("one-wave-any-shape", "model/projection/waves.cpp", ONE_WAVE_SHAPE,
                  "if ((s.waves != 1 && t.waves != 1) || (same_shape && !same_shape)) {",
                  r"ModelWaves\.",

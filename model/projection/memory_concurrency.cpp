@@ -60,10 +60,6 @@ double concurrency_time_ns(double source_ns, double warps_source, double warps_t
 
 namespace {
 
-bool memory_bound(const std::string& bound) {
-    return bound == "l1" || bound == "l2" || bound == "hbm";
-}
-
 // Whether most of the kernel's L2 reads miss to DRAM (a stream, little reuse in the L2).
 bool dram_stream(const KernelRecord& k) {
     const auto l2 = k.counters.find("l2_sectors_read");
@@ -146,7 +142,7 @@ void apply_memory_concurrency(const KernelRecord& k, const config::Ceilings& s,
                               const config::Ceilings& t, const ResourceArray& rs,
                               const ResourceArray& rt, double sampled_ns, double total_ns,
                               Projection& p) {
-    if (!resource_ratio_point(p) || !memory_bound(p.bound_source) || !p.waves_source ||
+    if (!resource_ratio_point(p) || !memory_level(p.bound_source) || !p.waves_source ||
         !p.waves_target || !s.gpu.sm_limits || !(sampled_ns > 0) || !(total_ns > 0)) {
         return;
     }

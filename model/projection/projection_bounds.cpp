@@ -9,6 +9,7 @@
 
 #include "common/nearest_name.hpp"
 #include "model/projection/projection.hpp"
+#include "model/projection/resource_times.hpp"
 #include "model/roofline/flop_roofline.hpp"
 
 namespace irf::model {
@@ -42,7 +43,7 @@ std::string ceiling_key(const std::string& resource) {
     if (resource == "issue") {
         return "warp_gips";
     }
-    return resource == "l1" || resource == "l2" || resource == "hbm" ? resource + "_gbs" : "";
+    return memory_level(resource) ? resource + "_gbs" : "";
 }
 
 } // namespace

@@ -233,6 +233,10 @@ void divide_sm_side(ResourceArray& times, double fill) noexcept {
     }
 }
 
+bool memory_level(const std::string& resource) noexcept {
+    return resource == "l1" || resource == "l2" || resource == "hbm";
+}
+
 double longest_time_ns(const ResourceArray& times) {
     double longest = 0;
     for (const auto& v : times.ns) {

@@ -112,6 +112,9 @@ flop_time_ns(const KernelWork& work, const config::Ceilings& ceilings, double pr
 /// time the grid keeps busy (docs/model.md, "Waves"); memory levels beyond the SM keep theirs.
 void divide_sm_side(ResourceArray& times, double fill) noexcept;
 
+/// Whether `resource` (a binding_resource name) is a memory level: "l1", "l2" or "hbm".
+[[nodiscard]] bool memory_level(const std::string& resource) noexcept;
+
 /// The longest known time (0 when none is known).
 [[nodiscard]] double longest_time_ns(const ResourceArray& times);
 

@@ -13,10 +13,6 @@ namespace irf::model {
 
 namespace {
 
-bool memory_level(const std::string& resource) {
-    return resource == "l1" || resource == "l2" || resource == "hbm";
-}
-
 // The time the source's resident warps keep the stream going on the target, by Little's law
 // (0 when the warps or latencies cannot be told).
 double stream_time_by_warps(const KernelRecord& k, const config::Ceilings& s,

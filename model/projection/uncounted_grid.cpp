@@ -11,7 +11,13 @@
 
 namespace irf::model {
 
-std::optional<std::pair<double, double>> activity_fills(const KernelRecord& k, int sms_source,
+namespace {
+
+// The fills of a grid not recorded read as one wave of `share x sms_source` blocks, each
+// resident throughout: `share` (the source's SM activity, at most 1) on the source and
+// min(1, those blocks / sms_target) on the target. nullopt with a recorded grid, without the
+// counter or with a share that is not a positive number.
+std::optional<std::pair<double, double>> one_wave_fills(const KernelRecord& k, int sms_source,
                                                         int sms_target) {
     const auto it = k.counters.find("sm_active_share");
     if (grid_blocks(k.launch.grid) > 0 || it == k.counters.end() || sms_source <= 0 ||
@@ -19,11 +25,23 @@ std::optional<std::pair<double, double>> activity_fills(const KernelRecord& k, i
         return std::nullopt;
     }
     // Summed over the profiled launches, as every counter is: their mean.
-    const double share = it->second / std::max<double>(1.0, k.profiled_launches);
-    if (!(share > 0) || share > k_one_wave_activity) {
+    const double mean = it->second / std::max<double>(1.0, k.profiled_launches);
+    if (!(mean > 0) || !std::isfinite(mean)) {
         return std::nullopt;
     }
+    const double share = std::min(1.0, mean);
     return std::pair{share, std::min(1.0, share * sms_source / sms_target)};
+}
+
+} // namespace
+
+std::optional<std::pair<double, double>> activity_fills(const KernelRecord& k, int sms_source,
+                                                        int sms_target) {
+    const auto fills = one_wave_fills(k, sms_source, sms_target);
+    if (!fills || fills->first > k_one_wave_activity) {
+        return std::nullopt;
+    }
+    return fills;
 }
 
 void apply_uncounted_grid(const KernelRecord& k, const config::Ceilings& source,
@@ -58,17 +76,11 @@ void apply_uncounted_grid(const KernelRecord& k, const config::Ceilings& source,
 void widen_for_one_wave_reading(const KernelRecord& k, const config::Ceilings& source,
                                 const config::Ceilings& target, const ResourceArray& source_times,
                                 const ResourceArray& target_times, double total_ns, Projection& p) {
-    const auto it = k.counters.find("sm_active_share");
-    if (grid_blocks(k.launch.grid) > 0 || it == k.counters.end() || source.gpu.sms <= 0 ||
-        target.gpu.sms <= 0 || !(total_ns > 0)) {
-        return;
+    const auto fills = one_wave_fills(k, source.gpu.sms, target.gpu.sms);
+    if (!fills || !(fills->first > k_one_wave_activity) || !(total_ns > 0)) {
+        return; // none, or read as one wave already (activity_fills)
     }
-    const double mean = it->second / std::max<double>(1.0, k.profiled_launches);
-    if (!(mean > k_one_wave_activity) || !std::isfinite(mean)) {
-        return; // read as one wave already (activity_fills), or not a share
-    }
-    const double share = std::min(1.0, mean);
-    const double fill_t = std::min(1.0, share * source.gpu.sms / target.gpu.sms);
+    const auto [share, fill_t] = *fills;
     ResourceArray one_s = source_times;
     ResourceArray one_t = target_times;
     divide_sm_side(one_s, share);
