@@ -123,6 +123,12 @@ struct ProjectionBrief {
     double speedup = 0; ///< Projection::speedup_point
 };
 
+/// What a projection's point is (docs/model.md, "Launch floor + work").
+enum class PointBasis : std::uint8_t {
+    scaled_source, ///< the source's time x ratios: a launch floor splits it into floor + work
+    target_own,    ///< a time of the target's own (its ceilings, latencies or launch floor)
+};
+
 /// Projected time of a kernel on another GPU (docs/model.md: PROJ Eq. 9).
 struct Projection {
     std::string target; ///< ceilings key or file
@@ -134,7 +140,10 @@ struct Projection {
     double time_calibrated_low_ns = 0, time_calibrated_high_ns = 0;
     double time_mean_ns = 0;  ///< the Eq. 9 interval's mean (PROJ's red line), docs/model.md
     double speedup_point = 0; ///< source time / projected point time
-    std::string point_method; ///< "binding-resource" or "interval-mean"
+    /// How the point was set: "binding-resource", "known-resources", "interval-mean",
+    /// "estimated-ceiling", or the rule that moved it (docs/model.md, Projection item 1).
+    std::string point_method;
+    PointBasis point_basis = PointBasis::scaled_source; ///< not written to JSON
     std::string bound_source; ///< resource binding on the source ("" = undecided)
     std::string bound_target; ///< resource binding on the target ("" = undecided)
     std::map<std::string, double> resource_ns_source; ///< known resource times, source GPU

@@ -46,7 +46,8 @@ void apply_issue_latency(const KernelRecord& k, const config::Ceilings& s,
     }
     const double ratio = p.time_point_ns / total_ns;
     const double by_latency = (s.gpu.sms * clock_s * *lat_t) / (t.gpu.sms * clock_t * *lat_s);
-    move_point(p, total_ns * (u * ratio + (1 - u) * by_latency), total_ns, "issue-latency");
+    move_point(p, total_ns * (u * ratio + (1 - u) * by_latency), total_ns, "issue-latency",
+               PointBasis::scaled_source);
     p.notes.push_back(common::string_printf(
         "dependent-issue latency: the busiest resource explains %.1f%% of a launch; the rest, "
         "waits on dependent instructions, moves by the SMs x clocks %d x %.0f / %d x %.0f MHz "

@@ -17,7 +17,7 @@ namespace {
 
 // DRAM latency by chip, ns: the pointer chase of te42kyfo/gpu-benches (gpu-latency, commit
 // 1c36d509), its largest chain (time / steps); docs/model.md, "Memory concurrency", lists them.
-const std::map<std::string, double>& dram_latencies() {
+const std::map<std::string, double>& latency_table() {
     static const std::map<std::string, double> table = {
         {"GV100", 316.6}, // V100
         {"GA100", 407.5}, // A100 40 GB (80 GB: 405.6)
@@ -30,27 +30,31 @@ const std::map<std::string, double>& dram_latencies() {
 } // namespace
 
 std::optional<double> dram_latency_ns(const std::string& chip) {
-    const auto it = dram_latencies().find(chip);
-    return it == dram_latencies().end() ? std::nullopt : std::optional<double>(it->second);
+    const auto it = latency_table().find(chip);
+    return it == latency_table().end() ? std::nullopt : std::optional<double>(it->second);
 }
 
 double dram_latency_upper_ns() {
     double most = 0;
-    for (const auto& [chip, ns] : dram_latencies()) {
+    for (const auto& [chip, ns] : latency_table()) {
         most = std::max(most, ns);
     }
     return most;
 }
 
-double dram_latency_ratio(const config::Ceilings& source, const config::Ceilings& target) {
-    const auto lat_s = dram_latency_ns(source.gpu.chip);
-    const auto lat_t = dram_latency_ns(target.gpu.chip);
-    if (lat_s && lat_t) {
-        return *lat_t / *lat_s;
+DramLatencies dram_latencies(const config::Ceilings& source, const config::Ceilings& target) {
+    DramLatencies d;
+    d.source_ns = dram_latency_ns(source.gpu.chip);
+    d.target_ns = dram_latency_ns(target.gpu.chip);
+    d.round_trip_ns = d.source_ns.value_or(dram_latency_upper_ns());
+    if (d.cited()) {
+        d.ratio = *d.target_ns / *d.source_ns;
+        return d;
     }
     const double clock_s = config::sustained_clock_mhz(source);
     const double clock_t = config::sustained_clock_mhz(target);
-    return clock_s > 0 && clock_t > 0 ? clock_s / clock_t : 0.0;
+    d.ratio = clock_s > 0 && clock_t > 0 ? clock_s / clock_t : 0.0;
+    return d;
 }
 
 double concurrency_time_ns(double source_ns, double warps_source, double warps_target,
@@ -154,28 +158,27 @@ void apply_memory_concurrency(const KernelRecord& k, const config::Ceilings& s,
     const double launch_ns = timed_launch_ns(k, sampled_ns, total_ns);
     const double clock_s = config::sustained_clock_mhz(s);
     const double clock_t = config::sustained_clock_mhz(t);
-    const auto lat_s = dram_latency_ns(s.gpu.chip);
-    const auto lat_t = dram_latency_ns(t.gpu.chip);
-    const double round_trip_ns = lat_s.value_or(dram_latency_upper_ns());
+    const DramLatencies latencies = dram_latencies(s, t);
+    const double round_trip_ns = latencies.round_trip_ns;
     if (!shape || !(busiest_s > 0) || busiest_s >= shape->share() * launch_ns || !(busiest_t > 0) ||
         !(clock_s > 0) || !(clock_t > 0) || launch_ns < k_min_round_trips * round_trip_ns) {
         return;
     }
-    const bool cited = lat_s && lat_t;
     // Without both figures, the same cycles on both: the latency ratio is the clocks'.
-    const double ratio = dram_latency_ratio(s, t);
     const double by_warps =
-        concurrency_time_ns(total_ns, shape->warps_s, shape->warps_t, 1.0, ratio);
+        concurrency_time_ns(total_ns, shape->warps_s, shape->warps_t, 1.0, latencies.ratio);
     if (!concurrency_moves(*shape, by_warps, total_ns, p)) {
         return;
     }
     const double at = std::max(by_warps, total_ns * busiest_t / launch_ns);
-    move_point(p, at, total_ns, "memory-concurrency");
+    move_point(p, at, total_ns, "memory-concurrency", PointBasis::target_own);
     const std::string latency =
-        cited ? common::string_printf("the DRAM latencies %.0f / %.0f ns", *lat_t, *lat_s)
-              : common::string_printf("the SM clocks %.0f / %.0f MHz (DRAM latency in equal "
-                                      "cycles: no cited figure for both chips)",
-                                      clock_s, clock_t);
+        latencies.cited()
+            ? common::string_printf("the DRAM latencies %.0f / %.0f ns", *latencies.target_ns,
+                                    *latencies.source_ns)
+            : common::string_printf("the SM clocks %.0f / %.0f MHz (DRAM latency in equal "
+                                    "cycles: no cited figure for both chips)",
+                                    clock_s, clock_t);
     const std::string shape_note = shape_text(*shape, p, s.gpu.cc);
     p.notes.push_back(common::string_printf(
         "memory concurrency: %.0f resident warps (%s) keep %s at %.1f%% of its ceiling over a "
@@ -217,7 +220,7 @@ void apply_sm_concurrency(const KernelRecord& k, const config::Ceilings& s,
     const double by_latency = total_ns * static_cast<double>(waves_t) /
                               static_cast<double>(waves_s) * clock_s / clock_t * cycles;
     const double at = std::max(by_latency, total_ns * busiest_t / launch_ns);
-    move_point(p, at, total_ns, "sm-concurrency");
+    move_point(p, at, total_ns, "sm-concurrency", PointBasis::target_own);
     const std::string latencies =
         cycles != 1.0 ? common::string_printf(" x the dependent-issue latencies %.0f / %.0f cycles",
                                               *lat_t, *lat_s)

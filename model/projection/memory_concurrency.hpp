@@ -42,11 +42,23 @@ inline constexpr double k_min_round_trips = 20;
 /// cited one, so that fewer launches pass.
 [[nodiscard]] double dram_latency_upper_ns();
 
-/// The DRAM latency of `target` over that of `source`: the cited figures' ratio where both chips
-/// have one, else equal SM cycles on both (the sustained clocks' ratio, clock_s / clock_t); 0
-/// without both clocks.
-[[nodiscard]] double dram_latency_ratio(const config::Ceilings& source,
-                                        const config::Ceilings& target);
+/// The DRAM latencies of a source and a target GPU as the concurrency rules read them.
+struct DramLatencies {
+    std::optional<double> source_ns; ///< cited (dram_latency_ns), if any
+    std::optional<double> target_ns;
+    /// The target's over the source's: the cited figures' ratio where both chips have one, else
+    /// equal SM cycles on both (the sustained clocks' ratio, clock_s / clock_t); 0 without both
+    /// clocks.
+    double ratio = 0;
+    /// One round trip on the source for the round-trip test: its cited latency, else
+    /// dram_latency_upper_ns.
+    double round_trip_ns = 0;
+    [[nodiscard]] bool cited() const noexcept { return source_ns && target_ns; }
+};
+
+/// The DRAM latencies of `source` and `target`.
+[[nodiscard]] DramLatencies dram_latencies(const config::Ceilings& source,
+                                           const config::Ceilings& target);
 
 /// Little's law in time form: a memory stream of W resident warps, each keeping the same bytes
 /// in flight, moves W x bytes / latency per ns, so the same bytes take

@@ -216,7 +216,8 @@ bool resource_ratio_point(const Projection& p) noexcept {
            p.point_method == "estimated-ceiling";
 }
 
-void move_point(Projection& p, double at, double total_ns, const char* method) noexcept {
+void move_point(Projection& p, double at, double total_ns, const char* method,
+                PointBasis basis) noexcept {
     p.time_low_ns = std::min(p.time_low_ns, at);
     p.time_high_ns = std::max(p.time_high_ns, at);
     p.time_point_ns = at;
@@ -224,6 +225,7 @@ void move_point(Projection& p, double at, double total_ns, const char* method) n
     if (method != nullptr) {
         p.point_method = method;
     }
+    p.point_basis = basis;
 }
 
 double floor_plus_work_ns(double launch_ns, double floor_s_ns, double floor_t_ns, double ratio) {
@@ -236,9 +238,7 @@ void apply_floor_plus_work(const config::Ceilings& source, const config::Ceiling
     const double floor_s = launch_floor_us(source) * 1e3;
     const double floor_t = launch_floor_us(target) * 1e3;
     if (!(floor_s > 0) || !(floor_t > 0) || !(total_ns > 0) || !(launch_ns > 0) ||
-        !(p.time_point_ns > 0) || p.point_method == "latency-floor" ||
-        p.point_method == "latency-clock" || p.point_method == "memory-concurrency" ||
-        p.point_method == "sm-concurrency" || p.point_method == "saturated-target") {
+        !(p.time_point_ns > 0) || p.point_basis != PointBasis::scaled_source) {
         return;
     }
     const double ratio = p.time_point_ns / total_ns;
@@ -246,7 +246,7 @@ void apply_floor_plus_work(const config::Ceilings& source, const config::Ceiling
     if (std::abs(at - p.time_point_ns) <= 1e-9 * p.time_point_ns) {
         return; // the same floor and ratio 1 (a GPU onto itself): nothing to say
     }
-    move_point(p, at, total_ns, nullptr);
+    move_point(p, at, total_ns, nullptr, PointBasis::scaled_source);
     p.notes.push_back(common::string_printf(
         "launch floor + work: t = the source's launch floor x the target's / the source's "
         "(%.4g / %.4g us) + the rest x the resource ratio (%.4g); the interval holds the "
@@ -275,7 +275,8 @@ void apply_latency_floor(const config::Ceilings& source, const config::Ceilings&
                           ? total_ns * floor_t / floor_s
                           : total_ns * static_cast<double>(p.waves_target->waves) /
                                 static_cast<double>(p.waves_source->waves) * clock_s / clock_t;
-    move_point(p, at, total_ns, near_floor ? "latency-floor" : "latency-clock");
+    move_point(p, at, total_ns, near_floor ? "latency-floor" : "latency-clock",
+               PointBasis::target_own);
     if (near_floor) {
         p.notes.push_back(common::string_printf(
             "latency floor: t = t_s x the target's launch floor / the source's (%.4g / %.4g us); "

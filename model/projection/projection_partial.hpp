@@ -69,8 +69,10 @@ void widen_for_absent(const AbsentCounters& absent, const config::Ceilings& sour
 [[nodiscard]] bool resource_ratio_point(const Projection& p) noexcept;
 
 /// Moves `p`'s point to `at` ns of `total_ns` (its speedup with it), the interval widened to
-/// hold it and so keeping the point it had; `method` becomes its point_method unless null.
-void move_point(Projection& p, double at, double total_ns, const char* method) noexcept;
+/// hold it and so keeping the point it had; `method` becomes its point_method unless null, and
+/// `basis` its point_basis.
+void move_point(Projection& p, double at, double total_ns, const char* method,
+                PointBasis basis) noexcept;
 
 /// A latency-bound kernel (its busiest resource under a tenth of its time; docs/model.md,
 /// "Latency floor"): a launch of at most 4 launch floors takes t_s x the target's launch floor /

@@ -23,7 +23,7 @@ double stream_time_by_warps(const KernelRecord& k, const config::Ceilings& s,
     const double per_block = warps_per_block(k.launch);
     const double warps_s = resident_warps(*p.waves_source, s.gpu.sms, per_block);
     const double warps_t = resident_warps(*p.waves_target, t.gpu.sms, per_block);
-    const double latency = dram_latency_ratio(s, t);
+    const double latency = dram_latencies(s, t).ratio;
     if (!(warps_s > 0) || !(warps_t > 0) || !(latency > 0)) {
         return 0;
     }
@@ -45,7 +45,7 @@ void apply_saturated_target(const KernelRecord& k, const config::Ceilings& s,
     const double busiest_s = longest_time_ns(rs) / profiled;
     const double busiest_t = longest_time_ns(rt) / profiled;
     const double launch_ns = timed_launch_ns(k, sampled_ns, total_ns);
-    const double round_trip_ns = dram_latency_ns(s.gpu.chip).value_or(dram_latency_upper_ns());
+    const double round_trip_ns = dram_latencies(s, t).round_trip_ns;
     if (!(busiest_s > 0) || busiest_s >= k_saturated_source_share * launch_ns ||
         !(busiest_t > launch_ns) || launch_ns < k_min_round_trips * round_trip_ns) {
         return;
@@ -56,7 +56,7 @@ void apply_saturated_target(const KernelRecord& k, const config::Ceilings& s,
         return;
     }
     const double ratio_point = p.time_point_ns;
-    move_point(p, at, total_ns, "saturated-target");
+    move_point(p, at, total_ns, "saturated-target", PointBasis::target_own);
     p.notes.push_back(common::string_printf(
         "saturated target: the target's %s at its ceiling takes %.4g ns a launch, longer than "
         "the source's timed %.4g ns, where its %s ran at %.1f%% of its ceiling: the target's "

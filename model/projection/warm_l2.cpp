@@ -30,7 +30,7 @@ void apply_warm_l2(const config::Ceilings& source, const config::Ceilings& targe
     }
     const double at = total_ns * others_t / others_s;
     const double hbm_speedup = p.speedup_point;
-    move_point(p, at, total_ns, "warm-l2");
+    move_point(p, at, total_ns, "warm-l2", PointBasis::scaled_source);
     p.confidence = "low";
     p.notes.push_back(common::string_printf(
         "warm L2: the working set (~%.1f MB a launch) fits both L2s (%.1f and %.1f MB), so an "
