@@ -263,6 +263,27 @@ TEST(ModelProjectionPartial, AKernelOnTwoLaunchFloorsTakesFloorPlusWork) {
     EXPECT_TRUE(test::has_note(p, "launch floor + work"));
 }
 
+// Only a point that scales the source's time is split into floor + work: one that is already a
+// time of the target's own (its ceiling, its latencies) keeps its value.
+TEST(ModelProjectionPartial, FloorPlusWorkLeavesATimeOfTheTargetsOwn) {
+    config::Ceilings s = test::v100();
+    config::Ceilings t = faster_v100();
+    s.latency["launch_floor"] = test::qty(2.0, "us");
+    t.latency["launch_floor"] = test::qty(1.5, "us");
+    Projection p;
+    p.time_low_ns = p.time_high_ns = 6e4;
+    move_point(p, 6e4, 1e5, "saturated-target", PointBasis::target_own);
+    apply_floor_plus_work(s, t, 1e5, 1e5, p);
+    EXPECT_DOUBLE_EQ(p.time_point_ns, 6e4);
+    EXPECT_EQ(p.point_method, "saturated-target");
+    // The same point as the source's time x 0.6: 2000 x 1.5 / 2 + (1e5 - 2000) x 0.6 = 60,300.
+    move_point(p, 6e4, 1e5, "warm-l2", PointBasis::scaled_source);
+    apply_floor_plus_work(s, t, 1e5, 1e5, p);
+    EXPECT_NEAR(p.time_point_ns, 60300, 1e-6);
+    EXPECT_EQ(p.point_method, "warm-l2");
+    EXPECT_TRUE(test::has_note(p, "launch floor + work"));
+}
+
 } // namespace
 } // namespace test_projection_partial
 } // namespace irf::model
