@@ -15,10 +15,10 @@ namespace {
 // pairs, the KernelBench operators comparable with the H200 recording, the H100 -> H200
 // recordings); integration.fit_interval_check fails when a refit differs.
 // BEGIN fitted (scripts/fit_interval.py --write)
-constexpr ResidualSpread s_same_cc_high{0.8995, 1.1340, 256};
+constexpr ResidualSpread s_same_cc_high{0.8995, 1.2199, 265};
 constexpr ResidualSpread s_same_cc_low{0.8404, 1.1972, 407};
 constexpr ResidualSpread s_cross_cc_high{0.7253, 1.6083, 266};
-constexpr ResidualSpread s_cross_cc_low{0.5640, 2.0863, 1653};
+constexpr ResidualSpread s_cross_cc_low{0.5640, 2.0863, 1643};
 // END fitted
 
 } // namespace

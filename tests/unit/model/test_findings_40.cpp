@@ -8,6 +8,7 @@
 
 #include "config/gpu_database.hpp"
 #include "model/analyze.hpp"
+#include "model/projection/measured_ceilings.hpp"
 #include "tests/unit/model/findings_fixtures.hpp"
 
 namespace irf::model {
@@ -87,6 +88,20 @@ TEST(ModelFindings40, Fp32BoundH200ToL4TakesThePublishedGemmRate) {
     EXPECT_EQ(p.bound_target, "flops");
     EXPECT_NEAR(p.time_point_ns, 4e7 * 51010 / 12000 * 93728 / 93720, 1.0);
     EXPECT_TRUE(test::has_note(p, "gflops.fp32_fma: torch fp32-matmul on both"));
+}
+
+// The shipped H200's largest stream is this project's full-occupancy torch triad (4187 GB/s):
+// gpu-benches' triad (3534) was still rising at its largest block, short of HBM by Little's law
+// (docs/ceilings.md, "The H200's stream"). A target without a measurement takes that share: the
+// L4 300 x 4187 / 4800 = 261.6875 GB/s. A target with gpu-benches' triad keeps the kind both
+// share: the A100 80GB 1759 against the H200's 3534.
+TEST(ModelFindings40, TheH200LendsItsFullOccupancyTriadShare) {
+    const CeilingPair l4 = like_for_like(shipped("h200-sxm"), shipped("l4"));
+    EXPECT_NEAR(l4.source.hbm_gbs->value, 4187, 1e-9);
+    EXPECT_NEAR(l4.target.hbm_gbs->value, 300.0 * 4187 / 4800, 1e-9);
+    const CeilingPair a100 = like_for_like(shipped("h200-sxm"), shipped("a100-sxm4-80gb"));
+    EXPECT_NEAR(a100.source.hbm_gbs->value, 3534, 1e-9);
+    EXPECT_NEAR(a100.target.hbm_gbs->value, 1759, 1e-9);
 }
 
 // Item 2: tensor instructions without tensor_ops_* counters (the default metrics).
