@@ -36,6 +36,7 @@ CHAIN_CYCLES = "const double cycles = lat_s && lat_t ? *lat_t / *lat_s : 1.0;"
 SATURATED_IF = "!(busiest_t > launch_ns) || launch_ns < k_min_round_trips * round_trip_ns) {"
 ONE_WAVE_SHAPE = "if ((s.waves != 1 && t.waves != 1) || same_shape) {"
 ONE_WAVE_FILL = "return std::pair{share, std::min(1.0, share * sms_source / sms_target)};"
+FLOOR_BASIS = "!(p.time_point_ns > 0) || p.point_basis != PointBasis::scaled_source) {"
 
 
 def model_mutant(name, file, before, after, tests, what):
@@ -142,4 +143,9 @@ MUTANTS = [
                  "if ((s.waves != 1 && t.waves != 1) || (same_shape && !same_shape)) {",
                  r"ModelWaves\.",
                  "a grid of one wave of one shape on both GPUs is projected with low confidence"),
+    Mutant("floor-plus-work-any-basis", "model/projection/projection_partial.cpp", FLOOR_BASIS,
+           "!(p.time_point_ns > 0)) {", ["test_model_generations"],
+           r"ModelProjectionPartial\.FloorPlusWork",
+           "launch floor + work splits a time of the target's own (its ceiling, its latencies) "
+           "as if it scaled the source's"),
 ]
