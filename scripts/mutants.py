@@ -33,7 +33,7 @@ VALUE_CLOCK = "if (q.clock_mhz < 0 || (q.clock_mhz > 0 && q.clock_mhz < 100) ||"
 JOIN_CLOCK = 'const double mean = name == "clock_hz" ? sum : sum / n;'
 TOTAL_TIME = "const double total = k.time_ns.total > 0 ? k.time_ns.total : *time;"
 CHAIN_CYCLES = "const double cycles = lat_s && lat_t ? *lat_t / *lat_s : 1.0;"
-SATURATED_IF = "!(busiest_t > launch_ns) || launch_ns < k_min_round_trips * round_trip_ns) {"
+SATURATED_IF = "!(busiest_t > launch_ns) || launch_ns < k_min_round_trips * latencies.round_trip_ns) {"
 ONE_WAVE_SHAPE = "if ((s.waves != 1 && t.waves != 1) || same_shape) {"
 ONE_WAVE_FILL = "return std::pair{share, std::min(1.0, share * sms_source / sms_target)};"
 FLOOR_BASIS = "!(p.time_point_ns > 0) || p.point_basis != PointBasis::scaled_source) {"
@@ -130,7 +130,7 @@ MUTANTS = [
            ["test_model_generations"], r"ModelSmConcurrency\.",
            "SM concurrency scales a chain by the source's latency over the target's"),
     Mutant("saturated-target-any-ceiling", "model/projection/saturated_target.cpp", SATURATED_IF,
-           "!(busiest_t > 0) || launch_ns < k_min_round_trips * round_trip_ns) {",
+           "!(busiest_t > 0) || launch_ns < k_min_round_trips * latencies.round_trip_ns) {",
            ["test_model_generations"],
            r"ModelSaturatedTarget\.",
            "a target whose ceiling is above the source's rate is projected at that ceiling"),

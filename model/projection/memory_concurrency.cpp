@@ -152,10 +152,7 @@ void apply_memory_concurrency(const KernelRecord& k, const config::Ceilings& s,
     }
     const auto shape = concurrency_shape(k, s, t, p);
     // Resource times cover the profiled launches; per launch from here on.
-    const double profiled = std::max<double>(1.0, k.profiled_launches);
-    const double busiest_s = longest_time_ns(rs) / profiled;
-    const double busiest_t = longest_time_ns(rt) / profiled;
-    const double launch_ns = timed_launch_ns(k, sampled_ns, total_ns);
+    const auto [launch_ns, busiest_s, busiest_t] = launch_busy(k, rs, rt, sampled_ns, total_ns);
     const double clock_s = config::sustained_clock_mhz(s);
     const double clock_t = config::sustained_clock_mhz(t);
     const DramLatencies latencies = dram_latencies(s, t);
@@ -203,8 +200,8 @@ void apply_sm_concurrency(const KernelRecord& k, const config::Ceilings& s,
     const double profiled = std::max<double>(1.0, k.profiled_launches);
     // After the waves' fill (apply_waves), the L1 time is its busiest SM's.
     const auto l1_s = rs.ns[k_l1];
-    const double busiest_t = longest_time_ns(rt) / profiled;
     const double launch_ns = timed_launch_ns(k, sampled_ns, total_ns);
+    const double busiest_t = longest_time_ns(rt) / profiled;
     const double clock_s = config::sustained_clock_mhz(s);
     const double clock_t = config::sustained_clock_mhz(t);
     if (!l1_s || !(*l1_s > 0) || *l1_s / profiled >= k_sm_concurrency_share * launch_ns ||

@@ -211,6 +211,13 @@ double timed_launch_ns(const KernelRecord& k, double sampled_ns, double total_ns
     return sampled_ns / std::max<double>(1.0, k.profiled_launches);
 }
 
+LaunchBusy launch_busy(const KernelRecord& k, const ResourceArray& source_times,
+                       const ResourceArray& target_times, double sampled_ns, double total_ns) {
+    const double profiled = std::max<double>(1.0, k.profiled_launches);
+    return {timed_launch_ns(k, sampled_ns, total_ns), longest_time_ns(source_times) / profiled,
+            longest_time_ns(target_times) / profiled};
+}
+
 bool resource_ratio_point(const Projection& p) noexcept {
     return p.point_method == "binding-resource" || p.point_method == "known-resources" ||
            p.point_method == "estimated-ceiling";

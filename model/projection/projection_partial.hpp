@@ -64,6 +64,20 @@ void widen_for_absent(const AbsentCounters& absent, const config::Ceilings& sour
 /// profiled launches.
 [[nodiscard]] double timed_launch_ns(const KernelRecord& k, double sampled_ns, double total_ns);
 
+/// One launch as the rules that compare a resource with the launch read it: its timed duration
+/// (timed_launch_ns) and the busiest resource time on each GPU, per launch (the resource times
+/// cover the profiled launches).
+struct LaunchBusy {
+    double launch_ns = 0;
+    double source_ns = 0; ///< the source's busiest resource (0 when none is known)
+    double target_ns = 0; ///< the target's
+};
+
+/// `k`'s LaunchBusy from its resource times on the source and the target.
+[[nodiscard]] LaunchBusy launch_busy(const KernelRecord& k, const ResourceArray& source_times,
+                                     const ResourceArray& target_times, double sampled_ns,
+                                     double total_ns);
+
 /// Whether `p`'s point is still a resource ratio's (point_method binding-resource,
 /// known-resources or estimated-ceiling), which the rules after it may move.
 [[nodiscard]] bool resource_ratio_point(const Projection& p) noexcept;

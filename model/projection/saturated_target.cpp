@@ -13,17 +13,18 @@ namespace irf::model {
 
 namespace {
 
-// The time the source's resident warps keep the stream going on the target, by Little's law
-// (0 when the warps or latencies cannot be told).
+// The time the source's resident warps keep the stream going on the target, by Little's law,
+// at the DRAM latency ratio `latency` (target / source; 0 when the warps or latencies cannot be
+// told).
 double stream_time_by_warps(const KernelRecord& k, const config::Ceilings& s,
-                            const config::Ceilings& t, const Projection& p, double total_ns) {
+                            const config::Ceilings& t, const Projection& p, double latency,
+                            double total_ns) {
     if (!p.waves_source || !p.waves_target) {
         return 0;
     }
     const double per_block = warps_per_block(k.launch);
     const double warps_s = resident_warps(*p.waves_source, s.gpu.sms, per_block);
     const double warps_t = resident_warps(*p.waves_target, t.gpu.sms, per_block);
-    const double latency = dram_latencies(s, t).ratio;
     if (!(warps_s > 0) || !(warps_t > 0) || !(latency > 0)) {
         return 0;
     }
@@ -40,18 +41,14 @@ void apply_saturated_target(const KernelRecord& k, const config::Ceilings& s,
         !(total_ns > 0)) {
         return;
     }
-    // Resource times cover the profiled launches; per launch from here on.
-    const double profiled = std::max<double>(1.0, k.profiled_launches);
-    const double busiest_s = longest_time_ns(rs) / profiled;
-    const double busiest_t = longest_time_ns(rt) / profiled;
-    const double launch_ns = timed_launch_ns(k, sampled_ns, total_ns);
-    const double round_trip_ns = dram_latencies(s, t).round_trip_ns;
+    const auto [launch_ns, busiest_s, busiest_t] = launch_busy(k, rs, rt, sampled_ns, total_ns);
+    const DramLatencies latencies = dram_latencies(s, t);
     if (!(busiest_s > 0) || busiest_s >= k_saturated_source_share * launch_ns ||
-        !(busiest_t > launch_ns) || launch_ns < k_min_round_trips * round_trip_ns) {
+        !(busiest_t > launch_ns) || launch_ns < k_min_round_trips * latencies.round_trip_ns) {
         return;
     }
     const double at = total_ns * busiest_t / launch_ns;
-    const double by_warps = stream_time_by_warps(k, s, t, p, total_ns);
+    const double by_warps = stream_time_by_warps(k, s, t, p, latencies.ratio, total_ns);
     if (!(by_warps > 0) || at < by_warps || at >= p.time_point_ns) {
         return;
     }

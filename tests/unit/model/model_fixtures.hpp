@@ -97,6 +97,18 @@ grid_kernel(double time_ns, std::uint32_t blocks, std::uint32_t threads,
     return k;
 }
 
+/// A DRAM stream: grid_kernel of `inst_warp` warp instructions whose `sectors` global load
+/// sectors all read L2 and all miss to DRAM.
+inline model::KernelRecord dram_stream_kernel(double time_ns, std::uint32_t blocks,
+                                              std::uint32_t threads, double inst_warp,
+                                              double sectors) {
+    return grid_kernel(time_ns, blocks, threads,
+                       {{"inst_warp", inst_warp},
+                        {"sectors_global_ld", sectors},
+                        {"l2_sectors_read", sectors},
+                        {"dram_sectors_read", sectors}});
+}
+
 /// Whether one of the projection's notes contains `text`.
 inline bool has_note(const model::Projection& p, const std::string& text) {
     for (const std::string& n : p.notes) {

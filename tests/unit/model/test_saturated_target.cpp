@@ -17,11 +17,7 @@ namespace {
 // warps, 10 waves. They read 8e8 B from DRAM (2.5e7 sectors, every L2 read a miss): 8e8 / 828 =
 // 966,183.6 ns at the ceiling, 48.3% of the 2e6 ns launch. L2 8e8 B and L1 8e8 B bind less.
 KernelRecord stream() {
-    return test::grid_kernel(2e6, 6400, 256,
-                             {{"inst_warp", 1e6},
-                              {"sectors_global_ld", 2.5e7},
-                              {"l2_sectors_read", 2.5e7},
-                              {"dram_sectors_read", 2.5e7}});
+    return test::dram_stream_kernel(2e6, 6400, 256, 1e6, 2.5e7);
 }
 
 // The same stream in `time_ns`.

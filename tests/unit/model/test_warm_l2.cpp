@@ -19,11 +19,7 @@ namespace {
 // = 3864.7 ns, 55.2% of a 7000 ns launch; L2 3.2e6 / 2996 = 1068.1 ns; L1 3.2e6 / 14000 =
 // 228.6 ns; issue 1e5 / 489.6 = 204.2 ns.
 KernelRecord small_stream() {
-    return test::grid_kernel(7000, 6400, 256,
-                             {{"inst_warp", 1e5},
-                              {"sectors_global_ld", 1e5},
-                              {"l2_sectors_read", 1e5},
-                              {"dram_sectors_read", 1e5}});
+    return test::dram_stream_kernel(7000, 6400, 256, 1e5, 1e5);
 }
 
 // A cc 7.0 V100 with twice its HBM bandwidth and 1.25x its L2's (3745 GB/s).
