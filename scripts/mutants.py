@@ -37,6 +37,7 @@ SATURATED_IF = "!(busiest_t > launch_ns) || launch_ns < k_min_round_trips * late
 ONE_WAVE_SHAPE = "if ((s.waves != 1 && t.waves != 1) || same_shape) {"
 ONE_WAVE_FILL = "return std::pair{share, std::min(1.0, share * sms_source / sms_target)};"
 FLOOR_BASIS = "!(p.time_point_ns > 0) || p.point_basis != PointBasis::scaled_source) {"
+RATIO_POINT = "p.ratio_point = false;"
 
 
 def model_mutant(name, file, before, after, tests, what):
@@ -148,4 +149,9 @@ MUTANTS = [
            r"ModelProjectionPartial\.FloorPlusWork",
            "launch floor + work splits a time of the target's own (its ceiling, its latencies) "
            "as if it scaled the source's"),
+    Mutant("moved-point-stays-ratio", "model/projection/projection_partial.cpp", RATIO_POINT,
+           "p.ratio_point = p.ratio_point;", ["test_model_generations"],
+           r"ModelSmConcurrency\.KeplerToMaxwell|ModelMemoryConcurrency\.OnOneSmDesign",
+           "a point a rule has moved still reads as the resource ratio's, so the next rule moves "
+           "it again"),
 ]

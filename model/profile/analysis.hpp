@@ -144,6 +144,9 @@ struct Projection {
     /// "estimated-ceiling", or the rule that moved it (docs/model.md, Projection item 1).
     std::string point_method;
     PointBasis point_basis = PointBasis::scaled_source; ///< not written to JSON
+    /// The point is still the resource ratio's (set when the bounds decide it), which the
+    /// rules after it may move; not written to JSON.
+    bool ratio_point = false;
     std::string bound_source; ///< resource binding on the source ("" = undecided)
     std::string bound_target; ///< resource binding on the target ("" = undecided)
     std::map<std::string, double> resource_ns_source; ///< known resource times, source GPU

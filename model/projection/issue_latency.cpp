@@ -25,8 +25,9 @@ std::optional<double> dependent_issue_latency_cycles(const std::string& cc) {
 }
 
 void apply_issue_latency(const KernelRecord& k, const config::Ceilings& s,
-                         const config::Ceilings& t, const ResourceArray& rs, double sampled_ns,
-                         double total_ns, Projection& p) {
+                         const config::Ceilings& t, const ResourceArray& rs,
+                         const ResourceArray& rt, double sampled_ns, double total_ns,
+                         Projection& p) {
     const bool sm_side =
         p.bound_source == "issue" || p.bound_source == "flops" || p.bound_source == "l1";
     const auto lat_s = dependent_issue_latency_cycles(s.gpu.cc);
@@ -38,9 +39,8 @@ void apply_issue_latency(const KernelRecord& k, const config::Ceilings& s,
         !(total_ns > 0)) {
         return;
     }
-    const double launch_ns = timed_launch_ns(k, sampled_ns, total_ns);
-    const double busiest = longest_time_ns(rs) / std::max<double>(1.0, k.profiled_launches);
-    const double u = std::min(1.0, busiest / launch_ns);
+    const LaunchBusy busy = launch_busy(k, rs, rt, sampled_ns, total_ns);
+    const double u = std::min(1.0, busy.source_ns / busy.launch_ns);
     if (!(u < 1)) {
         return;
     }

@@ -24,9 +24,10 @@ namespace irf::model {
 /// the warps' waits on dependent instructions, by the SMs x sustained clocks and the latencies
 /// in cycles, so t = total x (u x point / total + (1 - u) x SMs_s clock_s latency_t / (SMs_t
 /// clock_t latency_s)) (point_method "issue-latency", a note; the interval holds the ratio's
-/// point too). `sampled_ns` covers the profiled launches.
+/// point too). `sampled_ns` covers the profiled launches (LaunchBusy).
 void apply_issue_latency(const KernelRecord& kernel, const config::Ceilings& source,
                          const config::Ceilings& target, const ResourceArray& source_times,
-                         double sampled_ns, double total_ns, Projection& p);
+                         const ResourceArray& target_times, double sampled_ns, double total_ns,
+                         Projection& p);
 
 } // namespace irf::model

@@ -221,6 +221,7 @@ void set_point(Projection& p, const ResourceArray& rs_all, const ResourceArray& 
     p.bound_target = binding_resource(rt);
     if (!p.bound_source.empty() && !p.bound_target.empty()) {
         p.point_method = absent.any() ? "known-resources" : "binding-resource";
+        p.ratio_point = true;
         p.time_point_ns = projected_time_ns(total, longest_time_ns(rt), longest_time_ns(rs));
         p.notes.insert(p.notes.begin(), "point: " + p.bound_source + " binds on the source, " +
                                             p.bound_target + " on the target" +
@@ -376,7 +377,7 @@ std::optional<Projection> project(const KernelRecord& k, const KernelAnalysis& a
         apply_memory_concurrency(k, s, t, rs, rt, *time, total, p);
         apply_sm_concurrency(k, s, t, rs, rt, *time, total, p);
         apply_saturated_target(k, s, t, rs, rt, *time, total, p);
-        apply_issue_latency(k, s, t, rs, *time, total, p);
+        apply_issue_latency(k, s, t, rs, rt, *time, total, p);
     }
     // The floor is paid once a launch: over every launch the total covers.
     const bool every_launch = k.time_ns.total > 0 && k.launches > 0;

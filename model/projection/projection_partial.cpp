@@ -219,8 +219,7 @@ LaunchBusy launch_busy(const KernelRecord& k, const ResourceArray& source_times,
 }
 
 bool resource_ratio_point(const Projection& p) noexcept {
-    return p.point_method == "binding-resource" || p.point_method == "known-resources" ||
-           p.point_method == "estimated-ceiling";
+    return p.ratio_point;
 }
 
 void move_point(Projection& p, double at, double total_ns, const char* method,
@@ -231,6 +230,7 @@ void move_point(Projection& p, double at, double total_ns, const char* method,
     p.speedup_point = total_ns / at;
     if (method != nullptr) {
         p.point_method = method;
+        p.ratio_point = false;
     }
     p.point_basis = basis;
 }
