@@ -20,6 +20,7 @@ import json
 import lzma
 import os
 import statistics
+import re
 import subprocess
 import sys
 
@@ -111,6 +112,11 @@ def comparable_names(ours_path, check):
     return names
 
 
+def names_without(names, regex):
+    """`names` less those `regex` finds in (re.search)."""
+    return {name for name in names if not re.search(regex, name)}
+
+
 def comparable_row(key, check, names):
     """row_of's fields over the comparable operators of one target's check."""
     if "error" in check:
@@ -170,6 +176,9 @@ def main():
     parser.add_argument("--ours", help="operators.py --json of a run without irf")
     parser.add_argument("--ours-gpu", default="h100-sxm5")
     parser.add_argument("--expect", help="a table.json to compare with: exit 1 when worse")
+    parser.add_argument("--without", metavar="REGEX",
+                        help="also tabulate the comparable operators whose names do not match "
+                             "REGEX (a breakdown; --expect never compares it)")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     with open(args.published, encoding="utf-8") as f:
@@ -183,6 +192,11 @@ def main():
         result["ours_vs_published"] = ours_vs_published(args.ours, published, args.ours_gpu)
         names = comparable_names(args.ours, checks.get(args.ours_gpu, {}))
         result["comparable"] = [comparable_row(key, check, names) for key, check in checks.items()]
+        if args.without:
+            kept = names_without(names, args.without)
+            result["comparable_without"] = {
+                "regex": args.without,
+                "rows": [comparable_row(key, check, kept) for key, check in checks.items()]}
     with open(os.path.join(args.out, "table.json"), "w", encoding="utf-8") as f:
         json.dump(result, f, indent=1, sort_keys=True)
     text = table_md(rows)
@@ -190,6 +204,9 @@ def main():
         text += ("\nComparable operators only (kernels >= 80% of the call on our GPU, within "
                  f"0.8-1.25x of the published {args.ours_gpu} time):\n\n" +
                  table_md(result["comparable"]))
+    if "comparable_without" in result:
+        text += (f"\nComparable operators whose names do not match {args.without!r}:\n\n" +
+                 table_md(result["comparable_without"]["rows"]))
     with open(os.path.join(args.out, "table.md"), "w", encoding="utf-8") as f:
         f.write(text)
     print(text, end="")

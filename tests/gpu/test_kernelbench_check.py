@@ -102,5 +102,12 @@ class Comparable(unittest.TestCase):
         self.assertFalse(row["beats_all"])                            # by-bound is exact here
         self.assertEqual(kc.comparable_row("t", {"error": ["no"]}, set())["error"], "no")
 
+    def test_names_without_leaves_out_those_the_regex_finds(self):
+        names = {"75_conv_transposed_2D", "63_conv_standard_2D", "1_Square"}
+        self.assertEqual(kc.names_without(names, "conv_transposed"),
+                         {"63_conv_standard_2D", "1_Square"})
+        self.assertEqual(kc.names_without(names, "^1_"), names - {"1_Square"})
+
+
 if __name__ == "__main__":
     unittest.main()
