@@ -34,8 +34,8 @@ void apply_issue_latency(const KernelRecord& k, const config::Ceilings& s,
     const auto lat_t = dependent_issue_latency_cycles(t.gpu.cc);
     const double clock_s = config::sustained_clock_mhz(s);
     const double clock_t = config::sustained_clock_mhz(t);
-    if (!resource_ratio_point(p) || !sm_side || !lat_s || !lat_t || *lat_s == *lat_t ||
-        s.gpu.sms <= 0 || t.gpu.sms <= 0 || !(clock_s > 0) || !(clock_t > 0) || !(sampled_ns > 0) ||
+    if (!p.ratio_point || !sm_side || !lat_s || !lat_t || *lat_s == *lat_t || s.gpu.sms <= 0 ||
+        t.gpu.sms <= 0 || !(clock_s > 0) || !(clock_t > 0) || !(sampled_ns > 0) ||
         !(total_ns > 0)) {
         return;
     }

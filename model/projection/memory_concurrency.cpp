@@ -146,8 +146,8 @@ void apply_memory_concurrency(const KernelRecord& k, const config::Ceilings& s,
                               const config::Ceilings& t, const ResourceArray& rs,
                               const ResourceArray& rt, double sampled_ns, double total_ns,
                               Projection& p) {
-    if (!resource_ratio_point(p) || !memory_level(p.bound_source) || !p.waves_source ||
-        !p.waves_target || !s.gpu.sm_limits || !(sampled_ns > 0) || !(total_ns > 0)) {
+    if (!p.ratio_point || !memory_level(p.bound_source) || !p.waves_source || !p.waves_target ||
+        !s.gpu.sm_limits || !(sampled_ns > 0) || !(total_ns > 0)) {
         return;
     }
     const auto shape = concurrency_shape(k, s, t, p);
@@ -190,7 +190,7 @@ void apply_sm_concurrency(const KernelRecord& k, const config::Ceilings& s,
                           const config::Ceilings& t, const ResourceArray& rs,
                           const ResourceArray& rt, double sampled_ns, double total_ns,
                           Projection& p) {
-    if (!resource_ratio_point(p) || p.bound_source != "l1" || !p.waves_source || !p.waves_target ||
+    if (!p.ratio_point || p.bound_source != "l1" || !p.waves_source || !p.waves_target ||
         p.waves_source->waves > k_sm_concurrency_waves ||
         p.waves_target->waves > k_sm_concurrency_waves || !(sampled_ns > 0) || !(total_ns > 0)) {
         return;

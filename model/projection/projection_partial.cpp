@@ -218,10 +218,6 @@ LaunchBusy launch_busy(const KernelRecord& k, const ResourceArray& source_times,
             longest_time_ns(target_times) / profiled};
 }
 
-bool resource_ratio_point(const Projection& p) noexcept {
-    return p.ratio_point;
-}
-
 void move_point(Projection& p, double at, double total_ns, const char* method,
                 PointBasis basis) noexcept {
     p.time_low_ns = std::min(p.time_low_ns, at);

@@ -78,10 +78,6 @@ struct LaunchBusy {
                                      const ResourceArray& target_times, double sampled_ns,
                                      double total_ns);
 
-/// Whether `p`'s point is still a resource ratio's (Projection::ratio_point: set where the
-/// bounds decide it, cleared when a rule moves it), which the rules after it may move.
-[[nodiscard]] bool resource_ratio_point(const Projection& p) noexcept;
-
 /// Moves `p`'s point to `at` ns of `total_ns` (its speedup with it), the interval widened to
 /// hold it and so keeping the point it had; `method` becomes its point_method unless null (the
 /// point is then no longer the resource ratio's), and `basis` its point_basis.

@@ -37,8 +37,7 @@ void apply_saturated_target(const KernelRecord& k, const config::Ceilings& s,
                             const config::Ceilings& t, const ResourceArray& rs,
                             const ResourceArray& rt, double sampled_ns, double total_ns,
                             Projection& p) {
-    if (!resource_ratio_point(p) || !memory_level(p.bound_source) || !(sampled_ns > 0) ||
-        !(total_ns > 0)) {
+    if (!p.ratio_point || !memory_level(p.bound_source) || !(sampled_ns > 0) || !(total_ns > 0)) {
         return;
     }
     const auto [launch_ns, busiest_s, busiest_t] = launch_busy(k, rs, rt, sampled_ns, total_ns);

@@ -19,7 +19,7 @@ void apply_warm_l2(const config::Ceilings& source, const config::Ceilings& targe
                    double total_ns, Projection& p) {
     // Across SM designs the other resources' ratios of such launches were no better than HBM's
     // (magus, docs/validation/projection.md, "Warm L2"), so one design only.
-    if (!resource_ratio_point(p) || p.bound_source != "hbm" || !p.l2 || !p.l2->fits_source ||
+    if (!p.ratio_point || p.bound_source != "hbm" || !p.l2 || !p.l2->fits_source ||
         !p.l2->fits_target || !same_compute_capability(source, target) || !(total_ns > 0)) {
         return;
     }

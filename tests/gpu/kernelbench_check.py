@@ -19,8 +19,8 @@ import argparse
 import json
 import lzma
 import os
-import statistics
 import re
+import statistics
 import subprocess
 import sys
 
