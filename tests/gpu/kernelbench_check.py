@@ -122,20 +122,21 @@ def comparable_row(key, check, names):
     if "error" in check:
         return {"target": key, "error": check["error"][0]}
     ops = [op for op in check["operators"] if op["name"] in names]
+    if not ops:  # no figure rather than a 0% one
+        return {"target": key, "error": "no comparable operators"}
 
     def mape(field):
-        return (sum(abs(op[field] - op["measured_ns"]) / op["measured_ns"] for op in ops) /
-                len(ops)) if ops else 0.0
+        return sum(abs(op[field] - op["measured_ns"]) / op["measured_ns"] for op in ops) / len(ops)
 
     weight = sum(op["measured_ns"] for op in ops)
     naive = [mape("sm_clock_ns"), mape("dram_ns"), mape("by_bound_ns")]
     return {"target": key, "operators": len(ops), "mape": mape("predicted_ns"),
-            "weighted_mape": (sum(abs(op["predicted_ns"] - op["measured_ns"]) for op in ops) /
-                              weight) if weight else 0.0,
-            "inside": (sum(op["low_ns"] <= op["measured_ns"] <= op["high_ns"] for op in ops) /
-                       len(ops)) if ops else 0.0,
+            "weighted_mape": sum(abs(op["predicted_ns"] - op["measured_ns"]) for op in ops) /
+            weight,
+            "inside": sum(op["low_ns"] <= op["measured_ns"] <= op["high_ns"] for op in ops) /
+            len(ops),
             "mape_sm_clock": naive[0], "mape_dram": naive[1], "mape_by_bound": naive[2],
-            "beats_all": bool(ops) and all(mape("predicted_ns") < n for n in naive),
+            "beats_all": all(mape("predicted_ns") < n for n in naive),
             "launch_bound": 0, "launch_bound_mape": 0.0, "left_out": 0}
 
 

@@ -101,6 +101,9 @@ class Comparable(unittest.TestCase):
         self.assertAlmostEqual(row["mape_by_bound"], 0.0)
         self.assertFalse(row["beats_all"])                            # by-bound is exact here
         self.assertEqual(kc.comparable_row("t", {"error": ["no"]}, set())["error"], "no")
+        # none left: no figures, not 0% ones
+        self.assertEqual(kc.comparable_row("t", check, {"y"}),
+                         {"target": "t", "error": "no comparable operators"})
 
     def test_names_without_leaves_out_those_the_regex_finds(self):
         names = {"75_conv_transposed_2D", "63_conv_standard_2D", "1_Square"}
